@@ -1,0 +1,55 @@
+/**
+ * Which email template a status change sends (spec 1 §4 "Notification email on a status change", spec 2 §7.3).
+ * Sent only if the request is not a draft, the status changed, and the previous status was not Approved,
+ * Approved with Letter of Intent or Denied. Approved statuses use the approval templates (approval-email call).
+ */
+import type { RequestType } from './reference-lists';
+import { DECIDED_STATUSES, STATUS, type RequestStatus } from './request-status';
+
+/** The twelve template titles of spec 2 §9.3 with the order values listed there (paired in listed order). */
+export const EMAIL_TEMPLATE_TITLES = {
+  submissionConfirmation: 'Submission Confirmation',
+  credentialingApproved: 'Credentialing Request Approved',
+  credentialingDenied: 'Credentialing Request Denied',
+  certificateApproved: 'Certificate Request Approved',
+  certificateApprovedLetterOfIntent: 'Certificate Request Approved with Letter of Intent',
+  certificateDenied: 'Certificate Request Denied',
+  additionalInformationNeeded: 'Additional Information Needed',
+  pendingEmployment: 'Pending Employment',
+  pendingNewPolicyYear: 'Pending New Policy Year',
+  pendingOca: 'Pending Off-Campus Authorization (OCA)/Contract',
+  requestResubmission: 'Request Resubmission',
+  requestDiscussion: 'Request Discussion',
+} as const;
+export type EmailTemplateTitle = (typeof EMAIL_TEMPLATE_TITLES)[keyof typeof EMAIL_TEMPLATE_TITLES];
+
+export const EMAIL_TEMPLATE_ORDER: ReadonlyArray<readonly [EmailTemplateTitle, number]> = Object.values(EMAIL_TEMPLATE_TITLES)
+  .map((title, i) => [title, [3, 5, 7, 10, 11, 12, 15, 20, 25, 30, 35, 40][i]] as const);
+
+export interface StatusChange {
+  requestType: RequestType;
+  previousStatus: RequestStatus;
+  newStatus: RequestStatus;
+}
+
+/** Template for a status change, or null when no email goes out. */
+export function notificationTemplateFor({ requestType, previousStatus, newStatus }: StatusChange): EmailTemplateTitle | null {
+  const T = EMAIL_TEMPLATE_TITLES;
+  // Submitting a draft is the submission itself, confirmed by its own email (issue #2 step 5); any other change
+  // away from Draft (there is none in the lifecycle) and every change *to* Draft (Reopen) sends nothing.
+  if (previousStatus === STATUS.draft) return newStatus === STATUS.submitted ? T.submissionConfirmation : null;
+  if (newStatus === STATUS.draft) return null;
+  if (previousStatus === newStatus) return null;
+  if (DECIDED_STATUSES.includes(previousStatus)) return null;
+  switch (newStatus) {
+    case STATUS.submitted: return T.submissionConfirmation;
+    case STATUS.pendingAdditionalInformation: return T.additionalInformationNeeded;
+    case STATUS.pendingEmployment: return T.pendingEmployment;
+    case STATUS.pendingNewPolicyYear: return T.pendingNewPolicyYear;
+    case STATUS.pendingOca: return T.pendingOca;
+    case STATUS.denied: return requestType === 'credentialing' ? T.credentialingDenied : T.certificateDenied;
+    case STATUS.approved: return requestType === 'credentialing' ? T.credentialingApproved : T.certificateApproved;
+    case STATUS.approvedWithLetterOfIntent: return T.certificateApprovedLetterOfIntent;
+    default: return null; // Closed has no template in spec 2 §9.3.
+  }
+}
