@@ -1,0 +1,24 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './common';
+
+/** A file of a request. The bytes live on disk under the data folder as `storedName` (never the client's name). */
+export const DocumentSchema = defineEntity({
+  name: 'Document',
+  tableName: 'documents',
+  uniques: [{ properties: ['requestId', 'name'] }],
+  properties: {
+    ...baseProperties,
+    requestId: p.integer().index(),
+    name: p.string(),
+    description: p.string().nullable(),
+    storedName: p.string().unique(),
+    mimeType: p.string(),
+    size: p.integer(),
+    isAttachment: p.boolean().default(false),
+    uploadedBy: p.string().nullable(),
+    legacyId: p.string().nullable(),
+    /** Set on generated letters so a retried activity finds the letter it already made. */
+    idempotencyKey: p.string().nullable().unique(),
+  },
+});
+export type Document = InferEntity<typeof DocumentSchema>;

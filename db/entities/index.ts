@@ -1,0 +1,25 @@
+/** Every ORM entity. Never imported by workflows/ or ui/. */
+import { AdminSchema } from './admin.entity';
+import { CounterSchema } from './counter.entity';
+import { DocumentSchema } from './document.entity';
+import { EmailDeliverySchema } from './email-delivery.entity';
+import { EmailTemplateSchema } from './email-template.entity';
+import { PolicyYearSchema } from './policy-year.entity';
+import { RequestActivitySchema } from './request-activity.entity';
+import { RequestSchema } from './request.entity';
+import { UserSchema } from './user.entity';
+
+export * from './admin.entity';
+export * from './counter.entity';
+export * from './document.entity';
+export * from './email-delivery.entity';
+export * from './email-template.entity';
+export * from './policy-year.entity';
+export * from './request-activity.entity';
+export * from './request.entity';
+export * from './user.entity';
+
+export const ALL_ENTITIES = [
+  AdminSchema, CounterSchema, DocumentSchema, EmailDeliverySchema, EmailTemplateSchema, PolicyYearSchema,
+  RequestActivitySchema, RequestSchema, UserSchema,
+];

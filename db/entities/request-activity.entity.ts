@@ -1,0 +1,21 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './common';
+
+/** Audit trail entry (spec 1 §3): date, activity type, activity text, performed by, email recipients. */
+export const RequestActivitySchema = defineEntity({
+  name: 'RequestActivity',
+  tableName: 'request_activity',
+  properties: {
+    ...baseProperties,
+    requestId: p.integer().index(),
+    date: p.datetime(),
+    activityType: p.string(),
+    activityText: p.text(),
+    performedBy: p.string(),
+    recipients: p.text().nullable(),
+    channel: p.string().nullable(),
+    /** workflow-made entries carry a key so an activity retry never writes a second row */
+    idempotencyKey: p.string().nullable().unique(),
+  },
+});
+export type RequestActivity = InferEntity<typeof RequestActivitySchema>;

@@ -1,0 +1,93 @@
+/** Development defaults seeded on first start (issue #2): users, the twelve email templates, policy years. */
+import { EMAIL_TEMPLATE_ORDER, EMAIL_TEMPLATE_TITLES as T, type EmailTemplateTitle } from '../domain/notification-template';
+import { PRODUCT_NAME } from '../domain/reference-lists';
+
+export const DEV_ADMIN = { email: 'admin@coi-portal.local', password: 'Admin-Pass1', firstName: 'Riley', lastName: 'Manager' };
+export const DEV_REQUESTER = {
+  email: 'requester@hospital.example', password: 'Requester-Pass1', firstName: 'Casey', lastName: 'Requester',
+  company: 'Mercy Hospital', phone: '503-123-1234',
+};
+
+const signature = '\n\nRisk Management\n{{productName}} Risk Management Office\n';
+const requestLine = 'Request number: {{requestNumber}}\nClinician: {{clinicianName}}\nStatus: {{status}}\n';
+const link = 'View the request: {{requestUrl}}\n';
+
+/** Handlebars variables: requesterName, requestNumber, requestTypeLabel, clinicianName, status, requestUrl, portalUrl, productName. */
+const TEMPLATE_TEXT: Record<EmailTemplateTitle, { subject: string; body: string }> = {
+  [T.submissionConfirmation]: {
+    subject: 'Request {{requestNumber}} received: {{requestTypeLabel}}',
+    body: 'Dear {{requesterName}},\n\nThank you. We received your {{requestTypeLabel}} request.\n\n' + requestLine + link +
+      '\nWe will email you when its status changes.' + signature,
+  },
+  [T.credentialingApproved]: {
+    subject: 'Request {{requestNumber}} approved: claim history and insurance verification for {{clinicianName}}',
+    body: 'Dear {{requesterName}},\n\nThe claim history and insurance verification letter for {{clinicianName}} is attached.\n\n' +
+      requestLine + link + signature,
+  },
+  [T.credentialingDenied]: {
+    subject: 'Request {{requestNumber}} denied',
+    body: 'Dear {{requesterName}},\n\nWe are unable to provide a claim history and insurance verification letter for {{clinicianName}}.\n\n' +
+      requestLine + link + signature,
+  },
+  [T.certificateApproved]: {
+    subject: 'Request {{requestNumber}} approved: certificate of insurance',
+    body: 'Dear {{requesterName}},\n\nYour certificate of insurance is attached.\n\n' + requestLine + link + signature,
+  },
+  [T.certificateApprovedLetterOfIntent]: {
+    subject: 'Request {{requestNumber}} approved with letter of intent',
+    body: 'Dear {{requesterName}},\n\nYour certificate request is approved with a letter of intent, attached.\n\n' + requestLine + link + signature,
+  },
+  [T.certificateDenied]: {
+    subject: 'Request {{requestNumber}} denied',
+    body: 'Dear {{requesterName}},\n\nWe are unable to issue the certificate of insurance you requested.\n\n' + requestLine + link + signature,
+  },
+  [T.additionalInformationNeeded]: {
+    subject: 'Request {{requestNumber}}: additional information needed',
+    body: 'Dear {{requesterName}},\n\nWe need more information before we can complete your request. Please open it, ' +
+      'read the discussion and resubmit.\n\n' + requestLine + link + signature,
+  },
+  [T.pendingEmployment]: {
+    subject: 'Request {{requestNumber}}: pending employment',
+    body: 'Dear {{requesterName}},\n\nYour request is on hold until {{clinicianName}}\'s employment is confirmed.\n\n' + requestLine + link + signature,
+  },
+  [T.pendingNewPolicyYear]: {
+    subject: 'Request {{requestNumber}}: pending new policy year',
+    body: 'Dear {{requesterName}},\n\nYour request covers a policy year that has not started; we will complete it when it does.\n\n' +
+      requestLine + link + signature,
+  },
+  [T.pendingOca]: {
+    subject: 'Request {{requestNumber}}: pending off-campus authorization (OCA)/contract',
+    body: 'Dear {{requesterName}},\n\nYour request waits for the off-campus authorization (OCA) or contract.\n\n' + requestLine + link + signature,
+  },
+  [T.requestResubmission]: {
+    subject: 'Request {{requestNumber}} resubmitted',
+    body: 'Dear {{requesterName}},\n\nYour request was resubmitted and is back in review.\n\n' + requestLine + link + signature,
+  },
+  [T.requestDiscussion]: {
+    subject: 'Request {{requestNumber}}: new message',
+    body: 'Dear {{requesterName}},\n\nThere is a new message about your request. Open it to read and reply.\n\n' + requestLine + link + signature,
+  },
+};
+
+export const SEED_EMAIL_TEMPLATES = EMAIL_TEMPLATE_ORDER.map(([title, order]) => ({ title, order, ...TEMPLATE_TEXT[title] }));
+export const TEMPLATE_PRODUCT_NAME = PRODUCT_NAME;
+
+/**
+ * Sample policy years July 1 2002 – June 30 2025 (spec 2 §9.2). 2024-25 carries the spec's figures; earlier years
+ * step down 3% a year (our choice: the spec only says the limits rise over time).
+ */
+export const SEED_POLICY_YEARS = Array.from({ length: 23 }, (_, i) => {
+  const startYear = 2002 + i;
+  const yearsBefore = 2024 - startYear;
+  const factor = Math.pow(0.97, yearsBefore);
+  const round = (n: number) => (Math.round(n / 100) * 100).toFixed(2);
+  return {
+    startDate: new Date(Date.UTC(startYear, 6, 1, 11)),
+    endDate: new Date(Date.UTC(startYear + 1, 5, 30, 11)),
+    policyNumber: `UHS-PL-${startYear}-${String(startYear + 1).slice(2)}`,
+    limitClaim: yearsBefore === 0 ? '2565400.00' : round(2565400 * factor),
+    annualAggregate: yearsBefore === 0 ? '5130700.00' : round(5130700 * factor),
+  };
+});
+
+export const FIRST_REQUEST_NUMBER = 50001;

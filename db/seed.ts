@@ -1,0 +1,37 @@
+/** Seeds development defaults; safe to run at every start (inserts only what is missing). */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { hashPassword } from '../api/auth/password-hash';
+import { AdminSchema, CounterSchema, EmailTemplateSchema, PolicyYearSchema, UserSchema } from './entities';
+import { DEV_ADMIN, DEV_REQUESTER, FIRST_REQUEST_NUMBER, SEED_EMAIL_TEMPLATES, SEED_POLICY_YEARS } from './seed-data';
+import { PRODUCT_NAME } from '../domain/reference-lists';
+
+export async function seed(em: EntityManager): Promise<void> {
+  if (!(await em.findOne(CounterSchema, { name: 'request' }))) {
+    em.create(CounterSchema, { name: 'request', lastRequestNumber: FIRST_REQUEST_NUMBER - 1 });
+  }
+  if (!(await em.findOne(AdminSchema, { email: DEV_ADMIN.email }))) {
+    em.create(AdminSchema, { email: DEV_ADMIN.email, firstName: DEV_ADMIN.firstName, lastName: DEV_ADMIN.lastName });
+  }
+  if (!(await em.findOne(UserSchema, { email: DEV_ADMIN.email }))) {
+    // The development administrator signs in with a password until single sign-on lands.
+    em.create(UserSchema, {
+      email: DEV_ADMIN.email, firstName: DEV_ADMIN.firstName, lastName: DEV_ADMIN.lastName, affiliation: PRODUCT_NAME,
+      personType: 'Employee', isExternal: false, passwordHash: await hashPassword(DEV_ADMIN.password),
+    });
+  }
+  if (!(await em.findOne(UserSchema, { email: DEV_REQUESTER.email }))) {
+    em.create(UserSchema, {
+      email: DEV_REQUESTER.email, firstName: DEV_REQUESTER.firstName, lastName: DEV_REQUESTER.lastName,
+      company: DEV_REQUESTER.company, phone: DEV_REQUESTER.phone, affiliation: 'external', isExternal: true,
+      passwordHash: await hashPassword(DEV_REQUESTER.password), pswdResetAt: new Date(),
+    });
+  }
+  const titles = new Set((await em.find(EmailTemplateSchema, {})).map((t) => t.title));
+  for (const template of SEED_EMAIL_TEMPLATES) {
+    if (!titles.has(template.title)) em.create(EmailTemplateSchema, template);
+  }
+  if ((await em.count(PolicyYearSchema, {})) === 0) {
+    for (const year of SEED_POLICY_YEARS) em.create(PolicyYearSchema, year);
+  }
+  await em.flush();
+}
