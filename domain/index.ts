@@ -6,3 +6,5 @@ export * from './request-lifecycle.machine';
 export * from './notification-template';
 export * from './credentialing-request';
 export * from './policy-years';
+export * from './email-recipients';
+export * from './password-policy';

@@ -1,0 +1,56 @@
+/**
+ * The Fastify app as a plugin tree: external libraries, app decorators, then routes under /api/v1.
+ * `server.ts` only listens; tests build the app and talk to it with `app.inject` or over HTTP.
+ */
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { Client } from '@temporalio/client';
+import qs from 'qs';
+import type { AppConfig } from '../config/app-config';
+import type { Orm } from '../db/orm';
+import type { DocumentFiles } from '../storage/document-files';
+import './plugins/app-context';
+import authPlugin from './plugins/auth';
+import errorHandler from './plugins/error-handler';
+import ormContext from './plugins/orm-context';
+import staticUi from './plugins/static-ui';
+import { QS_OPTIONS } from './query/feathers-query';
+import adminDashboardRoutes from './routes/admin-dashboard';
+import authenticationRoutes from './routes/authentication';
+import documentRoutes from './routes/documents';
+import healthRoutes from './routes/health';
+import requestActivityRoutes from './routes/request-activity';
+import requestRoutes from './routes/requests';
+
+export interface AppDeps { config: AppConfig; orm: Orm; temporal: Client; files: DocumentFiles }
+
+export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}) {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    querystringParser: (text) => qs.parse(text, QS_OPTIONS) as Record<string, unknown>,
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: true, useDefaults: true } },
+    ...options,
+  });
+  app.decorate('config', deps.config);
+  app.decorate('orm', deps.orm);
+  app.decorate('temporal', deps.temporal);
+  app.decorate('files', deps.files);
+
+  await app.register(errorHandler);
+  await app.register(ormContext);
+  await app.register(authPlugin);
+  await app.register(multipart, {
+    limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12, headerPairs: 100 },
+  });
+  await app.register(async (api) => {
+    await api.register(healthRoutes);
+    await api.register(authenticationRoutes);
+    await api.register(requestRoutes);
+    await api.register(adminDashboardRoutes);
+    await api.register(documentRoutes);
+    await api.register(requestActivityRoutes);
+  }, { prefix: '/api/v1' });
+  await app.register(staticUi);
+  return app;
+}

@@ -1,0 +1,41 @@
+/**
+ * Errors in the shape of spec 2 §8.1: `{ name, message, code, className, data, errors }`, named by HTTP status.
+ */
+const NAMES: Record<number, string> = {
+  400: 'BadRequest', 401: 'NotAuthenticated', 402: 'PaymentError', 403: 'Forbidden', 404: 'NotFound',
+  405: 'MethodNotAllowed', 406: 'NotAcceptable', 408: 'Timeout', 409: 'Conflict', 410: 'Gone', 411: 'LengthRequired',
+  413: 'PayloadTooLarge', 422: 'Unprocessable', 429: 'TooManyRequests', 500: 'GeneralError', 501: 'NotImplemented',
+  502: 'BadGateway', 503: 'Unavailable',
+};
+
+const kebab = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+
+export class ApiError extends Error {
+  readonly name: string;
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: Record<string, unknown> = {},
+    readonly errors: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = NAMES[code] ?? 'GeneralError';
+  }
+
+  toJSON() {
+    return { name: this.name, message: this.message, code: this.code, className: kebab(this.name), data: this.data, errors: this.errors };
+  }
+}
+
+export const badRequest = (message: string, errors: Record<string, string> = {}, data: Record<string, unknown> = {}) =>
+  new ApiError(400, message, data, errors);
+export const notAuthenticated = (message = 'Not authenticated', data: Record<string, unknown> = {}) => new ApiError(401, message, data);
+export const forbidden = (message = 'You do not have permission to do this') => new ApiError(403, message);
+export const notFound = (message = 'Resource not found') => new ApiError(404, message);
+export const conflict = (message: string) => new ApiError(409, message);
+export const methodNotAllowed = (message = 'Method not supported for this service') => new ApiError(405, message);
+export const unavailable = (message: string) => new ApiError(503, message);
+
+export function errorBody(code: number, message: string, errors: Record<string, string> = {}, data: Record<string, unknown> = {}) {
+  return new ApiError(code, message, data, errors).toJSON();
+}

@@ -1,0 +1,42 @@
+/** Typed decorators of the app: what every route can reach. */
+import type { Client } from '@temporalio/client';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../../config/app-config';
+import type { Orm } from '../../db/orm';
+import type { DocumentFiles } from '../../storage/document-files';
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  middleInitial: string | null;
+  phone: string | null;
+  company: string | null;
+  affiliation: string;
+  personType: string | null;
+  isAdmin: boolean;
+  isExternal: boolean;
+  mustChangePassword: boolean;
+  isPswdExpired: boolean;
+  lastLogin: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    orm: Orm;
+    temporal: Client;
+    files: DocumentFiles;
+  }
+  interface FastifyRequest {
+    em: EntityManager;
+    sessionUser: SessionUser | null;
+  }
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: { sub: number };
+  }
+}

@@ -1,0 +1,30 @@
+import fp from 'fastify-plugin';
+import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ApiError, errorBody } from '../errors';
+
+/** Every error leaves as `{ name, message, code, className, data, errors }`; 5xx internals are logged, not shown. */
+export default fp(async (app) => {
+  app.setErrorHandler((error: any, request, reply) => {
+    if (error instanceof ApiError) return reply.code(error.code).send(error.toJSON());
+    if (error.validation) {
+      const errors: Record<string, string> = {};
+      for (const v of error.validation) {
+        const field = (v.instancePath?.replace(/^\//, '') || v.params?.missingProperty || 'body').replace(/\//g, '.');
+        errors[field] = v.keyword === 'required' ? 'The field above is required' : v.message ?? 'Field validation error.';
+      }
+      return reply.code(400).send(errorBody(400, error.message, errors));
+    }
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FILES_LIMIT') {
+      return reply.code(413).send(errorBody(413, `The file is larger than ${Math.round(app.config.uploadMaxBytes / 1048576)} MB`));
+    }
+    if (error instanceof NotFoundError) return reply.code(404).send(errorBody(404, 'Resource not found'));
+    if (error instanceof OptimisticLockError) return reply.code(409).send(errorBody(409, 'This request changed meanwhile: reload and try again'));
+    if (error instanceof UniqueConstraintViolationException) return reply.code(409).send(errorBody(409, 'This record already exists'));
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(status).send(errorBody(status, 'Oops, something went wrong. Please refresh this page to try again.'));
+    }
+    return reply.code(status).send(errorBody(status, error.message));
+  });
+}, { name: 'error-handler' });

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { RequestSchema } from '../../db/entities';
+import { DECIDED_STATUSES, STATUS } from '../../domain';
+import { currentUser, requireAdmin } from '../plugins/auth';
+import { requestForCaller } from '../services/request-access';
+
+/** `api/v1/admin-dashboard` (spec 2 §7.4): the work queue and submission counts by submitDate. */
+export default async function adminDashboardRoutes(app: FastifyInstance) {
+  app.get('/admin-dashboard', { preHandler: requireAdmin }, async (request) => {
+    const user = currentUser(request);
+    const now = new Date();
+    const startOfDay = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+    const startOfMonth = new Date(now.getFullYear(), now.getMonth(), 1);
+    const startOfYear = new Date(now.getFullYear(), 0, 1);
+    const em = request.em;
+    const [adminRequests, today, monthToDate, yearToDate] = await Promise.all([
+      // Closed is finished too: it leaves the queue with the decided statuses.
+      em.fork().find(RequestSchema, { status: { $nin: [...DECIDED_STATUSES, STATUS.closed] } }, { orderBy: { updatedAt: 'desc', id: 'desc' }, limit: 1000 }),
+      em.fork().count(RequestSchema, { submitDate: { $gte: startOfDay } }),
+      em.fork().count(RequestSchema, { submitDate: { $gte: startOfMonth } }),
+      em.fork().count(RequestSchema, { submitDate: { $gte: startOfYear } }),
+    ]);
+    return { adminRequests: adminRequests.map((r) => requestForCaller(user, r)), requestCounts: { today, monthToDate, yearToDate } };
+  });
+}

@@ -1,0 +1,23 @@
+/** API process entry: `node --import tsx api/server.ts`. */
+import { loadConfig } from '../config/app-config';
+import { createOrm } from '../db/orm';
+import { DocumentFiles } from '../storage/document-files';
+import { createTemporalClient } from '../temporal/connection';
+import { buildApp } from './app';
+
+const config = loadConfig();
+const orm = await createOrm(config.databaseUrl);
+const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
+const files = await new DocumentFiles(config.uploadsDir).init();
+const app = await buildApp({ config, orm, temporal, files }, { logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await app.close();
+    await temporal.connection.close();
+    await orm.close();
+    process.exit(0);
+  });
+}
+await app.listen({ host: config.apiHost, port: config.apiPort });
+console.log(`API listening on ${config.publicUrl}`);

@@ -1,0 +1,19 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Gives a request its number on first submit (spec: start 50001, +1 each, from the counter row). The request row
+ * is locked first, so two submits of one request get one number; the counter row's lock serializes concurrent
+ * submits of different requests, so no two requests share a number and none is skipped.
+ */
+export async function assignRequestNumber(em: EntityManager, requestId: number): Promise<number> {
+  return em.transactional(async (tx) => {
+    const conn = tx.getConnection();
+    const [row] = await conn.execute<{ request_number: number | null }[]>(
+      'select request_number from requests where id = ? for update', [requestId]);
+    if (row?.request_number) return row.request_number;
+    const [counter] = await conn.execute<{ last_request_number: number }[]>(
+      `update counters set last_request_number = last_request_number + 1 where name = 'request' returning last_request_number`);
+    await conn.execute('update requests set request_number = ? where id = ?', [counter.last_request_number, requestId]);
+    return counter.last_request_number;
+  });
+}

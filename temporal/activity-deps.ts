@@ -1,0 +1,23 @@
+/** Real dependencies of the activities, from configuration. */
+import type { ActivityDeps } from '../activities';
+import { createMailer } from '../activities/mailer';
+import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
+import type { AppConfig } from '../config/app-config';
+import { createOrm } from '../db/orm';
+import { DocumentFiles } from '../storage/document-files';
+
+export async function createActivityDeps(config: AppConfig): Promise<ActivityDeps & { close(): Promise<void> }> {
+  if (!config.smtpUrl) throw new Error('SMTP_URL is not set: the worker needs an SMTP server to send email');
+  const orm = await createOrm(config.databaseUrl);
+  const mailer = createMailer(config.smtpUrl);
+  const pdf = new ChromiumPdfRenderer(config.chromiumPath);
+  const files = await new DocumentFiles(config.uploadsDir).init();
+  return {
+    orm, mailer, pdf, files, config,
+    async close() {
+      await pdf.close();
+      mailer.close();
+      await orm.close();
+    },
+  };
+}

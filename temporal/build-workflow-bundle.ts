@@ -1,0 +1,9 @@
+/** Prebuilds the workflow bundle for production images: `node --import tsx temporal/build-workflow-bundle.ts [out]`. */
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { writeFile } from 'node:fs/promises';
+import { WORKFLOWS_PATH } from './request-worker';
+
+const out = process.argv[2] ?? 'dist/workflow-bundle.js';
+const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
+await writeFile(out, code);
+console.log(`workflow bundle written to ${out} (${code.length} bytes)`);

@@ -1,0 +1,2 @@
+/** Entry of the workflow bundle: every workflow type the worker registers. */
+export { requestWorkflow } from './request.workflow';
