@@ -1,0 +1,75 @@
+/** Small helpers for driving the API the way the browser does (app.inject: no sockets). */
+import type { Harness } from './portal-harness';
+import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
+import { UserSchema } from '../../db/entities';
+import { hashPassword } from '../../api/auth/password-hash';
+
+export type Session = { token: string; user: Record<string, any> };
+
+export async function login(h: Harness, email: string, password: string): Promise<Session> {
+  const res = await h.app.inject({ method: 'POST', url: '/api/v1/authentication', payload: { strategy: 'local', email, password } });
+  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  return { token: body.accessToken, user: body.user };
+}
+
+export const loginRequester = (h: Harness) => login(h, DEV_REQUESTER.email, DEV_REQUESTER.password);
+export const loginAdmin = (h: Harness) => login(h, DEV_ADMIN.email, DEV_ADMIN.password);
+
+/** Registers another external requester directly in the database (registration is a later issue). */
+export async function createExternalUser(h: Harness, email: string, password: string): Promise<void> {
+  const em = h.orm.em.fork();
+  if (await em.findOne(UserSchema, { email })) return;
+  em.create(UserSchema, {
+    email, firstName: 'Other', lastName: 'Requester', company: 'Other Clinic', affiliation: 'external', isExternal: true,
+    passwordHash: await hashPassword(password), pswdResetAt: new Date(),
+  } as never);
+  await em.flush();
+}
+
+export async function call(h: Harness, session: Session | null, method: string, url: string, payload?: unknown) {
+  const res = await h.app.inject({
+    method: method as never, url,
+    headers: session ? { authorization: `Bearer ${session.token}` } : {},
+    ...(payload !== undefined ? { payload: payload as never } : {}),
+  });
+  return { status: res.statusCode, body: res.body ? safeJson(res.body) : null, raw: res };
+}
+
+const safeJson = (text: string) => { try { return JSON.parse(text); } catch { return text; } };
+
+/** A tiny valid PDF, as a requester's signed release would be. */
+export const SAMPLE_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj ' +
+  '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+
+export async function upload(h: Harness, session: Session, requestId: number, filename: string, bytes: Buffer, contentType = 'application/pdf') {
+  const boundary = `----test${Math.random().toString(16).slice(2)}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="requestId"\r\n\r\n${requestId}\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await h.app.inject({
+    method: 'POST', url: '/api/v1/upload', payload: body,
+    headers: { authorization: `Bearer ${session.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
+  return { status: res.statusCode, body: JSON.parse(res.body) };
+}
+
+/** A complete credentialing draft with one supporting document, ready to submit. */
+export async function credentialingDraft(h: Harness, session: Session, overrides: Record<string, unknown> = {}) {
+  const created = await call(h, session, 'POST', '/api/v1/requests', {
+    requestType: 'credentialing', lastName: 'Nguyen', firstName: 'Avery', birthDate: '1980-04-12T11:00:00.000Z',
+    dateFrom: '2020-01-01T11:00:00.000Z', dateTo: '2024-12-31T11:00:00.000Z',
+    providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment', ...overrides,
+  });
+  if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.id as number;
+  const up = await upload(h, session, id, 'release.pdf', SAMPLE_PDF);
+  if (up.status !== 201) throw new Error(`upload failed: ${up.status} ${JSON.stringify(up.body)}`);
+  const doc = await call(h, session, 'POST', '/api/v1/documents', { requestId: id, filename: 'Signed release.pdf', description: 'Signed release', storedName: up.body.storedName });
+  if (doc.status !== 201) throw new Error(`document failed: ${doc.status} ${JSON.stringify(doc.body)}`);
+  return id;
+}

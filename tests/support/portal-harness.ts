@@ -1,0 +1,83 @@
+/**
+ * The whole portal in one test process, on real parts: the test database and Temporal dev server from global
+ * setup, an SMTP sink, Chromium, a file store in a temp folder, a worker on a task queue of its own, and the API.
+ */
+import { Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { buildApp } from '../../api/app';
+import { createMailer } from '../../activities/mailer';
+import { ChromiumPdfRenderer } from '../../activities/pdf/chromium-pdf-renderer';
+import { loadConfig, type AppConfig } from '../../config/app-config';
+import { createOrm, type Orm } from '../../db/orm';
+import { startSmtpSink, type SmtpSink } from '../../devtools/smtp-sink';
+import { DocumentFiles } from '../../storage/document-files';
+import { createTemporalClient } from '../../temporal/connection';
+import { createRequestWorker } from '../../temporal/request-worker';
+
+export interface Harness {
+  config: AppConfig;
+  orm: Orm;
+  temporal: Client;
+  sink: SmtpSink;
+  files: DocumentFiles;
+  pdf: ChromiumPdfRenderer;
+  app: Awaited<ReturnType<typeof buildApp>>;
+  worker: Worker | null;
+  /** http://127.0.0.1:<port> when started with `listen: true` */
+  baseUrl: string | null;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(options: { worker?: boolean; listen?: boolean; databaseUrl?: string } = {}): Promise<Harness> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-harness-'));
+  const sink = await startSmtpSink();
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: options.databaseUrl ?? inject('databaseUrl'),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
+    SMTP_URL: sink.url,
+    DATA_DIR: dataDir,
+    PORT: '0',
+  });
+  const orm = await createOrm(config.databaseUrl, { poolMax: 5 });
+  const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
+  const files = await new DocumentFiles(config.uploadsDir).init();
+  const mailer = createMailer(config.smtpUrl!);
+  const pdf = new ChromiumPdfRenderer(config.chromiumPath);
+
+  let worker: Worker | null = null;
+  let running: Promise<void> | null = null;
+  if (options.worker !== false) {
+    worker = await createRequestWorker({
+      address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
+      deps: { orm, mailer, pdf, files, config },
+    });
+    running = worker.run();
+  }
+  const app = await buildApp({ config, orm, temporal, files });
+  let baseUrl: string | null = null;
+  if (options.listen) {
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    baseUrl = address;
+    config.publicUrl = address;
+  }
+  return {
+    config, orm, temporal, sink, files, pdf, app, worker, baseUrl,
+    async stop() {
+      await app.close();
+      if (worker) { worker.shutdown(); await running; }
+      await temporal.connection.close();
+      mailer.close();
+      await pdf.close();
+      await orm.close();
+      await sink.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * The request workflow on the real Temporal dev server with real activities: PostgreSQL, the SMTP sink, Chromium.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestActivitySchema, RequestSchema, EmailDeliverySchema } from '../../db/entities';
+import { AUTOMATED_EMAIL_ACTOR, DEV_REQUESTER_EMAIL } from './fixtures-constants';
+import { requestWorkflowId, stateQuery } from '../../workflows/request.messages';
+import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
+import { startHarness, type Harness } from '../support/portal-harness';
+import { eventually } from '../support/eventually';
+import { createActivities } from '../../activities';
+import { createMailer } from '../../activities/mailer';
+import { Worker } from '@temporalio/worker';
+import { saveHistory } from './history-files';
+import { WORKFLOWS_PATH } from '../../temporal/request-worker';
+
+const run = promisify(execFile);
+
+let h: Harness;
+let requester: Session;
+let admin: Session;
+
+beforeAll(async () => {
+  h = await startHarness();
+  requester = await loginRequester(h);
+  admin = await loginAdmin(h);
+});
+afterAll(async () => { await h?.stop(); });
+
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'coi-pdf-'));
+  const file = path.join(dir, 'letter.pdf');
+  await writeFile(file, bytes);
+  const { stdout } = await run('pdftotext', ['-layout', file, '-']);
+  return stdout;
+}
+
+describe('a credentialing request through its workflow', () => {
+  let id: number;
+  let number: number;
+
+  it('submit numbers the request, saves Submitted with its date, and emails Submission Confirmation', async () => {
+    id = await credentialingDraft(h, requester);
+    const res = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('Submitted');
+    expect(res.body.requestNumber).toBeGreaterThanOrEqual(50001);
+    expect(res.body.submitDate).toBeTruthy();
+    number = res.body.requestNumber;
+
+    const mail = await h.sink.waitFor((m) => m.subject.includes(String(number)), 20_000);
+    expect(mail.to).toEqual([DEV_REQUESTER_EMAIL]);
+    expect(mail.subject).toContain('received');
+    expect(mail.text).toContain('Avery Nguyen');
+
+    const audit = await eventually(async () => {
+      const rows = await h.orm.em.fork().find(RequestActivitySchema, { requestId: id }, { orderBy: { id: 'asc' } });
+      return rows.some((a) => a.activityText === '"Submission Confirmation" email sent') && rows;
+    });
+    expect(audit.find((a) => a.activityType === 'Submission')?.performedBy).toBe('Casey Requester');
+  });
+
+  it('refuses Approved without the verified box, and changes nothing', async () => {
+    const res = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Approved', verified: false });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ name: 'BadRequest', message: 'Verification required', code: 400, className: 'bad-request' });
+    const row = await h.orm.em.fork().findOneOrFail(RequestSchema, id);
+    expect(row.status).toBe('Submitted');
+  });
+
+  it('approval saves status and completion date, generates the letter and emails it as an attachment', async () => {
+    const res = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Approved', verified: true });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('Approved');
+    expect(res.body.completedDate).toBeTruthy();
+
+    const mail = await h.sink.waitFor((m) => m.subject.includes(`${number} approved`), 60_000);
+    expect(mail.to).toEqual([DEV_REQUESTER_EMAIL]);
+    expect(mail.attachments).toHaveLength(1);
+    const [letter] = mail.attachments;
+    expect(letter.contentType).toBe('application/pdf');
+    expect(Buffer.from(letter.content).subarray(0, 5).toString()).toBe('%PDF-');
+    const text = await pdfText(letter.content);
+    expect(text).toContain('Avery Nguyen');
+    expect(text).toContain('$2,565,400.00'); // 2024-25 limit per claim (the request runs to 12/31/2024)
+    expect(text).toContain('$5,130,700.00');
+
+    const detail = await call(h, requester, 'GET', `/api/v1/requests/${id}`);
+    const stored = detail.body.documents.find((d: any) => d.mimeType === 'application/pdf' && d.name.startsWith('Claim History'));
+    expect(stored).toBeTruthy();
+    const download = await call(h, requester, 'GET', `/api/v1/documents/${id}/${encodeURIComponent(stored.name)}`);
+    expect(download.status).toBe(200);
+    expect(download.raw.rawPayload.equals(Buffer.from(letter.content))).toBe(true);
+
+    const audit = await eventually(async () => {
+      const res = await call(h, admin, 'GET', `/api/v1/request-activity?requestId=${id}&$sort[date]=1`);
+      return res.body.data.some((a: any) => a.activityType === 'Email' && a.activityText.includes('Approved')) && res;
+    });
+    const approvedEmail = audit.body.data.find((a: any) => a.activityText === '"Credentialing Request Approved" email sent');
+    expect(approvedEmail).toMatchObject({ performedBy: AUTOMATED_EMAIL_ACTOR, channel: 'Email', recipients: DEV_REQUESTER_EMAIL });
+    expect(audit.body.data.map((a: any) => a.activityText)).toContain('Status changed from "Submitted" to "Approved"');
+  });
+
+  it('refuses an illegal change (Pending Additional Information on Approved, without Reopen) as BadRequest', async () => {
+    const res = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Pending Additional Information', verified: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      name: 'BadRequest', code: 400, className: 'bad-request',
+      message: 'A request in status "Approved" cannot be changed to "Pending Additional Information"',
+    });
+    expect(Object.keys(res.body).sort()).toEqual(['className', 'code', 'data', 'errors', 'message', 'name']);
+    const row = await h.orm.em.fork().findOneOrFail(RequestSchema, id);
+    expect(row.status).toBe('Approved');
+    const state = await h.temporal.workflow.getHandle(requestWorkflowId(number)).query(stateQuery);
+    expect(state.status).toBe('Approved');
+  });
+
+  it('operators find the workflow by RequestNumber; its history holds the submit and the status change', async () => {
+    let found: string[] = [];
+    for (let i = 0; i < 40 && found.length === 0; i++) { // visibility is eventually consistent
+      found = [];
+      for await (const wf of h.temporal.workflow.list({ query: `RequestNumber=${number}` })) found.push(wf.workflowId);
+      if (!found.length) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(found).toEqual([requestWorkflowId(number)]);
+    const history = await h.temporal.workflow.getHandle(requestWorkflowId(number)).fetchHistory();
+    const updates = (history.events ?? [])
+      .filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)
+      .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.name);
+    expect(updates).toEqual(['submit', 'setStatus']);
+  });
+
+  it('its recorded history replays deterministically on the current workflow code', async () => {
+    const history = await h.temporal.workflow.getHandle(requestWorkflowId(number)).fetchHistory();
+    if (process.env.RECORD_HISTORY) {
+      await saveHistory(path.join(import.meta.dirname, 'histories', 'credentialing-approved.json'), history);
+    }
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, requestWorkflowId(number));
+  });
+
+  it('reopen sets Draft and clears the completion date; resubmitting keeps the number', async () => {
+    const reopened = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Draft' });
+    expect(reopened.status).toBe(200);
+    expect(reopened.body).toMatchObject({ status: 'Draft', completedDate: null, requestNumber: number });
+    const again = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
+    expect(again.body).toMatchObject({ status: 'Submitted', requestNumber: number });
+  });
+});
+
+describe('activities are idempotent', () => {
+  it('a retried email activity sends once and writes one audit row', async () => {
+    const id = await credentialingDraft(h, requester);
+    const mailer = createMailer(h.sink.url);
+    const activities = createActivities({ orm: h.orm, mailer, pdf: h.pdf, files: h.files, config: h.config });
+    const key = `test-idempotency-${id}:1`;
+    const input = { key, requestId: id, templateTitle: 'Request Discussion', attachmentDocumentIds: [] };
+    const first = await activities.sendTemplatedEmail(input);
+    const second = await activities.sendTemplatedEmail(input);
+    mailer.close();
+    expect(first.alreadySent).toBe(false);
+    expect(second.alreadySent).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.sink.messages().filter((m) => m.messageId?.includes(`test-idempotency-${id}`))).toHaveLength(1);
+    const em = h.orm.em.fork();
+    expect(await em.count(RequestActivitySchema, { requestId: id, activityType: 'Email' })).toBe(1);
+    expect(await em.count(EmailDeliverySchema, { idempotencyKey: key })).toBe(1);
+  });
+
+  it('a retried status record writes one audit row', async () => {
+    const id = await credentialingDraft(h, requester);
+    const activities = createActivities({ orm: h.orm, mailer: createMailer(h.sink.url), pdf: h.pdf, files: h.files, config: h.config });
+    const input = {
+      key: `test-status-${id}:1`, requestId: id, previousStatus: 'Draft' as const, status: 'Submitted' as const,
+      at: new Date().toISOString(), submitted: true, completedDate: null, actor: { name: 'Test', email: 't@example.com' },
+    };
+    await activities.recordStatusChange(input);
+    await activities.recordStatusChange(input);
+    expect(await h.orm.em.fork().count(RequestActivitySchema, { requestId: id })).toBe(1);
+  });
+});
