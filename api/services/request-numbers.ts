@@ -7,13 +7,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 export async function assignRequestNumber(em: EntityManager, requestId: number): Promise<number> {
   return em.transactional(async (tx) => {
-    const conn = tx.getConnection();
-    const [row] = await conn.execute<{ request_number: number | null }[]>(
+    const [row] = await tx.execute<{ request_number: number | null }[]>(
       'select request_number from requests where id = ? for update', [requestId]);
     if (row?.request_number) return row.request_number;
-    const [counter] = await conn.execute<{ last_request_number: number }[]>(
+    const [counter] = await tx.execute<{ last_request_number: number }[]>(
       `update counters set last_request_number = last_request_number + 1 where name = 'request' returning last_request_number`);
-    await conn.execute('update requests set request_number = ? where id = ?', [counter.last_request_number, requestId]);
+    await tx.execute('update requests set request_number = ? where id = ?', [counter.last_request_number, requestId]);
     return counter.last_request_number;
   });
 }

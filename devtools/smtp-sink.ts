@@ -1,0 +1,230 @@
+/**
+ * An in-process SMTP sink for development and tests (no Mailpit/MailHog on these machines).
+ * Accepts every message (no auth, no STARTTLS, 25 MB limit), keeps it in memory (raw + parsed) and, with `dir`,
+ * writes it as `<timestamp>-<n>.eml`. Use with nodemailer `createTransport({ host, port, secure: false, ignoreTLS: true })`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import PostalMime, { type Address } from 'postal-mime';
+
+export const SMTP_SINK_SIZE_LIMIT = 25 * 1024 * 1024;
+
+export interface ReceivedAttachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
+  size: number;
+}
+
+export interface Received {
+  /** 1-based sequence number within this sink. */
+  n: number;
+  receivedAt: Date;
+  /** SMTP envelope (MAIL FROM / RCPT TO), which includes Bcc recipients. */
+  envelope: { from: string | null; to: string[] };
+  raw: Buffer;
+  /** Address of the From header (the envelope sender when the header is missing). */
+  from: string;
+  /** Display name of the From header, '' when none. */
+  fromName: string;
+  /** Addresses of the To header (the envelope recipients when the header is missing). */
+  to: string[];
+  cc: string[];
+  subject: string;
+  text: string;
+  html: string | null;
+  attachments: ReceivedAttachment[];
+  messageId: string | null;
+  date: Date | null;
+  /** The .eml file, when the sink writes to a directory. */
+  file: string | null;
+}
+
+export interface SmtpSinkOptions {
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Directory for .eml copies; created when missing. */
+  dir?: string;
+  /** With `dir`: read the .eml files already there into memory at start (the dev outbox survives restarts). */
+  loadExisting?: boolean;
+}
+
+export interface SmtpSink {
+  host: string;
+  port: number;
+  url: string;
+  messages(): Received[];
+  /** Resolves with the first message (already received or arriving later) that matches; rejects after timeoutMs. */
+  waitFor(predicate?: (message: Received) => boolean, timeoutMs?: number): Promise<Received>;
+  /** Calls `listener` for each new message; returns an unsubscribe function. */
+  subscribe(listener: (message: Received) => void): () => void;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+function flattenAddresses(list: Address[] | Address | undefined): Array<{ name: string; address: string }> {
+  if (!list) return [];
+  const items = Array.isArray(list) ? list : [list];
+  return items.flatMap((item) => (item.group ? item.group : [item])).filter((m) => !!m.address) as Array<{ name: string; address: string }>;
+}
+
+function toUint8Array(content: ArrayBuffer | Uint8Array | string): Uint8Array {
+  if (typeof content === 'string') return new Uint8Array(Buffer.from(content, 'utf8'));
+  return content instanceof Uint8Array ? content : new Uint8Array(content);
+}
+
+/** Parses a raw RFC 5322 message into the sink's shape. */
+export async function parseMessage(
+  raw: Buffer,
+  meta: { n: number; receivedAt: Date; envelope?: { from: string | null; to: string[] }; file?: string | null },
+): Promise<Received> {
+  const email = await PostalMime.parse(raw, { attachmentEncoding: 'arraybuffer' });
+  const from = flattenAddresses(email.from)[0];
+  const envelope = meta.envelope ?? { from: null, to: [] };
+  const to = flattenAddresses(email.to).map((a) => a.address);
+  const date = email.date ? new Date(email.date) : null;
+  return {
+    n: meta.n,
+    receivedAt: meta.receivedAt,
+    envelope,
+    raw,
+    from: from?.address ?? envelope.from ?? '',
+    fromName: from?.name ?? '',
+    to: to.length ? to : envelope.to,
+    cc: flattenAddresses(email.cc).map((a) => a.address),
+    subject: email.subject ?? '',
+    text: email.text ?? '',
+    html: email.html ?? null,
+    attachments: email.attachments.map((a) => {
+      const content = toUint8Array(a.content);
+      return { filename: a.filename ?? 'attachment', contentType: a.mimeType, content, size: content.byteLength };
+    }),
+    messageId: email.messageId ?? null,
+    date: date && !Number.isNaN(date.getTime()) ? date : null,
+    file: meta.file ?? null,
+  };
+}
+
+function fileStamp(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '').replace('.', '');
+}
+
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
+  const host = options.host ?? '127.0.0.1';
+  const dir = options.dir ? path.resolve(options.dir) : null;
+  const received: Received[] = [];
+  const listeners = new Set<(message: Received) => void>();
+  let counter = 0;
+
+  if (dir) {
+    fs.mkdirSync(dir, { recursive: true });
+    if (options.loadExisting) {
+      const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().slice(-500);
+      for (const file of files) {
+        const full = path.join(dir, file);
+        try {
+          const raw = fs.readFileSync(full);
+          received.push(await parseMessage(raw, { n: ++counter, receivedAt: fs.statSync(full).mtime, file: full }));
+        } catch {
+          /* an unreadable file is skipped */
+        }
+      }
+    }
+  }
+
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    size: SMTP_SINK_SIZE_LIMIT,
+    logger: false,
+    disableReverseLookup: true,
+    closeTimeout: 1000,
+    banner: 'coi-portal development SMTP sink',
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('error', (error) => callback(error));
+      stream.on('end', () => {
+        if (stream.sizeExceeded) {
+          callback(Object.assign(new Error('Message exceeds fixed maximum message size'), { responseCode: 552 }));
+          return;
+        }
+        const raw = Buffer.concat(chunks);
+        const receivedAt = new Date();
+        const n = ++counter;
+        const envelope = {
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+          to: session.envelope.rcptTo.map((r) => r.address),
+        };
+        let file: string | null = null;
+        if (dir) {
+          file = path.join(dir, `${fileStamp(receivedAt)}-${n}.eml`);
+          try {
+            fs.writeFileSync(file, raw);
+          } catch {
+            file = null;
+          }
+        }
+        parseMessage(raw, { n, receivedAt, envelope, file })
+          .then((message) => {
+            received.push(message);
+            for (const listener of listeners) {
+              try { listener(message); } catch { /* a listener's problem is not the sender's */ }
+            }
+            callback(null, `Message ${n} accepted`);
+          })
+          .catch((error: Error) => callback(Object.assign(new Error(`Unparseable message: ${error.message}`), { responseCode: 554 })));
+      });
+    },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', () => { /* connection-level errors (client hung up) are not fatal for a sink */ });
+  const port = (server.server.address() as AddressInfo).port;
+
+  const subscribe = (listener: (message: Received) => void) => {
+    listeners.add(listener);
+    return () => { listeners.delete(listener); };
+  };
+
+  return {
+    host,
+    port,
+    url: `smtp://${host}:${port}`,
+    messages: () => [...received],
+    subscribe,
+    waitFor(predicate = () => true, timeoutMs = 10_000) {
+      const found = received.find(predicate);
+      if (found) return Promise.resolve(found);
+      return new Promise<Received>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          unsubscribe();
+          reject(new Error(`No matching mail within ${timeoutMs} ms (${received.length} received: ${
+            received.slice(-5).map((m) => `"${m.subject}" to ${m.to.join(',')}`).join('; ') || 'none'})`));
+        }, timeoutMs);
+        const unsubscribe = subscribe((message) => {
+          if (!predicate(message)) return;
+          clearTimeout(timer);
+          unsubscribe();
+          resolve(message);
+        });
+      });
+    },
+    clear() {
+      received.length = 0;
+    },
+    close() {
+      listeners.clear();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

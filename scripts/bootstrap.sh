@@ -1,0 +1,60 @@
+#!/bin/sh
+# Entry point of `npm start` and `npm test`: runs under whatever node/npm the machine has (Node 20 here),
+# installs the dependencies when needed (they include Node 24 as the npm package `node`), then hands over to
+# `npm run portal` / `npm run test:run`, which run on node_modules/.bin/node (Node 24).
+#
+#   sh scripts/bootstrap.sh portal        # npm start
+#   sh scripts/bootstrap.sh test [args]   # npm test [-- vitest args]
+set -eu
+
+cd "$(dirname "$0")/.."
+
+mode="${1:-portal}"
+[ "$#" -gt 0 ] && shift
+
+say() { printf '[bootstrap] %s\n' "$*"; }
+
+reason=""
+if [ ! -x node_modules/.bin/node ]; then
+  reason="node_modules/.bin/node is missing"
+elif [ -f package-lock.json ] && [ ! -f node_modules/.package-lock.json ]; then
+  reason="node_modules/.package-lock.json is missing"
+elif [ -f package-lock.json ] && [ -n "$(find package-lock.json -newer node_modules/.package-lock.json 2>/dev/null)" ]; then
+  reason="package-lock.json is newer than node_modules"
+fi
+
+if [ -n "$reason" ]; then
+  if ! command -v npm >/dev/null 2>&1; then
+    say "npm is not installed. Install Node.js >= 20 with npm (e.g. apt-get install -y nodejs npm), then run this again."
+    exit 1
+  fi
+  started=$(date +%s)
+  if [ "${CI:-}" = "true" ] && [ -f package-lock.json ]; then
+    say "installing dependencies with npm ci ($reason)…"
+    npm ci --no-audit --no-fund
+  else
+    say "installing dependencies with npm install ($reason)…"
+    npm install --no-audit --no-fund
+  fi
+  say "dependencies installed in $(( $(date +%s) - started )) s"
+fi
+
+if [ ! -x node_modules/.bin/node ]; then
+  say "node_modules/.bin/node is still missing after the install: is the npm package \"node\" (Node 24) listed in package.json?"
+  exit 1
+fi
+
+case "$mode" in
+  portal)
+    say "starting the portal on Node $(node_modules/.bin/node --version)…"
+    exec npm run --silent portal
+    ;;
+  test)
+    say "running the tests on Node $(node_modules/.bin/node --version)…"
+    exec npm run --silent test:run -- "$@"
+    ;;
+  *)
+    say "usage: sh scripts/bootstrap.sh portal|test [args]"
+    exit 2
+    ;;
+esac

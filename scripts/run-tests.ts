@@ -1,0 +1,97 @@
+/**
+ * `npm test` → `npm run test:run -- [vitest args]`: builds the UI (the e2e tests serve it), runs every Vitest
+ * project once with the default reporter plus a JSON report in test-results/vitest.json, and ends with the line
+ * `N passed, N failed` that CI reads. Exit code 0 only when nothing failed.
+ *   npm test -- --project api            one project
+ *   npm test -- tests/api/auth.test.ts   one file
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const jsonReport = path.join(root, 'test-results', 'vitest.json');
+const bin = (pkg: string, file: string) => path.join(root, 'node_modules', pkg, file);
+
+function run(args: string[], label: string): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env });
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('error', (error) => {
+      console.error(`[test] could not run ${label}: ${error.message}`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+interface JsonReport {
+  numPassedTests?: number;
+  numFailedTests?: number;
+  numTotalTests?: number;
+  success?: boolean;
+  testResults?: Array<{ name: string; status: string; message?: string; assertionResults?: Array<{ status: string }> }>;
+}
+
+async function main() {
+  const extraArgs = process.argv.slice(2);
+  let extraFailures = 0;
+
+  if (fs.existsSync(path.join(root, 'ui', 'vite.config.ts'))) {
+    const started = Date.now();
+    console.log('[test] building the UI (vite build)…');
+    const code = await run([bin('vite', 'bin/vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn'], 'vite build');
+    if (code !== 0) {
+      console.error('[test] the UI build failed (counted as one failure); running the tests anyway');
+      extraFailures += 1;
+    } else {
+      console.log(`[test] UI built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+  }
+
+  fs.mkdirSync(path.dirname(jsonReport), { recursive: true });
+  fs.rmSync(jsonReport, { force: true });
+  const vitestCode = await run(
+    [bin('vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonReport}`, ...extraArgs],
+    'vitest',
+  );
+
+  let passed = 0;
+  let failed = extraFailures;
+  if (fs.existsSync(jsonReport)) {
+    const report = JSON.parse(fs.readFileSync(jsonReport, 'utf8')) as JsonReport;
+    passed = report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
+    // A file that failed without a failed test (import error, failing beforeAll/afterAll) counts once.
+    for (const file of report.testResults ?? []) {
+      const failedTests = (file.assertionResults ?? []).filter((a) => a.status === 'failed').length;
+      if (file.status === 'failed' && failedTests === 0) {
+        failed += 1;
+        console.error(`[test] ${path.relative(root, file.name)} failed outside its tests${file.message ? `: ${file.message.split('\n')[0]}` : ''}`);
+      }
+    }
+    if (vitestCode !== 0 && failed === 0) {
+      failed = 1;
+      console.error(`[test] vitest exited with code ${vitestCode} without a failed test (unhandled error, no test files, or a setup failure: see above)`);
+    }
+  } else {
+    failed = Math.max(failed, 1);
+    console.error(`[test] vitest wrote no report (exit code ${vitestCode}): it failed before running tests (see above)`);
+  }
+
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 || vitestCode !== 0 ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});

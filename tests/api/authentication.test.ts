@@ -1,0 +1,77 @@
+/** Sign-in against the real PostgreSQL: exact failure message, jwt re-authentication, error shape. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
+import { UserSchema } from '../../db/entities';
+import { call, loginRequester } from '../support/api-helpers';
+import { startHarness, type Harness } from '../support/portal-harness';
+
+let h: Harness;
+beforeAll(async () => { h = await startHarness({ worker: false }); });
+afterAll(async () => { await h?.stop(); });
+
+const LOGIN_FAILED = 'Login failed. Please confirm your email and password and try again.';
+
+describe('POST /api/v1/authentication', () => {
+  it('signs the external requester in with email and password and returns a token and the user', async () => {
+    const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'local', email: DEV_REQUESTER.email, password: DEV_REQUESTER.password });
+    expect(res.status).toBe(200);
+    expect(res.body.accessToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(res.body.user).toMatchObject({ email: DEV_REQUESTER.email, isExternal: true, isAdmin: false, company: 'Mercy Hospital' });
+    expect(res.body.user).not.toHaveProperty('passwordHash');
+    const user = await h.orm.em.fork().findOneOrFail(UserSchema, { email: DEV_REQUESTER.email });
+    expect(Date.now() - user.lastLogin!.getTime()).toBeLessThan(10_000);
+  });
+
+  it('is case-insensitive on the email', async () => {
+    const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'local', email: DEV_ADMIN.email.toUpperCase(), password: DEV_ADMIN.password });
+    expect(res.status).toBe(200);
+    expect(res.body.user.isAdmin).toBe(true);
+  });
+
+  it.each([
+    ['a wrong password', DEV_REQUESTER.email, 'Wrong-Pass1'],
+    ['an unknown email', 'nobody@example.com', DEV_REQUESTER.password],
+    ['an empty password', DEV_REQUESTER.email, ''],
+  ])('refuses %s with the spec message in the spec error shape', async (_label, email, password) => {
+    const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'local', email, password });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ name: 'NotAuthenticated', message: LOGIN_FAILED, code: 401, className: 'not-authenticated', data: {}, errors: {} });
+  });
+
+  it('re-authenticates with strategy jwt and the stored access token', async () => {
+    const session = await loginRequester(h);
+    const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: session.token });
+    expect(res.status).toBe(200);
+    expect(res.body.user.email).toBe(DEV_REQUESTER.email);
+  });
+
+  it('refuses a tampered token', async () => {
+    const session = await loginRequester(h);
+    const tampered = session.token.slice(0, -3) + (session.token.endsWith('aaa') ? 'bbb' : 'aaa');
+    const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: tampered });
+    expect(res.status).toBe(401);
+    expect(res.body.name).toBe('NotAuthenticated');
+    const api = await call(h, { token: tampered, user: {} }, 'GET', '/api/v1/requests');
+    expect(api.status).toBe(401);
+  });
+
+  it('answers an unknown strategy with BadRequest', async () => {
+    const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'saml' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ name: 'BadRequest', className: 'bad-request' });
+  });
+
+  it('stores passwords as scrypt hashes, never in clear', async () => {
+    const user = await h.orm.em.fork().findOneOrFail(UserSchema, { email: DEV_REQUESTER.email }, { populate: ['passwordHash'] });
+    expect(user.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(user.passwordHash).not.toContain(DEV_REQUESTER.password);
+  });
+
+  it('requires a token on every resource', async () => {
+    for (const url of ['/api/v1/requests', '/api/v1/admin-dashboard', '/api/v1/request-activity?requestId=1', '/api/v1/documents?requestId=1']) {
+      const res = await call(h, null, 'GET', url);
+      expect(res.status, url).toBe(401);
+      expect(res.body.name).toBe('NotAuthenticated');
+    }
+  });
+});

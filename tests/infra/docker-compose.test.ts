@@ -1,0 +1,247 @@
+/**
+ * docker-compose.yml and the Dockerfile must stay consistent with the app's configuration: every environment
+ * variable config/app-config.ts reads (found by a regex, so a new setting fails here until it is wired) must reach
+ * the api and the worker with values that point at the right services.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
+
+/** Settings that only matter for `npm start` on a developer machine (the in-process mail outbox). */
+const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT']);
+
+type Service = {
+  image?: string;
+  build?: string | { context?: string; dockerfile?: string };
+  command?: string | string[];
+  environment?: Record<string, string | number | boolean | null> | string[];
+  ports?: Array<string | number | { target: number; published?: string | number }>;
+  expose?: Array<string | number>;
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  configs?: Array<string | { source: string; target?: string }>;
+};
+type Compose = { services: Record<string, Service>; configs?: Record<string, { content?: string; file?: string }> };
+
+const compose = parse(read('docker-compose.yml'), { merge: true }) as Compose;
+const dockerfile = read('Dockerfile');
+const appConfigSource = read('config/app-config.ts');
+
+/** Compose interpolation with defaults only: ${X:-default}, ${X-default}, ${X} (→ ''), $$ (→ $). */
+function interpolate(value: string): string {
+  return value
+    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}/g, (_, _name, fallback) => fallback ?? '')
+    .replace(/\$\$/g, '$');
+}
+
+function env(service: string): Record<string, string> {
+  const raw = compose.services[service]?.environment ?? {};
+  const entries = Array.isArray(raw)
+    ? raw.map((line) => {
+      const i = line.indexOf('=');
+      return i < 0 ? [line, ''] : [line.slice(0, i), line.slice(i + 1)];
+    })
+    : Object.entries(raw).map(([k, v]) => [k, v == null ? '' : String(v)]);
+  return Object.fromEntries(entries.map(([k, v]) => [k, interpolate(v)]));
+}
+
+function dependsOn(service: string): string[] {
+  const d = compose.services[service]?.depends_on ?? [];
+  return Array.isArray(d) ? d : Object.keys(d);
+}
+
+function dependsTransitively(service: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    for (const dep of dependsOn(name)) {
+      if (!seen.has(dep)) {
+        seen.add(dep);
+        visit(dep);
+      }
+    }
+  };
+  visit(service);
+  return seen;
+}
+
+/** [published, target] pairs of a service's port mappings. */
+function ports(service: string): Array<[number | null, number]> {
+  return (compose.services[service]?.ports ?? []).map((p) => {
+    if (typeof p === 'object') return [p.published == null ? null : Number(p.published), Number(p.target)];
+    const parts = String(p).split(':');
+    const target = Number(parts.at(-1)!.split('/')[0]);
+    return [parts.length > 1 ? Number(parts.at(-2)) : null, target];
+  });
+}
+
+function commandText(service: Service | undefined): string {
+  const c = service?.command;
+  return Array.isArray(c) ? c.join(' ') : String(c ?? '');
+}
+
+function commandOf(service: string): string {
+  return commandText(compose.services[service]);
+}
+
+const envNamesReadByTheApp = [...new Set(
+  [...appConfigSource.matchAll(/env(?:\.|\[['"])([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]),
+)].sort();
+const productionEnvNames = envNamesReadByTheApp.filter((name) => !DEVELOPMENT_ONLY.has(name));
+
+describe('docker-compose.yml', () => {
+  it('has the expected services', () => {
+    for (const name of ['postgresql', 'temporal', 'temporal-ui', 'mail', 'api', 'worker']) {
+      expect(compose.services, `service ${name}`).toHaveProperty(name);
+    }
+  });
+
+  it('finds the settings in config/app-config.ts', () => {
+    expect(envNamesReadByTheApp).toEqual(expect.arrayContaining(['DATABASE_URL', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'JWT_SECRET']));
+    for (const name of DEVELOPMENT_ONLY) expect(envNamesReadByTheApp, `${name} is still read by the app`).toContain(name);
+  });
+
+  for (const service of ['api', 'worker']) {
+    describe(service, () => {
+      it('is built from the Dockerfile in the repository root', () => {
+        const build = compose.services[service].build;
+        const context = typeof build === 'string' ? build : build?.context;
+        expect(context, `${service} build context`).toBe('.');
+        if (typeof build === 'object' && build.dockerfile) expect(build.dockerfile).toBe('Dockerfile');
+      });
+
+      it('receives every production setting the app reads', () => {
+        const missing = productionEnvNames.filter((name) => !(name in env(service)) || env(service)[name] === '');
+        expect(missing, `add these to the ${service} environment in docker-compose.yml (or to DEVELOPMENT_ONLY)`).toEqual([]);
+      });
+
+      it('points DATABASE_URL at the postgresql service with its credentials', () => {
+        const url = new URL(env(service).DATABASE_URL);
+        const pg = env('postgresql');
+        expect(url.protocol).toMatch(/^postgres(ql)?:$/);
+        expect(url.hostname).toBe('postgresql');
+        expect(url.port || '5432').toBe('5432');
+        expect(decodeURIComponent(url.username)).toBe(pg.POSTGRES_USER);
+        expect(decodeURIComponent(url.password)).toBe(pg.POSTGRES_PASSWORD);
+        expect(url.pathname.slice(1)).toBe(pg.POSTGRES_DB);
+      });
+
+      it('points at Temporal, the mail service and Chromium', () => {
+        const e = env(service);
+        expect(e.TEMPORAL_ADDRESS).toBe('temporal:7233');
+        const smtp = new URL(e.SMTP_URL);
+        expect(smtp.protocol).toBe('smtp:');
+        expect(smtp.hostname).toBe('mail');
+        const mailImage = compose.services.mail.image ?? '';
+        const mailPorts = [...(compose.services.mail.expose ?? []).map(Number), ...ports('mail').map(([, target]) => target)];
+        if (/mailpit|mailhog/.test(mailImage)) expect(Number(smtp.port)).toBe(1025);
+        else expect(mailPorts).toContain(Number(smtp.port));
+        expect(e.CHROMIUM_PATH).toBe('/usr/bin/chromium');
+      });
+
+      it('has a real JWT secret and a public URL', () => {
+        const e = env(service);
+        expect(e.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
+        expect(e.JWT_SECRET).not.toBe('development-only-secret-change-me-in-production-0123456789');
+        expect(() => new URL(e.PUBLIC_URL)).not.toThrow();
+      });
+
+      it('starts after its dependencies', () => {
+        const deps = dependsTransitively(service);
+        for (const dep of ['postgresql', 'temporal', 'mail']) expect([...deps], `${service} depends_on`).toContain(dep);
+      });
+    });
+  }
+
+  it('runs the right entry points', () => {
+    expect(commandOf('api')).toMatch(/node --import tsx api\/server\.ts/);
+    expect(commandOf('worker')).toMatch(/node --import tsx temporal\/worker\.ts/);
+  });
+
+  it('gives the api and the worker the same settings (namespace, task queue, database…)', () => {
+    const api = env('api');
+    const worker = env('worker');
+    for (const name of productionEnvNames) expect(worker[name], name).toBe(api[name]);
+  });
+
+  it('publishes the api on the port of its PUBLIC_URL and listens on all interfaces', () => {
+    const api = env('api');
+    expect(api.HOST).toBe('0.0.0.0');
+    const published = ports('api').find(([, target]) => target === Number(api.PORT));
+    expect(published, `api must publish container port ${api.PORT}`).toBeDefined();
+    const publicUrl = new URL(api.PUBLIC_URL);
+    expect(Number(publicUrl.port || (publicUrl.protocol === 'https:' ? 443 : 80))).toBe(published![0]);
+  });
+
+  it('runs Temporal on the postgresql service with matching credentials', () => {
+    const temporal = compose.services.temporal;
+    expect(temporal.image).toMatch(/^temporalio\/(auto-setup|server)(:|$)/);
+    const e = env('temporal');
+    const pg = env('postgresql');
+    expect(e.DB).toMatch(/^postgres/);
+    expect(e.POSTGRES_SEEDS).toBe('postgresql');
+    expect(e.DB_PORT ?? '5432').toBe('5432');
+    expect(e.POSTGRES_USER).toBe(pg.POSTGRES_USER);
+    expect(e.POSTGRES_PWD).toBe(pg.POSTGRES_PASSWORD);
+    expect(dependsOn('temporal')).toContain('postgresql');
+  });
+
+  it('enables update-with-start and registers the search attributes', () => {
+    const dynamicConfigPath = env('temporal').DYNAMIC_CONFIG_FILE_PATH;
+    expect(dynamicConfigPath).toBeTruthy();
+    const mounted = (compose.services.temporal.configs ?? []).find((c) => typeof c === 'object' && c.target?.endsWith(path.basename(dynamicConfigPath)));
+    expect(mounted, 'a compose config mounted at DYNAMIC_CONFIG_FILE_PATH').toBeDefined();
+    const content = compose.configs?.[(mounted as { source: string }).source]?.content ?? '';
+    const dynamic = parse(content) as Record<string, Array<{ value: unknown }>>;
+    expect(dynamic['frontend.enableExecuteMultiOperation']?.[0]?.value).toBe(true);
+
+    const setup = Object.entries(compose.services).find(([, s]) => /search-attribute create/.test(commandText(s)));
+    expect(setup, 'a service that registers the search attributes').toBeDefined();
+    for (const attribute of ['RequestNumber', 'RequestStatus', 'RequestType']) expect(commandText(setup![1])).toContain(attribute);
+    for (const service of ['api', 'worker']) expect(dependsOn(service)).toContain(setup![0]);
+  });
+
+  it('has a Temporal Web UI pointing at the server, on the port TEMPORAL_UI_URL names', () => {
+    const ui = compose.services['temporal-ui'];
+    expect(ui.image).toMatch(/^temporalio\/ui(:|$)/);
+    expect(env('temporal-ui').TEMPORAL_ADDRESS).toBe('temporal:7233');
+    const mapping = ports('temporal-ui').find(([, target]) => target === 8080);
+    expect(mapping, 'temporal-ui publishes container port 8080').toBeDefined();
+    expect(Number(new URL(env('api').TEMPORAL_UI_URL).port)).toBe(mapping![0]);
+  });
+});
+
+describe('Dockerfile', () => {
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+
+  it('builds on Node 24 (bookworm-slim) in several stages', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    const names: string[] = [];
+    for (const stage of stages) {
+      const [base, , name] = stage.split('\n')[0].trim().split(/\s+/);
+      expect([...names, 'node:24-bookworm-slim'], `FROM ${base}`).toContain(base);
+      if (name) names.push(name);
+    }
+    expect(stages.at(-1)).toMatch(/^node:24-bookworm-slim\b/);
+  });
+
+  it('installs with npm ci, builds the UI and prebuilds the workflow bundle', () => {
+    expect(dockerfile).toMatch(/RUN npm ci\b/);
+    expect(dockerfile).toMatch(/vite build --config ui\/vite\.config\.ts/);
+    expect(dockerfile).toMatch(/node --import tsx temporal\/build-workflow-bundle\.ts/);
+  });
+
+  it('has Chromium and fonts in the runtime image (the worker renders PDFs)', () => {
+    const runtime = stages.at(-1)!;
+    for (const pkg of ['chromium', 'fonts-liberation', 'fonts-dejavu-core']) expect(runtime).toMatch(new RegExp(`apt-get install[^\\n]*(\\\\\\n[^\\n]*)*\\b${pkg}\\b`));
+    expect(runtime).toContain('CHROMIUM_PATH=/usr/bin/chromium');
+  });
+
+  it('has a .dockerignore that keeps local state out of the image', () => {
+    const ignore = read('.dockerignore').split('\n').map((l) => l.trim());
+    for (const entry of ['node_modules', 'data', '.git', '.env']) expect(ignore).toContain(entry);
+  });
+});

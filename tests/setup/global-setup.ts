@@ -1,0 +1,105 @@
+/**
+ * Vitest globalSetup (root level, once per run; see vitest.config.ts):
+ *  - creates a fresh database `coi_test_<pid>_<random>` on DATABASE_URL's server (default
+ *    postgres://postgres@127.0.0.1:5432), migrates and seeds it (db/prepare-database.ts);
+ *  - starts an in-memory, headless Temporal dev server on a free port with the portal's search attributes
+ *    (or reuses TEMPORAL_TEST_ADDRESS);
+ *  - provides `databaseUrl` and `temporalAddress` (tests: `inject('databaseUrl')`), and also exports them as
+ *    DATABASE_URL / TEMPORAL_ADDRESS plus a temporary DATA_DIR, so code calling loadConfig() in the forked test
+ *    processes can never touch the development database or data/;
+ *  - teardown stops the server, drops the database and removes the temporary directory.
+ * Databases left behind by killed runs (their pid is gone) are dropped at the next start.
+ * Skipped when only the `domain` project runs (pure unit tests).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { prepareDatabase } from '../../db/prepare-database';
+import { dropDatabase } from '../../db/database';
+import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
+
+const log = (line: string) => console.log(`[test-setup] ${line}`);
+
+function serverUrl(): URL {
+  const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = '/postgres';
+  url.search = '';
+  return url;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Drops coi_test_<pid>_* databases whose process is gone (a run killed before its teardown). */
+async function dropStaleDatabases(): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl().toString(), connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch {
+    return; // prepareDatabase will explain how to start PostgreSQL
+  }
+  try {
+    const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like 'coi_test_%'");
+    for (const { datname } of rows) {
+      const pid = Number(/^coi_test_(\d+)_/.exec(datname)?.[1]);
+      if (pid && !isAlive(pid)) await client.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const selected = project.vitest.projects.map((p) => p.name);
+  if (selected.length > 0 && selected.every((name) => name === 'domain')) return undefined;
+
+  const started = Date.now();
+  await dropStaleDatabases();
+  const dbUrl = serverUrl();
+  dbUrl.pathname = `/coi_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = dbUrl.toString();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coi-test-data-'));
+
+  let temporal = null as TemporalServerHandle | null;
+  const teardown = async () => {
+    await temporal?.stop().catch((error) => log(`stopping Temporal failed: ${(error as Error).message}`));
+    await dropDatabase(databaseUrl).catch((error) => log(`dropping ${dbUrl.pathname.slice(1)} failed: ${(error as Error).message}`));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const [, server] = await Promise.all([
+      prepareDatabase(databaseUrl),
+      (async () => {
+        const reuse = process.env.TEMPORAL_TEST_ADDRESS;
+        const address = reuse ?? `127.0.0.1:${await freePort()}`;
+        temporal = await ensureTemporalServer({
+          address,
+          log: (line) => { if (!line.startsWith('[temporal]')) log(line); },
+        });
+        return temporal;
+      })(),
+    ]);
+
+    project.provide('databaseUrl', databaseUrl);
+    project.provide('temporalAddress', server.address);
+    process.env.DATABASE_URL = databaseUrl;
+    process.env.TEMPORAL_ADDRESS = server.address;
+    process.env.DATA_DIR = dataDir;
+    log(`database ${dbUrl.pathname.slice(1)} + Temporal ${server.address} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+
+  return teardown;
+}

@@ -1,0 +1,11 @@
+/** Values tests/setup/global-setup.ts provides: `import { inject } from 'vitest'; inject('databaseUrl')`. */
+import 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A fresh, migrated and seeded database for this test run (dropped afterwards). */
+    databaseUrl: string;
+    /** host:port of a Temporal dev server for this run (in memory), with the portal's search attributes. */
+    temporalAddress: string;
+  }
+}

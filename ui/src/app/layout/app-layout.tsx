@@ -1,0 +1,35 @@
+import { useEffect, useRef } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { Loading } from '../../components/ui/loading';
+import { useAuth, type LoginState } from '../../lib/auth';
+import { paths } from '../../lib/paths';
+import { AppHeader } from './app-header';
+
+/**
+ * Layout of every signed-in screen. The session is validated with the server on each page (spec 1 §2): the
+ * provider checks it on load, this layout again on every later navigation.
+ */
+export function AppLayout() {
+  const { session, revalidate } = useAuth();
+  const { pathname } = useLocation();
+  const checkedPath = useRef(pathname);
+  const revalidateRef = useRef(revalidate);
+  revalidateRef.current = revalidate;
+
+  useEffect(() => {
+    if (pathname === checkedPath.current) return;
+    checkedPath.current = pathname;
+    void revalidateRef.current();
+  }, [pathname]);
+
+  if (session.status === 'anonymous') {
+    const state: LoginState = { authFail: session.expired || undefined, from: pathname };
+    return <Navigate to={paths.login.getHref()} replace state={state} />;
+  }
+  return (
+    <>
+      <AppHeader />
+      <main className="app-main">{session.status === 'checking' ? <Loading /> : <Outlet />}</main>
+    </>
+  );
+}

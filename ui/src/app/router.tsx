@@ -1,0 +1,78 @@
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { ErrorPage } from '../components/errors/error-page';
+import { NotFoundPage } from '../components/errors/not-found-page';
+import { LaterReleasePage } from '../components/later-release-page';
+import { LoginPage } from '../features/auth/components/login-page';
+import { DashboardPage } from '../features/dashboard/components/dashboard-page';
+import { CertificateRequestPage } from '../features/requests/components/certificate-request-page';
+import { CredentialingFormPage } from '../features/requests/components/credentialing-form-page';
+import { paths } from '../lib/paths';
+import { AppLayout } from './layout/app-layout';
+import { AuthRoot } from './layout/auth-root';
+import { PublicLayout } from './layout/public-layout';
+import { CredentialingViewPage } from './routes/credentialing-view-page';
+import { RequireRole, isAdmin, isExternal } from './routes/require-role';
+
+const later = (path: string, title: string): RouteObject => ({ path, element: <LaterReleasePage title={title} /> });
+
+/** Route table of spec 1 §2. Screens not built yet say so; they show no made-up data. */
+export const routes: RouteObject[] = [
+  {
+    element: <AuthRoot />,
+    errorElement: <ErrorPage />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [{
+          errorElement: <ErrorPage />,
+          children: [
+            { path: paths.login.path, element: <LoginPage /> },
+            later(paths.register.path, 'Create New Login'),
+            later(paths.forgotPassword.path, 'Forgot Password?'),
+            later(paths.passwordReset.path, 'Reset Password'),
+          ],
+        }],
+      },
+      {
+        element: <AppLayout />,
+        children: [{
+          errorElement: <ErrorPage />,
+          children: [
+            { path: paths.home.path, element: <DashboardPage /> },
+            { path: paths.requests.path, element: <DashboardPage /> },
+            { path: paths.credentialing.new.path, element: <CredentialingFormPage /> },
+            { path: paths.credentialing.edit.path, element: <CredentialingFormPage /> },
+            { path: paths.credentialing.view.path, element: <CredentialingViewPage /> },
+            { path: paths.certificate.new.path, element: <CertificateRequestPage /> },
+            { path: paths.certificate.edit.path, element: <CertificateRequestPage /> },
+            { path: paths.certificate.view.path, element: <CertificateRequestPage /> },
+            later(paths.faqs.path, 'Frequently Asked Questions'),
+            later(paths.password.path, 'Change Password'),
+            { element: <RequireRole allow={isExternal} />, children: [later(paths.profileEdit.path, 'Edit Profile')] },
+            {
+              element: <RequireRole allow={isAdmin} />,
+              children: [
+                later(paths.search.path, 'Search Submission History'),
+                later(paths.manage.templates.path, 'Email Templates'),
+                later(paths.manage.milestones.path, 'Manage Milestones'),
+                later(paths.manage.admins.path, 'Manage Administrative Users'),
+                later(paths.manage.registrants.path, 'Manage External Users'),
+                later(paths.manage.registrantEdit.path, 'Edit External Requester'),
+                later(paths.manage.policies.path, 'Manage Policies'),
+                later(paths.manage.csStars.path, 'Manage CS-STARS Data'),
+                later(paths.manage.oca.path, 'Manage OCA Data'),
+                later(paths.manage.faqs.path, 'Manage FAQs'),
+                later(paths.manage.export.path, 'Export Requests'),
+                // Any other /manage address is still admin-only.
+                { path: '/manage/*', element: <NotFoundPage /> },
+              ],
+            },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        }],
+      },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

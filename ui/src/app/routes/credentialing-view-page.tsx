@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { Alert } from '../../components/ui/alert';
+import { Loading } from '../../components/ui/loading';
+import { Tabs } from '../../components/ui/tabs';
+import { ManageRequestPanel } from '../../features/admin/components/manage-request-panel';
+import { RequestAuditTable } from '../../features/admin/components/request-audit-table';
+import { getRequestActivity } from '../../features/admin/api/get-request-activity';
+import { CredentialingDetails } from '../../features/requests/components/credentialing-details';
+import { DocumentsTable } from '../../features/requests/components/documents-table';
+import { LoadError } from '../../features/requests/components/load-error';
+import { RequestSummary } from '../../features/requests/components/request-summary';
+import { useUser } from '../../lib/auth';
+import { getRequest } from '../../lib/request-api';
+import { UI_TEXT } from '../../lib/ui-text';
+import { useApiQuery } from '../../lib/use-api-query';
+import { usePolling } from '../../lib/use-polling';
+import type { RequestRecord } from '../../types/api';
+
+type ViewTab = 'details' | 'audit';
+
+/**
+ * `/requests/credentialing/:id`. Requesters see the details and documents; administrators also get Manage Request
+ * and the audit trail (composed here so the features stay independent).
+ */
+export function CredentialingViewPage() {
+  const user = useUser();
+  const id = Number(useParams().id);
+  const request = useApiQuery((signal) => getRequest(id, signal), [id]);
+  const activity = useApiQuery((signal) => (user.isAdmin ? getRequestActivity(id, signal) : Promise.resolve([])), [id, user.isAdmin]);
+  const [tab, setTab] = useState<ViewTab>('details');
+  const startPolling = usePolling(() => {
+    request.refetch();
+    activity.refetch();
+  });
+
+  const onSaved = (statusChanged: boolean) => {
+    request.refetch();
+    activity.refetch();
+    if (statusChanged) startPolling();
+  };
+
+  return (
+    <section className="page">
+      <h1>Claim History and Insurance Verification Request</h1>
+      {request.status === 'loading' && <Loading />}
+      {request.status === 'error' && !request.data && <LoadError error={request.error} />}
+      {request.data && (
+        <>
+          <RequestSummary request={request.data} canEdit={!user.isAdmin} />
+          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={onSaved} />}
+          {user.isAdmin ? (
+            <Tabs label="Request" active={tab} onChange={setTab} tabs={[
+              { id: 'details', label: 'Request Details' },
+              { id: 'audit', label: 'Request Audit Details' },
+            ]}>
+              {tab === 'details' ? <RequestDetails request={request.data} /> : (
+                activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
+                  : activity.data ? <RequestAuditTable activity={activity.data} /> : <Loading />
+              )}
+            </Tabs>
+          ) : <RequestDetails request={request.data} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+function RequestDetails({ request }: { request: RequestRecord }) {
+  return (
+    <>
+      <CredentialingDetails request={request} />
+      <section className="details-section" aria-labelledby="documents-heading">
+        <h3 id="documents-heading" className="details-section__title">Supporting Documents</h3>
+        <DocumentsTable documents={request.documents ?? []} />
+      </section>
+    </>
+  );
+}

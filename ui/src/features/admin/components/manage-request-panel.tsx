@@ -1,0 +1,103 @@
+import { useMachine } from '@xstate/react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { MESSAGES, STATUS, type RequestStatus } from '../../../../../domain';
+import { fieldId } from '../../../components/ui/form-field';
+import { INTERNAL_NOTES_MAX } from '../../../lib/limits';
+import { updateRequest } from '../../../lib/request-api';
+import { submissionMachine } from '../../../lib/submission.machine';
+import { UI_TEXT } from '../../../lib/ui-text';
+import type { RequestRecord } from '../../../types/api';
+import { useManageChoices } from '../hooks/use-manage-choices';
+
+interface ManageRequestPanelProps {
+  request: RequestRecord;
+  /** After a save; `statusChanged` when the workflow will now write letters and audit rows. */
+  onSaved: (statusChanged: boolean) => void;
+}
+
+/** Admin: status change, verification and internal notes, or Reopen for a finished request (spec 1 §2, §4). */
+export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps) {
+  const [chosen, setChosen] = useState<RequestStatus>(request.status);
+  const [verified, setVerified] = useState(Boolean(request.verified));
+  const [notes, setNotes] = useState(request.internalNotes ?? '');
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [save, send] = useMachine(submissionMachine);
+  const manage = useManageChoices(request, chosen, verified);
+
+  // A status written elsewhere (the workflow, a reopen) becomes the selected one.
+  useEffect(() => setChosen(request.status), [request.status]);
+  useEffect(() => setVerified(Boolean(request.verified)), [request.verified]);
+
+  function run(changes: Record<string, unknown>, statusChanged: boolean) {
+    setRefusal(null);
+    send({
+      type: 'SUBMIT',
+      run: async () => {
+        await updateRequest(request.id, changes);
+        onSaved(statusChanged);
+      },
+    });
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!manage.canSave) {
+      setRefusal(manage.verificationMissing ? MESSAGES.verificationRequired : MESSAGES.adminSaveFailed);
+      return;
+    }
+    run({ ...(manage.statusChanged ? { status: chosen } : {}), verified, internalNotes: notes }, manage.statusChanged);
+  }
+
+  const error = save.matches('error') ? save.context.error : null;
+  const message = refusal
+    ?? (error ? (error.code === 400 ? error.message : MESSAGES.adminSaveFailed) : null)
+    ?? (manage.verificationMissing ? MESSAGES.verificationRequired : null);
+  const busy = save.matches('submitting');
+
+  return (
+    <section className="card manage-panel" aria-labelledby="manage-request-heading">
+      <h2 id="manage-request-heading">Manage Request</h2>
+      {manage.canReopen ? (
+        <div className="manage-panel__finished">
+          <p>Status: {request.status}</p>
+          {request.internalNotes && <p className="prewrap"><strong>Internal Notes:</strong> {request.internalNotes}</p>}
+          <button type="button" className="button" disabled={busy} onClick={() => run({ status: STATUS.draft }, true)}>
+            Reopen Request
+          </button>
+        </div>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <div className="form-grid">
+            <div className="field">
+              <label htmlFor={fieldId('status')} className="field__label">Status</label>
+              <select id={fieldId('status')} name="status" className="field__control" value={chosen} disabled={busy || manage.choices.length === 0}
+                onChange={(event) => { setRefusal(null); setChosen(event.target.value as RequestStatus); }}>
+                <option value={request.status}>{request.status}</option>
+                {manage.choices.map((status) => <option key={status} value={status}>{status}</option>)}
+              </select>
+            </div>
+            <div className="field field--checkbox">
+              <input id={fieldId('verified')} name="verified" type="checkbox" checked={verified} disabled={busy}
+                onChange={(event) => { setRefusal(null); setVerified(event.target.checked); }} />
+              <label htmlFor={fieldId('verified')}>Verified</label>
+            </div>
+          </div>
+          <div className="field">
+            <label htmlFor={fieldId('internalNotes')} className="field__label">Internal Notes</label>
+            <textarea id={fieldId('internalNotes')} name="internalNotes" className="field__control" rows={4}
+              maxLength={INTERNAL_NOTES_MAX} value={notes} disabled={busy} aria-describedby={`${fieldId('internalNotes')}-count`}
+              onChange={(event) => setNotes(event.target.value)} />
+            <p id={`${fieldId('internalNotes')}-count`} className="field__hint">{INTERNAL_NOTES_MAX - notes.length} characters remaining</p>
+          </div>
+          <div className="button-row">
+            <button type="submit" className="button" disabled={busy}>Save</button>
+          </div>
+        </form>
+      )}
+      {message && <p className="error-text" role="alert">{message}</p>}
+      <p role="status" className="muted manage-panel__status">
+        {busy ? UI_TEXT.saving : save.matches('success') ? UI_TEXT.saveSuccessful : ''}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,11 @@
+import { Link } from 'react-router-dom';
+import { paths } from '../../../lib/paths';
+
+export function NewRequestButtons() {
+  return (
+    <div className="button-row">
+      <Link className="button" to={paths.credentialing.new.getHref()}>New Claim History and Insurance Verification Request</Link>
+      <Link className="button" to={paths.certificate.new.getHref()}>New Certificate of Insurance Request</Link>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import { useRef, useState } from 'react';
+import { MESSAGES, TEXT_MAX } from '../../../../../domain';
+import { FieldFrame, TextField, fieldId } from '../../../components/ui/form-field';
+import { ApiError } from '../../../lib/api-client';
+import { UI_TEXT } from '../../../lib/ui-text';
+import type { DocumentRecord } from '../../../types/api';
+import { createDocument } from '../api/documents';
+import { uploadFile } from '../api/upload-file';
+
+interface AddDocumentFormProps {
+  documents: readonly DocumentRecord[];
+  /** The draft's id; creates the draft when it does not exist yet. */
+  ensureRequestId: () => Promise<number>;
+  onAdded: (document: DocumentRecord) => void;
+  /** The form's "documents" error (none attached at submit). */
+  documentsError?: string;
+  disabled?: boolean;
+}
+
+/** Upload the file, then record it: POST /upload, then POST /documents (spec 2 §7.7). */
+export function AddDocumentForm({ documents, ensureRequestId, onAdded, documentsError, disabled }: AddDocumentFormProps) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [description, setDescription] = useState('');
+  const [errors, setErrors] = useState<{ file?: string; description?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+
+  async function add() {
+    const next = {
+      file: !file ? MESSAGES.selectFile : documents.some((d) => d.name === file.name) ? MESSAGES.documentExists : undefined,
+      description: description.trim() ? undefined : MESSAGES.required,
+    };
+    setErrors(next);
+    if (next.file || next.description || !file) return;
+    setBusy(true);
+    try {
+      const requestId = await ensureRequestId();
+      const uploaded = await uploadFile(requestId, file);
+      onAdded(await createDocument({ requestId, filename: uploaded.filename, description: description.trim(), storedName: uploaded.storedName }));
+      setFile(null);
+      setDescription('');
+      if (fileInput.current) fileInput.current.value = '';
+    } catch (error) {
+      setErrors({ form: error instanceof ApiError ? error.message : UI_TEXT.uploadFailed });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const fileError = errors.file ?? documentsError;
+  return (
+    <div className="add-document">
+      <div className="form-grid">
+        <FieldFrame name="file" label="File" error={fileError}>
+          <input ref={fileInput} id={fieldId('file')} name="file" type="file" className="field__control"
+            aria-invalid={fileError ? true : undefined} aria-describedby={fileError ? `${fieldId('file')}-error` : undefined}
+            disabled={disabled || busy} onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+        </FieldFrame>
+        <TextField name="description" label="Description" maxLength={TEXT_MAX} autoComplete="off" required value={description}
+          error={errors.description} disabled={disabled || busy} onChange={(event) => setDescription(event.target.value)} />
+      </div>
+      {errors.form && <p className="error-text" role="alert">{errors.form}</p>}
+      <div className="button-row">
+        <button type="button" className="button button--secondary" disabled={disabled || busy} onClick={() => void add()}>
+          {busy ? 'Uploading…' : 'Add a Document'}
+        </button>
+      </div>
+    </div>
+  );
+}

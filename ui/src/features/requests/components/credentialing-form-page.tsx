@@ -1,0 +1,70 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Alert } from '../../../components/ui/alert';
+import { Loading } from '../../../components/ui/loading';
+import { ApiError } from '../../../lib/api-client';
+import { useUser } from '../../../lib/auth';
+import { paths } from '../../../lib/paths';
+import { getRequest } from '../../../lib/request-api';
+import { isEditable } from '../../../lib/request-labels';
+import { UI_TEXT } from '../../../lib/ui-text';
+import type { RequestRecord } from '../../../types/api';
+import { CredentialingForm } from './credentialing-form';
+import { LoadError } from './load-error';
+
+type Loaded =
+  | { status: 'loading' }
+  | { status: 'ready'; record: RequestRecord | null; key: string }
+  | { status: 'error'; error: ApiError };
+
+/**
+ * `/requests/credentialing/new` and `/requests/credentialing/:id/edit`. When the first save creates the draft,
+ * the address becomes the edit address without reloading the form.
+ */
+export function CredentialingFormPage() {
+  const user = useUser();
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  const createdId = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (!id) {
+      setLoaded({ status: 'ready', record: null, key: 'new' });
+      return;
+    }
+    if (Number(id) === createdId.current) return;
+    const controller = new AbortController();
+    setLoaded({ status: 'loading' });
+    getRequest(Number(id), controller.signal).then(
+      (record) => setLoaded({ status: 'ready', record, key: String(record.id) }),
+      (error) => !controller.signal.aborted && setLoaded({ status: 'error', error: error instanceof ApiError ? error : new ApiError(500) }),
+    );
+    return () => controller.abort();
+  }, [id]);
+
+  const onCreated = (record: RequestRecord) => {
+    createdId.current = record.id;
+    navigate(paths.credentialing.edit.getHref(record.id), { replace: true, state: location.state });
+  };
+
+  return (
+    <section className="page">
+      <h1>Claim History and Insurance Verification Request</h1>
+      {loaded.status === 'loading' && <Loading />}
+      {loaded.status === 'error' && <LoadError error={loaded.error} />}
+      {loaded.status === 'ready' && loaded.record && !isEditable(loaded.record) && (
+        <Alert>
+          {UI_TEXT.notEditable} <Link to={paths.credentialing.view.getHref(loaded.record.id)}>View the request</Link>
+        </Alert>
+      )}
+      {loaded.status === 'ready' && (!loaded.record || isEditable(loaded.record)) && (
+        <>
+          {loaded.record?.requestNumber != null && <p className="request-meta">Request Number: {loaded.record.requestNumber}</p>}
+          <CredentialingForm key={loaded.key} record={loaded.record} user={user} onCreated={onCreated} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import { UI_TEXT } from '../../../lib/ui-text';
+import type { DraftSaveState } from '../hooks/use-request-saver';
+import type { ReactNode } from 'react';
+
+interface FormActionsProps {
+  deleteButton: ReactNode;
+  saveState: DraftSaveState;
+  submitting: boolean;
+  onSaveDraft: () => void;
+}
+
+const SAVE_STATE_TEXT: Record<DraftSaveState, string> = {
+  idle: '',
+  saving: UI_TEXT.draftSaving,
+  saved: UI_TEXT.draftSaved,
+  error: UI_TEXT.draftSaveFailed,
+};
+
+/** Delete This Request (drafts), Save Draft, Submit. */
+export function FormActions({ deleteButton, saveState, submitting, onSaveDraft }: FormActionsProps) {
+  return (
+    <div className="form-actions">
+      <p className={saveState === 'error' ? 'error-text' : 'muted'} role="status">{SAVE_STATE_TEXT[saveState]}</p>
+      <div className="button-row">
+        {deleteButton}
+        <button type="button" className="button button--secondary" disabled={submitting} onClick={onSaveDraft}>Save Draft</button>
+        <button type="submit" className="button" disabled={submitting}>{submitting ? 'Submitting…' : 'Submit'}</button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { UI_TEXT } from '../../../lib/ui-text';
+import type { DocumentRecord } from '../../../types/api';
+import { deleteDocument } from '../api/documents';
+import { AddDocumentForm } from './add-document-form';
+import { DocumentsTable } from './documents-table';
+
+interface SupportingDocumentsSectionProps {
+  documents: readonly DocumentRecord[];
+  onDocumentsChange: (documents: DocumentRecord[]) => void;
+  ensureRequestId: () => Promise<number>;
+  error?: string;
+  disabled?: boolean;
+}
+
+export function SupportingDocumentsSection({ documents, onDocumentsChange, ensureRequestId, error, disabled }: SupportingDocumentsSectionProps) {
+  const [removeError, setRemoveError] = useState<string | null>(null);
+
+  async function remove(document: DocumentRecord) {
+    setRemoveError(null);
+    try {
+      await deleteDocument(document.id);
+      onDocumentsChange(documents.filter((d) => d.id !== document.id));
+    } catch {
+      setRemoveError(UI_TEXT.removeDocumentFailed);
+    }
+  }
+
+  return (
+    <fieldset className="form-section">
+      <legend className="form-section__title">Supporting Documents</legend>
+      <p>{UI_TEXT.credentialingDocumentsExplanation}</p>
+      <DocumentsTable documents={documents} actions={disabled ? undefined : (document) => (
+        <button type="button" className="button button--small button--danger-outline" onClick={() => void remove(document)}>
+          Remove
+        </button>
+      )} />
+      {removeError && <p className="error-text" role="alert">{removeError}</p>}
+      <AddDocumentForm documents={documents} ensureRequestId={ensureRequestId} documentsError={error} disabled={disabled}
+        onAdded={(document) => onDocumentsChange([...documents, document])} />
+    </fieldset>
+  );
+}

@@ -1,0 +1,88 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { updateRequest } from '../../../lib/request-api';
+import type { RequestRecord } from '../../../types/api';
+import { createRequest } from '../api/create-request';
+
+export type DraftSaveState = 'idle' | 'saving' | 'saved' | 'error';
+
+export const AUTOSAVE_DELAY_MS = 750;
+
+interface RequestSaverOptions {
+  initialId: number | null;
+  /** The payload at the moment the save runs (so queued saves send the latest form). */
+  payload: (mode: 'create' | 'update') => Record<string, unknown>;
+  onCreated: (record: RequestRecord) => void;
+}
+
+/**
+ * Saves of one credentialing request, one at a time: the first save creates the Draft (POST), later ones patch it.
+ * Autosave runs 750 ms after the last edit (spec 1 §2) and is flushed when the page closes.
+ */
+export function useRequestSaver({ initialId, payload, onCreated }: RequestSaverOptions) {
+  const idRef = useRef<number | null>(initialId);
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const latest = useRef({ payload, onCreated });
+  latest.current = { payload, onCreated };
+  const [saveState, setSaveState] = useState<DraftSaveState>('idle');
+
+  /**
+   * Runs `task` after every save queued before it; creates the draft first (with the current form) when none
+   * exists, and tells the task so it can skip saving the same values again.
+   */
+  const enqueue = useCallback(<T,>(task: (id: number, justCreated: boolean) => Promise<T>): Promise<T> => {
+    const run = async () => {
+      if (idRef.current != null) return task(idRef.current, false);
+      const created = await createRequest({ requestType: 'credentialing', ...latest.current.payload('create') });
+      idRef.current = created.id;
+      latest.current.onCreated(created);
+      return task(created.id, true);
+    };
+    const result = queue.current.then(run, run);
+    queue.current = result.catch(() => undefined);
+    return result;
+  }, []);
+
+  const cancelAutosave = useCallback(() => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+  }, []);
+
+  const saveDraft = useCallback(async (): Promise<number> => {
+    cancelAutosave();
+    setSaveState('saving');
+    try {
+      const id = await enqueue(async (id, justCreated) => {
+        if (!justCreated) await updateRequest(id, latest.current.payload('update'));
+        return id;
+      });
+      setSaveState('saved');
+      return id;
+    } catch (error) {
+      setSaveState('error');
+      throw error;
+    }
+  }, [enqueue, cancelAutosave]);
+
+  const scheduleAutosave = useCallback(() => {
+    cancelAutosave();
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      saveDraft().catch(() => undefined);
+    }, AUTOSAVE_DELAY_MS);
+  }, [cancelAutosave, saveDraft]);
+
+  /** An id for uploads: the draft is created on the first document if it does not exist yet. */
+  const ensureRequestId = useCallback(() => enqueue(async (id) => id), [enqueue]);
+
+  // Leaving the page within the autosave delay still saves the last edit.
+  useEffect(() => () => {
+    if (timer.current) {
+      clearTimeout(timer.current);
+      timer.current = null;
+      saveDraft().catch(() => undefined);
+    }
+  }, [saveDraft]);
+
+  return { saveState, saveDraft, scheduleAutosave, cancelAutosave, enqueue, ensureRequestId, requestId: () => idRef.current };
+}

@@ -1,0 +1,63 @@
+/** Error names by HTTP status (spec 2 §8.1), for bodies that do not carry their own. */
+const ERROR_NAMES: Record<number, string> = {
+  400: 'BadRequest', 401: 'NotAuthenticated', 402: 'PaymentError', 403: 'Forbidden', 404: 'NotFound',
+  405: 'MethodNotAllowed', 406: 'NotAcceptable', 408: 'Timeout', 409: 'Conflict', 410: 'Gone', 411: 'LengthRequired',
+  413: 'PayloadTooLarge', 422: 'Unprocessable', 429: 'TooManyRequests', 500: 'GeneralError', 501: 'NotImplemented',
+  502: 'BadGateway', 503: 'Unavailable',
+};
+
+export interface ApiErrorBody {
+  name?: string;
+  message?: string;
+  code?: number;
+  className?: string;
+  data?: unknown;
+  errors?: unknown;
+}
+
+/** A failed call in the API's error shape `{ name, message, code, className, data, errors }`. */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly className: string;
+  readonly data: unknown;
+  /** Field messages, e.g. `{ lastName: 'The field above is required' }`. */
+  readonly errors: Record<string, string>;
+
+  constructor(status: number, body: ApiErrorBody = {}) {
+    super(body.message || ERROR_NAMES[status] || `Request failed (${status})`);
+    this.code = body.code ?? status;
+    this.name = body.name ?? ERROR_NAMES[status] ?? 'GeneralError';
+    this.className = body.className ?? '';
+    this.data = body.data;
+    this.errors = fieldMessages(body.errors);
+  }
+
+  /** `data.reason` of a refused sign-in: 'authFail' or 'inactiveUser' (the login page's states). */
+  get reason(): string | undefined {
+    const reason = (this.data as { reason?: unknown } | undefined)?.reason;
+    return typeof reason === 'string' ? reason : undefined;
+  }
+
+  get hasFieldErrors(): boolean {
+    return Object.keys(this.errors).length > 0;
+  }
+}
+
+/** Keeps only `field: message` string pairs (some servers send arrays or objects in `errors`). */
+function fieldMessages(errors: unknown): Record<string, string> {
+  if (!errors || typeof errors !== 'object' || Array.isArray(errors)) return {};
+  const out: Record<string, string> = {};
+  for (const [field, message] of Object.entries(errors)) {
+    if (typeof message === 'string') out[field] = message;
+    else if (message && typeof message === 'object' && typeof (message as { message?: unknown }).message === 'string') {
+      out[field] = (message as { message: string }).message;
+    }
+  }
+  return out;
+}
+
+/** A refused connection becomes Unavailable (spec 2 §8.1). */
+export const unavailableError = (cause: unknown) =>
+  new ApiError(503, { message: cause instanceof Error ? cause.message : 'Service unavailable' });
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;

@@ -1,0 +1,121 @@
+/**
+ * The session (spec 2 §7.2): sign-in, re-authentication with the stored token on every page, sign-out. Lives inside
+ * the router so a lost session can navigate to /login with state authFail.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { MESSAGES } from '../../../domain';
+import type { AuthResult, User } from '../types/api';
+import { api, ApiError, setUnauthorizedHandler } from './api-client';
+import { paths } from './paths';
+import { readToken, removeToken, storeToken } from './token-storage';
+
+export type Session =
+  | { status: 'checking'; user: null }
+  | { status: 'anonymous'; user: null; expired: boolean }
+  | { status: 'authenticated'; user: User };
+
+/** Navigation state the login page understands. */
+export interface LoginState {
+  authFail?: boolean;
+  inactiveUser?: boolean;
+  from?: string;
+}
+
+interface AuthContextValue {
+  session: Session;
+  loginWithPassword: (email: string, password: string) => Promise<User>;
+  loginWithToken: (accessToken: string) => Promise<User>;
+  /** Re-checks the stored token with the server; false (and a redirect to login) when it fails. */
+  revalidate: () => Promise<boolean>;
+  logout: () => Promise<void>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+const authenticate = (body: Record<string, string>) =>
+  api.post<AuthResult>('/authentication', body, { skipAuthRedirect: true });
+
+async function reauthenticate(): Promise<User> {
+  const accessToken = readToken();
+  if (!accessToken) throw new Error(MESSAGES.noAccessToken);
+  const result = await authenticate({ strategy: 'jwt', accessToken });
+  if (result.accessToken) storeToken(result.accessToken);
+  return result.user;
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const [session, setSession] = useState<Session>(() =>
+    readToken() ? { status: 'checking', user: null } : { status: 'anonymous', user: null, expired: false });
+
+  /** A refused token: back to login, saying why (expired session or deactivated account). */
+  const expire = useCallback((error?: unknown) => {
+    removeToken();
+    setSession({ status: 'anonymous', user: null, expired: true });
+    const state: LoginState = error instanceof ApiError && error.reason === 'inactiveUser' ? { inactiveUser: true } : { authFail: true };
+    navigate(paths.login.getHref(), { replace: true, state });
+  }, [navigate]);
+
+  useEffect(() => setUnauthorizedHandler(expire), [expire]);
+
+  // Page load: validate a stored token before showing anything behind the login.
+  useEffect(() => {
+    if (!readToken()) return;
+    let live = true;
+    reauthenticate().then(
+      (user) => live && setSession({ status: 'authenticated', user }),
+      (error) => live && expire(error),
+    );
+    return () => { live = false; };
+  }, [expire]);
+
+  const signIn = useCallback(async (result: AuthResult) => {
+    storeToken(result.accessToken);
+    setSession({ status: 'authenticated', user: result.user });
+    return result.user;
+  }, []);
+
+  const value = useMemo<AuthContextValue>(() => ({
+    session,
+    loginWithPassword: async (email, password) => signIn(await authenticate({ strategy: 'local', email, password })),
+    loginWithToken: async (accessToken) => signIn(await authenticate({ strategy: 'jwt', accessToken })),
+    revalidate: async () => {
+      try {
+        const user = await reauthenticate();
+        // Keep the same object when nothing changed, so screens do not re-render on every navigation.
+        setSession((prev) => (prev.status === 'authenticated' && JSON.stringify(prev.user) === JSON.stringify(user)
+          ? prev : { status: 'authenticated', user }));
+        return true;
+      } catch (error) {
+        expire(error);
+        return false;
+      }
+    },
+    logout: async () => {
+      try {
+        await api.delete('/authentication', { skipAuthRedirect: true });
+      } catch {
+        // The token is dropped either way.
+      }
+      removeToken();
+      setSession({ status: 'anonymous', user: null, expired: false });
+      navigate(paths.login.getHref(), { replace: true });
+    },
+  }), [session, signIn, expire, navigate]);
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside AuthProvider');
+  return value;
+}
+
+/** The signed-in user; only for screens behind the protected layout. */
+export function useUser(): User {
+  const { session } = useAuth();
+  if (session.status !== 'authenticated') throw new Error('useUser needs a signed-in user');
+  return session.user;
+}

@@ -1,0 +1,54 @@
+/** Route table (spec 1 §2): `path` for the router, `getHref` for links. */
+import { PRODUCT_NAME } from '../../../domain';
+
+const route = <A extends unknown[] = []>(path: string, getHref?: (...args: A) => string) =>
+  ({ path, getHref: getHref ?? (() => path) }) as { path: string; getHref: (...args: A) => string };
+
+export const paths = {
+  home: route('/'),
+  requests: route('/requests'),
+  login: route('/login'),
+  register: route('/login/register'),
+  forgotPassword: route('/login/forgot-password'),
+  passwordReset: route('/login/password-reset/:id', (id: string) => `/login/password-reset/${id}`),
+  faqs: route('/faqs'),
+  password: route('/password'),
+  profileEdit: route('/profile/:id/edit', (id: number | string) => `/profile/${id}/edit`),
+  search: route('/search'),
+  credentialing: {
+    new: route('/requests/credentialing/new'),
+    edit: route('/requests/credentialing/:id/edit', (id: number | string) => `/requests/credentialing/${id}/edit`),
+    view: route('/requests/credentialing/:id', (id: number | string) => `/requests/credentialing/${id}`),
+  },
+  certificate: {
+    new: route('/requests/certificate/new'),
+    edit: route('/requests/certificate/:id/edit', (id: number | string) => `/requests/certificate/${id}/edit`),
+    view: route('/requests/certificate/:id', (id: number | string) => `/requests/certificate/${id}`),
+  },
+  manage: {
+    templates: route('/manage/templates'),
+    milestones: route('/manage/milestones'),
+    admins: route('/manage/admins'),
+    registrants: route('/manage/registrants'),
+    registrantEdit: route('/manage/registrants/:id/edit', (id: number | string) => `/manage/registrants/${id}/edit`),
+    policies: route('/manage/policies'),
+    csStars: route('/manage/cs-stars'),
+    oca: route('/manage/oca'),
+    faqs: route('/manage/faqs'),
+    export: route('/manage/export'),
+  },
+  /** Employee/student single sign-on, served by the API host (not the SPA). */
+  samlLogin: route(`/saml/${PRODUCT_NAME}/login`),
+} as const;
+
+/** Admin Manage submenu, in the spec's order. */
+export const MANAGE_MENU = [
+  { label: 'Email Templates', href: paths.manage.templates.getHref() },
+  { label: 'Administrators', href: paths.manage.admins.getHref() },
+  { label: 'External Users', href: paths.manage.registrants.getHref() },
+  { label: 'Policies', href: paths.manage.policies.getHref() },
+  { label: 'CS-STARS Data', href: paths.manage.csStars.getHref() },
+  { label: 'Off-Campus Authorization (OCA) Data', href: paths.manage.oca.getHref() },
+  { label: 'FAQs', href: paths.manage.faqs.getHref() },
+  { label: 'Export Requests', href: paths.manage.export.getHref() },
+] as const;

@@ -1,0 +1,28 @@
+/** How a request is named in tables and headings. */
+import { REQUEST_TYPE_LABEL, STATUS, snapshotFor } from '../../../domain';
+import type { RequestRecord } from '../types/api';
+import { paths } from './paths';
+
+/** The dashboard's request type label; matches the Filter By Request Type options (domain REQUEST_TYPE_FILTERS). */
+export function requestTypeLabel(request: Pick<RequestRecord, 'requestType' | 'certificateType' | 'autoType'>): string {
+  if (request.requestType === 'credentialing') return REQUEST_TYPE_LABEL.credentialing;
+  if (request.certificateType === 'Auto Liability' && request.autoType === 'Rental') return 'COI Request: Rental';
+  return request.certificateType ? `COI Request: ${request.certificateType}` : REQUEST_TYPE_LABEL.certificate;
+}
+
+export const requestNumberLabel = (request: Pick<RequestRecord, 'requestNumber'>): string =>
+  request.requestNumber == null ? '—' : String(request.requestNumber);
+
+const routesOf = (request: Pick<RequestRecord, 'requestType'>) =>
+  request.requestType === 'credentialing' ? paths.credentialing : paths.certificate;
+
+export const requestViewHref = (request: Pick<RequestRecord, 'id' | 'requestType'>) => routesOf(request).view.getHref(request.id);
+export const requestEditHref = (request: Pick<RequestRecord, 'id' | 'requestType'>) => routesOf(request).edit.getHref(request.id);
+
+/** The form is open while the lifecycle machine tags the status `editable` (Draft, Pending Additional Information). */
+export const isEditable = (request: Pick<RequestRecord, 'status' | 'requestType' | 'certificateType'>): boolean =>
+  snapshotFor(request.status, { requestType: request.requestType, certificateType: request.certificateType }).hasTag('editable');
+
+/** Drafts may be deleted; a reopened request keeps its number and goes back through review instead. */
+export const isDeletable = (request: Pick<RequestRecord, 'status' | 'requestNumber'>): boolean =>
+  request.status === STATUS.draft && request.requestNumber == null;

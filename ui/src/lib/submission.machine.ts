@@ -1,0 +1,45 @@
+/**
+ * Form submission states (spec 1 §2 and §4): pending, submitting, success, error. The SUBMIT event carries the
+ * work to do, so one machine serves every form (request form, Manage Request).
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { ApiError } from './api-error';
+
+export type SubmissionEvent =
+  | { type: 'SUBMIT'; run: () => Promise<unknown> }
+  | { type: 'RESET' };
+
+export const submissionMachine = setup({
+  types: {
+    context: {} as { error: ApiError | null },
+    events: {} as SubmissionEvent,
+  },
+  actors: {
+    run: fromPromise(({ input }: { input: { run: () => Promise<unknown> } }) => input.run()),
+  },
+}).createMachine({
+  id: 'submission',
+  context: { error: null },
+  initial: 'pending',
+  states: {
+    pending: { on: { SUBMIT: 'submitting' } },
+    submitting: {
+      entry: assign({ error: null }),
+      invoke: {
+        src: 'run',
+        input: ({ event }) => ({ run: (event as Extract<SubmissionEvent, { type: 'SUBMIT' }>).run }),
+        onDone: 'success',
+        onError: {
+          target: 'error',
+          actions: assign({
+            error: ({ event }) => (event.error instanceof ApiError
+              ? event.error
+              : new ApiError(500, { message: event.error instanceof Error ? event.error.message : String(event.error) })),
+          }),
+        },
+      },
+    },
+    success: { on: { SUBMIT: 'submitting', RESET: 'pending' } },
+    error: { on: { SUBMIT: 'submitting', RESET: 'pending' } },
+  },
+});

@@ -1,0 +1,26 @@
+/**
+ * UI-only wording: labels, headings and notices the spec does not quote. Spec strings live in domain/messages.ts.
+ */
+export const UI_TEXT = {
+  laterRelease: 'This screen arrives in a later release.',
+  ssoLaterRelease: 'Single sign-on for employees and students arrives in a later release.',
+  certificateLaterRelease: 'The Certificate of Insurance request forms arrive in a later release.',
+  loading: 'Loading…',
+  saving: 'Saving...',
+  saveSuccessful: 'Save Successful',
+  draftSaving: 'Saving draft…',
+  draftSaved: 'Draft saved',
+  draftSaveFailed: 'The draft could not be saved. Your changes are kept on this page; try Save Draft again.',
+  fixFields: 'Please correct the fields marked below.',
+  requestNotFound: 'This request could not be found.',
+  notEditable: 'This request can no longer be edited.',
+  credentialingDocumentsExplanation:
+    'Attach a release signed by the clinician and dated within the last 180 days, or a dated letter. ' +
+    'Choose the file, describe it, then select Add a Document.',
+  removeDocumentFailed: 'The document could not be removed.',
+  uploadFailed: 'The document could not be uploaded.',
+  downloadFailed: 'The document could not be downloaded.',
+  legacyUnavailable: 'Unavailable',
+  allRequestTypes: 'All Request Types',
+  activityLoadFailed: 'The audit trail could not be loaded.',
+} as const;

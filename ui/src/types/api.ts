@@ -1,0 +1,106 @@
+/** Shapes of the API's answers (docs/API.md). */
+import type { CertificateType, RequestStatus, RequestType } from '../../../domain';
+
+export interface User {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  middleInitial?: string | null;
+  phone?: string | null;
+  company?: string | null;
+  affiliation?: string | null;
+  personType?: string | null;
+  isAdmin: boolean;
+  isExternal: boolean;
+  mustChangePassword?: boolean;
+  isPswdExpired?: boolean;
+  lastLogin?: string | null;
+}
+
+export interface AuthResult {
+  accessToken: string;
+  authentication?: { strategy: string };
+  user: User;
+}
+
+export interface Paginated<T> {
+  total: number;
+  limit: number;
+  skip: number;
+  data: T[];
+}
+
+export interface DocumentRecord {
+  id: number;
+  requestId: number;
+  name: string;
+  filename?: string;
+  description?: string | null;
+  storedName?: string;
+  isAttachment?: boolean;
+  legacyId?: string | null;
+  createdAt: string;
+}
+
+export interface RequestRecord {
+  id: number;
+  requestNumber: number | null;
+  requestType: RequestType;
+  certificateType?: CertificateType | null;
+  autoType?: string | null;
+  vehicleIdNumber?: string | null;
+  status: RequestStatus;
+  submitDate?: string | null;
+  completedDate?: string | null;
+  requesterId?: number;
+  requesterName?: string | null;
+  requesterEmail?: string | null;
+  requesterPhone?: string | null;
+  requesterCompany?: string | null;
+  employerType?: string | null;
+  verified?: boolean;
+  internalNotes?: string | null;
+  lastName?: string | null;
+  firstName?: string | null;
+  middleInitial?: string | null;
+  altName?: string | null;
+  email?: string | null;
+  birthDate?: string | null;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+  providerType?: string | null;
+  reason?: string | null;
+  licensingState?: string | null;
+  facilityName?: string | null;
+  recipientEmail?: string | null;
+  createdAt: string;
+  updatedAt: string;
+  documents?: DocumentRecord[];
+  discussions?: unknown[];
+  claimHistory?: unknown[];
+}
+
+export interface RequestCounts {
+  today: number;
+  monthToDate: number;
+  yearToDate: number;
+}
+
+export interface AdminDashboardData {
+  adminRequests: RequestRecord[];
+  requestCounts: RequestCounts;
+}
+
+export interface ActivityRecord {
+  id: number;
+  date: string;
+  activityType: string;
+  activityText: string;
+  performedBy: string;
+  recipients?: string | string[] | null;
+  channel?: string | null;
+}
+
+/** Lists come paginated (`{ total, limit, skip, data }`); accept a bare array too. */
+export const listData = <T>(result: Paginated<T> | T[]): T[] => (Array.isArray(result) ? result : result.data);

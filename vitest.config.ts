@@ -1,0 +1,16 @@
+/**
+ * Vitest entry point. The project list lives in vitest.workspace.ts (Vitest 4+ does not read that file itself).
+ * `npm test` runs scripts/run-tests.ts (UI build + all projects + "N passed, N failed");
+ * `npx vitest run --project infra` runs one project.
+ */
+import { defineConfig } from 'vitest/config';
+import { projects } from './vitest.workspace.js';
+
+export default defineConfig({
+  test: {
+    projects,
+    // Root-level: runs once per `vitest` invocation; its provided values reach every project.
+    globalSetup: ['tests/setup/global-setup.ts'],
+    teardownTimeout: 60_000,
+  },
+});

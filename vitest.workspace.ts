@@ -1,0 +1,36 @@
+/**
+ * The test projects. Vitest 4+ ignores this file by itself: vitest.config.ts imports `projects` and passes it to
+ * `test.projects`, so this stays the single list (STACK-NOTES "Vitest").
+ *
+ * Shared test infrastructure: vitest.config.ts declares ONE root-level globalSetup (tests/setup/global-setup.ts)
+ * that creates a fresh database and an in-memory Temporal dev server for the whole run and provides
+ * `databaseUrl` and `temporalAddress` to every project (`inject('databaseUrl')`). It is not repeated per
+ * project (that would start one database + server per project).
+ *
+ * Run one project: `npx vitest run --project api`.
+ */
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+
+/** Settings for projects that talk to PostgreSQL, Temporal, SMTP or Chromium: one file at a time, in child processes. */
+const integration = {
+  pool: 'forks',
+  fileParallelism: false,
+  testTimeout: 120_000,
+  hookTimeout: 180_000,
+} as const;
+
+export const projects: TestProjectInlineConfiguration[] = [
+  {
+    test: {
+      name: 'domain',
+      include: ['tests/domain/**/*.test.ts', 'domain/**/*.test.ts'],
+      environment: 'node',
+    },
+  },
+  { test: { name: 'api', include: ['tests/api/**/*.test.ts'], ...integration } },
+  { test: { name: 'workflows', include: ['tests/workflows/**/*.test.ts'], ...integration } },
+  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], ...integration } },
+  { test: { name: 'infra', include: ['tests/infra/**/*.test.ts'], ...integration } },
+];
+
+export default projects;
