@@ -1,0 +1,169 @@
+/**
+ * Issue #2 steps 3–8 in a real browser (Chromium through playwright-core) against the whole portal on real parts.
+ * Screenshots go to test-results/screenshots (git-ignored).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
+import { formatUsDate, localDay, MESSAGES } from '../../domain';
+import { startHarness, type Harness } from '../support/portal-harness';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const shots = path.join(root, 'test-results', 'screenshots');
+
+let h: Harness;
+let browser: Browser;
+let page: Page;
+let step = 0;
+
+const shot = async (name: string) => {
+  step += 1;
+  await page.screenshot({ path: path.join(shots, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
+};
+
+beforeAll(async () => {
+  if (!existsSync(path.join(root, 'ui', 'dist', 'index.html'))) {
+    execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'ui/vite.config.ts'], { cwd: root, stdio: 'inherit' });
+  }
+  mkdirSync(shots, { recursive: true });
+  h = await startHarness({ listen: true });
+  browser = await chromium.launch({ executablePath: h.config.chromiumPath });
+  page = await (await browser.newContext({ baseURL: h.baseUrl!, acceptDownloads: true, viewport: { width: 1280, height: 900 } })).newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.stop();
+});
+
+async function signIn(email: string, password: string) {
+  await page.goto('/login');
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+}
+
+async function signOut() {
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.waitForURL('**/login');
+}
+
+describe('a claim history request from the requester to the administrator and back', () => {
+  let requestNumber: string;
+
+  it('refuses a wrong password with the spec message, then shows the requester dashboard', async () => {
+    await signIn(DEV_REQUESTER.email, 'Not-The-Password1');
+    await expect.poll(() => page.getByText(MESSAGES.loginFailed, { exact: true }).isVisible()).toBe(true);
+    await shot('login-failed');
+
+    await signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('tab', { name: /^Submitted Requests \(\d+\)$/ }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('tab', { name: /^Draft Requests \(\d+\)$/ }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'New Certificate of Insurance Request' }).waitFor();
+    await shot('requester-dashboard');
+  });
+
+  it('shows the spec messages on bad input and saves a draft', async () => {
+    await page.getByRole('link', { name: 'New Claim History and Insurance Verification Request' }).click();
+    await page.getByRole('heading', { name: 'Claim History and Insurance Verification Request' }).waitFor();
+    await page.locator('input[name="birthDate"]').fill('13/45/1980');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => page.getByText(MESSAGES.required, { exact: true }).count()).toBeGreaterThan(2);
+    expect(await page.getByText(MESSAGES.requestDateFormat, { exact: true }).count()).toBeGreaterThan(0);
+    expect(await page.getByText(MESSAGES.requiredDocuments, { exact: true }).isVisible()).toBe(true);
+    await shot('form-errors');
+
+    await page.locator('input[name="lastName"]').fill('Okafor');
+    await page.locator('input[name="firstName"]').fill('Jordan');
+    await page.locator('input[name="birthDate"]').fill('04/12/1980');
+    await page.locator('input[name="dateFrom"]').fill('01/01/2021');
+    await page.locator('input[name="dateTo"]').fill('12/31/2024');
+    await page.locator('select[name="providerType"]').selectOption('Current Employee/Fellow/Resident');
+    await page.locator('select[name="reason"]').selectOption('Future employment');
+    await page.getByRole('button', { name: 'Save Draft' }).click();
+    await page.waitForURL(/\/requests\/credentialing\/\d+\/edit$/);
+    await expect.poll(() => page.getByText('Draft saved').isVisible()).toBe(true);
+
+    await page.locator('input[name="file"]').setInputFiles({
+      name: 'signed-release.pdf', mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+    });
+    await page.locator('input[name="description"]').fill('Signed release');
+    await page.getByRole('button', { name: 'Add a Document' }).click();
+    await page.getByRole('cell', { name: 'signed-release.pdf' }).waitFor();
+    await shot('form-complete');
+  });
+
+  it('submits: the request gets its number, Submitted, PENDING, and the confirmation email', async () => {
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'Okafor' });
+    await row.first().waitFor();
+    const text = await row.first().innerText();
+    requestNumber = /\b(5\d{4,})\b/.exec(text)![1];
+    expect(text).toContain('Submitted');
+    expect(text).toContain('PENDING');
+    expect(text).toContain(formatUsDate(localDay(new Date())));
+    await expect.poll(() => page.getByRole('heading', { name: 'In Progress' }).isVisible()).toBe(true);
+    await shot('submitted');
+
+    const mail = await h.sink.waitFor((m) => m.subject.includes(requestNumber), 20_000);
+    expect(mail.to).toEqual([DEV_REQUESTER.email]);
+  });
+
+  it('the administrator approves it, after the verified box is ticked', async () => {
+    await signOut();
+    await signIn(DEV_ADMIN.email, DEV_ADMIN.password);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    await page.getByRole('tab', { name: /^Claim History and Insurance Verification Requests \(\d+\)$/ }).waitFor();
+    await page.getByText('Today').first().waitFor();
+    await expect.poll(() => page.getByRole('heading', { name: 'Pending Review' }).isVisible()).toBe(true);
+    await shot('admin-dashboard');
+
+    await page.getByRole('row').filter({ hasText: requestNumber }).getByRole('link', { name: 'View' }).click();
+    await page.getByText(`Request Number: ${requestNumber}`).waitFor();
+    await page.locator('select[name="status"]').selectOption('Approved');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByText(MESSAGES.verificationRequired, { exact: true }).isVisible()).toBe(true);
+    await shot('verification-required');
+
+    await page.locator('input[name="verified"]').check();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByText('Save Successful').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByText('Status: Approved').first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('cell', { name: /^Claim History and Insurance Verification \d+\.pdf$/ }).isVisible(), { timeout: 30_000 }).toBe(true);
+    await shot('approved');
+
+    await h.sink.waitFor((m) => m.subject.includes(`${requestNumber} approved`) && m.attachments.length === 1, 30_000);
+    await page.getByRole('tab', { name: 'Request Audit Details' }).click();
+    await expect.poll(() => page.getByText('"Credentialing Request Approved" email sent').isVisible(), { timeout: 20_000 }).toBe(true);
+    expect(await page.getByText('COI Automated Email System').first().isVisible()).toBe(true);
+    await shot('audit');
+  });
+
+  it('the requester sees it Completed with its approval date and downloads the letter', async () => {
+    await signOut();
+    await signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('heading', { name: 'Completed' }).isVisible()).toBe(true);
+    const row = page.getByRole('row').filter({ hasText: requestNumber });
+    const text = await row.first().innerText();
+    expect(text).toContain('Approved');
+    expect(text).not.toContain('PENDING');
+    expect(text.match(/\d{2}\/\d{2}\/\d{4}/g)!.length).toBeGreaterThanOrEqual(2); // submission and approval dates
+    await shot('requester-completed');
+
+    await row.getByRole('link', { name: 'View' }).click();
+    const letterRow = page.getByRole('row').filter({ hasText: /Claim History and Insurance Verification \d+\.pdf/ });
+    const [download] = await Promise.all([page.waitForEvent('download'), letterRow.getByRole('button', { name: 'Download' }).click()]);
+    const file = await download.path();
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(file!).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await page.getByText('Manage Request').count()).toBe(0); // requesters see details only
+    await shot('requester-view');
+  });
+});
