@@ -28,7 +28,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 1024 * 1024,
-    querystringParser: (text) => qs.parse(text, QS_OPTIONS) as Record<string, unknown>,
+    routerOptions: { querystringParser: (text: string) => qs.parse(text, QS_OPTIONS) as Record<string, unknown> },
     ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: true, useDefaults: true } },
     ...options,
   });

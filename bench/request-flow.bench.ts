@@ -1,0 +1,647 @@
+/**
+ * `npm run bench [-- --requests 200 --concurrency 8 --warmup 5]`: the request flow under load, on real parts in
+ * one process (API over HTTP + Temporal worker), with a headless in-memory Temporal dev server, PostgreSQL
+ * (a throw-away database coi_bench_<pid>), the in-process SMTP sink and Chromium for the letters.
+ *
+ *   setup (untimed)  N credentialing drafts, each with one small PDF document (create, upload, register)
+ *   warm-up          `--warmup` requests submitted and approved end to end, not counted (workflow bundle, Chromium)
+ *   phase 1          submit all N (PATCH status 'Submitted') with bounded concurrency; wait for N confirmations
+ *   phase 2          approve all N as admin (PATCH status 'Approved', verified) ; wait for N approval emails
+ *
+ * Reports p50/p95/p99/max/mean of the submit call, the approve call, submit-to-confirmation and
+ * approve-to-email-received; wall times, throughput, RSS. Exits 1 unless exactly one confirmation and exactly one
+ * approval email with one PDF letter arrived for every request. Results go to bench/results/<timestamp>.json.
+ */
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createMailer, type Mailer } from '../activities/mailer';
+import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
+import { buildApp } from '../api/app';
+import { loadConfig, type AppConfig } from '../config/app-config';
+import { dropDatabase } from '../db/database';
+import { createOrm, type Orm } from '../db/orm';
+import { prepareDatabase } from '../db/prepare-database';
+import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
+import { startSmtpSink, type Received, type SmtpSink } from '../devtools/smtp-sink';
+import { DocumentFiles } from '../storage/document-files';
+import { createTemporalClient } from '../temporal/connection';
+import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
+import { createRequestWorker } from '../temporal/request-worker';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Options
+
+const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)]';
+
+function parseArgs(argv: string[]) {
+  const options = { requests: 200, concurrency: 8, warmup: 5 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.split('=', 2) as [string, string | undefined];
+    const key = flag.replace(/^--/, '');
+    if (arg === '--help' || arg === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    if (!(key in options) || !flag.startsWith('--')) {
+      console.error(`unknown argument "${arg}"\n${USAGE}`);
+      process.exit(2);
+    }
+    const value = Number(inline ?? argv[++i]);
+    const min = key === 'warmup' ? 0 : 1;
+    if (!Number.isInteger(value) || value < min) {
+      console.error(`--${key} needs an integer >= ${min}\n${USAGE}`);
+      process.exit(2);
+    }
+    (options as Record<string, number>)[key] = value;
+  }
+  return options;
+}
+
+const options = parseArgs(process.argv.slice(2));
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+/** A stalled phase (no expected email for this long) fails the run instead of hanging. */
+const STALL_TIMEOUT_MS = 60_000;
+/** After the last expected email, wait this long so a late duplicate would still be counted. */
+const SETTLE_MS = 2_000;
+
+const log = (line: string) => console.log(`[bench] ${line}`);
+const warn = (line: string) => console.error(`[bench] ${line}`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Statistics and resource sampling
+
+interface Summary { n: number; min: number; p50: number; p95: number; p99: number; max: number; mean: number }
+
+/** Nearest-rank percentiles (p of n sorted samples = the ceil(p/100·n)-th). */
+function summarize(samples: number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const n = sorted.length;
+  if (n === 0) return { n: 0, min: NaN, p50: NaN, p95: NaN, p99: NaN, max: NaN, mean: NaN };
+  const at = (p: number) => sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))];
+  const round = (x: number) => Math.round(x * 10) / 10;
+  return {
+    n, min: round(sorted[0]), p50: round(at(50)), p95: round(at(95)), p99: round(at(99)), max: round(sorted[n - 1]),
+    mean: round(sorted.reduce((a, b) => a + b, 0) / n),
+  };
+}
+
+/** Sum of VmRSS of every descendant of `rootPid` (Temporal dev server, Chromium and its helpers). Linux only. */
+function descendantsRss(rootPid: number): number {
+  try {
+    const parent = new Map<number, number>();
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        parent.set(Number(entry), ppid);
+      } catch { /* gone */ }
+    }
+    let total = 0;
+    for (const pid of parent.keys()) {
+      let p = parent.get(pid);
+      while (p && p !== rootPid && p !== 1) p = parent.get(p);
+      if (p !== rootPid) continue;
+      try {
+        const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+        total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+      } catch { /* gone */ }
+    }
+    return total;
+  } catch {
+    return NaN;
+  }
+}
+
+class ResourceSampler {
+  peakRss = 0;
+  peakChildrenRss = 0;
+  private timers: NodeJS.Timeout[] = [];
+  start() {
+    const sampleSelf = () => { this.peakRss = Math.max(this.peakRss, process.memoryUsage.rss()); };
+    const sampleChildren = () => { this.peakChildrenRss = Math.max(this.peakChildrenRss, descendantsRss(process.pid) || 0); };
+    sampleSelf();
+    sampleChildren();
+    this.timers.push(setInterval(sampleSelf, 100).unref(), setInterval(sampleChildren, 1000).unref());
+  }
+  reset() { this.peakRss = process.memoryUsage.rss(); this.peakChildrenRss = descendantsRss(process.pid) || 0; }
+  stop() { for (const t of this.timers) clearInterval(t); }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// HTTP client (real sockets: the HTTP layer is part of what is measured)
+
+/** A tiny valid PDF, as a requester's signed release would be (same bytes as the tests use). */
+const SAMPLE_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj ' +
+  '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+
+class Api {
+  constructor(readonly baseUrl: string) {}
+
+  async call(token: string | null, method: string, url: string, body?: unknown, expect = [200, 201]): Promise<any> {
+    const res = await fetch(`${this.baseUrl}/api/v1${url}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!expect.includes(res.status)) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 500)}`);
+    return text ? JSON.parse(text) : null;
+  }
+
+  async login(email: string, password: string): Promise<string> {
+    const body = await this.call(null, 'POST', '/authentication', { strategy: 'local', email, password });
+    return body.accessToken as string;
+  }
+
+  /** A complete credentialing draft with one supporting PDF, ready to submit (as tests/support/api-helpers.ts). */
+  async credentialingDraft(token: string, i: number): Promise<number> {
+    const created = await this.call(token, 'POST', '/requests', {
+      requestType: 'credentialing', lastName: 'Bench', firstName: `Avery${i}`, birthDate: '1980-04-12T11:00:00.000Z',
+      dateFrom: '2020-01-01T11:00:00.000Z', dateTo: '2024-12-31T11:00:00.000Z',
+      providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment',
+    }, [201]);
+    const id = created.id as number;
+    const form = new FormData();
+    form.append('requestId', String(id));
+    form.append('file', new Blob([SAMPLE_PDF], { type: 'application/pdf' }), 'release.pdf');
+    const uploaded = await this.call(token, 'POST', '/upload', form, [201]);
+    await this.call(token, 'POST', '/documents', {
+      requestId: id, filename: 'Signed release.pdf', description: 'Signed release', storedName: uploaded.storedName,
+    }, [201]);
+    return id;
+  }
+}
+
+/** Runs `task` over `items` with at most `limit` in flight; rejects on the first failure (after the rest settle). */
+async function pool<T, R>(items: T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failure: unknown = null;
+  const runner = async () => {
+    while (failure === null && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await task(items[index], index);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
+  if (failure !== null) throw failure;
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mail tracking: every message the sink receives, timestamped by a subscriber the moment it is delivered
+
+type Kind = 'confirmation' | 'approval';
+interface Arrival { at: number; message: Received }
+
+const SUBJECT_PATTERNS: Array<[Kind, RegExp]> = [
+  ['confirmation', /^Request (\d+) received:/], // Submission Confirmation
+  ['approval', /^Request (\d+) approved:/], //      Credentialing Request Approved
+];
+
+class MailTracker {
+  readonly arrivals: Record<Kind, Map<number, Arrival[]>> = { confirmation: new Map(), approval: new Map() };
+  readonly other: Received[] = [];
+  private waiters = new Set<() => void>();
+  private unsubscribe: () => void;
+
+  constructor(sink: SmtpSink) {
+    this.unsubscribe = sink.subscribe((message) => {
+      const at = performance.now();
+      const match = SUBJECT_PATTERNS.map(([kind, re]) => [kind, re.exec(message.subject)] as const).find(([, m]) => m);
+      if (!match) this.other.push(message);
+      else {
+        const [kind, m] = match;
+        const number = Number(m![1]);
+        const list = this.arrivals[kind].get(number) ?? [];
+        list.push({ at, message });
+        this.arrivals[kind].set(number, list);
+      }
+      for (const wake of this.waiters) wake();
+    });
+  }
+
+  first(kind: Kind, number: number): Arrival | undefined {
+    return this.arrivals[kind].get(number)?.[0];
+  }
+
+  /** Resolves once every number has its `kind` email; rejects when none arrives for STALL_TIMEOUT_MS. */
+  async waitAll(kind: Kind, numbers: number[], label: string): Promise<void> {
+    const missing = () => numbers.filter((n) => !this.arrivals[kind].has(n));
+    let lastCount = -1;
+    let lastProgress = performance.now();
+    for (;;) {
+      const left = missing();
+      if (left.length === 0) return;
+      if (left.length !== lastCount) { lastCount = left.length; lastProgress = performance.now(); }
+      if (performance.now() - lastProgress > STALL_TIMEOUT_MS) {
+        throw new Error(`${label}: ${left.length} of ${numbers.length} emails still missing after ${STALL_TIMEOUT_MS / 1000} s ` +
+          `without progress (e.g. requests ${left.slice(0, 10).join(', ')})`);
+      }
+      await new Promise<void>((resolve) => {
+        const wake = () => { this.waiters.delete(wake); clearTimeout(timer); resolve(); };
+        const timer = setTimeout(wake, 1000);
+        this.waiters.add(wake);
+      });
+    }
+  }
+
+  close() { this.unsubscribe(); }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The portal in this process
+
+interface Portal {
+  config: AppConfig;
+  sink: SmtpSink;
+  api: Api;
+  temporalServer: TemporalServerHandle;
+  workerRun: Promise<void>;
+}
+
+const cleanups: Array<[string, () => unknown]> = [];
+
+async function cleanup(): Promise<void> {
+  while (cleanups.length) {
+    const [name, fn] = cleanups.pop()!;
+    try {
+      await fn();
+    } catch (error) {
+      warn(`cleanup: ${name} failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Drops coi_bench_<pid> databases left by killed runs whose process is gone. */
+async function dropStaleDatabases(serverUrl: URL): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl.toString(), connectionTimeoutMillis: 5000 });
+  try { await client.connect(); } catch { return; /* prepareDatabase explains */ }
+  try {
+    const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like 'coi_bench_%'");
+    for (const { datname } of rows) {
+      const pid = Number(/^coi_bench_(\d+)$/.exec(datname)?.[1]);
+      if (pid && pid !== process.pid && !isAlive(pid)) {
+        await client.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+        log(`dropped stale database ${datname}`);
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function startPortal(): Promise<Portal> {
+  const serverUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  serverUrl.pathname = '/postgres';
+  serverUrl.search = '';
+  const dbUrl = new URL(serverUrl);
+  dbUrl.pathname = `/coi_bench_${process.pid}`;
+  const databaseUrl = dbUrl.toString();
+
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-bench-'));
+  cleanups.push(['remove data dir', () => rm(dataDir, { recursive: true, force: true })]);
+
+  await dropStaleDatabases(serverUrl);
+  await dropDatabase(databaseUrl).catch(() => {}); // a leftover of a recycled pid
+  cleanups.push(['drop database', () => dropDatabase(databaseUrl)]);
+
+  const address = `127.0.0.1:${await freePort()}`;
+  const [, temporalServer, sink] = await Promise.all([
+    prepareDatabase(databaseUrl),
+    ensureTemporalServer({ address, log: (line) => log(line) }).then((server) => {
+      cleanups.push(['stop Temporal dev server', () => server.stop()]);
+      return server;
+    }),
+    startSmtpSink().then((s) => {
+      cleanups.push(['close SMTP sink', () => s.close()]);
+      return s;
+    }),
+  ]);
+  if (!temporalServer.started) throw new Error(`something already listens on ${address}`);
+  log(`database ${dbUrl.pathname.slice(1)}, Temporal ${address} (in memory, headless), SMTP sink ${sink.url}`);
+
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_TASK_QUEUE: `bench-${randomBytes(4).toString('hex')}`,
+    SMTP_URL: sink.url,
+    DATA_DIR: dataDir,
+    PORT: '0',
+  });
+
+  const orm: Orm = await createOrm(config.databaseUrl);
+  cleanups.push(['close ORM', () => orm.close()]);
+  const temporal: Client = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
+  cleanups.push(['close Temporal client', () => temporal.connection.close()]);
+  const files = await new DocumentFiles(config.uploadsDir).init();
+  const mailer: Mailer = createMailer(config.smtpUrl!);
+  cleanups.push(['close mailer', () => mailer.close()]);
+  const pdf = new ChromiumPdfRenderer(config.chromiumPath);
+  cleanups.push(['close Chromium', () => pdf.close()]);
+
+  const bundleStarted = performance.now();
+  const worker: Worker = await createRequestWorker({
+    address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
+    deps: { orm, mailer, pdf, files, config },
+  });
+  log(`worker created (workflow bundle) in ${seconds(performance.now() - bundleStarted)}`);
+  const workerRun = worker.run();
+  workerRun.catch((error) => warn(`worker stopped with an error: ${(error as Error).message}`));
+  cleanups.push(['stop worker', async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await workerRun;
+  }]);
+
+  const app = await buildApp({ config, orm, temporal, files });
+  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  config.publicUrl = baseUrl;
+  cleanups.push(['close API', () => app.close()]);
+  log(`API listening on ${baseUrl}`);
+
+  return { config, sink, api: new Api(baseUrl), temporalServer, workerRun };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The benchmark
+
+interface Phase { samples: { call: number[]; toEmail: number[] }; wallMs: number; cpuMs: number; peakRss: number; peakChildrenRss: number }
+
+async function runPhase(
+  label: string, ids: number[], tracker: MailTracker, kind: Kind, sampler: ResourceSampler,
+  send: (id: number) => Promise<number>,
+): Promise<Phase & { numbers: number[] }> {
+  sampler.reset();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const sentAt = new Map<number, number>();
+  const call: number[] = [];
+  let done = 0;
+  const numbers = await pool(ids, options.concurrency, async (id) => {
+    const t0 = performance.now();
+    const number = await send(id);
+    call.push(performance.now() - t0);
+    sentAt.set(number, t0);
+    if (++done % 50 === 0) log(`${label}: ${done}/${ids.length} calls answered`);
+    return number;
+  });
+  log(`${label}: all ${ids.length} calls answered in ${seconds(performance.now() - started)}; waiting for the emails…`);
+  await tracker.waitAll(kind, numbers, label);
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const toEmail = numbers.map((n) => tracker.first(kind, n)!.at - sentAt.get(n)!);
+  log(`${label}: all ${ids.length} emails received in ${seconds(wallMs)}`);
+  return {
+    samples: { call, toEmail }, wallMs, cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, numbers,
+  };
+}
+
+/** Exactly one confirmation and one approval email (with exactly one PDF letter for that request) per number. */
+function verifyMail(tracker: MailTracker, numbers: number[], warmupNumbers: number[], sink: SmtpSink) {
+  const problems: string[] = [];
+  const counts = { confirmations: 0, approvals: 0, letters: 0, other: tracker.other.length, totalReceived: sink.messages().length };
+  const measured = new Set(numbers);
+  if (measured.size !== numbers.length) problems.push('the same request number was answered twice');
+  for (const n of [...warmupNumbers, ...numbers]) {
+    const counted = measured.has(n);
+    const tag = counted ? `request ${n}` : `warm-up request ${n}`;
+    const confirmations = tracker.arrivals.confirmation.get(n) ?? [];
+    const approvals = tracker.arrivals.approval.get(n) ?? [];
+    if (counted) {
+      counts.confirmations += confirmations.length;
+      counts.approvals += approvals.length;
+    }
+    if (confirmations.length !== 1) problems.push(`${tag}: ${confirmations.length} confirmation emails (expected 1)`);
+    if (approvals.length !== 1) problems.push(`${tag}: ${approvals.length} approval emails (expected 1)`);
+    for (const { message } of approvals) {
+      const pdfs = message.attachments.filter((a) => a.contentType === 'application/pdf'
+        && Buffer.from(a.content.subarray(0, 5)).toString('latin1') === '%PDF-');
+      if (counted) counts.letters += pdfs.length;
+      if (message.attachments.length !== 1 || pdfs.length !== 1) {
+        problems.push(`${tag}: approval email has ${message.attachments.length} attachments, ${pdfs.length} PDF (expected 1 PDF)`);
+      } else if (!pdfs[0].filename.includes(String(n))) {
+        problems.push(`${tag}: the attached letter "${pdfs[0].filename}" is not this request's`);
+      }
+    }
+  }
+  for (const message of tracker.other) problems.push(`unexpected email "${message.subject}"`);
+  const known = new Set([...warmupNumbers, ...numbers]);
+  for (const kind of ['confirmation', 'approval'] as const) {
+    for (const n of tracker.arrivals[kind].keys()) if (!known.has(n)) problems.push(`${kind} email for unknown request ${n}`);
+  }
+  const expectedTotal = 2 * known.size;
+  if (counts.totalReceived !== expectedTotal) problems.push(`the sink received ${counts.totalReceived} emails in all (expected ${expectedTotal})`);
+  return { counts, problems };
+}
+
+function table(rows: Array<[string, Summary]>): string {
+  const head = ['', 'n', 'p50', 'p95', 'p99', 'max', 'mean'];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-').padStart(9);
+  const lines = [
+    `${head[0].padEnd(width)}  ${head[1].padStart(5)}${head.slice(2).map((h) => h.padStart(9)).join('')}   (ms)`,
+    ...rows.map(([name, s]) => `${name.padEnd(width)}  ${String(s.n).padStart(5)}${[s.p50, s.p95, s.p99, s.max, s.mean].map(fmt).join('')}`),
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  const wallStarted = performance.now();
+  const startedAt = new Date();
+  const cpus = os.cpus();
+  log(`${options.requests} requests, concurrency ${options.concurrency}, warm-up ${options.warmup} (not counted); ` +
+    `Node ${process.version}, ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${mib(os.totalmem())} RAM`);
+
+  // Quiet the worker's INFO lines (one per workflow/activity); warnings and errors still show.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+
+  const sampler = new ResourceSampler();
+  sampler.start();
+  cleanups.push(['stop sampler', () => sampler.stop()]);
+
+  const setupStarted = performance.now();
+  const portal = await startPortal();
+  const tracker = new MailTracker(portal.sink);
+  cleanups.push(['stop mail tracker', () => tracker.close()]);
+  const { api } = portal;
+  const requester = await api.login(DEV_REQUESTER.email, DEV_REQUESTER.password);
+  const admin = await api.login(DEV_ADMIN.email, DEV_ADMIN.password);
+
+  const total = options.warmup + options.requests;
+  const ids = await pool(Array.from({ length: total }, (_, i) => i), options.concurrency, (i) => api.credentialingDraft(requester, i));
+  const warmupIds = ids.slice(0, options.warmup);
+  const benchIds = ids.slice(options.warmup);
+  const setupMs = performance.now() - setupStarted;
+  log(`setup: portal started and ${total} drafts with one PDF each created in ${seconds(setupMs)} (untimed)`);
+
+  const submit = async (id: number) => {
+    const body = await api.call(requester, 'PATCH', `/requests/${id}`, { status: 'Submitted' }, [200]);
+    if (body.status !== 'Submitted' || !body.requestNumber) throw new Error(`submit ${id}: unexpected answer ${JSON.stringify(body).slice(0, 300)}`);
+    return body.requestNumber as number;
+  };
+  const approve = (numberOf: Map<number, number>) => async (id: number) => {
+    const body = await api.call(admin, 'PATCH', `/requests/${id}`, { status: 'Approved', verified: true }, [200]);
+    if (body.status !== 'Approved') throw new Error(`approve ${id}: unexpected answer ${JSON.stringify(body).slice(0, 300)}`);
+    return numberOf.get(id)!;
+  };
+
+  // Warm-up: the first workflow tasks, the first Chromium launch and letter, the first SMTP connections.
+  let warmupMs = 0;
+  let warmupNumbers: number[] = [];
+  if (options.warmup > 0) {
+    const warmupStarted = performance.now();
+    const warmSampler = new ResourceSampler();
+    const warmSubmit = await runPhase('warm-up submit', warmupIds, tracker, 'confirmation', warmSampler, submit);
+    warmupNumbers = warmSubmit.numbers;
+    const warmNumbers = new Map(warmupIds.map((id, i) => [id, warmSubmit.numbers[i]]));
+    await runPhase('warm-up approve', warmupIds, tracker, 'approval', warmSampler, approve(warmNumbers));
+    warmupMs = performance.now() - warmupStarted;
+    log(`warm-up: ${options.warmup} requests submitted and approved end to end in ${seconds(warmupMs)} (not counted: ` +
+      'workflow start-up, Chromium launch and first letter are excluded from the figures)');
+  }
+
+  const rssAfterWarmup = process.memoryUsage.rss();
+  const phase1 = await runPhase('phase 1 submit', benchIds, tracker, 'confirmation', sampler, submit);
+  const numberOf = new Map(benchIds.map((id, i) => [id, phase1.numbers[i]]));
+  const phase2 = await runPhase('phase 2 approve', benchIds, tracker, 'approval', sampler, approve(numberOf));
+  const peakChildrenRss = Math.max(phase1.peakChildrenRss, phase2.peakChildrenRss);
+
+  await sleep(SETTLE_MS); // a late duplicate would show up here
+  const mail = verifyMail(tracker, phase1.numbers, warmupNumbers, portal.sink);
+  const problems = mail.problems;
+
+  const s = {
+    submitCall: summarize(phase1.samples.call),
+    submitToConfirmation: summarize(phase1.samples.toEmail),
+    approveCall: summarize(phase2.samples.call),
+    approveToEmail: summarize(phase2.samples.toEmail),
+  };
+  const timedMs = phase1.wallMs + phase2.wallMs;
+  const totalWallMs = performance.now() - wallStarted;
+  const peakRss = Math.max(phase1.peakRss, phase2.peakRss);
+
+  console.log('');
+  console.log(`Request flow benchmark: ${options.requests} credentialing requests, concurrency ${options.concurrency}, ` +
+    `${cpus.length} cores, Node ${process.version}`);
+  console.log(`Warm-up: ${options.warmup} requests end to end before timing (not counted).`);
+  console.log('');
+  console.log(table([
+    ['submit call (PATCH Submitted)', s.submitCall],
+    ['submit → confirmation email', s.submitToConfirmation],
+    ['approve call (PATCH Approved)', s.approveCall],
+    ['approve → approval email received', s.approveToEmail],
+  ]));
+  console.log('');
+  const rate = (n: number, ms: number) => `${(n / (ms / 1000)).toFixed(2)} req/s`;
+  console.log(`phase 1 (submit ${options.requests} + all confirmations):   ${seconds(phase1.wallMs).padStart(8)}  ${rate(options.requests, phase1.wallMs)}  (bench process CPU ${seconds(phase1.cpuMs)})`);
+  console.log(`phase 2 (approve ${options.requests} + all approval emails): ${seconds(phase2.wallMs).padStart(8)}  ${rate(options.requests, phase2.wallMs)}  (bench process CPU ${seconds(phase2.cpuMs)})`);
+  console.log(`timed total (phase 1 + 2):                 ${seconds(timedMs).padStart(8)}  ${rate(options.requests, timedMs)} end to end`);
+  console.log(`setup ${seconds(setupMs)}, warm-up ${seconds(warmupMs)}; wall time of the whole run ${seconds(totalWallMs)} (before cleanup)`);
+  console.log(`RSS of the bench process (API + worker): ${mib(rssAfterWarmup)} after warm-up, peak ${mib(peakRss)} during the phases; ` +
+    `child processes (Temporal dev server + Chromium) peak ${mib(peakChildrenRss)}`);
+  console.log(`emails: ${mail.counts.confirmations} confirmations, ${mail.counts.approvals} approval emails with ` +
+    `${mail.counts.letters} PDF letters (expected ${options.requests} each); ${mail.counts.totalReceived} received in all incl. warm-up, ` +
+    `${mail.counts.other} unexpected`);
+
+  const result = {
+    startedAt: startedAt.toISOString(),
+    options: { ...options },
+    machine: {
+      cores: cpus.length, cpuModel: cpus[0]?.model.trim() ?? null, totalMemBytes: os.totalmem(),
+      platform: `${os.type()} ${os.release()}`, node: process.version,
+    },
+    latencyMs: s,
+    wallMs: {
+      setup: Math.round(setupMs), warmup: Math.round(warmupMs), phase1: Math.round(phase1.wallMs), phase2: Math.round(phase2.wallMs),
+      timed: Math.round(timedMs), total: Math.round(totalWallMs),
+    },
+    throughputPerSecond: {
+      phase1: options.requests / (phase1.wallMs / 1000),
+      phase2: options.requests / (phase2.wallMs / 1000),
+      endToEnd: options.requests / (timedMs / 1000),
+    },
+    cpuMs: { phase1: Math.round(phase1.cpuMs), phase2: Math.round(phase2.cpuMs) },
+    rssBytes: { afterWarmup: rssAfterWarmup, peak: peakRss, childrenPeak: peakChildrenRss },
+    mail: mail.counts,
+    problems,
+    ok: problems.length === 0,
+    samplesMs: {
+      submitCall: phase1.samples.call.map((x) => Math.round(x * 10) / 10),
+      submitToConfirmation: phase1.samples.toEmail.map((x) => Math.round(x * 10) / 10),
+      approveCall: phase2.samples.call.map((x) => Math.round(x * 10) / 10),
+      approveToEmail: phase2.samples.toEmail.map((x) => Math.round(x * 10) / 10),
+    },
+  };
+  const resultsDir = path.join(benchDir, 'results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`results: ${path.relative(process.cwd(), file)}`);
+  console.log('');
+
+  if (problems.length) {
+    warn(`FAILED: ${problems.length} problem(s):`);
+    for (const p of problems.slice(0, 30)) warn(`  ${p}`);
+    if (problems.length > 30) warn(`  … and ${problems.length - 30} more`);
+    return 1;
+  }
+  log('OK: every request got exactly one confirmation and one approval email with its PDF letter');
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+let exiting = false;
+async function finish(code: number): Promise<never> {
+  if (exiting) return new Promise<never>(() => {});
+  exiting = true;
+  const started = performance.now();
+  await cleanup();
+  log(`stopped everything in ${seconds(performance.now() - started)}; exit ${code}`);
+  process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (exiting) process.exit(130);
+    warn(`${signal}: stopping…`);
+    void finish(130);
+  });
+}
+
+main().then(finish, (error) => {
+  warn(`FAILED: ${(error as Error).stack ?? error}`);
+  return finish(1);
+});
