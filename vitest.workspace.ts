@@ -17,7 +17,7 @@ const integration = {
   fileParallelism: false,
   testTimeout: 120_000,
   hookTimeout: 180_000,
-  setupFiles: ['tests/setup/quiet-temporal.ts'],
+  setupFiles: 'tests/setup/quiet-temporal.ts',
 } as const;
 
 export const projects: TestProjectInlineConfiguration[] = [

@@ -25,6 +25,8 @@ export interface AppConfig {
   publicUrl: string;
   jwtSecret: string;
   uploadMaxBytes: number;
+  /** Prebuilt workflow bundle (production image); when absent the worker bundles workflows at start-up. */
+  workflowBundlePath: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -49,5 +51,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: env.PUBLIC_URL ?? `http://${apiHost}:${apiPort}`,
     jwtSecret: env.JWT_SECRET ?? 'development-only-secret-change-me-in-production-0123456789',
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
+    workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? null,
   };
 }

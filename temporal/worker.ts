@@ -9,7 +9,7 @@ import { createRequestWorker } from './request-worker';
 Runtime.install({ logger: new DefaultLogger((process.env.LOG_LEVEL?.toUpperCase() as 'INFO') ?? 'WARN') });
 const config = loadConfig();
 const deps = await createActivityDeps(config);
-const bundlePath = process.env.WORKFLOW_BUNDLE_PATH;
+const bundlePath = config.workflowBundlePath;
 const worker = await createRequestWorker({
   address: config.temporalAddress,
   namespace: config.temporalNamespace,
