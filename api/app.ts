@@ -4,6 +4,7 @@
  */
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import type { Client } from '@temporalio/client';
 import qs from 'qs';
 import type { AppConfig } from '../config/app-config';
@@ -38,6 +39,8 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
   app.decorate('files', deps.files);
 
   await app.register(errorHandler);
+  // Registered before the routes; only routes that opt in (sign-in) are limited.
+  await app.register(rateLimit, { global: false, hook: 'preHandler' }); // preHandler: the key includes the body's email
   await app.register(ormContext);
   await app.register(authPlugin);
   await app.register(multipart, {

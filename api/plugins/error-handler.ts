@@ -17,6 +17,9 @@ export default fp(async (app) => {
     if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FILES_LIMIT') {
       return reply.code(413).send(errorBody(413, `The file is larger than ${Math.round(app.config.uploadMaxBytes / 1048576)} MB`));
     }
+    if (error.statusCode === 429) {
+      return reply.code(429).send(errorBody(429, 'Too many attempts. Please wait a minute and try again.'));
+    }
     if (error instanceof NotFoundError) return reply.code(404).send(errorBody(404, 'Resource not found'));
     if (error instanceof OptimisticLockError) return reply.code(409).send(errorBody(409, 'This request changed meanwhile: reload and try again'));
     if (error instanceof UniqueConstraintViolationException) return reply.code(409).send(errorBody(409, 'This record already exists'));

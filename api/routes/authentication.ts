@@ -22,7 +22,18 @@ const bodySchema = {
 /** `api/v1/authentication` (spec 2 §7.2): local and jwt strategies; DELETE logs out. */
 export default async function authenticationRoutes(app: FastifyInstance) {
   app.post<{ Body: { strategy: string; email?: string; password?: string; accessToken?: string } }>(
-    '/authentication', { schema: { body: bodySchema } }, async (request) => {
+    '/authentication', {
+      schema: { body: bodySchema },
+      // Password guessing: 20 sign-in attempts a minute per client address and email.
+      config: {
+        rateLimit: {
+          max: 20,
+          timeWindow: '1 minute',
+          keyGenerator: (request: { ip: string; body?: unknown }) =>
+            `${request.ip}|${String((request.body as { email?: string } | undefined)?.email ?? '').toLowerCase()}`,
+        },
+      },
+    }, async (request) => {
       const { strategy } = request.body;
       if (strategy === 'local') {
         const email = request.body.email?.trim().toLowerCase();

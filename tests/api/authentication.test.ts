@@ -67,6 +67,16 @@ describe('POST /api/v1/authentication', () => {
     expect(user.passwordHash).not.toContain(DEV_REQUESTER.password);
   });
 
+  it('slows down password guessing: the 21st attempt within a minute answers TooManyRequests', async () => {
+    const attempt = () => call(h, null, 'POST', '/api/v1/authentication', { strategy: 'local', email: 'guess@example.com', password: 'Wrong-Pass1' });
+    for (let i = 0; i < 20; i++) expect((await attempt()).status).toBe(401);
+    const blocked = await attempt();
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toMatchObject({ name: 'TooManyRequests', code: 429, className: 'too-many-requests' });
+    // other accounts are not locked out by someone guessing this one
+    expect((await loginRequester(h)).token).toBeTruthy();
+  });
+
   it('requires a token on every resource', async () => {
     for (const url of ['/api/v1/requests', '/api/v1/admin-dashboard', '/api/v1/request-activity?requestId=1', '/api/v1/documents?requestId=1']) {
       const res = await call(h, null, 'GET', url);
