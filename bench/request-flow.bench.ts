@@ -97,31 +97,68 @@ function summarize(samples: number[]): Summary {
   };
 }
 
-/** Sum of VmRSS of every descendant of `rootPid` (Temporal dev server, Chromium and its helpers). Linux only. */
-function descendantsRss(rootPid: number): number {
+/** Pids of every live descendant of `rootPid` (Linux /proc; empty elsewhere). */
+function descendants(rootPid: number): number[] {
+  const parent = new Map<number, number>();
   try {
-    const parent = new Map<number, number>();
     for (const entry of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       try {
         const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        parent.set(Number(entry), ppid);
+        parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
       } catch { /* gone */ }
     }
-    let total = 0;
-    for (const pid of parent.keys()) {
-      let p = parent.get(pid);
-      while (p && p !== rootPid && p !== 1) p = parent.get(p);
-      if (p !== rootPid) continue;
-      try {
-        const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-        total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-      } catch { /* gone */ }
-    }
-    return total;
   } catch {
-    return NaN;
+    return [];
+  }
+  return [...parent.keys()].filter((pid) => {
+    let p = parent.get(pid);
+    while (p && p !== rootPid && p !== 1) p = parent.get(p);
+    return p === rootPid;
+  });
+}
+
+/** Sum of VmRSS of every descendant of `rootPid` (Temporal dev server, Chromium and its helpers). */
+function descendantsRss(rootPid: number): number {
+  let total = 0;
+  for (const pid of descendants(rootPid)) {
+    try {
+      total += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+    } catch { /* gone */ }
+  }
+  return total;
+}
+
+const TICK_MS = 10; // USER_HZ = 100 on Linux
+
+/**
+ * CPU milliseconds used so far by the whole machine and by this process tree (this process, the Temporal dev
+ * server, Chromium; utime+stime+cutime+cstime, so reaped Chromium renderers still count). The difference over a
+ * phase is what other programs on the machine took: a benchmark sharing 2 cores with a test run is not comparable.
+ */
+let temporalPid: number | null = null;
+/** The dev server's "Slow gRPC call" warnings (e.g. an UpdateWorkflowExecution waiting for its activity). */
+let slowGrpcCalls = 0;
+
+function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number } | null {
+  try {
+    const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = fields;
+    const machineMs = (user + nice + system + irq + softirq + (steal ?? 0)) * TICK_MS;
+    let treeMs = 0;
+    let temporalMs = 0;
+    for (const pid of [process.pid, ...descendants(process.pid)]) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+        const ms = (f[11] + f[12] + f[13] + f[14]) * TICK_MS; // utime stime cutime cstime
+        treeMs += ms;
+        if (pid === temporalPid) temporalMs += ms;
+      } catch { /* gone */ }
+    }
+    return { machineMs, treeMs, temporalMs };
+  } catch {
+    return null;
   }
 }
 
@@ -339,7 +376,16 @@ async function startPortal(): Promise<Portal> {
   const address = `127.0.0.1:${await freePort()}`;
   const [, temporalServer, sink] = await Promise.all([
     prepareDatabase(databaseUrl),
-    ensureTemporalServer({ address, log: (line) => log(line) }).then((server) => {
+    ensureTemporalServer({
+      address,
+      // the dev server's start-up banner is noise here; its warnings and errors are not
+      log: (line) => {
+        if (/^\[temporal\] (CLI|Server:|UI:|Metrics:)/.test(line)) return;
+        // one WARN per update that waits more than a few seconds: counted and summed up in the report instead
+        if (/msg="Slow gRPC call"/.test(line)) { slowGrpcCalls += 1; return; }
+        log(line);
+      },
+    }).then((server) => {
       cleanups.push(['stop Temporal dev server', () => server.stop()]);
       return server;
     }),
@@ -349,6 +395,7 @@ async function startPortal(): Promise<Portal> {
     }),
   ]);
   if (!temporalServer.started) throw new Error(`something already listens on ${address}`);
+  temporalPid = temporalServer.process?.pid ?? null;
   log(`database ${dbUrl.pathname.slice(1)}, Temporal ${address} (in memory, headless), SMTP sink ${sink.url}`);
 
   const config = loadConfig({
@@ -396,7 +443,14 @@ async function startPortal(): Promise<Portal> {
 // ---------------------------------------------------------------------------------------------------------------
 // The benchmark
 
-interface Phase { samples: { call: number[]; toEmail: number[] }; wallMs: number; cpuMs: number; peakRss: number; peakChildrenRss: number }
+interface Phase {
+  samples: { call: number[]; toEmail: number[] };
+  wallMs: number;
+  /** CPU of the bench process (API + worker), of its children (Temporal dev server, Chromium), of other programs. */
+  cpuMs: { bench: number; temporal: number | null; chromium: number | null; others: number | null };
+  peakRss: number;
+  peakChildrenRss: number;
+}
 
 async function runPhase(
   label: string, ids: number[], tracker: MailTracker, kind: Kind, sampler: ResourceSampler,
@@ -404,6 +458,7 @@ async function runPhase(
 ): Promise<Phase & { numbers: number[] }> {
   sampler.reset();
   const cpuBefore = process.cpuUsage();
+  const snapBefore = cpuSnapshot();
   const started = performance.now();
   const sentAt = new Map<number, number>();
   const call: number[] = [];
@@ -420,10 +475,19 @@ async function runPhase(
   await tracker.waitAll(kind, numbers, label);
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
+  const snapAfter = cpuSnapshot();
+  const benchCpuMs = (cpu.user + cpu.system) / 1000;
+  const treeMs = snapBefore && snapAfter ? snapAfter.treeMs - snapBefore.treeMs : null;
   const toEmail = numbers.map((n) => tracker.first(kind, n)!.at - sentAt.get(n)!);
   log(`${label}: all ${ids.length} emails received in ${seconds(wallMs)}`);
   return {
-    samples: { call, toEmail }, wallMs, cpuMs: (cpu.user + cpu.system) / 1000,
+    samples: { call, toEmail }, wallMs,
+    cpuMs: {
+      bench: Math.round(benchCpuMs),
+      temporal: treeMs === null ? null : Math.round(snapAfter!.temporalMs - snapBefore!.temporalMs),
+      chromium: treeMs === null ? null : Math.max(0, Math.round(treeMs - benchCpuMs - (snapAfter!.temporalMs - snapBefore!.temporalMs))),
+      others: treeMs === null ? null : Math.max(0, Math.round(snapAfter!.machineMs - snapBefore!.machineMs - treeMs)),
+    },
     peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, numbers,
   };
 }
@@ -481,8 +545,17 @@ async function main(): Promise<number> {
   const wallStarted = performance.now();
   const startedAt = new Date();
   const cpus = os.cpus();
+  const loadAtStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
   log(`${options.requests} requests, concurrency ${options.concurrency}, warm-up ${options.warmup} (not counted); ` +
     `Node ${process.version}, ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), ${mib(os.totalmem())} RAM`);
+
+  const before = cpuSnapshot();
+  await sleep(1000);
+  const after = cpuSnapshot();
+  const busyAtStart = before && after ? (after.machineMs - before.machineMs - (after.treeMs - before.treeMs)) / (1000 * cpus.length) : 0;
+  if (busyAtStart > 0.2) {
+    warn(`other programs keep ${(busyAtStart * 100).toFixed(0)}% of the CPU busy right now: the figures will suffer`);
+  }
 
   // Quiet the worker's INFO lines (one per workflow/activity); warnings and errors still show.
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -551,6 +624,8 @@ async function main(): Promise<number> {
   const timedMs = phase1.wallMs + phase2.wallMs;
   const totalWallMs = performance.now() - wallStarted;
   const peakRss = Math.max(phase1.peakRss, phase2.peakRss);
+  const othersMs = (phase1.cpuMs.others ?? 0) + (phase2.cpuMs.others ?? 0);
+  const othersShare = othersMs / (timedMs * cpus.length);
 
   console.log('');
   console.log(`Request flow benchmark: ${options.requests} credentialing requests, concurrency ${options.concurrency}, ` +
@@ -565,12 +640,16 @@ async function main(): Promise<number> {
   ]));
   console.log('');
   const rate = (n: number, ms: number) => `${(n / (ms / 1000)).toFixed(2)} req/s`;
-  console.log(`phase 1 (submit ${options.requests} + all confirmations):   ${seconds(phase1.wallMs).padStart(8)}  ${rate(options.requests, phase1.wallMs)}  (bench process CPU ${seconds(phase1.cpuMs)})`);
-  console.log(`phase 2 (approve ${options.requests} + all approval emails): ${seconds(phase2.wallMs).padStart(8)}  ${rate(options.requests, phase2.wallMs)}  (bench process CPU ${seconds(phase2.cpuMs)})`);
+  const cpuSeconds = (ms: number | null) => (ms === null ? '?' : seconds(ms));
+  const cpuLine = (p: Phase) => `CPU-s: bench ${cpuSeconds(p.cpuMs.bench)}, Temporal ${cpuSeconds(p.cpuMs.temporal)}, ` +
+    `Chromium ${cpuSeconds(p.cpuMs.chromium)}, other programs ${cpuSeconds(p.cpuMs.others)} of ${seconds(p.wallMs * cpus.length)}`;
+  console.log(`phase 1 (submit ${options.requests} + all confirmations):   ${seconds(phase1.wallMs).padStart(8)}  ${rate(options.requests, phase1.wallMs)}  (${cpuLine(phase1)})`);
+  console.log(`phase 2 (approve ${options.requests} + all approval emails): ${seconds(phase2.wallMs).padStart(8)}  ${rate(options.requests, phase2.wallMs)}  (${cpuLine(phase2)})`);
   console.log(`timed total (phase 1 + 2):                 ${seconds(timedMs).padStart(8)}  ${rate(options.requests, timedMs)} end to end`);
   console.log(`setup ${seconds(setupMs)}, warm-up ${seconds(warmupMs)}; wall time of the whole run ${seconds(totalWallMs)} (before cleanup)`);
   console.log(`RSS of the bench process (API + worker): ${mib(rssAfterWarmup)} after warm-up, peak ${mib(peakRss)} during the phases; ` +
     `child processes (Temporal dev server + Chromium) peak ${mib(peakChildrenRss)}`);
+  if (slowGrpcCalls) console.log(`Temporal dev server: ${slowGrpcCalls} "Slow gRPC call" warnings (updates that waited several seconds)`);
   console.log(`emails: ${mail.counts.confirmations} confirmations, ${mail.counts.approvals} approval emails with ` +
     `${mail.counts.letters} PDF letters (expected ${options.requests} each); ${mail.counts.totalReceived} received in all incl. warm-up, ` +
     `${mail.counts.other} unexpected`);
@@ -592,9 +671,12 @@ async function main(): Promise<number> {
       phase2: options.requests / (phase2.wallMs / 1000),
       endToEnd: options.requests / (timedMs / 1000),
     },
-    cpuMs: { phase1: Math.round(phase1.cpuMs), phase2: Math.round(phase2.cpuMs) },
+    cpuMs: { phase1: phase1.cpuMs, phase2: phase2.cpuMs, capacityPerPhase: { phase1: Math.round(phase1.wallMs * cpus.length), phase2: Math.round(phase2.wallMs * cpus.length) } },
+    loadAverageAtStart: loadAtStart,
     rssBytes: { afterWarmup: rssAfterWarmup, peak: peakRss, childrenPeak: peakChildrenRss },
     mail: mail.counts,
+    temporalSlowGrpcWarnings: slowGrpcCalls,
+    otherProgramsCpuShare: Math.round(othersShare * 1000) / 1000,
     problems,
     ok: problems.length === 0,
     samplesMs: {
@@ -608,6 +690,10 @@ async function main(): Promise<number> {
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  if (othersShare > 0.1) {
+    console.log(`WARNING: other programs used ${(othersShare * 100).toFixed(0)}% of the machine's CPU during the timed phases; ` +
+      'these figures are not comparable with a run on a quiet machine.');
+  }
   console.log(`results: ${path.relative(process.cwd(), file)}`);
   console.log('');
 

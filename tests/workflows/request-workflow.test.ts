@@ -2,7 +2,7 @@
  * The request workflow on the real Temporal dev server with real activities: PostgreSQL, the SMTP sink, Chromium.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -36,8 +36,12 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'coi-pdf-'));
   const file = path.join(dir, 'letter.pdf');
   await writeFile(file, bytes);
-  const { stdout } = await run('pdftotext', ['-layout', file, '-']);
-  return stdout;
+  try {
+    const { stdout } = await run('pdftotext', ['-layout', file, '-']);
+    return stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 describe('a credentialing request through its workflow', () => {
