@@ -67,6 +67,10 @@ function parseArgs(argv: string[]) {
 }
 
 const options = parseArgs(process.argv.slice(2));
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  console.error(`[bench] Node ${process.version}: run it with  npm run bench  (Node 24 from node_modules/.bin)`);
+  process.exit(2);
+}
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 /** A stalled phase (no expected email for this long) fails the run instead of hanging. */
 const STALL_TIMEOUT_MS = 60_000;
@@ -374,26 +378,30 @@ async function startPortal(): Promise<Portal> {
   cleanups.push(['drop database', () => dropDatabase(databaseUrl)]);
 
   const address = `127.0.0.1:${await freePort()}`;
-  const [, temporalServer, sink] = await Promise.all([
+  // allSettled: when one part fails, the others are still registered for cleanup before we throw
+  const [prepared, temporalStarted, sinkStarted] = await Promise.allSettled([
     prepareDatabase(databaseUrl),
     ensureTemporalServer({
       address,
-      // the dev server's start-up banner is noise here; its warnings and errors are not
       log: (line) => {
         if (/^\[temporal\] (CLI|Server:|UI:|Metrics:)/.test(line)) return;
         // one WARN per update that waits more than a few seconds: counted and summed up in the report instead
         if (/msg="Slow gRPC call"/.test(line)) { slowGrpcCalls += 1; return; }
         log(line);
       },
-    }).then((server) => {
-      cleanups.push(['stop Temporal dev server', () => server.stop()]);
-      return server;
     }),
-    startSmtpSink().then((s) => {
-      cleanups.push(['close SMTP sink', () => s.close()]);
-      return s;
-    }),
+    startSmtpSink(),
   ]);
+  if (temporalStarted.status === 'fulfilled') {
+    const server = temporalStarted.value;
+    cleanups.push(['stop Temporal dev server', () => server.stop()]);
+    // last resort on an abnormal exit: never leave the dev server running
+    process.on('exit', () => { try { server.process?.kill('SIGKILL'); } catch { /* gone */ } });
+  }
+  if (sinkStarted.status === 'fulfilled') cleanups.push(['close SMTP sink', () => sinkStarted.value.close()]);
+  for (const settled of [prepared, temporalStarted, sinkStarted]) if (settled.status === 'rejected') throw settled.reason;
+  const temporalServer = (temporalStarted as PromiseFulfilledResult<TemporalServerHandle>).value;
+  const sink = (sinkStarted as PromiseFulfilledResult<SmtpSink>).value;
   if (!temporalServer.started) throw new Error(`something already listens on ${address}`);
   temporalPid = temporalServer.process?.pid ?? null;
   log(`database ${dbUrl.pathname.slice(1)}, Temporal ${address} (in memory, headless), SMTP sink ${sink.url}`);
@@ -558,7 +566,8 @@ async function main(): Promise<number> {
   }
 
   // Quiet the worker's INFO lines (one per workflow/activity); warnings and errors still show.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // No shutdownSignals: this script handles SIGINT/SIGTERM itself and stops the worker in its cleanup.
+  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
 
   const sampler = new ResourceSampler();
   sampler.start();
@@ -719,10 +728,25 @@ async function finish(code: number): Promise<never> {
   process.exit(code);
 }
 
+// playwright-core (Chromium for the letters) installs a SIGINT handler on launch that closes the browser and exits
+// with 130 at once, which would cut our cleanup short (leaving the database and the dev server). Drop it: our
+// cleanup closes Chromium, and playwright's exit hook still kills the browser should we die some other way.
+process.on('newListener', (event, listener) => {
+  if (event === 'SIGINT' && (listener as { name?: string }).name === 'sigintHandler') {
+    setImmediate(() => process.off('SIGINT', listener as (...args: unknown[]) => void));
+  }
+});
+
+// Ctrl-C may arrive twice (the terminal's process group, then tsx relaying it): a third one forces the exit.
+let interrupts = 0;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (exiting) process.exit(130);
-    warn(`${signal}: stopping…`);
+    interrupts += 1;
+    if (interrupts >= 3) {
+      warn('forced exit: the bench database, data dir or Temporal dev server may be left behind');
+      process.exit(130);
+    }
+    if (interrupts === 1) warn(`${signal}: stopping…`);
     void finish(130);
   });
 }
