@@ -12,7 +12,7 @@
  * approve-to-email-received; wall times, throughput, RSS. Exits 1 unless exactly one confirmation and exactly one
  * approval email with one PDF letter arrived for every request. Results go to bench/results/<timestamp>.json.
  */
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -427,7 +427,7 @@ async function startPortal(): Promise<Portal> {
   cleanups.push(['close Chromium', () => pdf.close()]);
 
   const bundleStarted = performance.now();
-  const worker: Worker = await createRequestWorker({
+  const worker = await createRequestWorker({
     address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
     deps: { orm, mailer, pdf, files, config },
   });
@@ -435,8 +435,8 @@ async function startPortal(): Promise<Portal> {
   const workerRun = worker.run();
   workerRun.catch((error) => warn(`worker stopped with an error: ${(error as Error).message}`));
   cleanups.push(['stop worker', async () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-    await workerRun;
+    worker.shutdown();
+    await workerRun.catch(() => {});
   }]);
 
   const app = await buildApp({ config, orm, temporal, files });

@@ -1,10 +1,12 @@
 /**
- * Builds the worker that runs request workflows and their activities. Used by `temporal/worker.ts` (the process
- * `npm start` and the worker image run) and by the tests with their own database, SMTP sink and task queue.
+ * Builds the workers that run request workflows and their activities: one on the request task queue (workflows,
+ * status records, emails) and one on the letters queue (Chromium PDFs, as many at once as the renderer has pages).
+ * Used by `temporal/worker.ts` (the process `npm start` and the worker image run) and by tests and the bench.
  */
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { createActivities, type ActivityDeps } from '../activities';
+import { letterTaskQueue } from '../workflows/request.messages';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -17,17 +19,44 @@ export interface RequestWorkerOptions {
   workflowBundlePath?: string;
 }
 
-export async function createRequestWorker(options: RequestWorkerOptions): Promise<Worker> {
+export class RequestWorkers {
+  constructor(private readonly connection: NativeConnection, readonly workers: Worker[]) {}
+
+  async run(): Promise<void> {
+    try {
+      await Promise.all(this.workers.map((w) => w.run()));
+    } finally {
+      await this.connection.close();
+    }
+  }
+
+  shutdown(): void {
+    for (const worker of this.workers) {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+    }
+  }
+}
+
+export async function createRequestWorker(options: RequestWorkerOptions): Promise<RequestWorkers> {
   const connection = await NativeConnection.connect({ address: options.address });
+  const { generateLetter, ...requestActivities } = createActivities(options.deps);
   const workflowSource: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'> = options.workflowBundlePath
     ? { workflowBundle: { codePath: options.workflowBundlePath } }
     : { workflowsPath: WORKFLOWS_PATH };
-  return Worker.create({
+  const requests = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities(options.deps),
+    activities: requestActivities,
     ...workflowSource,
     maxConcurrentActivityTaskExecutions: 20,
   });
+  const letters = await Worker.create({
+    connection,
+    namespace: options.namespace,
+    taskQueue: letterTaskQueue(options.taskQueue),
+    activities: { generateLetter },
+    maxConcurrentActivityTaskExecutions: options.deps.pdf.maxConcurrent,
+  });
+  return new RequestWorkers(connection, [requests, letters]);
 }

@@ -39,3 +39,9 @@ export const stateQuery = defineQuery<RequestWorkflowState>('state');
 
 export const REQUEST_WORKFLOW_TYPE = 'requestWorkflow';
 export const requestWorkflowId = (requestNumber: number) => `request-${requestNumber}`;
+
+/**
+ * Letters (Chromium) run on a task queue of their own, so a backlog of PDFs never delays the activities an
+ * administrator's Save waits for (bench/README.md: approve p95 fell from 8 s once they were apart).
+ */
+export const letterTaskQueue = (taskQueue: string) => `${taskQueue}-letters`;

@@ -16,7 +16,7 @@ import {
   type LifecycleEvent,
 } from '../domain';
 import {
-  reopenUpdate, setStatusUpdate, stateQuery, submitUpdate,
+  letterTaskQueue, reopenUpdate, setStatusUpdate, stateQuery, submitUpdate,
   type Actor, type RequestWorkflowInput, type RequestWorkflowState, type StatusResult,
 } from './request.messages';
 import { RequestStatusKey } from './search-attributes';
@@ -25,10 +25,9 @@ const { recordStatusChange } = proxyActivities<RequestActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', backoffCoefficient: 2 },
 });
-const { generateLetter, sendTemplatedEmail } = proxyActivities<RequestActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes', backoffCoefficient: 2 },
-});
+const sideEffectRetry = { initialInterval: '2 seconds', maximumInterval: '5 minutes', backoffCoefficient: 2 };
+const { sendTemplatedEmail } = proxyActivities<RequestActivities>({ startToCloseTimeout: '2 minutes', retry: sideEffectRetry });
+
 
 type Effect =
   | { kind: 'email'; key: string; templateTitle: string }
@@ -45,6 +44,11 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     pendingEffects: 0,
   };
   const effects: Effect[] = [];
+  const { generateLetter } = proxyActivities<RequestActivities>({
+    taskQueue: letterTaskQueue(workflowInfo().taskQueue),
+    startToCloseTimeout: '2 minutes',
+    retry: sideEffectRetry,
+  });
   let busy = false; // one status change at a time: handlers interleave at every await
   const ctx = () => ({ requestType: state.requestType, certificateType: state.certificateType });
 

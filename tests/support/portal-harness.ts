@@ -2,7 +2,7 @@
  * The whole portal in one test process, on real parts: the test database and Temporal dev server from global
  * setup, an SMTP sink, Chromium, a file store in a temp folder, a worker on a task queue of its own, and the API.
  */
-import { Worker } from '@temporalio/worker';
+
 import type { Client } from '@temporalio/client';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,7 +17,7 @@ import { createOrm, type Orm } from '../../db/orm';
 import { startSmtpSink, type SmtpSink } from '../../devtools/smtp-sink';
 import { DocumentFiles } from '../../storage/document-files';
 import { createTemporalClient } from '../../temporal/connection';
-import { createRequestWorker } from '../../temporal/request-worker';
+import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
 
 export interface Harness {
   config: AppConfig;
@@ -27,7 +27,7 @@ export interface Harness {
   files: DocumentFiles;
   pdf: ChromiumPdfRenderer;
   app: Awaited<ReturnType<typeof buildApp>>;
-  worker: Worker | null;
+  worker: RequestWorkers | null;
   /** http://127.0.0.1:<port> when started with `listen: true` */
   baseUrl: string | null;
   stop(): Promise<void>;
@@ -51,7 +51,7 @@ export async function startHarness(options: { worker?: boolean; listen?: boolean
   const mailer = createMailer(config.smtpUrl!);
   const pdf = new ChromiumPdfRenderer(config.chromiumPath);
 
-  let worker: Worker | null = null;
+  let worker: RequestWorkers | null = null;
   let running: Promise<void> | null = null;
   if (options.worker !== false) {
     worker = await createRequestWorker({
