@@ -8,3 +8,4 @@ export * from './credentialing-request';
 export * from './policy-years';
 export * from './email-recipients';
 export * from './password-policy';
+export * from './limits';

@@ -1,5 +1,5 @@
 /** JSON Schemas (ajv) of request payloads. Limits come from domain/. */
-import { ALL_STATUSES, REQUEST_TYPE, TEXT_MAX } from '../../domain';
+import { ALL_STATUSES, INTERNAL_NOTES_MAX, REQUEST_TYPE, TEXT_MAX } from '../../domain';
 
 const text = { type: ['string', 'null'], maxLength: TEXT_MAX } as const;
 const date = { type: ['string', 'null'], format: 'date-time' } as const;
@@ -34,7 +34,7 @@ export const patchRequestBody = {
     ...FORM_FIELDS,
     status: { type: 'string', enum: ALL_STATUSES },
     verified: { type: 'boolean' },
-    internalNotes: { type: ['string', 'null'], maxLength: 2500 },
+    internalNotes: { type: ['string', 'null'], maxLength: INTERNAL_NOTES_MAX },
   },
 } as const;
 

@@ -1,8 +1,7 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { MESSAGES, STATUS, type RequestStatus } from '../../../../../domain';
+import { INTERNAL_NOTES_MAX, MESSAGES, STATUS, type RequestStatus } from '../../../../../domain';
 import { fieldId } from '../../../components/ui/form-field';
-import { INTERNAL_NOTES_MAX } from '../../../lib/limits';
 import { updateRequest } from '../../../lib/request-api';
 import { submissionMachine } from '../../../lib/submission.machine';
 import { UI_TEXT } from '../../../lib/ui-text';

@@ -2,10 +2,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { updateRequest } from '../../../lib/request-api';
 import type { RequestRecord } from '../../../types/api';
 import { createRequest } from '../api/create-request';
+import { AUTOSAVE_DELAY_MS } from '../../../../../domain';
 
 export type DraftSaveState = 'idle' | 'saving' | 'saved' | 'error';
 
-export const AUTOSAVE_DELAY_MS = 750;
+
 
 interface RequestSaverOptions {
   initialId: number | null;
