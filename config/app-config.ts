@@ -27,6 +27,8 @@ export interface AppConfig {
   uploadMaxBytes: number;
   /** Prebuilt workflow bundle (production image); when absent the worker bundles workflows at start-up. */
   workflowBundlePath: string | null;
+  /** How long the API waits for the workflow to take a status change before answering 503 (try again). */
+  workflowAnswerTimeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -52,5 +54,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwtSecret: env.JWT_SECRET ?? 'development-only-secret-change-me-in-production-0123456789',
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? null,
+    workflowAnswerTimeoutMs: Number(env.WORKFLOW_ANSWER_TIMEOUT_MS ?? 30_000),
   };
 }

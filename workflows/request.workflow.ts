@@ -12,7 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { RequestActivities } from '../activities/request-activities.types';
 import {
-  applyLifecycleEvent, generatesLetter, notificationTemplateFor, stampsCompletionDate,
+  applyLifecycleEvent, generatesLetter, notificationTemplateFor, stampsCompletionDate, STATUS,
   type LifecycleEvent,
 } from '../domain';
 import {
@@ -58,9 +58,12 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   };
 
   async function change(event: LifecycleEvent, actor: Actor, extra: { verified?: boolean; internalNotes?: string | null }): Promise<StatusResult> {
-    await condition(() => !busy);
+    // Re-check after every wake-up: handlers woken in the same activation must not all take the lock.
+    while (busy) await condition(() => !busy);
     busy = true;
     try {
+      // A submit repeated while the first is still on its way (the requester retried) answers like the first.
+      if (event.type === 'SUBMIT' && state.status === STATUS.submitted) return { status: state.status, requestNumber: state.requestNumber };
       const result = applyLifecycleEvent(state.status, ctx(), event);
       if (!result.ok) throw ApplicationFailure.nonRetryable(result.message, 'BadRequest');
       const previousStatus = state.status;
@@ -94,7 +97,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
 
   setHandler(stateQuery, () => ({ ...state, pendingEffects: effects.length }));
   setHandler(submitUpdate, ({ actor }) => change({ type: 'SUBMIT' }, actor, {}), {
-    validator: (_command) => refuseIfIllegal({ type: 'SUBMIT' }),
+    validator: (_command) => { if (state.status !== STATUS.submitted) refuseIfIllegal({ type: 'SUBMIT' }); },
   });
   setHandler(setStatusUpdate, ({ status, verified, internalNotes, actor }) =>
     change({ type: 'SET_STATUS', status, verified }, actor, { verified, internalNotes }), {

@@ -25,6 +25,7 @@ const actorOf = (user: SessionUser) => ({ name: `${user.firstName} ${user.lastNa
 /** `api/v1/requests` (spec 2 §7.3). */
 export default async function requestRoutes(app: FastifyInstance) {
   app.addHook('preHandler', requireUser);
+  const workflows = { temporal: app.temporal, taskQueue: app.config.taskQueue, answerTimeoutMs: app.config.workflowAnswerTimeoutMs };
 
   const load = async (em: EntityManager, id: number, user: SessionUser): Promise<Request> => {
     const request = await em.findOne(RequestSchema, id);
@@ -109,12 +110,12 @@ export default async function requestRoutes(app: FastifyInstance) {
         });
         if (hasErrors(errors)) throw badRequest('Field validation error.', errors as Record<string, string>);
         const requestNumber = await assignRequestNumber(request.em, found.id);
-        await submitRequest(app.temporal, app.config.taskQueue, { ...found, requestNumber } as Request & { requestNumber: number }, actor);
+        await submitRequest(workflows, { ...found, requestNumber } as Request & { requestNumber: number }, actor);
       } else if (status !== undefined && status !== current) {
         if (!user.isAdmin) throw forbidden("Only administrators can change a request's status");
         if (!found.requestNumber) throw badRequest(`A request in status "${current}" cannot be changed to "${status}"`);
-        if (status === STATUS.draft) await reopenRequest(app.temporal, found.requestNumber, actor);
-        else await changeStatus(app.temporal, found.requestNumber, { status, verified: verified ?? found.verified, internalNotes, actor });
+        if (status === STATUS.draft) await reopenRequest(workflows, found.requestNumber, actor);
+        else await changeStatus(workflows, found.requestNumber, { status, verified: verified ?? found.verified, internalNotes, actor });
       } else if (user.isAdmin && (verified !== undefined || internalNotes !== undefined)) {
         if (isFinished(current) && verified !== undefined && verified !== found.verified) throw badRequest('This request is finished');
         if (verified !== undefined) found.verified = verified;

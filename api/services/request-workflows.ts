@@ -3,7 +3,7 @@
  * and a refused update comes back as a BadRequest in the spec's error shape.
  */
 import {
-  WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client,
+  WithStartWorkflowOperation, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
 } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { Request } from '../../db/entities';
@@ -15,12 +15,25 @@ import {
 import { RequestNumberKey, RequestStatusKey, RequestTypeKey } from '../../workflows/search-attributes';
 import { ApiError, badRequest, unavailable } from '../errors';
 
-async function translateFailures<T>(call: () => Promise<T>): Promise<T> {
+/**
+ * A status change waits at most `config.workflowAnswerTimeoutMs` for the worker. Past it the browser hears 503.
+ * Nothing is lost and nothing doubles: Temporal keeps the admitted update until a worker takes it, the status in
+ * PostgreSQL changes only when the workflow applies it, and a repeated submit reuses the number and the workflow
+ * and answers like the first (tests/workflows/worker-down.test.ts).
+ */
+export const NO_ANSWER_MESSAGE = 'The request service did not confirm this change in time. It may still go through: please reload this page in a moment before trying again.';
+
+export interface WorkflowAccess { temporal: Client; taskQueue: string; answerTimeoutMs: number }
+
+async function translateFailures<T>(access: WorkflowAccess, call: () => Promise<T>): Promise<T> {
   try {
-    return await call();
+    return await access.temporal.withDeadline(Date.now() + access.answerTimeoutMs, call);
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError) {
       throw badRequest(error.cause?.message ?? error.message);
+    }
+    if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || /DEADLINE_EXCEEDED/.test(String((error as Error).message))) {
+      throw unavailable(NO_ANSWER_MESSAGE);
     }
     if (error instanceof ApiError) throw error;
     const message = (error as Error).message ?? String(error);
@@ -29,7 +42,7 @@ async function translateFailures<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-export function submitRequest(temporal: Client, taskQueue: string, request: Request & { requestNumber: number }, actor: Actor): Promise<StatusResult> {
+export function submitRequest(access: WorkflowAccess, request: Request & { requestNumber: number }, actor: Actor): Promise<StatusResult> {
   const input: RequestWorkflowInput = {
     requestId: request.id,
     requestNumber: request.requestNumber,
@@ -39,7 +52,7 @@ export function submitRequest(temporal: Client, taskQueue: string, request: Requ
   };
   const startWorkflowOperation = new WithStartWorkflowOperation(REQUEST_WORKFLOW_TYPE, {
     workflowId: requestWorkflowId(request.requestNumber),
-    taskQueue,
+    taskQueue: access.taskQueue,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
     typedSearchAttributes: [
@@ -48,7 +61,7 @@ export function submitRequest(temporal: Client, taskQueue: string, request: Requ
       { key: RequestTypeKey, value: request.requestType },
     ],
   });
-  return translateFailures(() => temporal.workflow.executeUpdateWithStart(submitUpdate, {
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(submitUpdate, {
     args: [{ actor }],
     updateId: `submit-${randomUUID()}`,
     startWorkflowOperation,
@@ -56,13 +69,13 @@ export function submitRequest(temporal: Client, taskQueue: string, request: Requ
 }
 
 export function changeStatus(
-  temporal: Client, requestNumber: number, command: { status: RequestStatus; verified: boolean; internalNotes?: string | null; actor: Actor },
+  access: WorkflowAccess, requestNumber: number, command: { status: RequestStatus; verified: boolean; internalNotes?: string | null; actor: Actor },
 ): Promise<StatusResult> {
-  const handle = temporal.workflow.getHandle(requestWorkflowId(requestNumber));
-  return translateFailures(() => handle.executeUpdate(setStatusUpdate, { args: [command], updateId: `status-${randomUUID()}` }));
+  const handle = access.temporal.workflow.getHandle(requestWorkflowId(requestNumber));
+  return translateFailures(access, () => handle.executeUpdate(setStatusUpdate, { args: [command], updateId: `status-${randomUUID()}` }));
 }
 
-export function reopenRequest(temporal: Client, requestNumber: number, actor: Actor): Promise<StatusResult> {
-  const handle = temporal.workflow.getHandle(requestWorkflowId(requestNumber));
-  return translateFailures(() => handle.executeUpdate(reopenUpdate, { args: [{ actor }], updateId: `reopen-${randomUUID()}` }));
+export function reopenRequest(access: WorkflowAccess, requestNumber: number, actor: Actor): Promise<StatusResult> {
+  const handle = access.temporal.workflow.getHandle(requestWorkflowId(requestNumber));
+  return translateFailures(access, () => handle.executeUpdate(reopenUpdate, { args: [{ actor }], updateId: `reopen-${randomUUID()}` }));
 }

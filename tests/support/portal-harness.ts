@@ -33,7 +33,7 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(options: { worker?: boolean; listen?: boolean; databaseUrl?: string } = {}): Promise<Harness> {
+export async function startHarness(options: { worker?: boolean; listen?: boolean; databaseUrl?: string; env?: Record<string, string> } = {}): Promise<Harness> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-harness-'));
   const sink = await startSmtpSink();
   const config = loadConfig({
@@ -44,6 +44,7 @@ export async function startHarness(options: { worker?: boolean; listen?: boolean
     SMTP_URL: sink.url,
     DATA_DIR: dataDir,
     PORT: '0',
+    ...options.env,
   });
   const orm = await createOrm(config.databaseUrl, { poolMax: 5 });
   const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace);

@@ -1,0 +1,57 @@
+/**
+ * With no worker running, a submit cannot complete: the requester hears 503 quickly and nothing is lost. Once a
+ * worker runs, the submit Temporal kept and the requester's retry make one submission: same number, one email.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailer } from '../../activities/mailer';
+import { RequestSchema } from '../../db/entities';
+import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
+import { NO_ANSWER_MESSAGE } from '../../api/services/request-workflows';
+import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
+import { startHarness, type Harness } from '../support/portal-harness';
+
+let h: Harness;
+let requester: Session;
+let worker: RequestWorkers | null = null;
+let running: Promise<void> | null = null;
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false, env: { WORKFLOW_ANSWER_TIMEOUT_MS: '2000' } });
+  requester = await loginRequester(h);
+});
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await h?.stop();
+});
+
+describe('submitting while no worker runs', () => {
+  it('answers 503 Unavailable within the deadline, keeps the draft, and succeeds once a worker is back', async () => {
+    const id = await credentialingDraft(h, requester);
+    const started = Date.now();
+    const refused = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ name: 'Unavailable', code: 503, message: NO_ANSWER_MESSAGE });
+    const kept = await h.orm.em.fork().findOneOrFail(RequestSchema, id);
+    expect(kept.status).toBe('Draft');
+    expect(kept.lastName).toBe('Nguyen');
+    const number = kept.requestNumber;
+    expect(number).toBeGreaterThanOrEqual(50001);
+
+    const mailer = createMailer(h.sink.url);
+    worker = await createRequestWorker({
+      address: h.config.temporalAddress, namespace: h.config.temporalNamespace, taskQueue: h.config.taskQueue,
+      deps: { orm: h.orm, mailer, pdf: h.pdf, files: h.files, config: h.config },
+    });
+    running = worker.run();
+
+    const retried = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ status: 'Submitted', requestNumber: number });
+    await h.sink.waitFor((m) => m.subject.includes(String(number)), 20_000);
+    await new Promise((r) => setTimeout(r, 1500)); // a late duplicate would arrive by now
+    expect(h.sink.messages().filter((m) => m.subject.includes(`Request ${number} received`))).toHaveLength(1);
+    mailer.close();
+  });
+});
