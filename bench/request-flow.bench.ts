@@ -21,12 +21,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { createMailer, type Mailer } from '../activities/mailer';
 import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
 import { buildApp } from '../api/app';
 import { loadConfig, type AppConfig } from '../config/app-config';
-import { dropDatabase } from '../db/database';
+import { dropDatabase, dropOrphanedDatabases } from '../db/database';
 import { createOrm, type Orm } from '../db/orm';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
@@ -335,33 +334,6 @@ async function cleanup(): Promise<void> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Drops coi_bench_<pid> databases left by killed runs whose process is gone. */
-async function dropStaleDatabases(serverUrl: URL): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl.toString(), connectionTimeoutMillis: 5000 });
-  try { await client.connect(); } catch { return; /* prepareDatabase explains */ }
-  try {
-    const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like 'coi_bench_%'");
-    for (const { datname } of rows) {
-      const pid = Number(/^coi_bench_(\d+)$/.exec(datname)?.[1]);
-      if (pid && pid !== process.pid && !isAlive(pid)) {
-        await client.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
-        log(`dropped stale database ${datname}`);
-      }
-    }
-  } finally {
-    await client.end();
-  }
-}
-
 async function startPortal(): Promise<Portal> {
   const serverUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   serverUrl.pathname = '/postgres';
@@ -373,7 +345,7 @@ async function startPortal(): Promise<Portal> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-bench-'));
   cleanups.push(['remove data dir', () => rm(dataDir, { recursive: true, force: true })]);
 
-  await dropStaleDatabases(serverUrl);
+  for (const name of await dropOrphanedDatabases(serverUrl.toString(), 'coi_bench_')) log(`dropped stale database ${name}`);
   await dropDatabase(databaseUrl).catch(() => {}); // a leftover of a recycled pid
   cleanups.push(['drop database', () => dropDatabase(databaseUrl)]);
 

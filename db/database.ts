@@ -38,3 +38,42 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
     await client.end();
   }
 }
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Drops scratch databases named `<prefix><pid>…` whose process is gone (a test or bench run killed before its
+ * cleanup). Returns the names dropped. Silent when the server does not answer: prepareDatabase explains that.
+ */
+export async function dropOrphanedDatabases(databaseUrl: string, prefix: string): Promise<string[]> {
+  if (!/^[a-z_]+$/.test(prefix)) throw new Error(`Unsupported prefix "${prefix}"`);
+  const url = new URL(databaseUrl);
+  url.pathname = '/postgres';
+  url.search = '';
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch {
+    return [];
+  }
+  const dropped: string[] = [];
+  try {
+    const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`]);
+    for (const { datname } of rows) {
+      const pid = Number(new RegExp(`^${prefix}(\\d+)`).exec(datname)?.[1]);
+      if (pid && pid !== process.pid && !processIsAlive(pid)) {
+        await client.query(`drop database if exists "${datname}" with (force)`).then(() => dropped.push(datname), () => {});
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return dropped;
+}

@@ -15,10 +15,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { prepareDatabase } from '../../db/prepare-database';
-import { dropDatabase } from '../../db/database';
+import { dropDatabase, dropOrphanedDatabases } from '../../db/database';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
 
 const log = (line: string) => console.log(`[test-setup] ${line}`);
@@ -30,40 +29,12 @@ function serverUrl(): URL {
   return url;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Drops coi_test_<pid>_* databases whose process is gone (a run killed before its teardown). */
-async function dropStaleDatabases(): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl().toString(), connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-  } catch {
-    return; // prepareDatabase will explain how to start PostgreSQL
-  }
-  try {
-    const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like 'coi_test_%'");
-    for (const { datname } of rows) {
-      const pid = Number(/^coi_test_(\d+)_/.exec(datname)?.[1]);
-      if (pid && !isAlive(pid)) await client.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
-    }
-  } finally {
-    await client.end();
-  }
-}
-
 export default async function setup(project: TestProject) {
   const selected = project.vitest.projects.map((p) => p.name);
   if (selected.length > 0 && selected.every((name) => name === 'domain')) return undefined;
 
   const started = Date.now();
-  await dropStaleDatabases();
+  await dropOrphanedDatabases(serverUrl().toString(), 'coi_test_');
   const dbUrl = serverUrl();
   dbUrl.pathname = `/coi_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const databaseUrl = dbUrl.toString();
