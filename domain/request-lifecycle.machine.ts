@@ -127,3 +127,6 @@ export function statusChoicesNow(status: RequestStatus, ctx: LifecycleContext): 
   return adminStatusChoices(ctx).filter((to) => snapshot.can({ type: 'SET_STATUS', status: to, verified: true }));
 }
 
+
+/** The requester's form is open while the machine tags the status `editable` (Draft, Pending Additional Information). */
+export const requesterMayEdit = (status: RequestStatus, ctx: LifecycleContext): boolean => snapshotFor(status, ctx).hasTag('editable');

@@ -4,7 +4,7 @@
  */
 import { wrap } from '@mikro-orm/core';
 import type { Request } from '../../db/entities';
-import { isFinished, STATUS, type RequestStatus } from '../../domain';
+import { isFinished, requesterMayEdit, type CertificateType, type RequestStatus, type RequestType } from '../../domain';
 import { forbidden } from '../errors';
 import type { SessionUser } from '../plugins/app-context';
 
@@ -25,7 +25,8 @@ export function assertCanSee(user: SessionUser, request: Request): void {
 export function canEditForm(user: SessionUser, request: Request): boolean {
   const status = request.status as RequestStatus;
   if (user.isAdmin) return !isFinished(status);
-  return request.requesterId === user.id && (status === STATUS.draft || status === STATUS.pendingAdditionalInformation);
+  return request.requesterId === user.id
+    && requesterMayEdit(status, { requestType: request.requestType as RequestType, certificateType: request.certificateType as CertificateType | null });
 }
 
 /** Serializes a request for the caller: internal notes are for administrators only. */

@@ -1,5 +1,5 @@
 /** How a request is named in tables and headings. */
-import { REQUEST_TYPE_LABEL, STATUS, snapshotFor } from '../../../domain';
+import { REQUEST_TYPE_LABEL, STATUS, requesterMayEdit } from '../../../domain';
 import type { RequestRecord } from '../types/api';
 import { paths } from './paths';
 
@@ -21,7 +21,7 @@ export const requestEditHref = (request: Pick<RequestRecord, 'id' | 'requestType
 
 /** The form is open while the lifecycle machine tags the status `editable` (Draft, Pending Additional Information). */
 export const isEditable = (request: Pick<RequestRecord, 'status' | 'requestType' | 'certificateType'>): boolean =>
-  snapshotFor(request.status, { requestType: request.requestType, certificateType: request.certificateType }).hasTag('editable');
+  requesterMayEdit(request.status, { requestType: request.requestType, certificateType: request.certificateType });
 
 /** Drafts may be deleted; a reopened request keeps its number and goes back through review instead. */
 export const isDeletable = (request: Pick<RequestRecord, 'status' | 'requestNumber'>): boolean =>
