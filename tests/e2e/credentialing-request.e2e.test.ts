@@ -88,6 +88,16 @@ describe('a claim history request from the requester to the administrator and ba
     await page.waitForURL(/\/requests\/credentialing\/\d+\/edit$/);
     await expect.poll(() => page.getByText('Draft saved').isVisible()).toBe(true);
 
+    // Save Draft puts it under Draft Requests; Edit brings the saved values back.
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('tab', { name: /^Draft Requests \(\d+\)$/ }).click();
+    const draftRow = page.getByRole('row').filter({ hasText: 'Okafor' });
+    await draftRow.first().waitFor();
+    await shot('draft-listed');
+    await draftRow.first().getByRole('link', { name: 'Edit' }).click();
+    await expect.poll(() => page.locator('input[name="lastName"]').inputValue()).toBe('Okafor');
+    expect(await page.locator('input[name="dateTo"]').inputValue()).toBe('12/31/2024');
+
     await page.locator('input[name="file"]').setInputFiles({
       name: 'signed-release.pdf', mimeType: 'application/pdf',
       buffer: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
