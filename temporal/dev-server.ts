@@ -7,14 +7,17 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { REQUEST_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes';
 import { ensureTemporalCli, type Log } from './temporal-cli';
 
-/** The search attributes the portal's workflows upsert (never call one `Status`: it clashes with the Web UI). */
-export const SEARCH_ATTRIBUTES = {
-  RequestNumber: 'Int',
-  RequestStatus: 'Keyword',
-  RequestType: 'Keyword',
-} as const;
+/**
+ * The search attributes the workflows use (defined once in workflows/search-attributes.ts), as the CLI names their
+ * types: INT → Int, KEYWORD → Keyword. Never call one `Status`: it clashes with the Web UI.
+ */
+const cliType = (type: string) => type.split('_').map((w) => w[0] + w.slice(1).toLowerCase()).join('');
+export const SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(
+  REQUEST_SEARCH_ATTRIBUTE_KEYS.map((key) => [key.name, cliType(key.type)]),
+);
 
 /** temporal.api.enums.v1.IndexedValueType values (kept numeric so @temporalio/proto need not be a direct dependency). */
 const INDEXED_VALUE_TYPE: Record<string, number> = { Text: 1, Keyword: 2, Int: 3, Double: 4, Bool: 5, Datetime: 6, KeywordList: 7 };

@@ -4,3 +4,6 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 export const RequestNumberKey = defineSearchAttributeKey('RequestNumber', SearchAttributeType.INT);
 export const RequestStatusKey = defineSearchAttributeKey('RequestStatus', SearchAttributeType.KEYWORD);
 export const RequestTypeKey = defineSearchAttributeKey('RequestType', SearchAttributeType.KEYWORD);
+
+/** Every key above, for the dev server and operators' setup to register. */
+export const REQUEST_SEARCH_ATTRIBUTE_KEYS = [RequestNumberKey, RequestStatusKey, RequestTypeKey];

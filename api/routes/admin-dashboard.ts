@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { RequestSchema } from '../../db/entities';
-import { DECIDED_STATUSES, STATUS } from '../../domain';
+import { FINISHED_STATUSES } from '../../domain';
 import { currentUser, requireAdmin } from '../plugins/auth';
 import { requestForCaller } from '../services/request-access';
 
@@ -14,8 +14,8 @@ export default async function adminDashboardRoutes(app: FastifyInstance) {
     const startOfYear = new Date(now.getFullYear(), 0, 1);
     const em = request.em;
     const [adminRequests, today, monthToDate, yearToDate] = await Promise.all([
-      // Closed is finished too: it leaves the queue with the decided statuses.
-      em.fork().find(RequestSchema, { status: { $nin: [...DECIDED_STATUSES, STATUS.closed] } }, { orderBy: { updatedAt: 'desc', id: 'desc' }, limit: 1000 }),
+      // The decided statuses of spec 2 §7.4, plus Closed: every finished request leaves the queue.
+      em.fork().find(RequestSchema, { status: { $nin: [...FINISHED_STATUSES] } }, { orderBy: { updatedAt: 'desc', id: 'desc' }, limit: 1000 }),
       em.fork().count(RequestSchema, { submitDate: { $gte: startOfDay } }),
       em.fork().count(RequestSchema, { submitDate: { $gte: startOfMonth } }),
       em.fork().count(RequestSchema, { submitDate: { $gte: startOfYear } }),
