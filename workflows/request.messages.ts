@@ -13,8 +13,10 @@ export interface RequestWorkflowInput {
   requestType: RequestType;
   certificateType?: CertificateType | null;
   status: RequestStatus;
-  /** Next side-effect sequence number; carried across continue-as-new so idempotency keys never repeat. */
+  /** Next side-effect sequence number (workflows started before command ids; kept for their continue-as-new). */
   effectSeq?: number;
+  /** The last command applied to the request (PostgreSQL `last_command_id`): a repeat of it answers like the first. */
+  lastCommandId?: string | null;
 }
 
 export interface RequestWorkflowState {
@@ -27,14 +29,22 @@ export interface RequestWorkflowState {
   pendingEffects: number;
 }
 
-export interface SubmitCommand { actor: Actor }
-export interface SetStatusCommand { status: RequestStatus; verified: boolean; internalNotes?: string | null; actor: Actor }
-export interface ReopenCommand { actor: Actor }
+/**
+ * `commandId` derives from the command (request, target, the version the caller saw) and is also the update id:
+ * the same press answers the same. Optional only for histories recorded before command ids existed.
+ */
+export interface SubmitCommand { actor: Actor; commandId?: string }
+export interface SetStatusCommand { status: RequestStatus; verified: boolean; internalNotes?: string | null; actor: Actor; commandId?: string }
+export interface ReopenCommand { actor: Actor; commandId?: string }
 export interface StatusResult { status: RequestStatus; requestNumber: number }
+/** Send a template email for the request; `retryOf` is the audit row id of a failed email sent again. */
+export interface SendEmailCommand { templateTitle: string; retryOf: number | null; actor: Actor; commandId: string }
+export interface SendEmailResult { queued: true; templateTitle: string }
 
 export const submitUpdate = defineUpdate<StatusResult, [SubmitCommand]>('submit');
 export const setStatusUpdate = defineUpdate<StatusResult, [SetStatusCommand]>('setStatus');
 export const reopenUpdate = defineUpdate<StatusResult, [ReopenCommand]>('reopen');
+export const sendEmailUpdate = defineUpdate<SendEmailResult, [SendEmailCommand]>('sendEmail');
 export const stateQuery = defineQuery<RequestWorkflowState>('state');
 
 export const REQUEST_WORKFLOW_TYPE = 'requestWorkflow';

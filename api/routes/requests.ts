@@ -18,7 +18,7 @@ import { changeStatus, reopenRequest, submitRequest } from '../services/request-
 const ADMIN_ONLY_FIELDS = new Set(['internalNotes']);
 const QUERY_FIELDS = new Set(Object.keys(RequestSchema.meta.properties).filter((f) => f !== 'version'));
 
-type PatchBody = Record<string, unknown> & { status?: RequestStatus; verified?: boolean; internalNotes?: string | null };
+type PatchBody = Record<string, unknown> & { status?: RequestStatus; verified?: boolean; internalNotes?: string | null; version?: number };
 
 const actorOf = (user: SessionUser) => ({ name: `${user.firstName} ${user.lastName}`.trim(), email: user.email });
 
@@ -87,7 +87,9 @@ export default async function requestRoutes(app: FastifyInstance) {
     '/requests/:id', { schema: { params: idParams, body: patchRequestBody } }, async (request) => {
       const user = currentUser(request);
       const found = await load(request.em, request.params.id, user);
-      const { status, verified, internalNotes, ...form } = request.body;
+      const { status, verified, internalNotes, version, ...form } = request.body;
+      const loadedVersion = found.version; // before this call's own form changes bump it
+      const seenVersion = version ?? loadedVersion;
       const current = found.status as RequestStatus;
       if (!user.isAdmin && (verified !== undefined || internalNotes !== undefined)) throw forbidden('Administrators only');
       if (!user.isAdmin && status !== undefined && status !== current && status !== STATUS.submitted) {
@@ -110,12 +112,13 @@ export default async function requestRoutes(app: FastifyInstance) {
         });
         if (hasErrors(errors)) throw badRequest('Field validation error.', errors as Record<string, string>);
         const requestNumber = await assignRequestNumber(request.em, found.id);
-        await submitRequest(workflows, { ...found, requestNumber } as Request & { requestNumber: number }, actor);
+        await submitRequest(workflows, { ...found, requestNumber, version: loadedVersion }, actor, seenVersion);
       } else if (status !== undefined && status !== current) {
         if (!user.isAdmin) throw forbidden("Only administrators can change a request's status");
         if (!found.requestNumber) throw badRequest(`A request in status "${current}" cannot be changed to "${status}"`);
-        if (status === STATUS.draft) await reopenRequest(workflows, found.requestNumber, actor);
-        else await changeStatus(workflows, found.requestNumber, { status, verified: verified ?? found.verified, internalNotes, actor });
+        const row = { ...found, requestNumber: found.requestNumber, version: loadedVersion };
+        if (status === STATUS.draft) await reopenRequest(workflows, row, actor, seenVersion);
+        else await changeStatus(workflows, row, { status, verified: verified ?? found.verified, internalNotes, actor }, seenVersion);
       } else if (user.isAdmin && (verified !== undefined || internalNotes !== undefined)) {
         if (isFinished(current) && verified !== undefined && verified !== found.verified) throw badRequest('This request is finished');
         if (verified !== undefined) found.verified = verified;

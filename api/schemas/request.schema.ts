@@ -1,5 +1,5 @@
 /** JSON Schemas (ajv) of request payloads. Limits come from domain/. */
-import { ALL_STATUSES, INTERNAL_NOTES_MAX, REQUEST_TYPE, TEXT_MAX } from '../../domain';
+import { ADDL_RECIPIENTS_MAX, ALL_STATUSES, INTERNAL_NOTES_MAX, REQUEST_TYPE, TEXT_MAX } from '../../domain';
 
 const text = { type: ['string', 'null'], maxLength: TEXT_MAX } as const;
 const date = { type: ['string', 'null'], format: 'date-time' } as const;
@@ -10,7 +10,7 @@ export const FORM_FIELDS = {
   middleInitial: { type: ['string', 'null'], maxLength: 2 },
   altName: text, email: text, birthDate: date, dateFrom: date, dateTo: date,
   providerType: text, reason: text, reasonOther: text, licensingState: text, facilityName: text,
-  recipientEmail: text, addlRecipients: { type: ['string', 'null'], maxLength: 1000 },
+  recipientEmail: text, addlRecipients: { type: ['string', 'null'], maxLength: ADDL_RECIPIENTS_MAX },
   credentialingCompany: text,
 } as const;
 export const FORM_FIELD_NAMES = Object.keys(FORM_FIELDS) as (keyof typeof FORM_FIELDS)[];
@@ -35,6 +35,8 @@ export const patchRequestBody = {
     status: { type: 'string', enum: ALL_STATUSES },
     verified: { type: 'boolean' },
     internalNotes: { type: ['string', 'null'], maxLength: INTERNAL_NOTES_MAX },
+    /** the request version the caller saw: a command pressed again on the same version is answered like the first */
+    version: { type: 'integer', minimum: 1 },
   },
 } as const;
 

@@ -1,29 +1,51 @@
 /**
- * The API's side of the request workflow: status changes become workflow updates (submit uses update-with-start),
- * and a refused update comes back as a BadRequest in the spec's error shape.
+ * The API's side of the request workflow: every command (submit, status change, reopen, send an email again)
+ * becomes an update-with-start on workflow `request-<number>`, so a request whose workflow has ended (finished,
+ * terminated, lost with its history) is re-created from PostgreSQL before the command runs.
+ *
+ * A command's update id derives from the command itself (request, what it asks for, and the request version the
+ * caller saw), never from chance: a Save pressed again, or retried after the API came back, is the same update,
+ * which Temporal de-duplicates and answers with the first result. The request row also remembers the last
+ * applied command id (`lastCommandId`), so a repeat that reaches a later run of the workflow is answered from
+ * PostgreSQL like the first.
  */
 import {
   WithStartWorkflowOperation, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
 } from '@temporalio/client';
-import { randomUUID } from 'node:crypto';
-import type { Request } from '../../db/entities';
-import type { RequestStatus } from '../../domain';
+import type { CertificateType, RequestStatus, RequestType } from '../../domain';
 import {
-  REQUEST_WORKFLOW_TYPE, reopenUpdate, requestWorkflowId, setStatusUpdate, submitUpdate,
+  REQUEST_WORKFLOW_TYPE, reopenUpdate, requestWorkflowId, sendEmailUpdate, setStatusUpdate, submitUpdate,
   type Actor, type RequestWorkflowInput, type StatusResult,
 } from '../../workflows/request.messages';
 import { RequestNumberKey, RequestStatusKey, RequestTypeKey } from '../../workflows/search-attributes';
-import { ApiError, badRequest, unavailable } from '../errors';
+import { ApiError, badRequest, conflict, unavailable } from '../errors';
 
 /**
  * A status change waits at most `config.workflowAnswerTimeoutMs` for the worker. Past it the browser hears 503.
  * Nothing is lost and nothing doubles: Temporal keeps the admitted update until a worker takes it, the status in
- * PostgreSQL changes only when the workflow applies it, and a repeated submit reuses the number and the workflow
- * and answers like the first (tests/workflows/worker-down.test.ts).
+ * PostgreSQL changes only when the workflow applies it, and pressing again sends the same update id.
  */
 export const NO_ANSWER_MESSAGE = 'The request service did not confirm this change in time. It may still go through: please reload this page in a moment before trying again.';
 
 export interface WorkflowAccess { temporal: Client; taskQueue: string; answerTimeoutMs: number }
+
+/** What the workflow needs of the stored request to (re-)create itself. */
+export interface RequestRow {
+  id: number;
+  requestNumber: number;
+  requestType: string;
+  certificateType?: string | null;
+  status: string;
+  /** optimistic-lock version as loaded, before this HTTP request's own form changes */
+  version: number;
+  /** id of the last command the workflow applied (written with the status) */
+  lastCommandId?: string | null;
+}
+
+/** `<kind>:<number>:<target>:v<version>`: the same press of the same button on the same version, the same id. */
+export function commandIdOf(kind: 'submit' | 'status' | 'reopen', requestNumber: number, target: string, version: number): string {
+  return `${kind}:${requestNumber}:${target.replace(/[^A-Za-z0-9]+/g, '-')}:v${version}`;
+}
 
 async function translateFailures<T>(access: WorkflowAccess, call: () => Promise<T>): Promise<T> {
   try {
@@ -42,40 +64,91 @@ async function translateFailures<T>(access: WorkflowAccess, call: () => Promise<
   }
 }
 
-export function submitRequest(access: WorkflowAccess, request: Request & { requestNumber: number }, actor: Actor): Promise<StatusResult> {
+/** Starts the request's workflow from PostgreSQL when no run is open; otherwise the open run takes the update. */
+function startOperation(access: WorkflowAccess, request: RequestRow) {
   const input: RequestWorkflowInput = {
     requestId: request.id,
     requestNumber: request.requestNumber,
-    requestType: request.requestType as RequestWorkflowInput['requestType'],
-    certificateType: (request.certificateType ?? null) as RequestWorkflowInput['certificateType'],
+    requestType: request.requestType as RequestType,
+    certificateType: (request.certificateType ?? null) as CertificateType | null,
     status: request.status as RequestStatus,
+    lastCommandId: request.lastCommandId ?? null,
   };
-  const startWorkflowOperation = new WithStartWorkflowOperation(REQUEST_WORKFLOW_TYPE, {
+  return new WithStartWorkflowOperation(REQUEST_WORKFLOW_TYPE, {
     workflowId: requestWorkflowId(request.requestNumber),
     taskQueue: access.taskQueue,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     typedSearchAttributes: [
       { key: RequestNumberKey, value: request.requestNumber },
       { key: RequestStatusKey, value: request.status },
       { key: RequestTypeKey, value: request.requestType },
     ],
   });
+}
+
+export const STALE_VERSION_MESSAGE = 'This request changed since you opened it. Please reload the page and try again.';
+
+/**
+ * A repeat of the command the request last applied is answered like the first time, without asking the workflow.
+ * Any other command must be made on the version stored now: a page left open while someone else changed the
+ * request gets a Conflict instead of undoing their change (and a command id can never be reused).
+ */
+function alreadyApplied(request: RequestRow, commandId: string, version: number | null): StatusResult | null {
+  if (request.lastCommandId === commandId) return { status: request.status as RequestStatus, requestNumber: request.requestNumber };
+  if (version !== null && version !== request.version) throw conflict(STALE_VERSION_MESSAGE);
+  return null;
+}
+
+/** `version`: the request version the caller saw when it pressed Submit (defaults to the stored one). */
+export function submitRequest(access: WorkflowAccess, request: RequestRow, actor: Actor, version = request.version): Promise<StatusResult> {
+  const commandId = commandIdOf('submit', request.requestNumber, 'Submitted', version);
+  // No stale-version check: autosaves move the version under the Submit button; the stored form is what is submitted.
+  const repeat = alreadyApplied(request, commandId, null);
+  if (repeat) return Promise.resolve(repeat);
   return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(submitUpdate, {
-    args: [{ actor }],
-    updateId: `submit-${randomUUID()}`,
-    startWorkflowOperation,
+    args: [{ actor, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
   }));
 }
 
 export function changeStatus(
-  access: WorkflowAccess, requestNumber: number, command: { status: RequestStatus; verified: boolean; internalNotes?: string | null; actor: Actor },
+  access: WorkflowAccess, request: RequestRow,
+  command: { status: RequestStatus; verified: boolean; internalNotes?: string | null; actor: Actor },
+  version = request.version,
 ): Promise<StatusResult> {
-  const handle = access.temporal.workflow.getHandle(requestWorkflowId(requestNumber));
-  return translateFailures(access, () => handle.executeUpdate(setStatusUpdate, { args: [command], updateId: `status-${randomUUID()}` }));
+  const commandId = commandIdOf('status', request.requestNumber, command.status, version);
+  const repeat = alreadyApplied(request, commandId, version);
+  if (repeat) return Promise.resolve(repeat);
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(setStatusUpdate, {
+    args: [{ ...command, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
+  }));
 }
 
-export function reopenRequest(access: WorkflowAccess, requestNumber: number, actor: Actor): Promise<StatusResult> {
-  const handle = access.temporal.workflow.getHandle(requestWorkflowId(requestNumber));
-  return translateFailures(access, () => handle.executeUpdate(reopenUpdate, { args: [{ actor }], updateId: `reopen-${randomUUID()}` }));
+export function reopenRequest(access: WorkflowAccess, request: RequestRow, actor: Actor, version = request.version): Promise<StatusResult> {
+  const commandId = commandIdOf('reopen', request.requestNumber, 'Draft', version);
+  const repeat = alreadyApplied(request, commandId, version);
+  if (repeat) return Promise.resolve(repeat);
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(reopenUpdate, {
+    args: [{ actor, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
+  }));
+}
+
+/**
+ * Sends a template email for the request through its workflow (audited, idempotent). `retryOf` is the audit row
+ * of a failed email being sent again: pressing "Send again" twice sends one email.
+ */
+export function sendEmail(
+  access: WorkflowAccess, request: RequestRow,
+  command: { templateTitle: string; retryOf?: number | null; actor: Actor },
+  nonce: string,
+): Promise<{ queued: true; templateTitle: string }> {
+  const commandId = command.retryOf
+    ? `email:${request.requestNumber}:retry-${command.retryOf}`
+    : `email:${request.requestNumber}:${command.templateTitle.replace(/[^A-Za-z0-9]+/g, '-')}:${nonce}`;
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(sendEmailUpdate, {
+    args: [{ templateTitle: command.templateTitle, retryOf: command.retryOf ?? null, actor: command.actor, commandId }],
+    updateId: commandId,
+    startWorkflowOperation: startOperation(access, request),
+  }));
 }

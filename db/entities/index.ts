@@ -2,7 +2,7 @@
 import { AdminSchema } from './admin.entity';
 import { CounterSchema } from './counter.entity';
 import { DocumentSchema } from './document.entity';
-import { EmailDeliverySchema } from './email-delivery.entity';
+import { RequestEffectSchema } from './request-effect.entity';
 import { EmailTemplateSchema } from './email-template.entity';
 import { PolicyYearSchema } from './policy-year.entity';
 import { RequestActivitySchema } from './request-activity.entity';
@@ -12,7 +12,7 @@ import { UserSchema } from './user.entity';
 export * from './admin.entity';
 export * from './counter.entity';
 export * from './document.entity';
-export * from './email-delivery.entity';
+export * from './request-effect.entity';
 export * from './email-template.entity';
 export * from './policy-year.entity';
 export * from './request-activity.entity';
@@ -20,6 +20,6 @@ export * from './request.entity';
 export * from './user.entity';
 
 export const ALL_ENTITIES = [
-  AdminSchema, CounterSchema, DocumentSchema, EmailDeliverySchema, EmailTemplateSchema, PolicyYearSchema,
+  AdminSchema, CounterSchema, DocumentSchema, RequestEffectSchema, EmailTemplateSchema, PolicyYearSchema,
   RequestActivitySchema, RequestSchema, UserSchema,
 ];

@@ -16,6 +16,8 @@ export const RequestActivitySchema = defineEntity({
     channel: p.string().nullable(),
     /** workflow-made entries carry a key so an activity retry never writes a second row */
     idempotencyKey: p.string().nullable().unique(),
+    /** on an email-failed row: the effect that failed, so an administrator can send it again */
+    effectId: p.integer().nullable(),
   },
 });
 export type RequestActivity = InferEntity<typeof RequestActivitySchema>;

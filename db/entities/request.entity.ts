@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { ADDL_RECIPIENTS_MAX } from '../../domain/limits';
 import { baseProperties } from './common';
 
 /**
@@ -25,7 +26,7 @@ export const RequestSchema = defineEntity({
     requesterPhone: p.string().nullable(),
     requesterCompany: p.string().nullable(),
     employerType: p.string(),
-    addlRecipients: p.string().nullable(),
+    addlRecipients: p.string().length(ADDL_RECIPIENTS_MAX).nullable(),
     recipientEmail: p.string().nullable(),
     internalNotes: p.text().nullable(),
     verified: p.boolean().default(false),
@@ -46,6 +47,8 @@ export const RequestSchema = defineEntity({
     facilityName: p.string().nullable(),
     dateFrom: p.datetime().nullable(),
     dateTo: p.datetime().nullable(),
+    /** The last command the request's workflow applied (its update id): a repeat is answered like the first. */
+    lastCommandId: p.string().nullable(),
     version: p.integer().version(),
   },
 });
