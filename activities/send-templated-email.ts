@@ -1,7 +1,7 @@
 import Handlebars from 'handlebars';
 import type { AppConfig } from '../config/app-config';
 import type { Orm } from '../db/orm';
-import { DocumentSchema, EmailDeliverySchema, EmailTemplateSchema, RequestActivitySchema, RequestSchema, type Request } from '../db/entities';
+import { DocumentSchema, RequestEffectSchema, EmailTemplateSchema, RequestActivitySchema, RequestSchema, type Request } from '../db/entities';
 import { AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, emailRecipients, PRODUCT_NAME, REQUEST_TYPE_LABEL, type RequestType } from '../domain';
 import type { DocumentFiles } from '../storage/document-files';
 import type { Mailer } from './mailer';
@@ -30,9 +30,9 @@ export function templateVariables(request: Request, publicUrl: string) {
 export function sendTemplatedEmailActivity(deps: { orm: Orm; mailer: Mailer; files: DocumentFiles; config: AppConfig }) {
   return async function sendTemplatedEmail(input: SendTemplatedEmailInput): Promise<SendTemplatedEmailResult> {
     const em = deps.orm.em.fork();
-    const existing = await em.findOne(EmailDeliverySchema, { idempotencyKey: input.key });
+    const existing = await em.findOne(RequestEffectSchema, { idempotencyKey: input.key });
     if (existing?.sentAt) {
-      return { messageId: existing.messageId, recipients: existing.recipients.split(', '), alreadySent: true };
+      return { messageId: existing.messageId!, recipients: existing.recipients!.split(', '), alreadySent: true };
     }
     const request = await em.findOneOrFail(RequestSchema, input.requestId);
     const template = await em.findOneOrFail(EmailTemplateSchema, { title: input.templateTitle });
@@ -44,9 +44,10 @@ export function sendTemplatedEmailActivity(deps: { orm: Orm; mailer: Mailer; fil
       ? await em.find(DocumentSchema, { id: { $in: input.attachmentDocumentIds }, requestId: request.id })
       : [];
     const messageId = `<${input.key.replace(/[^A-Za-z0-9.-]/g, '.')}@coi-portal>`;
-    const delivery = existing ?? em.create(EmailDeliverySchema, {
-      idempotencyKey: input.key, requestId: request.id, templateTitle: template.title, recipients: recipients.join(', '), messageId,
-    });
+    const delivery = existing ?? em.create(RequestEffectSchema, {
+      idempotencyKey: input.key, requestId: request.id, kind: 'email', templateTitle: template.title, snapshot: vars,
+      recipients: recipients.join(', '), messageId, claimedAt: new Date(),
+    } as never);
     await em.flush();
 
     await deps.mailer.sendMail({
@@ -59,7 +60,7 @@ export function sendTemplatedEmailActivity(deps: { orm: Orm; mailer: Mailer; fil
     });
 
     await em.transactional(async (tx) => {
-      tx.assign(delivery, { sentAt: new Date() });
+      tx.assign(delivery, { sentAt: new Date(), state: 'sent' } as never);
       tx.persist(delivery);
       tx.create(RequestActivitySchema, {
         requestId: request.id,

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestActivitySchema, RequestSchema, EmailDeliverySchema } from '../../db/entities';
+import { RequestActivitySchema, RequestSchema, RequestEffectSchema } from '../../db/entities';
 import { AUTOMATED_EMAIL_ACTOR, DEV_REQUESTER_EMAIL } from './fixtures-constants';
 import { requestWorkflowId, stateQuery } from '../../workflows/request.messages';
 import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
@@ -172,7 +172,7 @@ describe('activities are idempotent', () => {
     expect(h.sink.messages().filter((m) => m.messageId?.includes(`test-idempotency-${id}`))).toHaveLength(1);
     const em = h.orm.em.fork();
     expect(await em.count(RequestActivitySchema, { requestId: id, activityType: 'Email' })).toBe(1);
-    expect(await em.count(EmailDeliverySchema, { idempotencyKey: key })).toBe(1);
+    expect(await em.count(RequestEffectSchema, { idempotencyKey: key })).toBe(1);
   });
 
   it('a retried status record writes one audit row', async () => {
