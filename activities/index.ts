@@ -5,19 +5,36 @@
 import type { AppConfig } from '../config/app-config';
 import type { Orm } from '../db/orm';
 import type { DocumentFiles } from '../storage/document-files';
-import { generateLetterActivity } from './generate-letter';
+import { queueEmailActivity, pendingEffectsActivity } from './effects/queue-email';
+import { recordStatusActivity } from './effects/record-status';
+import { renderEffectLetterActivity } from './effects/render-letter';
+import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
+import { generateLetterActivity } from './legacy/generate-letter';
+import { recordStatusChangeActivity } from './legacy/record-status-change';
+import { sendTemplatedEmailActivity } from './legacy/send-templated-email';
 import type { Mailer } from './mailer';
 import type { ChromiumPdfRenderer } from './pdf/chromium-pdf-renderer';
-import { recordStatusChangeActivity } from './record-status-change';
-import type { RequestActivities } from './request-activities.types';
-import { sendTemplatedEmailActivity } from './send-templated-email';
+import type { LegacyRequestActivities, RequestActivities } from './request-activities.types';
 
 export interface ActivityDeps { orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig }
 
-export function createActivities(deps: ActivityDeps): RequestActivities {
+/** Activities of the request task queue (everything but Chromium). */
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter'> & Omit<LegacyRequestActivities, 'generateLetter'> {
   return {
+    recordStatus: recordStatusActivity(deps),
+    queueEmail: queueEmailActivity(deps),
+    pendingEffects: pendingEffectsActivity(deps),
+    sendEffectEmail: sendEffectEmailActivity(deps),
+    recordEffectFailure: recordEffectFailureActivity(deps),
     recordStatusChange: recordStatusChangeActivity(deps.orm),
-    generateLetter: generateLetterActivity(deps),
     sendTemplatedEmail: sendTemplatedEmailActivity(deps),
+  };
+}
+
+/** Activities of the letters task queue (Chromium), apart so a PDF backlog never delays a status save. */
+export function createLetterActivities(deps: ActivityDeps): Pick<RequestActivities, 'renderEffectLetter'> & Pick<LegacyRequestActivities, 'generateLetter'> {
+  return {
+    renderEffectLetter: renderEffectLetterActivity(deps),
+    generateLetter: generateLetterActivity(deps),
   };
 }

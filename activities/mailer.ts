@@ -10,6 +10,10 @@ export function createMailer(smtpUrl: string) {
     auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
     pool: true,
     maxConnections: 4,
+    // Fail fast rather than hold an activity slot: the activity retries (bounded) and its heartbeat shows it alive.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
   });
 }
 export type Mailer = ReturnType<typeof createMailer>;

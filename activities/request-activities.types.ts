@@ -1,33 +1,76 @@
 /** Activity signatures as the workflow sees them (type-only import into the workflow bundle). */
 import type { RequestStatus } from '../domain';
 
-export interface RecordStatusChangeInput {
-  /** `<workflowId>:<effect seq>`: the audit row carries it, so a retry writes nothing twice. */
+export interface ActorRef { name: string; email: string }
+
+/** What a status change owes the requester: an email, or (completed statuses) a letter and an email. */
+export interface EffectOrder { kind: 'email' | 'letter-and-email'; templateTitle: string }
+
+export interface RecordStatusInput {
+  /** `<workflowId>:<runId>:<seq>`: unique across runs; the audit row and the effect row carry it. */
   key: string;
   requestId: number;
   previousStatus: RequestStatus;
   status: RequestStatus;
+  /** workflow time of the change (ISO) */
   at: string;
   submitted: boolean;
   /** ISO when the status stamps a completion time; null clears it (Reopen, open statuses). */
   completedDate: string | null;
   verified?: boolean;
   internalNotes?: string | null;
-  actor: { name: string; email: string };
+  actor: ActorRef;
+  /** the command's id (its update id), remembered on the request so a repeat is answered like the first */
+  commandId: string | null;
+  /** written in the same transaction, with a snapshot of the request as it is at this change */
+  effect: EffectOrder | null;
 }
 
-export interface GenerateLetterInput { key: string; requestId: number }
-export interface GenerateLetterResult { documentId: number; name: string }
-
-export interface SendTemplatedEmailInput {
+export interface QueueEmailInput {
   key: string;
   requestId: number;
   templateTitle: string;
-  attachmentDocumentIds: number[];
+  /** audit row of a failed email this one sends again */
+  retryOf: number | null;
+  actor: ActorRef;
 }
-export interface SendTemplatedEmailResult { messageId: string; recipients: string[]; alreadySent: boolean }
+
+/** An effect the workflow carries out; its row in `request_effects` holds the rest. */
+export interface EffectRef { key: string; kind: 'email' | 'letter-and-email'; templateTitle: string }
+
+export interface EffectKeyInput { key: string }
+export interface EffectFailureInput { key: string; reason: string }
+export interface SendEffectEmailResult { messageId: string; recipients: string[]; possiblyTwice: boolean; alreadySent: boolean }
 
 export interface RequestActivities {
+  recordStatus(input: RecordStatusInput): Promise<void>;
+  queueEmail(input: QueueEmailInput): Promise<EffectRef>;
+  pendingEffects(input: { requestId: number }): Promise<EffectRef[]>;
+  renderEffectLetter(input: EffectKeyInput): Promise<{ documentId: number }>;
+  sendEffectEmail(input: EffectKeyInput): Promise<SendEffectEmailResult>;
+  recordEffectFailure(input: EffectFailureInput): Promise<void>;
+}
+
+// ---- Legacy: the activities of workflow runs recorded before the `commands-and-effects` patch. ----
+
+export interface RecordStatusChangeInput {
+  key: string;
+  requestId: number;
+  previousStatus: RequestStatus;
+  status: RequestStatus;
+  at: string;
+  submitted: boolean;
+  completedDate: string | null;
+  verified?: boolean;
+  internalNotes?: string | null;
+  actor: { name: string; email: string };
+}
+export interface GenerateLetterInput { key: string; requestId: number }
+export interface GenerateLetterResult { documentId: number; name: string }
+export interface SendTemplatedEmailInput { key: string; requestId: number; templateTitle: string; attachmentDocumentIds: number[] }
+export interface SendTemplatedEmailResult { messageId: string; recipients: string[]; alreadySent: boolean }
+
+export interface LegacyRequestActivities {
   recordStatusChange(input: RecordStatusChangeInput): Promise<void>;
   generateLetter(input: GenerateLetterInput): Promise<GenerateLetterResult>;
   sendTemplatedEmail(input: SendTemplatedEmailInput): Promise<SendTemplatedEmailResult>;

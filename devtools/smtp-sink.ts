@@ -1,6 +1,8 @@
 /**
  * An in-process SMTP sink for development and tests (no Mailpit/MailHog on these machines).
- * Accepts every message (no auth, no STARTTLS, 25 MB limit), keeps it in memory (raw + parsed) and, with `dir`,
+ * Accepts every message (no auth, no STARTTLS, 25 MB limit) except for recipients at `.invalid` domains (RFC 2606:
+ * never deliverable), which it refuses with 550 as a real server would; tests may set their own refusal rule.
+ * Keeps messages in memory (raw + parsed) and, with `dir`,
  * writes it as `<timestamp>-<n>.eml`. Use with nodemailer `createTransport({ host, port, secure: false, ignoreTLS: true })`.
  */
 import fs from 'node:fs';
@@ -52,6 +54,11 @@ export interface SmtpSinkOptions {
   loadExisting?: boolean;
 }
 
+/** Returns the 550 text for a recipient the sink refuses, or null to accept it. */
+export type RecipientRule = (address: string) => string | null;
+export const refuseInvalidDomains: RecipientRule = (address) =>
+  /\.invalid$/i.test(address) ? `550 5.1.1 <${address}>: mailbox unavailable` : null;
+
 export interface SmtpSink {
   host: string;
   port: number;
@@ -62,6 +69,8 @@ export interface SmtpSink {
   /** Calls `listener` for each new message; returns an unsubscribe function. */
   subscribe(listener: (message: Received) => void): () => void;
   clear(): void;
+  /** Replaces the rule that decides which recipients are refused (default: `.invalid` domains). */
+  setRecipientRule(rule: RecipientRule): void;
   close(): Promise<void>;
 }
 
@@ -118,6 +127,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const received: Received[] = [];
   const listeners = new Set<(message: Received) => void>();
   let counter = 0;
+  let recipientRule: RecipientRule = refuseInvalidDomains;
 
   if (dir) {
     fs.mkdirSync(dir, { recursive: true });
@@ -143,6 +153,11 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     disableReverseLookup: true,
     closeTimeout: 1000,
     banner: 'coi-portal development SMTP sink',
+    onRcptTo(address, _session, callback) {
+      const refusal = recipientRule(address.address);
+      if (refusal) return callback(Object.assign(new Error(refusal.replace(/^550 /, '')), { responseCode: 550 }));
+      return callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -221,6 +236,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     },
     clear() {
       received.length = 0;
+    },
+    setRecipientRule(rule) {
+      recipientRule = rule;
     },
     close() {
       listeners.clear();

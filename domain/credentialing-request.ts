@@ -1,6 +1,7 @@
 /**
  * Claim History and Insurance Verification request: its form fields and their rules (spec 1 §5 "Request form").
  */
+import { isEmailAddress } from './email-recipients';
 import { MESSAGES } from './messages';
 import { CLAIM_HISTORY_PROVIDER_TYPES, CLAIM_HISTORY_REASONS, US_STATES } from './reference-lists';
 import { parseUsDate, validateRequestPeriod } from './request-dates';
@@ -37,7 +38,6 @@ export interface CredentialingContext {
   documentCount: number;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Spec 2 §5: trimmed, curly apostrophes made straight, empty values dropped. */
 export function cleanText(value: unknown): string | undefined {
@@ -79,7 +79,7 @@ export function validateCredentialingForm(raw: CredentialingForm, ctx: Credentia
     else if (!(US_STATES as readonly string[]).includes(form.licensingState)) errors.licensingState = MESSAGES.fieldValidation;
   }
   for (const key of ['email', 'recipientEmail'] as const) {
-    if (form[key] && !EMAIL.test(form[key]!)) errors[key] = MESSAGES.invalidEmail;
+    if (form[key] && !isEmailAddress(form[key]!)) errors[key] = MESSAGES.invalidEmail;
   }
   if (ctx.documentCount < 1) errors.documents = MESSAGES.requiredDocuments;
   return errors;

@@ -38,3 +38,13 @@ export const AUTOMATED_EMAIL_ACTOR = 'COI Automated Email System';
 
 /** `"<template title>" email sent` — the audit text of an automated email. */
 export const automatedEmailAuditText = (templateTitle: string): string => `"${templateTitle}" email sent`;
+
+/**
+ * The one window where an email may arrive twice: the mail server took it, and the worker died before marking it
+ * sent. The retry sends it again with the same Message-ID and the audit row says so.
+ */
+export const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
+
+/** Audit rows of an email that could not be sent; an administrator can send it again from the audit trail. */
+export const EMAIL_FAILED_ACTIVITY = 'Email Failed';
+export const emailFailedAuditText = (templateTitle: string, reason: string): string => `"${templateTitle}" email failed: ${reason}`;

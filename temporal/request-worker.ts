@@ -5,7 +5,7 @@
  */
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
-import { createActivities, type ActivityDeps } from '../activities';
+import { createActivities, createLetterActivities, type ActivityDeps } from '../activities';
 import { letterTaskQueue } from '../workflows/request.messages';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -39,7 +39,6 @@ export class RequestWorkers {
 
 export async function createRequestWorker(options: RequestWorkerOptions): Promise<RequestWorkers> {
   const connection = await NativeConnection.connect({ address: options.address });
-  const { generateLetter, ...requestActivities } = createActivities(options.deps);
   const workflowSource: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'> = options.workflowBundlePath
     ? { workflowBundle: { codePath: options.workflowBundlePath } }
     : { workflowsPath: WORKFLOWS_PATH };
@@ -47,7 +46,7 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: requestActivities,
+    activities: createActivities(options.deps),
     ...workflowSource,
     maxConcurrentActivityTaskExecutions: 20,
   });
@@ -55,7 +54,7 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     connection,
     namespace: options.namespace,
     taskQueue: letterTaskQueue(options.taskQueue),
-    activities: { generateLetter },
+    activities: createLetterActivities(options.deps),
     maxConcurrentActivityTaskExecutions: options.deps.pdf.maxConcurrent,
   });
   return new RequestWorkers(connection, [requests, letters]);

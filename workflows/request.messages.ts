@@ -17,7 +17,11 @@ export interface RequestWorkflowInput {
   effectSeq?: number;
   /** The last command applied to the request (PostgreSQL `last_command_id`): a repeat of it answers like the first. */
   lastCommandId?: string | null;
+  /** Effects still owed, carried across continue-as-new (a fresh start reads them from PostgreSQL instead). */
+  pendingEffects?: PendingEffect[];
 }
+
+export interface PendingEffect { key: string; kind: 'email' | 'letter-and-email'; templateTitle: string }
 
 export interface RequestWorkflowState {
   requestId: number;
@@ -27,6 +31,7 @@ export interface RequestWorkflowState {
   status: RequestStatus;
   effectSeq: number;
   pendingEffects: number;
+  lastCommandId?: string | null;
 }
 
 /**

@@ -1,142 +1,180 @@
 /**
  * One durable workflow per submitted request (`request-<requestNumber>`). It owns the request's status: the
- * lifecycle machine in domain/ decides every change, activities persist it and carry out the side effects
- * (audit rows, letters, emails), each with an idempotency key so a retried activity never repeats its effect.
+ * lifecycle machine in domain/ decides every change; activities persist it and carry out what it owes (letters,
+ * emails), each keyed `<workflowId>:<runId>:<seq>` so a retry never repeats an effect and no key repeats in
+ * another run.
  *
- * Updates return once the new status is saved in PostgreSQL; letters and emails follow from a queue the main loop
- * drains, so a slow SMTP server or Chromium never holds up the administrator's Save.
+ * - Commands (submit, status, reopen, send an email) are updates whose id derives from the command: a repeat is
+ *   de-duplicated by Temporal, or answered from `lastCommandId` when it reaches a later run.
+ * - An update returns once PostgreSQL has the new status and, in the same transaction, the effect it owes with a
+ *   snapshot of the request (emails and letters say what was true at the change, whatever is edited later).
+ * - Effects go out one after another from the main loop, each with a bounded retry; a permanent failure (bad
+ *   address, SMTP 5xx, retries exhausted) becomes an `Email Failed` audit row the administrator can send again,
+ *   and the next effect goes out. Heartbeats notice a dead worker within seconds.
+ * - The workflow ends when the request is finished and owes nothing. Any later command re-creates it from
+ *   PostgreSQL (update-with-start, api/services/request-workflows.ts); a new run first takes over the effects an
+ *   earlier run left pending (terminated, reset).
  */
 import {
-  ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, proxyActivities, setHandler,
-  upsertSearchAttributes, workflowInfo,
+  ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, patched, proxyActivities,
+  setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions,
 } from '@temporalio/workflow';
-import type { RequestActivities } from '../activities/request-activities.types';
+import type { EffectRef, RequestActivities } from '../activities/request-activities.types';
 import {
-  applyLifecycleEvent, generatesLetter, notificationTemplateFor, stampsCompletionDate, STATUS,
-  type LifecycleEvent,
+  applyLifecycleEvent, EMAIL_TEMPLATE_TITLES, generatesLetter, isFinished, notificationTemplateFor, stampsCompletionDate,
+  STATUS, type LifecycleEvent,
 } from '../domain';
+import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
-  letterTaskQueue, reopenUpdate, setStatusUpdate, stateQuery, submitUpdate,
+  letterTaskQueue, reopenUpdate, sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate,
   type Actor, type RequestWorkflowInput, type RequestWorkflowState, type StatusResult,
 } from './request.messages';
 import { RequestStatusKey } from './search-attributes';
 
-const { recordStatusChange } = proxyActivities<RequestActivities>({
+/** Runs recorded before command ids and the effects table replay on the legacy body. */
+export const COMMANDS_AND_EFFECTS_PATCH = 'commands-and-effects';
+
+/**
+ * Effects retry for about four minutes (1 s doubling to 1 min, 10 attempts), then fail visibly. A status write
+ * retries until PostgreSQL takes it: the change was accepted and must land.
+ */
+export const EFFECT_RETRY: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 };
+
+const records = proxyActivities<RequestActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', backoffCoefficient: 2 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
-const sideEffectRetry = { initialInterval: '2 seconds', maximumInterval: '5 minutes', backoffCoefficient: 2 };
-const { sendTemplatedEmail } = proxyActivities<RequestActivities>({ startToCloseTimeout: '2 minutes', retry: sideEffectRetry });
+const emails = proxyActivities<RequestActivities>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: '5 seconds', retry: EFFECT_RETRY });
 
+const TEMPLATE_TITLES: readonly string[] = Object.values(EMAIL_TEMPLATE_TITLES);
 
-type Effect =
-  | { kind: 'email'; key: string; templateTitle: string }
-  | { kind: 'letter-and-email'; key: string; templateTitle: string };
+function failureReason(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  return (cause as Error | undefined)?.message || String(error);
+}
 
 export async function requestWorkflow(input: RequestWorkflowInput): Promise<void> {
+  if (!patched(COMMANDS_AND_EFFECTS_PATCH)) return legacyRequestWorkflow(input);
+
+  const { workflowId, runId, taskQueue } = workflowInfo();
+  const letters = proxyActivities<RequestActivities>({
+    taskQueue: letterTaskQueue(taskQueue), startToCloseTimeout: '1 minute', heartbeatTimeout: '10 seconds', retry: EFFECT_RETRY,
+  });
   const state: RequestWorkflowState = {
     requestId: input.requestId,
     requestNumber: input.requestNumber,
     requestType: input.requestType,
     certificateType: input.certificateType ?? null,
     status: input.status,
-    effectSeq: input.effectSeq ?? 1,
+    effectSeq: 0,
     pendingEffects: 0,
+    lastCommandId: input.lastCommandId ?? null,
   };
-  const effects: Effect[] = [];
-  const { generateLetter } = proxyActivities<RequestActivities>({
-    taskQueue: letterTaskQueue(workflowInfo().taskQueue),
-    startToCloseTimeout: '2 minutes',
-    retry: sideEffectRetry,
-  });
-  let busy = false; // one status change at a time: handlers interleave at every await
+  const queue: EffectRef[] = [...(input.pendingEffects ?? [])];
+  const nextKey = () => `${workflowId}:${runId}:${++state.effectSeq}`;
   const ctx = () => ({ requestType: state.requestType, certificateType: state.certificateType });
+  const result = (): StatusResult => ({ status: state.status, requestNumber: state.requestNumber });
+  const isRepeat = (commandId?: string) => !!commandId && commandId === state.lastCommandId;
+  let busy = false; // one change at a time: handlers interleave at every await
 
-  const refuseIfIllegal = (event: LifecycleEvent) => {
-    const result = applyLifecycleEvent(state.status, ctx(), event);
-    if (!result.ok) throw ApplicationFailure.nonRetryable(result.message, 'BadRequest');
+  const refuseIfIllegal = (event: LifecycleEvent, commandId?: string) => {
+    if (isRepeat(commandId)) return;
+    const outcome = applyLifecycleEvent(state.status, ctx(), event);
+    if (!outcome.ok) throw ApplicationFailure.nonRetryable(outcome.message, 'BadRequest');
   };
 
-  async function change(event: LifecycleEvent, actor: Actor, extra: { verified?: boolean; internalNotes?: string | null }): Promise<StatusResult> {
+  async function change(event: LifecycleEvent, actor: Actor, commandId: string | undefined, extra: { verified?: boolean; internalNotes?: string | null }): Promise<StatusResult> {
     // Re-check after every wake-up: handlers woken in the same activation must not all take the lock.
     while (busy) await condition(() => !busy);
     busy = true;
     try {
-      // A submit repeated while the first is still on its way (the requester retried) answers like the first.
-      if (event.type === 'SUBMIT' && state.status === STATUS.submitted) return { status: state.status, requestNumber: state.requestNumber };
-      const result = applyLifecycleEvent(state.status, ctx(), event);
-      if (!result.ok) throw ApplicationFailure.nonRetryable(result.message, 'BadRequest');
+      if (isRepeat(commandId)) return result();
+      // A submit repeated while the first is on its way (the requester retried) answers like the first.
+      if (event.type === 'SUBMIT' && state.status === STATUS.submitted) return result();
+      const outcome = applyLifecycleEvent(state.status, ctx(), event);
+      if (!outcome.ok) throw ApplicationFailure.nonRetryable(outcome.message, 'BadRequest');
       const previousStatus = state.status;
-      const status = result.status;
-      const seq = state.effectSeq++;
-      const key = `${workflowInfo().workflowId}:${seq}`;
-      const now = new Date().toISOString(); // workflow time: deterministic on replay
-      await recordStatusChange({
-        key,
-        requestId: state.requestId,
-        previousStatus,
-        status,
-        at: now,
+      const status = outcome.status;
+      const key = nextKey();
+      const at = new Date().toISOString(); // workflow time: deterministic on replay
+      const templateTitle = notificationTemplateFor({ requestType: state.requestType, previousStatus, newStatus: status });
+      const effect = templateTitle ? { kind: generatesLetter(status) ? 'letter-and-email' as const : 'email' as const, templateTitle } : null;
+      await records.recordStatus({
+        key, requestId: state.requestId, previousStatus, status, at,
         submitted: event.type === 'SUBMIT',
-        completedDate: stampsCompletionDate(status) ? now : null,
-        verified: extra.verified,
-        internalNotes: extra.internalNotes,
-        actor,
+        completedDate: stampsCompletionDate(status) ? at : null,
+        verified: extra.verified, internalNotes: extra.internalNotes, actor,
+        commandId: commandId ?? null, effect,
       });
       state.status = status;
+      if (commandId) state.lastCommandId = commandId;
       upsertSearchAttributes([{ key: RequestStatusKey, value: status }]);
-      const templateTitle = notificationTemplateFor({ requestType: state.requestType, previousStatus, newStatus: status });
-      if (generatesLetter(status) && templateTitle) effects.push({ kind: 'letter-and-email', key, templateTitle });
-      else if (templateTitle) effects.push({ kind: 'email', key, templateTitle });
-      state.pendingEffects = effects.length;
-      return { status, requestNumber: state.requestNumber };
+      if (effect) queue.push({ key, ...effect });
+      return result();
     } finally {
       busy = false;
     }
   }
 
-  setHandler(stateQuery, () => ({ ...state, pendingEffects: effects.length }));
-  setHandler(submitUpdate, ({ actor }) => change({ type: 'SUBMIT' }, actor, {}), {
-    validator: (_command) => { if (state.status !== STATUS.submitted) refuseIfIllegal({ type: 'SUBMIT' }); },
+  setHandler(stateQuery, () => ({ ...state, pendingEffects: queue.length }));
+  setHandler(submitUpdate, ({ actor, commandId }) => change({ type: 'SUBMIT' }, actor, commandId, {}), {
+    validator: ({ commandId }) => { if (state.status !== STATUS.submitted) refuseIfIllegal({ type: 'SUBMIT' }, commandId); },
   });
-  setHandler(setStatusUpdate, ({ status, verified, internalNotes, actor }) =>
-    change({ type: 'SET_STATUS', status, verified }, actor, { verified, internalNotes }), {
-    validator: ({ status, verified }) => refuseIfIllegal({ type: 'SET_STATUS', status, verified }),
+  setHandler(setStatusUpdate, ({ status, verified, internalNotes, actor, commandId }) =>
+    change({ type: 'SET_STATUS', status, verified }, actor, commandId, { verified, internalNotes }), {
+    validator: ({ status, verified, commandId }) => refuseIfIllegal({ type: 'SET_STATUS', status, verified }, commandId),
   });
-  setHandler(reopenUpdate, ({ actor }) => change({ type: 'REOPEN' }, actor, {}), {
-    validator: (_command) => refuseIfIllegal({ type: 'REOPEN' }),
+  setHandler(reopenUpdate, ({ actor, commandId }) => change({ type: 'REOPEN' }, actor, commandId, {}), {
+    validator: ({ commandId }) => refuseIfIllegal({ type: 'REOPEN' }, commandId),
+  });
+  setHandler(sendEmailUpdate, async ({ templateTitle, retryOf, actor }) => {
+    const effect = await records.queueEmail({ key: nextKey(), requestId: state.requestId, templateTitle, retryOf, actor });
+    queue.push(effect);
+    return { queued: true as const, templateTitle };
+  }, {
+    validator: ({ templateTitle }) => {
+      if (!TEMPLATE_TITLES.includes(templateTitle)) throw ApplicationFailure.nonRetryable(`Unknown email template "${templateTitle}"`, 'BadRequest');
+    },
   });
 
-  async function carryOut(effect: Effect): Promise<void> {
-    const attachmentDocumentIds: number[] = [];
-    if (effect.kind === 'letter-and-email') {
-      attachmentDocumentIds.push((await generateLetter({ key: effect.key, requestId: state.requestId })).documentId);
+  async function carryOut(effect: EffectRef): Promise<void> {
+    let step = 'letter';
+    try {
+      if (effect.kind === 'letter-and-email') await letters.renderEffectLetter({ key: effect.key });
+      step = 'email';
+      await emails.sendEffectEmail({ key: effect.key });
+    } catch (error) {
+      const reason = step === 'letter' ? `the letter could not be generated: ${failureReason(error)}` : failureReason(error);
+      log.warn('request effect failed', { key: effect.key, templateTitle: effect.templateTitle, reason });
+      await records.recordEffectFailure({ key: effect.key, reason });
     }
-    await sendTemplatedEmail({ key: effect.key, requestId: state.requestId, templateTitle: effect.templateTitle, attachmentDocumentIds });
   }
 
-  // The first submission arrives as the update that started this workflow (update-with-start).
+  // Effects an earlier run owed and never carried out (it was terminated or reset) go first.
+  if (!input.pendingEffects) {
+    const owed = await records.pendingEffects({ requestId: state.requestId });
+    queue.unshift(...owed.filter((e) => !queue.some((q) => q.key === e.key)));
+  }
+
+  const finishedAndIdle = () => isFinished(state.status) && queue.length === 0 && !busy;
   for (;;) {
-    await condition(() => effects.length > 0 || workflowInfo().continueAsNewSuggested);
-    while (effects.length > 0) {
-      const effect = effects[0];
-      try {
-        await carryOut(effect);
-      } catch (error) {
-        // Only non-retryable failures get here (retryable ones retry until they succeed). The request's status is
-        // already saved; the operator sees this failure in the history and the log.
-        log.error('request side effect failed', { effect, error: String(error) });
-      }
-      effects.shift();
+    await condition(() => queue.length > 0 || finishedAndIdle() || workflowInfo().continueAsNewSuggested);
+    while (queue.length > 0) {
+      await carryOut(queue[0]);
+      queue.shift();
+    }
+    if (finishedAndIdle()) {
+      await condition(allHandlersFinished);
+      if (finishedAndIdle()) return; // the request is decided and owes nothing: a later command starts a new run
+      continue;
     }
     if (workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
-      if (effects.length === 0) {
-        await continueAsNew<typeof requestWorkflow>({
-          requestId: state.requestId, requestNumber: state.requestNumber, requestType: state.requestType,
-          certificateType: state.certificateType, status: state.status, effectSeq: state.effectSeq,
-        });
-      }
+      if (queue.length > 0 || busy) continue;
+      await continueAsNew<typeof requestWorkflow>({
+        requestId: state.requestId, requestNumber: state.requestNumber, requestType: state.requestType,
+        certificateType: state.certificateType, status: state.status, lastCommandId: state.lastCommandId, pendingEffects: [],
+      });
     }
   }
 }

@@ -12,7 +12,7 @@
 import {
   WithStartWorkflowOperation, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
 } from '@temporalio/client';
-import type { CertificateType, RequestStatus, RequestType } from '../../domain';
+import { applyLifecycleEvent, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
 import {
   REQUEST_WORKFLOW_TYPE, reopenUpdate, requestWorkflowId, sendEmailUpdate, setStatusUpdate, submitUpdate,
   type Actor, type RequestWorkflowInput, type StatusResult,
@@ -95,9 +95,17 @@ export const STALE_VERSION_MESSAGE = 'This request changed since you opened it. 
  * Any other command must be made on the version stored now: a page left open while someone else changed the
  * request gets a Conflict instead of undoing their change (and a command id can never be reused).
  */
-function alreadyApplied(request: RequestRow, commandId: string, version: number | null): StatusResult | null {
+function alreadyApplied(request: RequestRow, commandId: string, version: number | null, event: LifecycleEvent): StatusResult | null {
   if (request.lastCommandId === commandId) return { status: request.status as RequestStatus, requestNumber: request.requestNumber };
   if (version !== null && version !== request.version) throw conflict(STALE_VERSION_MESSAGE);
+  // The stored status is the workflow's (it is saved before an update answers): refuse what the lifecycle refuses
+  // without waking, or re-creating, the workflow. The workflow's validator still decides the race.
+  if (!(event.type === 'SUBMIT' && request.status === STATUS.submitted)) {
+    const outcome = applyLifecycleEvent(request.status as RequestStatus, {
+      requestType: request.requestType as RequestType, certificateType: (request.certificateType ?? null) as CertificateType | null,
+    }, event);
+    if (!outcome.ok) throw badRequest(outcome.message);
+  }
   return null;
 }
 
@@ -105,7 +113,7 @@ function alreadyApplied(request: RequestRow, commandId: string, version: number 
 export function submitRequest(access: WorkflowAccess, request: RequestRow, actor: Actor, version = request.version): Promise<StatusResult> {
   const commandId = commandIdOf('submit', request.requestNumber, 'Submitted', version);
   // No stale-version check: autosaves move the version under the Submit button; the stored form is what is submitted.
-  const repeat = alreadyApplied(request, commandId, null);
+  const repeat = alreadyApplied(request, commandId, null, { type: 'SUBMIT' });
   if (repeat) return Promise.resolve(repeat);
   return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(submitUpdate, {
     args: [{ actor, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
@@ -118,7 +126,7 @@ export function changeStatus(
   version = request.version,
 ): Promise<StatusResult> {
   const commandId = commandIdOf('status', request.requestNumber, command.status, version);
-  const repeat = alreadyApplied(request, commandId, version);
+  const repeat = alreadyApplied(request, commandId, version, { type: 'SET_STATUS', status: command.status, verified: command.verified });
   if (repeat) return Promise.resolve(repeat);
   return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(setStatusUpdate, {
     args: [{ ...command, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
@@ -127,7 +135,7 @@ export function changeStatus(
 
 export function reopenRequest(access: WorkflowAccess, request: RequestRow, actor: Actor, version = request.version): Promise<StatusResult> {
   const commandId = commandIdOf('reopen', request.requestNumber, 'Draft', version);
-  const repeat = alreadyApplied(request, commandId, version);
+  const repeat = alreadyApplied(request, commandId, version, { type: 'REOPEN' });
   if (repeat) return Promise.resolve(repeat);
   return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(reopenUpdate, {
     args: [{ actor, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),

@@ -1,7 +1,8 @@
-import type { Orm } from '../db/orm';
-import { RequestActivitySchema, RequestSchema } from '../db/entities';
-import type { RecordStatusChangeInput } from './request-activities.types';
+import type { Orm } from '../../db/orm';
+import { RequestActivitySchema, RequestSchema } from '../../db/entities';
+import type { RecordStatusChangeInput } from '../request-activities.types';
 
+/** LEGACY activity of runs recorded before the `commands-and-effects` patch (see workflows/legacy/). */
 /** Persists a status change and its audit row in one transaction; a retry with the same key changes nothing. */
 export function recordStatusChangeActivity(orm: Orm) {
   return async function recordStatusChange(input: RecordStatusChangeInput): Promise<void> {

@@ -1,28 +1,15 @@
 import Handlebars from 'handlebars';
-import type { AppConfig } from '../config/app-config';
-import type { Orm } from '../db/orm';
-import { DocumentSchema, RequestEffectSchema, EmailTemplateSchema, RequestActivitySchema, RequestSchema, type Request } from '../db/entities';
-import { AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, emailRecipients, PRODUCT_NAME, REQUEST_TYPE_LABEL, type RequestType } from '../domain';
-import type { DocumentFiles } from '../storage/document-files';
-import type { Mailer } from './mailer';
-import type { SendTemplatedEmailInput, SendTemplatedEmailResult } from './request-activities.types';
-
-/** The handlebars variables every template may use (plain values: handlebars renders plain objects only). */
-export function templateVariables(request: Request, publicUrl: string) {
-  const clinicianName = [request.firstName, request.middleInitial, request.lastName].filter(Boolean).join(' ');
-  return {
-    productName: PRODUCT_NAME,
-    requesterName: request.requesterName ?? request.requesterEmail ?? '',
-    requestNumber: request.requestNumber ?? '',
-    requestTypeLabel: REQUEST_TYPE_LABEL[request.requestType as RequestType] ?? request.requestType,
-    clinicianName,
-    status: request.status,
-    requestUrl: `${publicUrl}/requests/${request.requestType}/${request.id}`,
-    portalUrl: publicUrl,
-  };
-}
+import type { AppConfig } from '../../config/app-config';
+import type { Orm } from '../../db/orm';
+import { DocumentSchema, RequestEffectSchema, EmailTemplateSchema, RequestActivitySchema, RequestSchema } from '../../db/entities';
+import { AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, emailRecipients } from '../../domain';
+import { templateVariables } from '../effects/request-snapshot';
+import type { DocumentFiles } from '../../storage/document-files';
+import type { Mailer } from '../mailer';
+import type { SendTemplatedEmailInput, SendTemplatedEmailResult } from '../request-activities.types';
 
 /**
+ * LEGACY activity of runs recorded before the `commands-and-effects` patch (see workflows/legacy/).
  * Renders a template for a request and sends it. A delivery row keyed by the workflow's idempotency key is claimed
  * before sending and marked sent after: a retry of a sent email does nothing. (A crash between the SMTP answer and
  * the mark can repeat one email; the Message-ID derived from the key lets a mail client fold the copy.)

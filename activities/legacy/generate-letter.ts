@@ -1,13 +1,14 @@
-import type { Orm } from '../db/orm';
-import { DocumentSchema, PolicyYearSchema, RequestActivitySchema, RequestSchema } from '../db/entities';
-import { policyYearsCovering } from '../domain';
-import { DocumentFiles } from '../storage/document-files';
-import type { ChromiumPdfRenderer } from './pdf/chromium-pdf-renderer';
-import { credentialingLetterHtml } from './pdf/credentialing-letter.html';
-import type { GenerateLetterInput, GenerateLetterResult } from './request-activities.types';
+import type { Orm } from '../../db/orm';
+import { DocumentSchema, PolicyYearSchema, RequestActivitySchema, RequestSchema } from '../../db/entities';
+import { policyYearsCovering } from '../../domain';
+import { DocumentFiles } from '../../storage/document-files';
+import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
+import { credentialingLetterHtml } from '../pdf/credentialing-letter.html';
+import type { GenerateLetterInput, GenerateLetterResult } from '../request-activities.types';
 
 export const LETTER_AUTHOR = 'COI Automated Document System';
 
+/** LEGACY activity of runs recorded before the `commands-and-effects` patch (see workflows/legacy/). */
 /** Generates the approval letter PDF and stores it as a document of the request (once per idempotency key). */
 export function generateLetterActivity(deps: { orm: Orm; pdf: ChromiumPdfRenderer; files: DocumentFiles }) {
   return async function generateLetter(input: GenerateLetterInput): Promise<GenerateLetterResult> {

@@ -1,0 +1,54 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { AppConfig } from '../../config/app-config';
+import type { Orm } from '../../db/orm';
+import { EmailTemplateSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
+import { EMAIL_FAILED_ACTIVITY } from '../../domain';
+import type { EffectRef, QueueEmailInput } from '../request-activities.types';
+import { takeSnapshot } from './request-snapshot';
+
+/**
+ * An email an administrator asked for (the "Send again" of a failed one, or a template sent on demand): an effect
+ * row with a snapshot taken now, so a corrected address is used. Sending a failed approval again reuses its
+ * letter when the letter was made.
+ */
+export function queueEmailActivity(deps: { orm: Orm; config: AppConfig }) {
+  return async function queueEmail(input: QueueEmailInput): Promise<EffectRef> {
+    const em = deps.orm.em.fork();
+    const existing = await em.findOne(RequestEffectSchema, { idempotencyKey: input.key });
+    if (existing) return { key: existing.idempotencyKey, kind: existing.kind, templateTitle: existing.templateTitle };
+
+    const request = await em.findOne(RequestSchema, input.requestId);
+    if (!request) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
+    if (!(await em.findOne(EmailTemplateSchema, { title: input.templateTitle }))) {
+      throw ApplicationFailure.nonRetryable(`Unknown email template "${input.templateTitle}"`, 'BadRequest');
+    }
+    let kind: EffectRef['kind'] = 'email';
+    let letterDocumentId: number | null = null;
+    if (input.retryOf) {
+      const failedRow = await em.findOne(RequestActivitySchema, { id: input.retryOf, requestId: request.id, activityType: EMAIL_FAILED_ACTIVITY });
+      const failed = failedRow?.effectId ? await em.findOne(RequestEffectSchema, failedRow.effectId) : null;
+      if (!failed || failed.templateTitle !== input.templateTitle) {
+        throw ApplicationFailure.nonRetryable('Only a failed email of this request can be sent again', 'BadRequest');
+      }
+      kind = failed.kind;
+      letterDocumentId = failed.letterDocumentId ?? null;
+    }
+    const effect = em.create(RequestEffectSchema, {
+      idempotencyKey: input.key, requestId: request.id, kind, templateTitle: input.templateTitle, retryOf: input.retryOf,
+      letterDocumentId,
+      snapshot: await takeSnapshot(em, request, {
+        at: new Date().toISOString(), publicUrl: deps.config.publicUrl, withLetter: kind === 'letter-and-email' && !letterDocumentId,
+      }) as never,
+    } as never);
+    await em.flush();
+    return { key: effect.idempotencyKey, kind: effect.kind, templateTitle: effect.templateTitle };
+  };
+}
+
+/** Effects of the request still owed (an earlier run ended before carrying them out), oldest first. */
+export function pendingEffectsActivity(deps: { orm: Orm }) {
+  return async function pendingEffects(input: { requestId: number }): Promise<EffectRef[]> {
+    const rows = await deps.orm.em.fork().find(RequestEffectSchema, { requestId: input.requestId, state: 'pending' }, { orderBy: { id: 'asc' } });
+    return rows.map((r) => ({ key: r.idempotencyKey, kind: r.kind, templateTitle: r.templateTitle }));
+  };
+}

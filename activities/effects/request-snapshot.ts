@@ -1,0 +1,66 @@
+/**
+ * What an email or letter says is taken from the request at the change that causes it, inside the same
+ * transaction, and kept on the effect row. Rendering later from this snapshot means a retry, a slow queue or an
+ * edit made meanwhile never changes what that change sent.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PolicyYearSchema, type Request } from '../../db/entities';
+import { emailRecipients, policyYearsCovering, PRODUCT_NAME, REQUEST_TYPE_LABEL, type RequestType } from '../../domain';
+import type { CredentialingLetterData } from '../pdf/credentialing-letter.html';
+
+export interface RequestSnapshot {
+  /** the handlebars variables every template may use (plain values: handlebars renders plain objects only) */
+  variables: Record<string, string | number>;
+  /** the requester first, then the recipient and the additional recipients */
+  recipients: string[];
+  /** the letter's data, for effects that send one */
+  letter: CredentialingLetterData | null;
+}
+
+export function templateVariables(request: Request, publicUrl: string): Record<string, string | number> {
+  const clinicianName = [request.firstName, request.middleInitial, request.lastName].filter(Boolean).join(' ');
+  return {
+    productName: PRODUCT_NAME,
+    requesterName: request.requesterName ?? request.requesterEmail ?? '',
+    requestNumber: request.requestNumber ?? '',
+    requestTypeLabel: REQUEST_TYPE_LABEL[request.requestType as RequestType] ?? request.requestType,
+    clinicianName,
+    status: request.status,
+    requestUrl: `${publicUrl}/requests/${request.requestType}/${request.id}`,
+    portalUrl: publicUrl,
+  };
+}
+
+async function letterData(em: EntityManager, request: Request, issuedOn: string): Promise<CredentialingLetterData> {
+  const from = request.dateFrom?.toISOString() ?? request.submitDate?.toISOString() ?? issuedOn;
+  const to = request.dateTo?.toISOString() ?? from;
+  const years = await em.find(PolicyYearSchema, {}, { orderBy: { startDate: 'asc' } });
+  return {
+    requestNumber: request.requestNumber!,
+    issuedOn,
+    clinicianName: [request.firstName, request.middleInitial, request.lastName].filter(Boolean).join(' '),
+    birthDate: request.birthDate?.toISOString() ?? null,
+    dateFrom: from,
+    dateTo: to,
+    recipientName: request.requesterName ?? request.requesterEmail ?? '',
+    recipientCompany: request.requesterCompany ?? null,
+    policyYears: policyYearsCovering(
+      years.map((y) => ({
+        startDate: y.startDate.toISOString(), endDate: y.endDate.toISOString(), policyNumber: y.policyNumber,
+        limitClaim: y.limitClaim, annualAggregate: y.annualAggregate,
+      })),
+      from.slice(0, 10), to.slice(0, 10),
+    ),
+    claims: [], // claim-history linking arrives with the claims tools
+  };
+}
+
+export async function takeSnapshot(
+  em: EntityManager, request: Request, options: { at: string; publicUrl: string; withLetter: boolean },
+): Promise<RequestSnapshot> {
+  return {
+    variables: templateVariables(request, options.publicUrl),
+    recipients: emailRecipients(request),
+    letter: options.withLetter ? await letterData(em, request, options.at) : null,
+  };
+}

@@ -1,0 +1,110 @@
+import { ApplicationFailure } from '@temporalio/common';
+import Handlebars from 'handlebars';
+import type { AppConfig } from '../../config/app-config';
+import type { Orm } from '../../db/orm';
+import { DocumentSchema, EmailTemplateSchema, RequestActivitySchema, RequestEffectSchema } from '../../db/entities';
+import {
+  AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress,
+  POSSIBLY_TWICE_SUFFIX,
+} from '../../domain';
+import type { DocumentFiles } from '../../storage/document-files';
+import type { Mailer } from '../mailer';
+import type { EffectKeyInput, SendEffectEmailResult } from '../request-activities.types';
+import { withHeartbeat } from './heartbeat';
+import type { RequestSnapshot } from './request-snapshot';
+
+/** The Message-ID of an effect's email: the same on every attempt, so a mail client folds a copy. */
+export const messageIdOf = (key: string) => `<${key.replace(/[^A-Za-z0-9.-]/g, '.')}@coi-portal>`;
+
+interface SmtpError extends Error { responseCode?: number; response?: string; code?: string }
+
+/** A mail server's 5xx and an envelope it refused are permanent: retrying cannot help. */
+function classify(error: SmtpError): Error {
+  const permanent = (error.responseCode ?? 0) >= 500 || error.code === 'EENVELOPE';
+  const reason = error.response ?? error.message;
+  return permanent ? ApplicationFailure.nonRetryable(reason, 'SmtpRejected') : error;
+}
+
+/**
+ * Sends the effect's email, rendered from its snapshot, with the effect's letter (if any) attached.
+ *
+ * Claimed before the SMTP call, marked sent after it. A retry that finds a claim without a mark cannot know
+ * whether the mail server got the first attempt (the worker may have died between the server's answer and the
+ * mark): it sends again with the same Message-ID and the audit row says "sent (possibly twice)". That window is
+ * the only way an email can arrive twice (docs/ARCHITECTURE.md "Effects").
+ */
+export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files: DocumentFiles; config: AppConfig }) {
+  return async function sendEffectEmail(input: EffectKeyInput): Promise<SendEffectEmailResult> {
+    const em = deps.orm.em.fork();
+    const effect = await em.findOne(RequestEffectSchema, { idempotencyKey: input.key });
+    if (!effect) throw ApplicationFailure.nonRetryable(`No effect ${input.key}`, 'NotFound');
+    const messageId = messageIdOf(input.key);
+    if (effect.state === 'sent') {
+      return { messageId, recipients: (effect.recipients ?? '').split(', '), possiblyTwice: false, alreadySent: true };
+    }
+    const snapshot = effect.snapshot as unknown as RequestSnapshot;
+    const invalid = snapshot.recipients.filter((address) => !isEmailAddress(address));
+    if (invalid.length) throw ApplicationFailure.nonRetryable(`"${invalid.join('", "')}" is not a valid email address`, 'InvalidAddress');
+    if (!snapshot.recipients.length) throw ApplicationFailure.nonRetryable('The request names no recipient', 'InvalidAddress');
+    const template = await em.findOne(EmailTemplateSchema, { title: effect.templateTitle });
+    if (!template) throw ApplicationFailure.nonRetryable(`No email template "${effect.templateTitle}"`, 'NotFound');
+    const subject = Handlebars.compile(template.subject, { noEscape: true })(snapshot.variables);
+    const text = Handlebars.compile(template.body, { noEscape: true })(snapshot.variables);
+    const documents = effect.letterDocumentId ? await em.find(DocumentSchema, { id: effect.letterDocumentId, requestId: effect.requestId }) : [];
+    if (effect.kind === 'letter-and-email' && !documents.length) {
+      throw ApplicationFailure.nonRetryable('The letter of this email is missing', 'NotFound');
+    }
+
+    const possiblyTwice = !!effect.claimedAt;
+    em.assign(effect, { claimedAt: effect.claimedAt ?? new Date(), messageId, recipients: snapshot.recipients.join(', ') });
+    await em.flush();
+
+    const info = await withHeartbeat(() => deps.mailer.sendMail({
+      from: deps.config.mailFrom,
+      to: snapshot.recipients,
+      subject,
+      text,
+      messageId,
+      attachments: documents.map((d) => ({ filename: d.name, contentType: d.mimeType, path: deps.files.pathOf(d.storedName) })),
+    })).catch((error: SmtpError) => { throw classify(error); });
+
+    // A server that accepts the message for some recipients and refuses others: sent, and the refusals are shown.
+    const refused = (info.rejected ?? []).map(String);
+    const accepted = snapshot.recipients.filter((r) => !refused.includes(r));
+    await em.transactional(async (tx) => {
+      tx.assign(effect, { state: 'sent', sentAt: new Date(), recipients: accepted.join(', ') });
+      tx.persist(effect);
+      tx.create(RequestActivitySchema, {
+        requestId: effect.requestId, date: new Date(), activityType: 'Email',
+        activityText: automatedEmailAuditText(effect.templateTitle) + (possiblyTwice ? POSSIBLY_TWICE_SUFFIX : ''),
+        performedBy: AUTOMATED_EMAIL_ACTOR, recipients: accepted.join(', '), channel: 'Email', idempotencyKey: `${input.key}:email`,
+      } as never);
+      if (refused.length) {
+        tx.create(RequestActivitySchema, {
+          requestId: effect.requestId, date: new Date(), activityType: EMAIL_FAILED_ACTIVITY,
+          activityText: emailFailedAuditText(effect.templateTitle, `the mail server refused ${refused.join(', ')}`),
+          performedBy: AUTOMATED_EMAIL_ACTOR, recipients: refused.join(', '), channel: 'Email',
+          idempotencyKey: `${input.key}:refused`, effectId: effect.id,
+        } as never);
+      }
+    });
+    return { messageId, recipients: accepted, possiblyTwice, alreadySent: false };
+  };
+}
+
+/** After the last attempt: the effect is failed and the audit trail says why; the administrator can send it again. */
+export function recordEffectFailureActivity(deps: { orm: Orm }) {
+  return async function recordEffectFailure(input: { key: string; reason: string }): Promise<void> {
+    await deps.orm.em.fork().transactional(async (em) => {
+      const effect = await em.findOne(RequestEffectSchema, { idempotencyKey: input.key });
+      if (!effect || effect.state !== 'pending') return;
+      em.assign(effect, { state: 'failed', failedAt: new Date(), failure: input.reason });
+      em.create(RequestActivitySchema, {
+        requestId: effect.requestId, date: new Date(), activityType: EMAIL_FAILED_ACTIVITY,
+        activityText: emailFailedAuditText(effect.templateTitle, input.reason),
+        performedBy: AUTOMATED_EMAIL_ACTOR, recipients: (effect.snapshot as unknown as RequestSnapshot).recipients?.join(', ') ?? null,
+        channel: 'Email', idempotencyKey: `${input.key}:failed`, effectId: effect.id,
+      } as never);
+    });
+  };
+}
