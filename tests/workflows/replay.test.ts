@@ -9,6 +9,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORKFLOWS_PATH } from '../../temporal/request-worker';
+import { COMMANDS_AND_EFFECTS_PATCH } from '../../workflows/request.workflow';
 
 const dir = path.join(import.meta.dirname, 'histories');
 
@@ -17,6 +18,20 @@ describe('replay of saved request workflow histories', async () => {
 
   it('has at least one saved history', () => {
     expect(files.length).toBeGreaterThan(0);
+  });
+
+  it('covers both shapes: runs recorded before the commands-and-effects patch (v1) and after it (v2)', async () => {
+    // A patch marker's details hold `{"id": "<patch>", ...}` as a base64 JSON payload.
+    const marked = async (file: string) => (await loadHistory(path.join(dir, file))).events!.some((e) =>
+      e.markerRecordedEventAttributes?.markerName === 'core_patch'
+      && Object.values(e.markerRecordedEventAttributes.details ?? {}).some((p) => p.payloads?.some((payload) =>
+        Buffer.from(payload.data as Uint8Array).toString().includes(`"id":"${COMMANDS_AND_EFFECTS_PATCH}"`))));
+    const v1 = files.filter((f) => f.startsWith('v1-'));
+    const v2 = files.filter((f) => f.startsWith('v2-'));
+    expect(v1.length).toBeGreaterThan(0);
+    expect(v2.length).toBeGreaterThan(0);
+    for (const file of v1) expect(await marked(file)).toBe(false);
+    for (const file of v2) expect(await marked(file)).toBe(true);
   });
 
   for (const file of files) {

@@ -142,7 +142,7 @@ describe('a credentialing request through its workflow', () => {
   it('its recorded history replays deterministically on the current workflow code', async () => {
     const history = await h.temporal.workflow.getHandle(requestWorkflowId(number)).fetchHistory();
     if (process.env.RECORD_HISTORY) {
-      await saveHistory(path.join(import.meta.dirname, 'histories', 'credentialing-approved.json'), history);
+      await saveHistory(path.join(import.meta.dirname, 'histories', 'v2-credentialing-approved.json'), history);
     }
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, requestWorkflowId(number));
   });
