@@ -1,7 +1,7 @@
 /**
  * Claim History and Insurance Verification request: its form fields and their rules (spec 1 §5 "Request form").
  */
-import { isEmailAddress } from './email-recipients';
+import { invalidAddresses, isEmailAddress } from './email-recipients';
 import { MESSAGES } from './messages';
 import { CLAIM_HISTORY_PROVIDER_TYPES, CLAIM_HISTORY_REASONS, US_STATES } from './reference-lists';
 import { parseUsDate, validateRequestPeriod } from './request-dates';
@@ -25,6 +25,8 @@ export interface CredentialingForm {
   licensingState?: string;
   facilityName?: string;
   recipientEmail?: string;
+  /** further addresses, split on spaces, semicolons and commas (spec 2 §7.9) */
+  addlRecipients?: string;
 }
 
 export type FieldErrors = Partial<Record<keyof CredentialingForm | 'documents', string>>;
@@ -81,6 +83,8 @@ export function validateCredentialingForm(raw: CredentialingForm, ctx: Credentia
   for (const key of ['email', 'recipientEmail'] as const) {
     if (form[key] && !isEmailAddress(form[key]!)) errors[key] = MESSAGES.invalidEmail;
   }
+  // Drafts keep whatever was typed (autosave loses nothing); a submitted request only names real addresses.
+  if (invalidAddresses(form.addlRecipients).length) errors.addlRecipients = MESSAGES.invalidEmail;
   if (ctx.documentCount < 1) errors.documents = MESSAGES.requiredDocuments;
   return errors;
 }

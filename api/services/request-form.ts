@@ -33,5 +33,6 @@ export function credentialingFormOf(request: Request): CredentialingForm {
     licensingState: request.licensingState ?? undefined,
     facilityName: request.facilityName ?? undefined,
     recipientEmail: request.recipientEmail ?? undefined,
+    addlRecipients: request.addlRecipients ?? undefined,
   };
 }

@@ -50,6 +50,13 @@ describe('credentialing form', () => {
     expect(validateCredentialingForm(complete, { isExternal: true, today, documentCount: 1 })).toEqual({});
   });
 
+  it('accepts additional recipients split on spaces, semicolons and commas, and names a bad one', () => {
+    const ctx = { isExternal: true, today, documentCount: 1 };
+    expect(validateCredentialingForm({ ...complete, addlRecipients: 'a@x.org; b@y.org,c@z.org d@w.org' }, ctx)).toEqual({});
+    expect(validateCredentialingForm({ ...complete, addlRecipients: 'a@x.org; not-an-address' }, ctx))
+      .toEqual({ addlRecipients: 'Please enter a valid email address' });
+  });
+
   it('requires the birth date from external requesters only', () => {
     const noBirth = { ...complete, birthDate: undefined };
     expect(validateCredentialingForm(noBirth, { isExternal: true, today, documentCount: 1 })).toEqual({ birthDate: 'The field above is required' });
