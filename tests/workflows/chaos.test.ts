@@ -1,0 +1,18 @@
+/**
+ * The short chaos run (issue #5 "Done means"): a few submit/approve flows while worker, API and Temporal are
+ * killed with SIGKILL, plus kills aimed at the duplicate-email window. The long run is `npm run chaos`.
+ */
+import { expect, it } from 'vitest';
+import { runChaos } from '../../bench/chaos/run-chaos';
+
+it('loses no request, duplicates no audit row, misses no email, and answers repeated clicks like the first', async () => {
+  const report = await runChaos({
+    requests: 8, concurrency: 4, minGapMs: 2000, maxGapMs: 4000, maxKills: 6,
+    emailWindowKillChance: 0.5, maxEmailWindowKills: 2, settleTimeoutMs: 150_000,
+    log: (line) => console.log(`[chaos] ${line}`),
+  });
+  console.log(`[chaos] ${JSON.stringify(report)}`);
+  expect(report.violations).toEqual([]);
+  expect(report.kills.worker + report.kills.api + report.kills.temporal).toBeGreaterThanOrEqual(3);
+  expect(report.emailsPerRequest).toBeGreaterThanOrEqual(2);
+}, 400_000);
