@@ -8,11 +8,11 @@ import { DocumentFiles } from '../../storage/document-files';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors';
 import { currentUser, requireUser } from '../plugins/auth';
 import type { SessionUser } from '../plugins/app-context';
-import { parseFindQuery } from '../query/feathers-query';
+import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
 import { assertCanSee, canEditForm } from '../services/request-access';
 import { ALLOWED_UPLOAD_DESCRIPTION, sniffUpload } from '../services/upload-sniffing';
 
-const FIELDS = new Set(['id', 'requestId', 'name', 'description', 'isAttachment', 'createdAt', 'updatedAt', 'mimeType', 'size']);
+const FIELDS = queryFieldsOf(DocumentSchema, ['id', 'requestId', 'name', 'description', 'isAttachment', 'createdAt', 'updatedAt', 'mimeType', 'size']);
 const DOCUMENTS_DEFAULT_LIMIT = 50; // spec 2 §7.1: "the documents search default limit is 50"
 
 /** Stored names carry their request id, so an upload can only be registered on the request it was sent for. */
@@ -107,8 +107,8 @@ export default async function documentRoutes(app: FastifyInstance) {
   app.get<{ Querystring: Record<string, unknown> }>('/documents', async (request) => {
     const user = currentUser(request);
     const params = parseFindQuery(request.query, FIELDS, DOCUMENTS_DEFAULT_LIMIT);
-    const requestId = Number(request.query.requestId);
-    if (!requestId) throw badRequest('requestId is required', { requestId: MESSAGES.required });
+    const requestId = params.where.requestId;
+    if (typeof requestId !== 'number') throw badRequest('requestId is required', { requestId: MESSAGES.required });
     await requestFor(request.em, user, requestId);
     const [data, total] = await request.em.findAndCount(DocumentSchema, params.where as never, {
       limit: params.limit, offset: params.skip, orderBy: (Object.keys(params.orderBy).length ? params.orderBy : { createdAt: 'asc' }) as never,

@@ -2,9 +2,9 @@ import { wrap } from '@mikro-orm/core';
 import type { FastifyInstance } from 'fastify';
 import { RequestActivitySchema } from '../../db/entities';
 import { requireAdmin } from '../plugins/auth';
-import { parseFindQuery } from '../query/feathers-query';
+import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
 
-const FIELDS = new Set(['id', 'requestId', 'date', 'activityType', 'activityText', 'performedBy', 'recipients', 'channel', 'createdAt']);
+const FIELDS = queryFieldsOf(RequestActivitySchema, ['id', 'requestId', 'date', 'activityType', 'activityText', 'performedBy', 'recipients', 'channel', 'createdAt']);
 
 /** `api/v1/request-activity` (spec 2 §7.10): the audit trail, for administrators. */
 export default async function requestActivityRoutes(app: FastifyInstance) {
@@ -12,7 +12,7 @@ export default async function requestActivityRoutes(app: FastifyInstance) {
     const params = parseFindQuery(request.query, FIELDS);
     const [rows, total] = await request.em.findAndCount(RequestActivitySchema, params.where as never, {
       limit: params.limit, offset: params.skip,
-      orderBy: (Object.keys(params.orderBy).length ? { ...params.orderBy, id: 'desc' } : { date: 'desc', id: 'desc' }) as never,
+      orderBy: (Object.keys(params.orderBy).length ? { ...params.orderBy, id: params.orderBy.id ?? 'desc' } : { date: 'desc', id: 'desc' }) as never,
     });
     const data = rows.map((row) => {
       const { idempotencyKey: _key, ...plain } = wrap(row).toObject() as Record<string, unknown>;

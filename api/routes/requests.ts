@@ -8,15 +8,16 @@ import {
 import { badRequest, forbidden, methodNotAllowed, notFound } from '../errors';
 import { currentUser, requireUser } from '../plugins/auth';
 import type { SessionUser } from '../plugins/app-context';
-import { parseFindQuery } from '../query/feathers-query';
+import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
 import { createRequestBody, idParams, patchRequestBody } from '../schemas/request.schema';
 import { assertCanSee, canEditForm, requestForCaller, visibleRequestsFilter } from '../services/request-access';
 import { applyFormFields, credentialingFormOf } from '../services/request-form';
 import { assignRequestNumber } from '../services/request-numbers';
 import { changeStatus, reopenRequest, submitRequest } from '../services/request-workflows';
 
-const ADMIN_ONLY_FIELDS = new Set(['internalNotes']);
-const QUERY_FIELDS = new Set(Object.keys(RequestSchema.meta.properties).filter((f) => f !== 'version'));
+/** What a list may be queried by: the columns callers see (not the workflow's bookkeeping); internal notes only by administrators. */
+const ADMIN_QUERY_FIELDS = queryFieldsOf(RequestSchema, Object.keys(RequestSchema.meta.properties).filter((f) => f !== 'version' && f !== 'lastCommandId'));
+const { internalNotes: _adminOnly, ...REQUESTER_QUERY_FIELDS } = ADMIN_QUERY_FIELDS;
 
 type PatchBody = Record<string, unknown> & { status?: RequestStatus; verified?: boolean; internalNotes?: string | null; version?: number };
 
@@ -36,11 +37,10 @@ export default async function requestRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: Record<string, unknown> }>('/requests', async (request) => {
     const user = currentUser(request);
-    const fields = user.isAdmin ? QUERY_FIELDS : new Set([...QUERY_FIELDS].filter((f) => !ADMIN_ONLY_FIELDS.has(f)));
-    const params = parseFindQuery(request.query, fields);
+    const params = parseFindQuery(request.query, user.isAdmin ? ADMIN_QUERY_FIELDS : REQUESTER_QUERY_FIELDS);
     const where = { $and: [params.where, visibleRequestsFilter(user)] };
     const [rows, total] = await request.em.findAndCount(RequestSchema, where as never, {
-      limit: params.limit, offset: params.skip, orderBy: { ...params.orderBy, id: 'desc' } as never,
+      limit: params.limit, offset: params.skip, orderBy: { ...params.orderBy, id: params.orderBy.id ?? 'desc' } as never, // id breaks ties
       fields: params.fields as never,
     });
     return { total, limit: params.limit, skip: params.skip, data: rows.map((r) => requestForCaller(user, r)) };
