@@ -26,6 +26,7 @@ import documentRoutes from './routes/documents';
 import healthRoutes from './routes/health';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
+import sendEmailRoutes from './routes/send-email';
 
 export interface AppDeps { config: AppConfig; orm: Orm; temporal: Client; files: DocumentFiles }
 
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(adminDashboardRoutes);
     await api.register(documentRoutes);
     await api.register(requestActivityRoutes);
+    await api.register(sendEmailRoutes);
   }, { prefix: '/api/v1' });
   await app.register(staticUi);
   return app;

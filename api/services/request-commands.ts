@@ -1,22 +1,24 @@
 /**
- * Request commands: create a draft, save form fields, submit, change status, reopen, delete a draft. Each decides
- * access first, then validates, saves, and hands status changes to the request workflow
+ * Request commands: create a draft, save form fields, submit, change status, reopen, delete a draft, send an
+ * email. Each decides access first, then validates, saves, and hands status changes to the request workflow
  * (api/services/request-workflows.ts), which alone writes the status. Routes only parse, call and answer.
  */
-import { DocumentSchema, RequestSchema, type Request } from '../../db/entities';
+import { randomUUID } from 'node:crypto';
+import { DocumentSchema, RequestActivitySchema, RequestSchema, type Request } from '../../db/entities';
 import {
   CERTIFICATE_TYPES, hasErrors, isFinished, localDay, PRODUCT_NAME, STATUS, validateCredentialingForm,
   type RequestStatus,
 } from '../../domain';
 import type { Actor } from '../../workflows/request.messages';
-import { badRequest, forbidden } from '../errors';
+import { badRequest, forbidden, notFound } from '../errors';
 import type { CreateRequestBody, PatchRequestBody, RequestRecord } from '../schemas/request.schema';
+import type { SendEmailAccepted, SendEmailBody } from '../schemas/send-email.schema';
 import type { SessionUser } from '../schemas/session-user.schema';
 import type { CommandContext } from './command-context';
 import { canEditForm, findVisibleRequest, requestForCaller } from './request-access';
 import { applyFormFields, credentialingFormOf } from './request-form';
 import { assignRequestNumber } from './request-numbers';
-import { changeStatus, reopenRequest, submitRequest, type RequestRow } from './request-workflows';
+import { changeStatus, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflows';
 
 const actorOf = (user: SessionUser): Actor => ({ name: `${user.firstName} ${user.lastName}`.trim(), email: user.email });
 
@@ -167,4 +169,30 @@ export async function deleteDraft(ctx: CommandContext, id: number): Promise<Requ
   await ctx.em.flush();
   await Promise.all(documents.map((d) => ctx.files.remove(d.storedName)));
   return result;
+}
+
+// ---- send an email ---------------------------------------------------------------------------------------------
+
+/** `retryOf` must be an "email failed" entry (one with an effect) of this very request. */
+async function assertRetryable(ctx: CommandContext, requestId: number, activityId: number): Promise<void> {
+  const entry = await ctx.em.findOne(RequestActivitySchema, { id: activityId, requestId });
+  if (!entry?.effectId) throw badRequest('Only a failed email of this request can be sent again', { retryOf: 'Not a failed email of this request' });
+}
+
+/**
+ * `POST /send-email`: an administrator sends a template email for a submitted request through its workflow
+ * (audited, idempotent). A new send gets a fresh nonce; a retry of a failed email is keyed by that entry, so
+ * pressing "Send again" twice sends one email.
+ */
+export async function sendTemplateEmail(ctx: CommandContext, body: SendEmailBody): Promise<SendEmailAccepted> {
+  if (!ctx.user.isAdmin) throw forbidden('Administrators only');
+  const row = await ctx.em.findOne(RequestSchema, body.requestId);
+  if (!row) throw notFound(`No record found for id '${body.requestId}'`);
+  if (!row.requestNumber) throw badRequest('This request has not been submitted yet: there is no email to send');
+  if (body.retryOf) await assertRetryable(ctx, row.id, body.retryOf);
+  const nonce = body.retryOf ? '' : randomUUID();
+  return sendEmail(
+    ctx.workflows, workflowRowOf(row, row.requestNumber, row.version),
+    { templateTitle: body.templateTitle, retryOf: body.retryOf, actor: actorOf(ctx.user) }, nonce,
+  );
 }

@@ -25,6 +25,7 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/documents/{requestId}/{name}': ['get'],
   '/api/v1/documents/{id}': ['delete'],
   '/api/v1/request-activity': ['get'],
+  '/api/v1/send-email': ['post'],
 };
 
 const jsonSchema = (operation: any, status: string) => operation.responses[status].content['application/json'].schema;
@@ -69,6 +70,7 @@ describe('GET /api/docs/json', () => {
   it('documents the spec error shape for error statuses', () => {
     const conflict = jsonSchema(doc.paths['/api/v1/requests/{id}'].patch, '409');
     expect(propertiesOf(conflict).sort()).toEqual(['className', 'code', 'data', 'errors', 'message', 'name']);
+    expect(Object.keys(doc.paths['/api/v1/send-email'].post.responses)).toEqual(expect.arrayContaining(['202', '400', '401', '403', '404']));
   });
 });
 
