@@ -1,10 +1,13 @@
 /**
- * The Fastify app as a plugin tree: external libraries, app decorators, then routes under /api/v1.
- * `server.ts` only listens; tests build the app and talk to it with `app.inject` or over HTTP.
+ * The Fastify app as a plugin tree: external libraries, app decorators, the API description, then routes under
+ * /api/v1. Every route declares its body, params, query and responses once as typebox schemas (api/schemas/):
+ * they give ajv its validation, the serializer its whitelist of response fields, TypeScript its types and
+ * /api/docs its OpenAPI document. `server.ts` only listens; tests build the app and talk to it with `app.inject`.
  */
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import qs from 'qs';
 import type { AppConfig } from '../config/app-config';
@@ -12,6 +15,7 @@ import type { Orm } from '../db/orm';
 import type { DocumentFiles } from '../storage/document-files';
 import './plugins/app-context';
 import authPlugin from './plugins/auth';
+import apiDocs from './plugins/api-docs';
 import errorHandler from './plugins/error-handler';
 import ormContext from './plugins/orm-context';
 import staticUi from './plugins/static-ui';
@@ -22,6 +26,7 @@ import documentRoutes from './routes/documents';
 import healthRoutes from './routes/health';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
+import sendEmailRoutes from './routes/send-email';
 
 export interface AppDeps { config: AppConfig; orm: Orm; temporal: Client; files: DocumentFiles }
 
@@ -32,7 +37,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     routerOptions: { querystringParser: (text: string) => qs.parse(text, QS_OPTIONS) as Record<string, unknown> },
     ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: true, useDefaults: true } },
     ...options,
-  });
+  }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('config', deps.config);
   app.decorate('orm', deps.orm);
   app.decorate('temporal', deps.temporal);
@@ -46,6 +51,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
   await app.register(multipart, {
     limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12, headerPairs: 100 },
   });
+  await app.register(apiDocs); // before the routes: it collects them as they are added
   await app.register(async (api) => {
     await api.register(healthRoutes);
     await api.register(authenticationRoutes);
@@ -53,6 +59,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(adminDashboardRoutes);
     await api.register(documentRoutes);
     await api.register(requestActivityRoutes);
+    await api.register(sendEmailRoutes);
   }, { prefix: '/api/v1' });
   await app.register(staticUi);
   return app;

@@ -4,23 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import type { DocumentFiles } from '../../storage/document-files';
-
-export interface SessionUser {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  middleInitial: string | null;
-  phone: string | null;
-  company: string | null;
-  affiliation: string;
-  personType: string | null;
-  isAdmin: boolean;
-  isExternal: boolean;
-  mustChangePassword: boolean;
-  isPswdExpired: boolean;
-  lastLogin: string | null;
-}
+import type { SessionUser } from '../schemas/session-user.schema';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -3,11 +3,12 @@ import jwt from '@fastify/jwt';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, notAuthenticated } from '../errors';
 import { loadSessionUser } from '../services/session-user';
-import type { SessionUser } from './app-context';
+import type { SessionUser } from '../schemas/session-user.schema';
 
 /**
  * Bearer tokens (spec 2 §7.2). Every route but authentication and health requires a valid token; `requireAdmin`
- * guards admin-only routes. Access is decided here and in the routes, never trusted to the browser.
+ * guards admin-only routes. Routes run them as `onRequest` hooks, so a caller without a session hears 401 before
+ * its body is read or validated. Access is decided here and in the services, never trusted to the browser.
  */
 export default fp(async (app) => {
   await app.register(jwt, { secret: app.config.jwtSecret, sign: { expiresIn: '1d' } });

@@ -1,12 +1,20 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RequestSchema } from '../../db/entities';
 import { FINISHED_STATUSES } from '../../domain';
 import { currentUser, requireAdmin } from '../plugins/auth';
+import { AdminDashboard } from '../schemas/admin-dashboard.schema';
+import { errorResponses } from '../schemas/error.schema';
 import { requestForCaller } from '../services/request-access';
 
 /** `api/v1/admin-dashboard` (spec 2 §7.4): the work queue and submission counts by submitDate. */
-export default async function adminDashboardRoutes(app: FastifyInstance) {
-  app.get('/admin-dashboard', { preHandler: requireAdmin }, async (request) => {
+const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/admin-dashboard', {
+    onRequest: requireAdmin,
+    schema: {
+      tags: ['admin'], summary: 'Work queue and submission counts',
+      response: { 200: AdminDashboard, ...errorResponses(401, 403) },
+    },
+  }, async (request) => {
     const user = currentUser(request);
     const now = new Date();
     const startOfDay = new Date(now.getFullYear(), now.getMonth(), now.getDate());
@@ -22,4 +30,6 @@ export default async function adminDashboardRoutes(app: FastifyInstance) {
     ]);
     return { adminRequests: adminRequests.map((r) => requestForCaller(user, r)), requestCounts: { today, monthToDate, yearToDate } };
   });
-}
+};
+
+export default adminDashboardRoutes;

@@ -1,29 +1,25 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UserSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';
 import { verifyPassword } from '../auth/password-hash';
 import { badRequest, notAuthenticated } from '../errors';
 import { authenticate } from '../plugins/auth';
+import { AuthenticationBody, AuthenticationResult, LogoutResult } from '../schemas/authentication.schema';
+import { errorResponses } from '../schemas/error.schema';
 import { loadSessionUser, toSessionUser } from '../services/session-user';
 
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
-const bodySchema = {
-  type: 'object',
-  required: ['strategy'],
-  properties: {
-    strategy: { type: 'string' },
-    email: { type: 'string', maxLength: 200 },
-    password: { type: 'string', maxLength: 200 },
-    accessToken: { type: 'string', maxLength: 4096 },
-  },
-} as const;
+const tags = ['authentication'];
 
 /** `api/v1/authentication` (spec 2 §7.2): local and jwt strategies; DELETE logs out. */
-export default async function authenticationRoutes(app: FastifyInstance) {
-  app.post<{ Body: { strategy: string; email?: string; password?: string; accessToken?: string } }>(
+const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
     '/authentication', {
-      schema: { body: bodySchema },
+      schema: {
+        tags, summary: 'Sign in (local) or re-authenticate (jwt)', security: [], body: AuthenticationBody,
+        response: { 200: AuthenticationResult, ...errorResponses(400, 401, 429) },
+      },
       // Password guessing: 20 sign-in attempts a minute per client address and email.
       config: {
         rateLimit: {
@@ -66,8 +62,12 @@ export default async function authenticationRoutes(app: FastifyInstance) {
     });
 
   // Tokens are stateless; logging out forgets the token in the browser. The call still requires a valid token.
-  app.delete('/authentication', async (request) => {
+  app.delete('/authentication', {
+    schema: { tags, summary: 'Log out', response: { 200: LogoutResult, ...errorResponses(401) } },
+  }, async (request) => {
     await authenticate(request);
     return { accessToken: null };
   });
-}
+};
+
+export default authenticationRoutes;

@@ -1,23 +1,30 @@
-import { wrap } from '@mikro-orm/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RequestActivitySchema } from '../../db/entities';
 import { requireAdmin } from '../plugins/auth';
-import { parseFindQuery } from '../query/feathers-query';
+import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
+import { ActivityRecord } from '../schemas/activity.schema';
+import { errorResponses } from '../schemas/error.schema';
+import { FindQuery } from '../schemas/find-query.schema';
+import { Page } from '../schemas/page.schema';
 
-const FIELDS = new Set(['id', 'requestId', 'date', 'activityType', 'activityText', 'performedBy', 'recipients', 'channel', 'createdAt']);
+const QUERY_FIELDS = queryFieldsOf(RequestActivitySchema, Object.keys(ActivityRecord.properties));
 
 /** `api/v1/request-activity` (spec 2 §7.10): the audit trail, for administrators. */
-export default async function requestActivityRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: Record<string, unknown> }>('/request-activity', { preHandler: requireAdmin }, async (request) => {
-    const params = parseFindQuery(request.query, FIELDS);
-    const [rows, total] = await request.em.findAndCount(RequestActivitySchema, params.where as never, {
+const requestActivityRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/request-activity', {
+    onRequest: requireAdmin,
+    schema: {
+      tags: ['admin'], summary: 'Audit trail entries (typically `requestId=ID&$sort[date]=-1`)', querystring: FindQuery,
+      response: { 200: Page(ActivityRecord), ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => {
+    const params = parseFindQuery(request.query, QUERY_FIELDS);
+    const [data, total] = await request.em.findAndCount(RequestActivitySchema, params.where as never, {
       limit: params.limit, offset: params.skip,
-      orderBy: (Object.keys(params.orderBy).length ? { ...params.orderBy, id: 'desc' } : { date: 'desc', id: 'desc' }) as never,
-    });
-    const data = rows.map((row) => {
-      const { idempotencyKey: _key, ...plain } = wrap(row).toObject() as Record<string, unknown>;
-      return plain;
+      orderBy: (Object.keys(params.orderBy).length ? { ...params.orderBy, id: params.orderBy.id ?? 'desc' } : { date: 'desc', id: 'desc' }) as never,
     });
     return { total, limit: params.limit, skip: params.skip, data };
   });
-}
+};
+
+export default requestActivityRoutes;

@@ -1,47 +1,104 @@
-/** JSON Schemas (ajv) of request payloads. Limits come from domain/. */
-import { ADDL_RECIPIENTS_MAX, ALL_STATUSES, INTERNAL_NOTES_MAX, REQUEST_TYPE, TEXT_MAX } from '../../domain';
+/** Request payloads and records (spec 1 §3, spec 2 §7.3). Limits come from domain/. */
+import { Type, type Static } from 'typebox';
+import {
+  ADDL_RECIPIENTS_MAX, ALL_STATUSES, INTERNAL_NOTES_MAX, MIDDLE_INITIAL_MAX, REQUEST_TYPE, TEXT_MAX,
+} from '../../domain';
+import { DocumentRecord } from './document.schema';
+import { DateTimeInput, Id, Nullable, NullableTimestamp, StringEnum, Timestamp } from './primitives';
 
-const text = { type: ['string', 'null'], maxLength: TEXT_MAX } as const;
-const date = { type: ['string', 'null'], format: 'date-time' } as const;
+const text = Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX })));
+const date = Type.Optional(Nullable(DateTimeInput));
 
 /** Fields a requester types on the credentialing form (spec 1 §3 "Clinician or person", "Claim-history request"). */
 export const FORM_FIELDS = {
   employeeId: text, title: text, lastName: text, firstName: text,
-  middleInitial: { type: ['string', 'null'], maxLength: 2 },
+  // one letter, optionally with its period ("A."): the period is dropped when saved
+  middleInitial: Type.Optional(Nullable(Type.String({ maxLength: MIDDLE_INITIAL_MAX + 1 }))),
   altName: text, email: text, birthDate: date, dateFrom: date, dateTo: date,
   providerType: text, reason: text, reasonOther: text, licensingState: text, facilityName: text,
-  recipientEmail: text, addlRecipients: { type: ['string', 'null'], maxLength: ADDL_RECIPIENTS_MAX },
+  recipientEmail: text, addlRecipients: Type.Optional(Nullable(Type.String({ maxLength: ADDL_RECIPIENTS_MAX }))),
   credentialingCompany: text,
-} as const;
-export const FORM_FIELD_NAMES = Object.keys(FORM_FIELDS) as (keyof typeof FORM_FIELDS)[];
-export const DATE_FIELDS = ['birthDate', 'dateFrom', 'dateTo'] as const;
+};
+export type FormFieldName = keyof typeof FORM_FIELDS;
+export const FORM_FIELD_NAMES = Object.keys(FORM_FIELDS) as FormFieldName[];
+export const DATE_FIELDS: readonly FormFieldName[] = ['birthDate', 'dateFrom', 'dateTo'];
 
-export const createRequestBody = {
-  type: 'object',
-  required: ['requestType'],
-  additionalProperties: false,
-  properties: {
-    requestType: { type: 'string', enum: Object.values(REQUEST_TYPE) },
-    certificateType: text,
-    ...FORM_FIELDS,
-  },
-} as const;
+export const CreateRequestBody = Type.Object({
+  requestType: StringEnum(Object.values(REQUEST_TYPE)),
+  certificateType: text,
+  ...FORM_FIELDS,
+}, { additionalProperties: false });
+export type CreateRequestBody = Static<typeof CreateRequestBody>;
 
-export const patchRequestBody = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...FORM_FIELDS,
-    status: { type: 'string', enum: ALL_STATUSES },
-    verified: { type: 'boolean' },
-    internalNotes: { type: ['string', 'null'], maxLength: INTERNAL_NOTES_MAX },
-    /** the request version the caller saw: a command pressed again on the same version is answered like the first */
-    version: { type: 'integer', minimum: 1 },
-  },
-} as const;
+export const PatchRequestBody = Type.Object({
+  ...FORM_FIELDS,
+  status: Type.Optional(StringEnum(ALL_STATUSES)),
+  verified: Type.Optional(Type.Boolean()),
+  internalNotes: Type.Optional(Nullable(Type.String({ maxLength: INTERNAL_NOTES_MAX }))),
+  version: Type.Optional(Type.Integer({
+    minimum: 1,
+    description: 'the request version the caller saw: a command pressed again on the same version is answered like '
+      + 'the first; a status change made on an older version answers 409 Conflict',
+  })),
+}, { additionalProperties: false });
+export type PatchRequestBody = Static<typeof PatchRequestBody>;
 
-export const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1 } },
-} as const;
+const nullableText = Type.Optional(Nullable(Type.String()));
+const nullableDate = Type.Optional(NullableTimestamp);
+
+/**
+ * A request as callers see it. Not listed, so never sent: `lastCommandId` (the workflow's bookkeeping).
+ * `internalNotes` is sent to administrators only.
+ */
+export const RequestRecord = Type.Object({
+  id: Id,
+  requestNumber: Type.Optional(Nullable(Type.Integer({ description: 'null until the first submit' }))),
+  requestType: Type.String(),
+  certificateType: nullableText,
+  status: Type.String(),
+  source: Type.Optional(Type.String()),
+  submitDate: nullableDate,
+  completedDate: nullableDate,
+  requesterId: Type.Optional(Type.Integer()),
+  requesterName: nullableText,
+  requesterLastName: nullableText,
+  requesterEmail: nullableText,
+  requesterPhone: nullableText,
+  requesterCompany: nullableText,
+  employerType: Type.Optional(Type.String()),
+  addlRecipients: nullableText,
+  recipientEmail: nullableText,
+  internalNotes: Type.Optional(Nullable(Type.String({ description: 'administrators only' }))),
+  verified: Type.Optional(Type.Boolean()),
+  credentialingCompany: nullableText,
+  employeeId: nullableText,
+  title: nullableText,
+  lastName: nullableText,
+  firstName: nullableText,
+  middleInitial: nullableText,
+  altName: nullableText,
+  email: nullableText,
+  birthDate: nullableDate,
+  providerType: nullableText,
+  reason: nullableText,
+  reasonOther: nullableText,
+  licensingState: nullableText,
+  facilityName: nullableText,
+  dateFrom: nullableDate,
+  dateTo: nullableDate,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  version: Type.Integer({ description: 'optimistic-lock version: send it back as `version` with a PATCH' }),
+});
+export type RequestRecord = Static<typeof RequestRecord>;
+
+/** A list item: `$select` trims records to the chosen fields (and id). */
+export const RequestListItem = Type.Object({ ...Type.Partial(RequestRecord).properties, id: Id });
+
+/** `GET /requests/:id`: the request with its related lists. */
+export const RequestDetail = Type.Object({
+  ...RequestRecord.properties,
+  documents: Type.Array(DocumentRecord),
+  discussions: Type.Array(Type.Unknown(), { description: 'arrives with the discussions issue' }),
+  claimHistory: Type.Array(Type.Unknown(), { description: 'arrives with the claim-history issue' }),
+});

@@ -3,10 +3,12 @@
  * as the person/clinician email); administrators all.
  */
 import { wrap } from '@mikro-orm/core';
-import type { Request } from '../../db/entities';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { RequestSchema, type Request } from '../../db/entities';
 import { isFinished, requesterMayEdit, type CertificateType, type RequestStatus, type RequestType } from '../../domain';
-import { forbidden } from '../errors';
-import type { SessionUser } from '../plugins/app-context';
+import { forbidden, notFound } from '../errors';
+import type { RequestRecord } from '../schemas/request.schema';
+import type { SessionUser } from '../schemas/session-user.schema';
 
 export function visibleRequestsFilter(user: SessionUser): Record<string, unknown> {
   if (user.isAdmin) return {};
@@ -21,6 +23,14 @@ export function assertCanSee(user: SessionUser, request: Request): void {
   if (!canSee(user, request)) throw forbidden('You do not have access to this request');
 }
 
+/** The request `id` if the caller may see it: 404 when there is none, 403 when it is someone else's. */
+export async function findVisibleRequest(em: EntityManager, user: SessionUser, id: number): Promise<Request> {
+  const request = await em.findOne(RequestSchema, id);
+  if (!request) throw notFound(`No record found for id '${id}'`);
+  assertCanSee(user, request);
+  return request;
+}
+
 /** Requesters edit their drafts and requests waiting for more information; admins edit until a request is finished. */
 export function canEditForm(user: SessionUser, request: Request): boolean {
   const status = request.status as RequestStatus;
@@ -29,9 +39,12 @@ export function canEditForm(user: SessionUser, request: Request): boolean {
     && requesterMayEdit(status, { requestType: request.requestType as RequestType, certificateType: request.certificateType as CertificateType | null });
 }
 
-/** Serializes a request for the caller: internal notes are for administrators only. */
-export function requestForCaller(user: SessionUser, request: Request): Record<string, unknown> {
-  const { version: _version, ...plain } = wrap(request).toObject() as Record<string, unknown>;
+/**
+ * A request as the caller may see it: internal notes are for administrators only. Columns the response schema
+ * does not list (`lastCommandId`) are dropped by the serializer.
+ */
+export function requestForCaller(user: SessionUser, request: Request): RequestRecord {
+  const plain = wrap(request).toObject() as unknown as RequestRecord;
   if (!user.isAdmin) delete plain.internalNotes;
   return plain;
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AdminSchema, UserSchema, type User } from '../../db/entities';
 import { isPasswordExpired } from '../../domain';
-import type { SessionUser } from '../plugins/app-context';
+import type { SessionUser } from '../schemas/session-user.schema';
 
 /** The signed-in user as the API and UI see it; admin = email in the admin list (spec 2 §7.11). */
 export async function toSessionUser(em: EntityManager, user: User): Promise<SessionUser> {

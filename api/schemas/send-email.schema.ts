@@ -1,0 +1,19 @@
+/** `POST /send-email` (spec 2 §7.9): an administrator sends a template email for a request. */
+import { Type, type Static } from 'typebox';
+import { EMAIL_TEMPLATE_TITLES } from '../../domain';
+import { Id, StringEnum } from './primitives';
+
+export const SendEmailBody = Type.Object({
+  requestId: Id,
+  templateTitle: StringEnum(Object.values(EMAIL_TEMPLATE_TITLES)),
+  retryOf: Type.Optional(Type.Integer({
+    minimum: 1, description: 'id of an "email failed" request-activity entry (one with effectId) to send again',
+  })),
+}, { additionalProperties: false });
+export type SendEmailBody = Static<typeof SendEmailBody>;
+
+export const SendEmailAccepted = Type.Object({
+  queued: Type.Literal(true),
+  templateTitle: Type.String(),
+});
+export type SendEmailAccepted = Static<typeof SendEmailAccepted>;

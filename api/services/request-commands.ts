@@ -1,0 +1,198 @@
+/**
+ * Request commands: create a draft, save form fields, submit, change status, reopen, delete a draft, send an
+ * email. Each decides access first, then validates, saves, and hands status changes to the request workflow
+ * (api/services/request-workflows.ts), which alone writes the status. Routes only parse, call and answer.
+ */
+import { randomUUID } from 'node:crypto';
+import { DocumentSchema, RequestActivitySchema, RequestSchema, type Request } from '../../db/entities';
+import {
+  CERTIFICATE_TYPES, hasErrors, isFinished, localDay, PRODUCT_NAME, STATUS, validateCredentialingForm,
+  type RequestStatus,
+} from '../../domain';
+import type { Actor } from '../../workflows/request.messages';
+import { badRequest, forbidden, notFound } from '../errors';
+import type { CreateRequestBody, PatchRequestBody, RequestRecord } from '../schemas/request.schema';
+import type { SendEmailAccepted, SendEmailBody } from '../schemas/send-email.schema';
+import type { SessionUser } from '../schemas/session-user.schema';
+import type { CommandContext } from './command-context';
+import { canEditForm, findVisibleRequest, requestForCaller } from './request-access';
+import { applyFormFields, credentialingFormOf } from './request-form';
+import { assignRequestNumber } from './request-numbers';
+import { changeStatus, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflows';
+
+const actorOf = (user: SessionUser): Actor => ({ name: `${user.firstName} ${user.lastName}`.trim(), email: user.email });
+
+/**
+ * What the workflow needs of the request. `version` is the version as loaded at the start of this HTTP call:
+ * saving this call's own form fields bumps the in-memory version, and a command must be judged (and its id
+ * derived) against the version the caller saw, not against our own save.
+ */
+const workflowRowOf = (row: Request, requestNumber: number, loadedVersion: number): RequestRow => ({
+  id: row.id,
+  requestNumber,
+  requestType: row.requestType,
+  certificateType: row.certificateType,
+  status: row.status,
+  version: loadedVersion,
+  lastCommandId: row.lastCommandId,
+});
+
+// ---- create ----------------------------------------------------------------------------------------------------
+
+export async function createDraft(ctx: CommandContext, body: CreateRequestBody): Promise<Request> {
+  const { user } = ctx;
+  const { requestType, certificateType } = body;
+  if (requestType === 'certificate') {
+    if (!certificateType || !(CERTIFICATE_TYPES as readonly string[]).includes(certificateType)) {
+      throw badRequest('Invalid certificate type', { certificateType: 'The field above is required' });
+    }
+    if (user.isExternal && certificateType !== 'Clinician') throw forbidden('External requesters may only request Clinician certificates');
+  }
+  const created = ctx.em.create(RequestSchema, {
+    requestType,
+    certificateType: requestType === 'certificate' ? certificateType! : null,
+    status: STATUS.draft,
+    source: user.isExternal ? 'external' : PRODUCT_NAME,
+    employerType: user.isExternal ? 'external' : 'internal',
+    requesterId: user.id,
+    requesterName: `${user.firstName} ${user.lastName}`.trim(),
+    requesterLastName: user.lastName,
+    requesterEmail: user.email,
+    requesterPhone: user.phone,
+    requesterCompany: user.company,
+  } as never) as Request;
+  applyFormFields(created, body);
+  await ctx.em.flush();
+  return created;
+}
+
+// ---- patch: form fields, submit, status change, reopen, admin fields -------------------------------------------
+
+/** Administrators' fields, and status changes other than a requester's own submit, are refused before anything is saved. */
+function assertMayPatch(user: SessionUser, current: RequestStatus, body: PatchRequestBody): void {
+  if (user.isAdmin) return;
+  if (body.verified !== undefined || body.internalNotes !== undefined) throw forbidden('Administrators only');
+  if (body.status !== undefined && body.status !== current && body.status !== STATUS.submitted) {
+    throw forbidden("Only administrators can change a request's status");
+  }
+}
+
+async function saveFormFields(ctx: CommandContext, row: Request, form: Record<string, unknown>): Promise<void> {
+  if (Object.keys(form).length === 0) return;
+  if (!canEditForm(ctx.user, row)) throw forbidden('This request can no longer be edited');
+  applyFormFields(row, form);
+  await ctx.em.flush();
+}
+
+/** Submit is a requester's (or an admin's) move from Draft or Pending Additional Information. */
+const isSubmit = (current: RequestStatus, status: RequestStatus | undefined) =>
+  status === STATUS.submitted && status !== current
+  && (current === STATUS.draft || current === STATUS.pendingAdditionalInformation);
+
+/** The domain's form rules on the stored form (spec 1 §5), with one message per field. */
+async function assertSubmittable(ctx: CommandContext, row: Request): Promise<void> {
+  if (row.requesterId !== ctx.user.id && !ctx.user.isAdmin) throw forbidden('Only the requester can submit this request');
+  if (row.requestType !== 'credentialing') throw badRequest('Certificate requests cannot be submitted until the certificate forms are released');
+  const documentCount = await ctx.em.count(DocumentSchema, { requestId: row.id });
+  const errors = validateCredentialingForm(credentialingFormOf(row), {
+    isExternal: row.employerType === 'external', today: localDay(new Date()), documentCount,
+  });
+  if (hasErrors(errors)) throw badRequest('Field validation error.', errors as Record<string, string>);
+}
+
+async function submit(ctx: CommandContext, row: Request, loadedVersion: number, seenVersion: number): Promise<void> {
+  await assertSubmittable(ctx, row);
+  const requestNumber = await assignRequestNumber(ctx.em, row.id);
+  await submitRequest(ctx.workflows, workflowRowOf(row, requestNumber, loadedVersion), actorOf(ctx.user), seenVersion);
+}
+
+/** An administrator's status change (or Reopen, a change to Draft) through the workflow, which checks it is legal. */
+async function changeStatusAsAdmin(
+  ctx: CommandContext, row: Request, body: PatchRequestBody & { status: RequestStatus }, loadedVersion: number, seenVersion: number,
+): Promise<void> {
+  if (!ctx.user.isAdmin) throw forbidden("Only administrators can change a request's status");
+  if (!row.requestNumber) throw badRequest(`A request in status "${row.status}" cannot be changed to "${body.status}"`);
+  const workflowRow = workflowRowOf(row, row.requestNumber, loadedVersion);
+  const actor = actorOf(ctx.user);
+  if (body.status === STATUS.draft) {
+    await reopenRequest(ctx.workflows, workflowRow, actor, seenVersion);
+  } else {
+    const verified = body.verified ?? row.verified;
+    await changeStatus(ctx.workflows, workflowRow, { status: body.status, verified, internalNotes: body.internalNotes, actor }, seenVersion);
+  }
+}
+
+/** `verified` and internal notes without a status change are plain saves (a finished request's verification stays). */
+async function saveAdminFields(ctx: CommandContext, row: Request, body: PatchRequestBody): Promise<void> {
+  const { verified, internalNotes } = body;
+  if (isFinished(row.status as RequestStatus) && verified !== undefined && verified !== row.verified) {
+    throw badRequest('This request is finished');
+  }
+  if (verified !== undefined) row.verified = verified;
+  if (internalNotes !== undefined) row.internalNotes = internalNotes;
+  await ctx.em.flush();
+}
+
+/** `PATCH /requests/:id`: answers the request as stored after the command (status included). */
+export async function patchRequest(ctx: CommandContext, id: number, body: PatchRequestBody): Promise<Request> {
+  const row = await findVisibleRequest(ctx.em, ctx.user, id);
+  const { status, verified, internalNotes, version, ...form } = body;
+  const current = row.status as RequestStatus;
+  const loadedVersion = row.version; // before this call's own form changes bump it
+  const seenVersion = version ?? loadedVersion;
+  assertMayPatch(ctx.user, current, body);
+  await saveFormFields(ctx, row, form);
+
+  if (isSubmit(current, status)) {
+    await submit(ctx, row, loadedVersion, seenVersion);
+  } else if (status !== undefined && status !== current) {
+    await changeStatusAsAdmin(ctx, row, { ...body, status }, loadedVersion, seenVersion);
+  } else if (ctx.user.isAdmin && (verified !== undefined || internalNotes !== undefined)) {
+    await saveAdminFields(ctx, row, body);
+  }
+  // The workflow wrote the status through its own connection: read the row afresh.
+  return ctx.em.fork().findOneOrFail(RequestSchema, row.id);
+}
+
+// ---- delete ----------------------------------------------------------------------------------------------------
+
+/** Deletes the caller's own never-submitted draft and its documents; answers the request as it was. */
+export async function deleteDraft(ctx: CommandContext, id: number): Promise<RequestRecord> {
+  const row = await findVisibleRequest(ctx.em, ctx.user, id);
+  if (row.status !== STATUS.draft) throw badRequest('Only draft requests can be deleted');
+  // A reopened request keeps its number and its workflow: it goes back through review, it is not thrown away.
+  if (row.requestNumber) throw badRequest('A reopened request cannot be deleted');
+  if (row.requesterId !== ctx.user.id && !ctx.user.isAdmin) throw forbidden('Only the requester can delete this draft');
+  const documents = await ctx.em.find(DocumentSchema, { requestId: row.id });
+  const result = requestForCaller(ctx.user, row);
+  ctx.em.remove([row, ...documents]);
+  await ctx.em.flush();
+  await Promise.all(documents.map((d) => ctx.files.remove(d.storedName)));
+  return result;
+}
+
+// ---- send an email ---------------------------------------------------------------------------------------------
+
+/** `retryOf` must be an "email failed" entry (one with an effect) of this very request. */
+async function assertRetryable(ctx: CommandContext, requestId: number, activityId: number): Promise<void> {
+  const entry = await ctx.em.findOne(RequestActivitySchema, { id: activityId, requestId });
+  if (!entry?.effectId) throw badRequest('Only a failed email of this request can be sent again', { retryOf: 'Not a failed email of this request' });
+}
+
+/**
+ * `POST /send-email`: an administrator sends a template email for a submitted request through its workflow
+ * (audited, idempotent). A new send gets a fresh nonce; a retry of a failed email is keyed by that entry, so
+ * pressing "Send again" twice sends one email.
+ */
+export async function sendTemplateEmail(ctx: CommandContext, body: SendEmailBody): Promise<SendEmailAccepted> {
+  if (!ctx.user.isAdmin) throw forbidden('Administrators only');
+  const row = await ctx.em.findOne(RequestSchema, body.requestId);
+  if (!row) throw notFound(`No record found for id '${body.requestId}'`);
+  if (!row.requestNumber) throw badRequest('This request has not been submitted yet: there is no email to send');
+  if (body.retryOf) await assertRetryable(ctx, row.id, body.retryOf);
+  const nonce = body.retryOf ? '' : randomUUID();
+  return sendEmail(
+    ctx.workflows, workflowRowOf(row, row.requestNumber, row.version),
+    { templateTitle: body.templateTitle, retryOf: body.retryOf, actor: actorOf(ctx.user) }, nonce,
+  );
+}

@@ -1,0 +1,87 @@
+/** The OpenAPI document at /api/docs/json is built from the route schemas; Swagger UI is served at /api/docs. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/portal-harness';
+
+let h: Harness;
+let doc: any;
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+  const res = await h.app.inject({ method: 'GET', url: '/api/docs/json' });
+  expect(res.statusCode).toBe(200);
+  doc = res.json();
+});
+afterAll(async () => { await h?.stop(); });
+
+/** Every route of the API, as OpenAPI path → methods. */
+const ROUTES: Record<string, string[]> = {
+  '/api/v1/health': ['get'],
+  '/api/v1/authentication': ['post', 'delete'],
+  '/api/v1/requests': ['get', 'post'],
+  '/api/v1/requests/{id}': ['get', 'patch', 'put', 'delete'],
+  '/api/v1/admin-dashboard': ['get'],
+  '/api/v1/upload': ['post'],
+  '/api/v1/documents': ['get', 'post'],
+  '/api/v1/documents/{requestId}/{name}': ['get'],
+  '/api/v1/documents/{id}': ['delete'],
+  '/api/v1/request-activity': ['get'],
+  '/api/v1/send-email': ['post'],
+};
+
+const jsonSchema = (operation: any, status: string) => operation.responses[status].content['application/json'].schema;
+const propertiesOf = (schema: any): string[] => Object.keys(schema.properties ?? {});
+
+describe('GET /api/docs/json', () => {
+  it('is an OpenAPI 3 document listing every route of the API, and nothing else', () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const [path, methods] of Object.entries(ROUTES)) {
+      expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual([...methods].sort());
+    }
+    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  it('marks bearer authentication, and only sign-in and health as public', () => {
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths['/api/v1/authentication'].post.security).toEqual([]);
+    expect(doc.paths['/api/v1/health'].get.security).toEqual([]);
+    expect(doc.paths['/api/v1/requests/{id}'].patch.security).toBeUndefined();
+  });
+
+  it('documents responses without internal fields', () => {
+    const document = jsonSchema(doc.paths['/api/v1/documents'].post, '201');
+    expect(propertiesOf(document)).toEqual(expect.arrayContaining(['id', 'requestId', 'name', 'mimeType', 'size']));
+    expect(propertiesOf(document)).not.toContain('storedName');
+    expect(propertiesOf(document)).not.toContain('idempotencyKey');
+    const list = jsonSchema(doc.paths['/api/v1/documents'].get, '200');
+    expect(propertiesOf(list.properties.data.items)).not.toContain('storedName');
+    // the upload handle is on the upload answer and the documents body only
+    expect(propertiesOf(jsonSchema(doc.paths['/api/v1/upload'].post, '201'))).toContain('storedName');
+    expect(propertiesOf(doc.paths['/api/v1/documents'].post.requestBody.content['application/json'].schema)).toContain('storedName');
+
+    const request = jsonSchema(doc.paths['/api/v1/requests/{id}'].patch, '200');
+    expect(propertiesOf(request)).toContain('version');
+    expect(propertiesOf(request)).not.toContain('lastCommandId');
+    const activity = jsonSchema(doc.paths['/api/v1/request-activity'].get, '200').properties.data.items;
+    expect(propertiesOf(activity)).toContain('effectId');
+    expect(propertiesOf(activity)).not.toContain('idempotencyKey');
+  });
+
+  it('documents the spec error shape for error statuses', () => {
+    const conflict = jsonSchema(doc.paths['/api/v1/requests/{id}'].patch, '409');
+    expect(propertiesOf(conflict).sort()).toEqual(['className', 'code', 'data', 'errors', 'message', 'name']);
+    expect(Object.keys(doc.paths['/api/v1/send-email'].post.responses)).toEqual(expect.arrayContaining(['202', '400', '401', '403', '404']));
+  });
+});
+
+describe('GET /api/docs', () => {
+  it('serves Swagger UI', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/api/docs' });
+    const page = res.statusCode === 302
+      ? await h.app.inject({ method: 'GET', url: new URL(res.headers.location as string, 'http://x/api/docs/').pathname })
+      : res;
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('swagger');
+  });
+});
