@@ -178,7 +178,7 @@ async function main() {
 
   // 1. Database
   let t = Date.now();
-  await prepareDatabase(config.databaseUrl, (line) => log(`database: ${line}`));
+  await prepareDatabase(config.databaseUrl, (line) => log(`database: ${line}`), { devAccounts: config.seedDevAccounts });
   log(`database ready in ${seconds(t)} (${new URL(config.databaseUrl).pathname.slice(1)})`);
 
   // Data directories

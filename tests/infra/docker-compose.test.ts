@@ -12,8 +12,11 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
-/** Settings that only matter for `npm start` on a developer machine (the in-process mail outbox). */
-const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT']);
+/**
+ * Settings that only matter on a developer machine: the in-process mail outbox of `npm start`, and the switch for the
+ * development accounts (refused with NODE_ENV=production).
+ */
+const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS']);
 
 type Service = {
   image?: string;
