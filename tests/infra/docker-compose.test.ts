@@ -159,9 +159,15 @@ describe('docker-compose.yml', () => {
     });
   }
 
-  it('runs the right entry points', () => {
-    expect(commandOf('api')).toMatch(/node --import tsx api\/server\.ts/);
-    expect(commandOf('worker')).toMatch(/node --import tsx temporal\/worker\.ts/);
+  it('runs the compiled entry points (npm run build → dist/), never tsx', () => {
+    expect(commandOf('api')).toMatch(/^node( --enable-source-maps)? dist\/server\.js$/);
+    expect(commandOf('worker')).toMatch(/^node( --enable-source-maps)? dist\/worker\.js$/);
+    expect(commandOf('migrate')).toMatch(/^node( --enable-source-maps)? dist\/migrate\.js$/);
+    for (const service of ['api', 'worker']) expect(dependsOn(service)).toContain('migrate');
+    expect(env('api').WORKFLOW_BUNDLE_PATH).toBe('/app/dist/workflow-bundle.js');
+    const build = read('scripts/build.ts');
+    expect(build, 'npm run build writes the workflow bundle to dist/workflow-bundle.js').toMatch(/workflow-bundle\.js/);
+    expect(read('docker-compose.yml')).not.toMatch(/\btsx\b/);
   });
 
   it('gives the api and the worker the same settings (namespace, task queue, database…)', () => {
@@ -231,10 +237,25 @@ describe('Dockerfile', () => {
     expect(stages.at(-1)).toMatch(/^node:24-bookworm-slim\b/);
   });
 
-  it('installs with npm ci, builds the UI and prebuilds the workflow bundle', () => {
-    expect(dockerfile).toMatch(/RUN npm ci\b/);
-    expect(dockerfile).toMatch(/vite build --config ui\/vite\.config\.ts/);
-    expect(dockerfile).toMatch(/node --import tsx temporal\/build-workflow-bundle\.ts/);
+  it('builds with every dependency: npm ci, the UI, npm run build (server bundles and the workflow bundle)', () => {
+    const build = stages.find((stage) => /npm run build\b/.test(stage));
+    expect(build, 'a stage runs npm run build').toBeDefined();
+    expect(build).toMatch(/RUN npm ci --no-audit/);
+    expect(build).toMatch(/vite build --config ui\/vite\.config\.ts/);
+  });
+
+  it('runs compiled JavaScript with production dependencies only (no tsx at run time)', () => {
+    const runtime = stages.at(-1)!;
+    expect(runtime).toMatch(/^CMD \["node", ("--enable-source-maps", )?"dist\/server\.js"\]$/m);
+    expect(runtime).not.toMatch(/\btsx\b/);
+    expect(runtime).toContain('NODE_ENV=production');
+    // node_modules comes from a stage that installed with --omit=dev; the sources stay out.
+    const nodeModules = /^COPY --from=(\S+) \S*\/app\/node_modules/m.exec(runtime);
+    expect(nodeModules, 'the runtime copies node_modules from another stage').not.toBeNull();
+    const depsStage = stages.find((stage) => stage.split('\n')[0].trim().endsWith(` AS ${nodeModules![1]}`));
+    expect(depsStage).toMatch(/RUN npm ci --omit=dev\b/);
+    expect(runtime).not.toMatch(/^COPY --from=\S+ \S*\/app \/app$/m);
+    for (const needed of ['/app/dist', '/app/ui/dist']) expect(runtime).toContain(needed);
   });
 
   it('has Chromium and fonts in the runtime image (the worker renders PDFs)', () => {
