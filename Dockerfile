@@ -1,20 +1,29 @@
 # syntax=docker/dockerfile:1
-# One image for the API and the Temporal worker (docker-compose.yml picks the entry point with `command`).
-#   api:    node --import tsx api/server.ts
-#   worker: node --import tsx temporal/worker.ts
+# One image for the API, the Temporal worker and the one-shot database preparation; docker-compose.yml picks the entry
+# point with `command`. The image runs compiled JavaScript (npm run build → dist/) with production dependencies only:
+#   api:     node --enable-source-maps dist/server.js
+#   worker:  node --enable-source-maps dist/worker.js
+#   migrate: node --enable-source-maps dist/migrate.js   (create + migrate + reference data; no development accounts)
 
-FROM node:24-bookworm-slim AS deps
+# Build stage: every dependency (vite, typescript, tsx, esbuild…), the UI and the server bundles.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 ENV npm_config_update_notifier=false
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-
-FROM deps AS build
 COPY . .
 # The single-page UI, served by the API from ui/dist.
 RUN npx vite build --config ui/vite.config.ts
-# The prebuilt workflow bundle the worker loads (`workflowBundle: { codePath }`), so it does not bundle at start.
-RUN node --import tsx temporal/build-workflow-bundle.ts
+# Type-check, then dist/server.js, dist/worker.js, dist/migrate.js, dist/migrations/*.js and the prebuilt workflow
+# bundle dist/workflow-bundle.js (temporal/build-workflow-bundle.ts) the worker loads (WORKFLOW_BUNDLE_PATH).
+RUN npm run build
+
+# Production dependencies only (npm ci --omit=dev): no tsx, TypeScript, Vite, Vitest or ESLint in the image.
+FROM node:24-bookworm-slim AS production-deps
+WORKDIR /app
+ENV npm_config_update_notifier=false
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:24-bookworm-slim AS runtime
 # Chromium renders the PDFs (playwright-core launches /usr/bin/chromium); fonts keep the layout stable.
@@ -25,11 +34,16 @@ ENV NODE_ENV=production \
     CHROMIUM_PATH=/usr/bin/chromium \
     DATA_DIR=/app/data \
     HOST=0.0.0.0 \
-    PORT=3030
+    PORT=3030 \
+    WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
 WORKDIR /app
-COPY --from=build --chown=node:node /app /app
+# dist/ sits next to ui/dist and node_modules exactly as in the repository: the code finds them from import.meta.url.
+COPY --from=production-deps /app/node_modules ./node_modules
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/ui/dist ./ui/dist
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3030
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "api/server.ts"]
+CMD ["node", "--enable-source-maps", "dist/server.js"]

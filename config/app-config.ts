@@ -1,11 +1,28 @@
 /**
  * Every setting, read once from the environment with embedded development defaults (issue #2).
  * Imported by the API, the worker and the scripts; never by workflows/ or ui/.
+ * With NODE_ENV=production the development defaults that would be unsafe are refused: loadConfig throws when
+ * JWT_SECRET is missing, shorter than 32 characters or a value committed to this repository, and when
+ * SEED_DEV_ACCOUNTS=true asks for the development accounts.
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** The JWT secret used when JWT_SECRET is not set outside production. */
+export const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-in-production-0123456789';
+/** Secrets that were ever committed here (this file, docker-compose.yml): never acceptable in production. */
+const COMMITTED_JWT_SECRETS = new Set([
+  DEVELOPMENT_JWT_SECRET,
+  'change-me-in-production-0123456789abcdef0123456789abcdef',
+]);
+export const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
+
+/** Thrown by loadConfig for a setting the process must not start with. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
 
 export interface AppConfig {
   rootDir: string;
@@ -29,12 +46,44 @@ export interface AppConfig {
   workflowBundlePath: string | null;
   /** How long the API waits for the workflow to take a status change before answering 503 (try again). */
   workflowAnswerTimeoutMs: number;
+  /** NODE_ENV=production. */
+  production: boolean;
+  /**
+   * Whether database preparation seeds the development accounts (db/seed-data.ts DEV_ADMIN, DEV_REQUESTER): never in
+   * production; elsewhere unless SEED_DEV_ACCOUNTS=false.
+   */
+  seedDevAccounts: boolean;
+}
+
+function productionJwtSecret(value: string | undefined): string {
+  const hint = 'Generate one with  openssl rand -base64 48  and pass it as JWT_SECRET.';
+  if (!value) throw new ConfigError(`JWT_SECRET is not set: with NODE_ENV=production the server refuses to start without its own secret. ${hint}`);
+  if (COMMITTED_JWT_SECRETS.has(value)) throw new ConfigError(`JWT_SECRET is a development value committed to the repository: with NODE_ENV=production set a secret of your own. ${hint}`);
+  if (value.length < MIN_PRODUCTION_JWT_SECRET_LENGTH) {
+    throw new ConfigError(`JWT_SECRET is ${value.length} characters long: with NODE_ENV=production it must have at least ${MIN_PRODUCTION_JWT_SECRET_LENGTH}. ${hint}`);
+  }
+  return value;
+}
+
+/** Reads SEED_DEV_ACCOUNTS under the NODE_ENV rule (see AppConfig.seedDevAccounts); throws for `true` in production. */
+export function seedDevAccountsSetting(env: NodeJS.ProcessEnv = process.env): boolean {
+  const raw = env.SEED_DEV_ACCOUNTS?.trim().toLowerCase();
+  if (raw !== undefined && raw !== '' && !['true', 'false', '1', '0'].includes(raw)) {
+    throw new ConfigError(`SEED_DEV_ACCOUNTS must be true or false (got "${env.SEED_DEV_ACCOUNTS}")`);
+  }
+  const asked = raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : null;
+  if (env.NODE_ENV === 'production') {
+    if (asked) throw new ConfigError('SEED_DEV_ACCOUNTS=true is refused with NODE_ENV=production: the development accounts have published passwords.');
+    return false;
+  }
+  return asked ?? true;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR ?? path.join(root, 'data'));
   const apiPort = Number(env.PORT ?? 3030);
   const apiHost = env.HOST ?? '127.0.0.1';
+  const production = env.NODE_ENV === 'production';
   return {
     rootDir: root,
     dataDir,
@@ -51,9 +100,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiHost,
     apiPort,
     publicUrl: env.PUBLIC_URL ?? `http://${apiHost}:${apiPort}`,
-    jwtSecret: env.JWT_SECRET ?? 'development-only-secret-change-me-in-production-0123456789',
+    jwtSecret: production ? productionJwtSecret(env.JWT_SECRET) : env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? null,
     workflowAnswerTimeoutMs: Number(env.WORKFLOW_ANSWER_TIMEOUT_MS ?? 30_000),
+    production,
+    seedDevAccounts: seedDevAccountsSetting(env),
   };
 }

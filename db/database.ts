@@ -14,6 +14,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<'created' | '
       `PostgreSQL does not answer at ${url.host} (${(error as Error).message}).\n` +
       `Start it, e.g. on Debian: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\n` +
       `or point DATABASE_URL at a running server.`,
+      { cause: error },
     );
   }
   try {

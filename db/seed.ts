@@ -1,14 +1,39 @@
-/** Seeds development defaults; safe to run at every start (inserts only what is missing). */
+/**
+ * Seeds what the portal needs; safe to run at every start (inserts only what is missing). The reference data (request
+ * counter, email templates, policy years) always; the development accounts (DEV_ADMIN, DEV_REQUESTER, whose passwords
+ * are published in the README) only with `devAccounts` (config.seedDevAccounts: never in production).
+ */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../api/auth/password-hash';
 import { AdminSchema, CounterSchema, EmailTemplateSchema, PolicyYearSchema, UserSchema } from './entities';
 import { DEV_ADMIN, DEV_REQUESTER, FIRST_REQUEST_NUMBER, SEED_EMAIL_TEMPLATES, SEED_POLICY_YEARS } from './seed-data';
 import { PRODUCT_NAME } from '../domain/reference-lists';
 
-export async function seed(em: EntityManager): Promise<void> {
+export interface SeedOptions {
+  devAccounts: boolean;
+  log?: (line: string) => void;
+}
+
+export async function seed(em: EntityManager, options: SeedOptions): Promise<void> {
   if (!(await em.findOne(CounterSchema, { name: 'request' }))) {
     em.create(CounterSchema, { name: 'request', lastRequestNumber: FIRST_REQUEST_NUMBER - 1 });
   }
+  if (options.devAccounts) await seedDevAccounts(em);
+  else {
+    const present = await em.count(UserSchema, { email: { $in: [DEV_ADMIN.email, DEV_REQUESTER.email] } });
+    if (present > 0) options.log?.(`WARNING: development accounts (${DEV_ADMIN.email}, ${DEV_REQUESTER.email}) exist in this database and their passwords are public: delete them or change their passwords`);
+  }
+  const titles = new Set((await em.find(EmailTemplateSchema, {})).map((t) => t.title));
+  for (const template of SEED_EMAIL_TEMPLATES) {
+    if (!titles.has(template.title)) em.create(EmailTemplateSchema, template);
+  }
+  if ((await em.count(PolicyYearSchema, {})) === 0) {
+    for (const year of SEED_POLICY_YEARS) em.create(PolicyYearSchema, year);
+  }
+  await em.flush();
+}
+
+async function seedDevAccounts(em: EntityManager): Promise<void> {
   if (!(await em.findOne(AdminSchema, { email: DEV_ADMIN.email }))) {
     em.create(AdminSchema, { email: DEV_ADMIN.email, firstName: DEV_ADMIN.firstName, lastName: DEV_ADMIN.lastName });
   }
@@ -26,12 +51,4 @@ export async function seed(em: EntityManager): Promise<void> {
       passwordHash: await hashPassword(DEV_REQUESTER.password), pswdResetAt: new Date(),
     });
   }
-  const titles = new Set((await em.find(EmailTemplateSchema, {})).map((t) => t.title));
-  for (const template of SEED_EMAIL_TEMPLATES) {
-    if (!titles.has(template.title)) em.create(EmailTemplateSchema, template);
-  }
-  if ((await em.count(PolicyYearSchema, {})) === 0) {
-    for (const year of SEED_POLICY_YEARS) em.create(PolicyYearSchema, year);
-  }
-  await em.flush();
 }

@@ -29,12 +29,14 @@ if [ -n "$reason" ]; then
     exit 1
   fi
   started=$(date +%s)
+  # The tools npm start and npm test run (the node package = Node 24, tsx, vite, vitest, eslint) are devDependencies:
+  # --include=dev installs them even when NODE_ENV=production is set in this shell (npm would omit them then).
   if [ "${CI:-}" = "true" ] && [ -f package-lock.json ]; then
     say "installing dependencies with npm ci ($reason)…"
-    npm ci --no-audit --no-fund
+    npm ci --include=dev --no-audit --no-fund
   else
     say "installing dependencies with npm install ($reason)…"
-    npm install --no-audit --no-fund
+    npm install --include=dev --no-audit --no-fund
   fi
   say "dependencies installed in $(( $(date +%s) - started )) s"
 fi

@@ -1,5 +1,6 @@
 /**
- * `npm test` → `npm run test:run -- [vitest args]`: builds the UI (the e2e tests serve it), runs every Vitest
+ * `npm test` → `npm run test:run -- [vitest args]`: lints (ESLint, eslint.config.js: a lint error counts as one
+ * failed test and is printed), builds the UI (the e2e tests serve it), runs every Vitest
  * project once with the default reporter plus a JSON report in test-results/vitest.json, and ends with the line
  * `N passed, N failed` that CI reads. Exit code 0 only when nothing failed.
  *   npm test -- --project api            one project
@@ -40,9 +41,36 @@ interface JsonReport {
   testResults?: Array<{ name: string; status: string; message?: string; assertionResults?: Array<{ status: string }> }>;
 }
 
+/** ESLint over the repository; prints the errors (warnings are counted; `npm run lint` lists them). */
+async function lint(): Promise<boolean> {
+  const started = Date.now();
+  console.log('[test] linting (eslint)…');
+  try {
+    const { ESLint } = await import('eslint');
+    const eslint = new ESLint({ cwd: root });
+    const results = await eslint.lintFiles(['.']);
+    const errors = results.reduce((n, r) => n + r.errorCount + r.fatalErrorCount, 0);
+    const warnings = results.reduce((n, r) => n + r.warningCount, 0);
+    if (errors > 0) {
+      const formatter = await eslint.loadFormatter('stylish');
+      console.error(await formatter.format(ESLint.getErrorResults(results)));
+    }
+    const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+    const warned = warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'} (npm run lint lists them)` : '';
+    if (errors > 0) console.error(`[test] lint FAILED: ${errors} error${errors === 1 ? '' : 's'}${warned} in ${took} (counted as one failure); running the tests anyway`);
+    else console.log(`[test] lint: no errors${warned} in ${took}`);
+    return errors === 0;
+  } catch (error) {
+    console.error(`[test] ESLint could not run (counted as one failure): ${(error as Error).stack ?? error}`);
+    return false;
+  }
+}
+
 async function main() {
   const extraArgs = process.argv.slice(2);
   let extraFailures = 0;
+
+  if (!(await lint())) extraFailures += 1;
 
   if (fs.existsSync(path.join(root, 'ui', 'vite.config.ts'))) {
     const started = Date.now();

@@ -4,8 +4,12 @@
  *   2. Temporal dev server with its state in data/temporal/temporal.sqlite (reused if one answers on TEMPORAL_ADDRESS)
  *   3. SMTP sink on 127.0.0.1:2525 (SMTP_SINK_PORT; mail kept in data/mail) + the outbox web page, unless SMTP_URL is set
  *   4. the UI build (ui/dist) when it is missing or older than the sources
- *   5. the Temporal worker (temporal/worker.ts) and the API (api/server.ts) as child processes
- * Ctrl-C stops everything it started. Data survives restarts (database, Temporal SQLite file, mail files).
+ *   5. the Temporal worker (temporal/worker.ts) and the API (api/server.ts) as supervised child processes: once the
+ *      portal is up, a child that crashes is restarted with exponential backoff (1 s, 2 s, 4 s … 30 s; back to 1 s
+ *      after 60 s up) and the restart is reported (scripts/supervise.ts). A child that dies during start-up stops
+ *      everything instead, with its output above: that is a broken build or configuration, not a crash.
+ * Ctrl-C stops everything it started (nothing is restarted during the shutdown). Data survives restarts (database,
+ * Temporal SQLite file, mail files).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,9 +17,10 @@ import path from 'node:path';
 import { loadConfig } from '../config/app-config';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
-import { ensureTemporalServer, isPortOpen, killChild, type TemporalServerHandle } from '../temporal/dev-server';
+import { ensureTemporalServer, isPortOpen, type TemporalServerHandle } from '../temporal/dev-server';
 import { startSmtpSink, type SmtpSink } from '../devtools/smtp-sink';
 import { startOutbox, type Outbox } from '../devtools/outbox-server';
+import { describeExit, Supervisor, type ChildExit } from './supervise';
 
 /** Development-only knob of this script (not an app setting): where the SMTP sink listens. */
 const SMTP_SINK_PORT = Number(process.env.SMTP_SINK_PORT ?? 2525);
@@ -32,8 +37,10 @@ const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} 
 let temporal: TemporalServerHandle | null = null;
 let sink: SmtpSink | null = null;
 let outbox: Outbox | null = null;
-const children = new Map<string, ChildProcess>();
+const children = new Map<string, Supervisor>();
 let shuttingDown = false;
+/** Set once the API answered its health check: from then on a crashed child is restarted. */
+let portalUp = false;
 
 async function shutdown(code: number, reason?: string): Promise<never> {
   if (shuttingDown) return new Promise<never>(() => {});
@@ -41,10 +48,7 @@ async function shutdown(code: number, reason?: string): Promise<never> {
   if (reason) (code === 0 ? log : warn)(reason);
   log('stopping…');
   // API first (stops taking requests), then the worker, then the infrastructure they use.
-  for (const name of ['api', 'worker']) {
-    const child = children.get(name);
-    if (child) await killChild(child, 5000);
-  }
+  for (const name of ['api', 'worker']) await children.get(name)?.stop();
   await outbox?.close().catch(() => {});
   await sink?.close().catch(() => {});
   if (temporal?.started) {
@@ -57,9 +61,9 @@ async function shutdown(code: number, reason?: string): Promise<never> {
 
 // Last resort for abnormal exits: never leave children running (detached ones would survive us).
 process.on('exit', () => {
-  for (const child of [...children.values(), temporal?.process]) {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      try { child.kill('SIGKILL'); } catch { /* gone */ }
+  for (const child of [...[...children.values()].map((s) => s.child), temporal?.process]) {
+    if (child?.pid && child.exitCode === null && child.signalCode === null) {
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { try { child.kill('SIGKILL'); } catch { /* gone */ } }
     }
   }
 });
@@ -129,24 +133,26 @@ function pipeLines(stream: NodeJS.ReadableStream, prefix: string, out: NodeJS.Wr
   });
 }
 
-function startChild(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // Ctrl-C reaches only us; we stop the children in order
+function startChild(name: string, entry: string, env: NodeJS.ProcessEnv): Supervisor {
+  const supervisor = new Supervisor({
+    name,
+    command: process.execPath,
+    args: ['--import', 'tsx', entry],
+    // detached: Ctrl-C reaches only us; we stop the children in order
+    spawnOptions: { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    shouldRestart: () => portalUp && !shuttingDown,
+    log: warn,
   });
-  children.set(name, child);
-  pipeLines(child.stdout!, `[${name}]`, process.stdout);
-  pipeLines(child.stderr!, `[${name}]`, process.stderr);
-  child.on('error', (error) => {
-    if (!shuttingDown) void shutdown(1, `[${name}] could not be started: ${error.message}`);
+  children.set(name, supervisor);
+  supervisor.on('spawn', (child: ChildProcess) => {
+    pipeLines(child.stdout!, `[${name}]`, process.stdout);
+    pipeLines(child.stderr!, `[${name}]`, process.stderr);
   });
-  child.on('exit', (code, signal) => {
-    if (shuttingDown) return;
-    void shutdown(1, `[${name}] ${entry} exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); see its output above. Stopping everything.`);
+  supervisor.on('exit', (exit: ChildExit) => {
+    if (exit.restartInMs !== null || shuttingDown) return;
+    void shutdown(1, `[${name}] ${entry} ${exit.error ? describeExit(exit) : `exited during start-up (${describeExit(exit)})`}; see its output above. Stopping everything.`);
   });
-  return child;
+  return supervisor.start();
 }
 
 async function waitForHealth(url: string): Promise<void> {
@@ -178,7 +184,7 @@ async function main() {
 
   // 1. Database
   let t = Date.now();
-  await prepareDatabase(config.databaseUrl, (line) => log(`database: ${line}`));
+  await prepareDatabase(config.databaseUrl, (line) => log(`database: ${line}`), { devAccounts: config.seedDevAccounts });
   log(`database ready in ${seconds(t)} (${new URL(config.databaseUrl).pathname.slice(1)})`);
 
   // Data directories
@@ -257,7 +263,14 @@ async function main() {
 
   const healthUrl = `http://${healthHost.includes(':') ? `[${healthHost}]` : healthHost}:${config.apiPort}/api/v1/health`;
   await waitForHealth(healthUrl);
+  portalUp = true;
 
+  const credentials = config.seedDevAccounts
+    ? [
+      `Administrator:     ${DEV_ADMIN.email}  /  ${DEV_ADMIN.password}`,
+      `Requester:         ${DEV_REQUESTER.email}  /  ${DEV_REQUESTER.password}`,
+    ]
+    : ['Development accounts: not seeded (NODE_ENV=production or SEED_DEV_ACCOUNTS=false)'];
   console.log('\n' + box([
     `COI request portal is running (started in ${seconds(startedAt)})`,
     '',
@@ -265,10 +278,9 @@ async function main() {
     `Temporal Web UI:   ${temporalUiUrl}`,
     `Mail outbox:       ${outbox ? outbox.url : `(external SMTP: ${smtpUrl})`}`,
     '',
-    `Administrator:     ${DEV_ADMIN.email}  /  ${DEV_ADMIN.password}`,
-    `Requester:         ${DEV_REQUESTER.email}  /  ${DEV_REQUESTER.password}`,
+    ...credentials,
     '',
-    'Ctrl-C stops everything',
+    'A crashed worker or API is restarted; Ctrl-C stops everything',
   ]) + '\n');
 }
 

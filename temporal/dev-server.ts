@@ -146,7 +146,7 @@ export async function ensureTemporalServer(options: TemporalServerOptions): Prom
         break;
       } catch (error) {
         if (Date.now() > deadline) {
-          throw new Error(`Something listens on ${address} but it does not answer as a Temporal frontend: ${(error as Error).message}`);
+          throw new Error(`Something listens on ${address} but it does not answer as a Temporal frontend: ${(error as Error).message}`, { cause: error });
         }
         await sleep(500);
       }

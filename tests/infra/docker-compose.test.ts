@@ -1,7 +1,8 @@
 /**
  * docker-compose.yml and the Dockerfile must stay consistent with the app's configuration: every environment
  * variable config/app-config.ts reads (found by a regex, so a new setting fails here until it is wired) must reach
- * the api and the worker with values that point at the right services.
+ * the api and the worker with values that point at the right services. And they keep the production shape: no
+ * committed secret, NODE_ENV=production, only the portal published to the world, compiled JavaScript at run time.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,8 +13,13 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
-/** Settings that only matter for `npm start` on a developer machine (the in-process mail outbox). */
-const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT']);
+/**
+ * Settings that only matter on a developer machine: the in-process mail outbox of `npm start`, and the switch for the
+ * development accounts (refused with NODE_ENV=production).
+ */
+const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS']);
+/** Secrets the operator must supply: compose's `${NAME:?message}` (no default may be committed). */
+const REQUIRED_SECRETS = ['JWT_SECRET', 'POSTGRES_PASSWORD'];
 
 type Service = {
   image?: string;
@@ -31,14 +37,23 @@ const compose = parse(read('docker-compose.yml'), { merge: true }) as Compose;
 const dockerfile = read('Dockerfile');
 const appConfigSource = read('config/app-config.ts');
 
-/** Compose interpolation with defaults only: ${X:-default}, ${X-default}, ${X} (→ ''), $$ (→ $). */
+/**
+ * Compose interpolation as if the environment held only the required variables: ${X:-default}, ${X-default}, ${X}
+ * (→ ''), ${X:?message} / ${X?message} (→ `operator-supplied-X`, what the operator must set), $$ (→ $).
+ */
 function interpolate(value: string): string {
   return value
+    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?\?[^}]*)\}/g, (_, name) => `operator-supplied-${name}`)
     .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}/g, (_, _name, fallback) => fallback ?? '')
     .replace(/\$\$/g, '$');
 }
 
 function env(service: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(rawEnv(service)).map(([k, v]) => [k, interpolate(v)]));
+}
+
+/** A service's environment as written in the file (before interpolation). */
+function rawEnv(service: string): Record<string, string> {
   const raw = compose.services[service]?.environment ?? {};
   const entries = Array.isArray(raw)
     ? raw.map((line) => {
@@ -46,7 +61,7 @@ function env(service: string): Record<string, string> {
       return i < 0 ? [line, ''] : [line.slice(0, i), line.slice(i + 1)];
     })
     : Object.entries(raw).map(([k, v]) => [k, v == null ? '' : String(v)]);
-  return Object.fromEntries(entries.map(([k, v]) => [k, interpolate(v)]));
+  return Object.fromEntries(entries);
 }
 
 function dependsOn(service: string): string[] {
@@ -68,13 +83,13 @@ function dependsTransitively(service: string): Set<string> {
   return seen;
 }
 
-/** [published, target] pairs of a service's port mappings. */
-function ports(service: string): Array<[number | null, number]> {
+/** [published, target, host IP ('' = every interface)] of a service's port mappings. */
+function ports(service: string): Array<[number | null, number, string]> {
   return (compose.services[service]?.ports ?? []).map((p) => {
-    if (typeof p === 'object') return [p.published == null ? null : Number(p.published), Number(p.target)];
+    if (typeof p === 'object') return [p.published == null ? null : Number(p.published), Number(p.target), (p as { host_ip?: string }).host_ip ?? ''];
     const parts = String(p).split(':');
     const target = Number(parts.at(-1)!.split('/')[0]);
-    return [parts.length > 1 ? Number(parts.at(-2)) : null, target];
+    return [parts.length > 1 ? Number(parts.at(-2)) : null, target, parts.length > 2 ? parts.slice(0, -2).join(':') : ''];
   });
 }
 
@@ -142,11 +157,10 @@ describe('docker-compose.yml', () => {
         expect(e.CHROMIUM_PATH).toBe('/usr/bin/chromium');
       });
 
-      it('has a real JWT secret and a public URL', () => {
-        const e = env(service);
-        expect(e.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
-        expect(e.JWT_SECRET).not.toBe('development-only-secret-change-me-in-production-0123456789');
-        expect(() => new URL(e.PUBLIC_URL)).not.toThrow();
+      it('runs with NODE_ENV=production, a JWT secret the operator must supply, and a public URL', () => {
+        expect(env(service).NODE_ENV).toBe('production');
+        expect(rawEnv(service).JWT_SECRET, 'JWT_SECRET: ${JWT_SECRET:?…} (required, no committed default)').toMatch(/^\$\{JWT_SECRET:\?[^}]+\}$/);
+        expect(() => new URL(env(service).PUBLIC_URL)).not.toThrow();
       });
 
       it('starts after its dependencies', () => {
@@ -156,9 +170,38 @@ describe('docker-compose.yml', () => {
     });
   }
 
-  it('runs the right entry points', () => {
-    expect(commandOf('api')).toMatch(/node --import tsx api\/server\.ts/);
-    expect(commandOf('worker')).toMatch(/node --import tsx temporal\/worker\.ts/);
+  it('runs the compiled entry points (npm run build → dist/), never tsx', () => {
+    expect(commandOf('api')).toMatch(/^node( --enable-source-maps)? dist\/server\.js$/);
+    expect(commandOf('worker')).toMatch(/^node( --enable-source-maps)? dist\/worker\.js$/);
+    expect(commandOf('migrate')).toMatch(/^node( --enable-source-maps)? dist\/migrate\.js$/);
+    for (const service of ['api', 'worker']) expect(dependsOn(service)).toContain('migrate');
+    expect(env('api').WORKFLOW_BUNDLE_PATH).toBe('/app/dist/workflow-bundle.js');
+    const build = read('scripts/build.ts');
+    expect(build, 'npm run build writes the workflow bundle to dist/workflow-bundle.js').toMatch(/workflow-bundle\.js/);
+    expect(read('docker-compose.yml')).not.toMatch(/\btsx\b/);
+  });
+
+  it('commits no secret: JWT_SECRET and POSTGRES_PASSWORD come from the operator wherever they are used', () => {
+    const text = read('docker-compose.yml');
+    for (const name of REQUIRED_SECRETS) {
+      const uses = [...text.matchAll(new RegExp(`\\$\\{${name}([^}]*)\\}`, 'g'))];
+      expect(uses.length, `${name} is used`).toBeGreaterThan(0);
+      for (const [use, rest] of uses) expect(rest, `${use} must be \${${name}:?message}`).toMatch(/^:\?/);
+    }
+    expect(text).not.toContain('change-me-in-production');
+    expect(text).not.toContain('development-only-secret');
+  });
+
+  it('publishes only the portal to the world: Temporal UI and mail catcher on loopback, Temporal frontend not at all', () => {
+    for (const [name] of Object.entries(compose.services)) {
+      for (const [published, target, host] of ports(name)) {
+        if (name === 'api') continue;
+        expect(host, `${name} publishes ${published}:${target} on every interface`).toBe('127.0.0.1');
+      }
+    }
+    expect(ports('temporal'), 'the Temporal frontend is not published').toEqual([]);
+    expect(ports('postgresql')).toEqual([]);
+    expect(ports('api').map(([, target]) => target)).toEqual([3030]);
   });
 
   it('gives the api and the worker the same settings (namespace, task queue, database…)', () => {
@@ -228,10 +271,25 @@ describe('Dockerfile', () => {
     expect(stages.at(-1)).toMatch(/^node:24-bookworm-slim\b/);
   });
 
-  it('installs with npm ci, builds the UI and prebuilds the workflow bundle', () => {
-    expect(dockerfile).toMatch(/RUN npm ci\b/);
-    expect(dockerfile).toMatch(/vite build --config ui\/vite\.config\.ts/);
-    expect(dockerfile).toMatch(/node --import tsx temporal\/build-workflow-bundle\.ts/);
+  it('builds with every dependency: npm ci, the UI, npm run build (server bundles and the workflow bundle)', () => {
+    const build = stages.find((stage) => /npm run build\b/.test(stage));
+    expect(build, 'a stage runs npm run build').toBeDefined();
+    expect(build).toMatch(/RUN npm ci --no-audit/);
+    expect(build).toMatch(/vite build --config ui\/vite\.config\.ts/);
+  });
+
+  it('runs compiled JavaScript with production dependencies only (no tsx at run time)', () => {
+    const runtime = stages.at(-1)!;
+    expect(runtime).toMatch(/^CMD \["node", ("--enable-source-maps", )?"dist\/server\.js"\]$/m);
+    expect(runtime).not.toMatch(/\btsx\b/);
+    expect(runtime).toContain('NODE_ENV=production');
+    // node_modules comes from a stage that installed with --omit=dev; the sources stay out.
+    const nodeModules = /^COPY --from=(\S+) \S*\/app\/node_modules/m.exec(runtime);
+    expect(nodeModules, 'the runtime copies node_modules from another stage').not.toBeNull();
+    const depsStage = stages.find((stage) => stage.split('\n')[0].trim().endsWith(` AS ${nodeModules![1]}`));
+    expect(depsStage).toMatch(/RUN npm ci --omit=dev\b/);
+    expect(runtime).not.toMatch(/^COPY --from=\S+ \S*\/app \/app$/m);
+    for (const needed of ['/app/dist', '/app/ui/dist']) expect(runtime).toContain(needed);
   });
 
   it('has Chromium and fonts in the runtime image (the worker renders PDFs)', () => {

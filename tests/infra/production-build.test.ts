@@ -1,0 +1,163 @@
+/**
+ * The production build (scripts/build.ts, `npm run build`) runs on plain Node with nothing but production
+ * dependencies: every package the bundles load is in package.json "dependencies", and the compiled entries work
+ * against the test database and Temporal server with NODE_ENV=production:
+ *   node dist/migrate.js  creates, migrates and seeds a new database (no development accounts)
+ *   node dist/server.js   refuses a missing JWT secret; with one, answers /api/v1/health; the dev admin cannot sign in
+ *   node dist/worker.js   loads the prebuilt workflow bundle and polls its task queue
+ * The build goes to dist-test-<pid>/ (one level below the root, like dist/) and is removed afterwards.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { dropDatabase } from '../../db/database';
+import { DEV_ADMIN, SEED_EMAIL_TEMPLATES } from '../../db/seed-data';
+import { buildProduction, type BuildResult } from '../../scripts/build';
+import { freePort } from '../../temporal/dev-server';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const outDir = path.join(root, `dist-test-${process.pid}`);
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+
+const url = new URL(inject('databaseUrl'));
+url.pathname = `/coi_test_${process.pid}_prodbuild`;
+const databaseUrl = url.toString();
+let dataDir: string;
+let build: BuildResult;
+const running: ChildProcess[] = [];
+
+interface Run { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+
+/** `node <outDir>/<entry>.js` with a production environment: no tsx loader, no NODE_OPTIONS. */
+function node(entry: string, env: Record<string, string | undefined>): Run {
+  const base = { ...process.env };
+  delete base.NODE_OPTIONS;
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(outDir, `${entry}.js`)], {
+    cwd: root,
+    env: {
+      ...base,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_TASK_QUEUE: `prod-build-${randomBytes(4).toString('hex')}`,
+      DATA_DIR: dataDir,
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      JWT_SECRET: randomBytes(36).toString('base64'),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, run: Run, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (run.child.exitCode !== null) throw new Error(`${what}: the process exited (${run.child.exitCode}):\n${run.output()}`);
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: timed out. Output:\n${run.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coi-prod-build-'));
+  build = await buildProduction({ outDir, typecheck: false, log: () => {} });
+}, 180_000);
+
+afterAll(async () => {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await dropDatabase(databaseUrl).catch(() => {});
+  fs.rmSync(outDir, { recursive: true, force: true });
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('production build', () => {
+  it('bundles the three entries, the migrations and the workflow bundle', () => {
+    expect(build.files).toEqual(expect.arrayContaining([
+      'server.js', 'worker.js', 'migrate.js', 'workflow-bundle.js', 'package.json',
+      ...fs.readdirSync(path.join(root, 'db', 'migrations')).filter((f) => f.endsWith('.ts')).map((f) => `migrations/${f.replace(/\.ts$/, '.js')}`),
+    ]));
+  });
+
+  it('loads only production dependencies at run time (never tsx, vite, typescript…)', () => {
+    const builtins = new Set(builtinModules);
+    const notProduction = build.externalPackages.filter((name) => !(name in pkg.dependencies) && !builtins.has(name));
+    expect(notProduction, 'imported by dist/ but not in package.json "dependencies"').toEqual([]);
+    for (const tool of ['tsx', 'typescript', 'vite', 'vitest', 'esbuild', 'node', '@vitejs/plugin-react', 'eslint']) {
+      expect(pkg.dependencies, `${tool} is a devDependency`).not.toHaveProperty(tool);
+    }
+    expect(Object.keys(pkg.dependencies).filter((name) => name.startsWith('@types/'))).toEqual([]);
+  });
+
+  it('node dist/migrate.js creates, migrates and seeds a database without development accounts', async () => {
+    const run = node('migrate', {});
+    expect(await run.exited, run.output()).toBe(0);
+    expect(run.output()).toContain('migrations applied: ');
+    expect(run.output()).toContain('no development accounts');
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const migrations = await client.query('select name from mikro_orm_migrations order by id');
+      expect(migrations.rows.map((r) => r.name)).toEqual(
+        fs.readdirSync(path.join(root, 'db', 'migrations')).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, '')).sort(),
+      );
+      expect((await client.query('select count(*)::int as n from users')).rows[0].n).toBe(0);
+      expect((await client.query('select count(*)::int as n from admins')).rows[0].n).toBe(0);
+      expect((await client.query('select count(*)::int as n from email_templates')).rows[0].n).toBe(SEED_EMAIL_TEMPLATES.length);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('node dist/server.js refuses to start without a JWT secret', async () => {
+    const run = node('server', { JWT_SECRET: undefined });
+    expect(await run.exited).not.toBe(0);
+    expect(run.output()).toMatch(/JWT_SECRET is not set/);
+  });
+
+  it('node dist/server.js answers the health check; the development administrator does not exist', async () => {
+    const port = await freePort();
+    const run = node('server', { HOST: '127.0.0.1', PORT: String(port) });
+    const base = `http://127.0.0.1:${port}`;
+    const health = await waitFor(async () => {
+      const response = await fetch(`${base}/api/v1/health`).catch(() => undefined);
+      return response?.status === 200 ? response.json() : undefined;
+    }, 'health check', run);
+    expect(health).toEqual({ status: 'ok' });
+    const signIn = await fetch(`${base}/api/v1/authentication`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ strategy: 'local', email: DEV_ADMIN.email, password: DEV_ADMIN.password }),
+    });
+    expect(signIn.status).toBe(401);
+    const page = await fetch(`${base}/`);
+    // The UI comes from ui/dist next to dist/ (npm test builds it first).
+    if (fs.existsSync(path.join(root, 'ui', 'dist', 'index.html'))) expect(await page.text()).toMatch(/<div id="root">/);
+    else expect(page.status).toBe(503);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('node dist/worker.js polls with the prebuilt workflow bundle', async () => {
+    const run = node('worker', { WORKFLOW_BUNDLE_PATH: path.join(outDir, 'workflow-bundle.js') });
+    await waitFor(() => (/worker polling task queue/.test(run.output()) ? true : undefined), 'worker start', run);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(run.child.exitCode, run.output()).toBeNull();
+    run.child.kill('SIGTERM');
+    expect(await run.exited, run.output()).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,97 @@
+/**
+ * Production shape of the settings and the seed: with NODE_ENV=production the configuration refuses a missing,
+ * short or committed JWT secret and any request for the development accounts, and preparing a database seeds the
+ * reference data only. Outside production nothing changes for `npm start` and the tests.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { ConfigError, DEVELOPMENT_JWT_SECRET, loadConfig, seedDevAccountsSetting } from '../../config/app-config';
+import { dropDatabase } from '../../db/database';
+import { createOrm } from '../../db/orm';
+import { prepareDatabase } from '../../db/prepare-database';
+import { AdminSchema, CounterSchema, EmailTemplateSchema, PolicyYearSchema, UserSchema } from '../../db/entities';
+import { DEV_ADMIN, DEV_REQUESTER, SEED_EMAIL_TEMPLATES } from '../../db/seed-data';
+
+const GOOD_SECRET = randomBytes(36).toString('base64');
+const production = (env: Record<string, string | undefined> = {}) => ({ NODE_ENV: 'production', JWT_SECRET: GOOD_SECRET, ...env });
+
+describe('configuration with NODE_ENV=production', () => {
+  it.each([
+    ['missing', undefined, /JWT_SECRET is not set/],
+    ['empty', '', /JWT_SECRET is not set/],
+    ['the development default', DEVELOPMENT_JWT_SECRET, /development value committed/],
+    ['the value docker-compose.yml used to commit', 'change-me-in-production-0123456789abcdef0123456789abcdef', /development value committed/],
+    ['shorter than 32 characters', 'x'.repeat(31), /31 characters long: .* at least 32/],
+  ])('refuses a JWT secret that is %s', (_, secret, message) => {
+    const env = production({ JWT_SECRET: secret });
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('accepts a secret of its own of 32 characters or more, and seeds no development accounts', () => {
+    const config = loadConfig(production({ JWT_SECRET: 'p'.repeat(32) }));
+    expect(config.jwtSecret).toBe('p'.repeat(32));
+    expect(config.production).toBe(true);
+    expect(config.seedDevAccounts).toBe(false);
+    expect(loadConfig(production()).jwtSecret).toBe(GOOD_SECRET);
+  });
+
+  it('refuses SEED_DEV_ACCOUNTS=true', () => {
+    expect(() => loadConfig(production({ SEED_DEV_ACCOUNTS: 'true' }))).toThrow(/SEED_DEV_ACCOUNTS=true is refused with NODE_ENV=production/);
+    expect(loadConfig(production({ SEED_DEV_ACCOUNTS: 'false' })).seedDevAccounts).toBe(false);
+  });
+});
+
+describe('configuration outside production', () => {
+  it('keeps the development defaults', () => {
+    for (const NODE_ENV of [undefined, 'development', 'test']) {
+      const config = loadConfig({ NODE_ENV });
+      expect(config.jwtSecret).toBe(DEVELOPMENT_JWT_SECRET);
+      expect(config.production).toBe(false);
+      expect(config.seedDevAccounts).toBe(true);
+    }
+    expect(loadConfig({ JWT_SECRET: 'short' }).jwtSecret).toBe('short');
+  });
+
+  it('seeds the development accounts unless SEED_DEV_ACCOUNTS=false', () => {
+    expect(seedDevAccountsSetting({})).toBe(true);
+    expect(seedDevAccountsSetting({ SEED_DEV_ACCOUNTS: 'true' })).toBe(true);
+    expect(seedDevAccountsSetting({ SEED_DEV_ACCOUNTS: 'false' })).toBe(false);
+    expect(seedDevAccountsSetting({ SEED_DEV_ACCOUNTS: '0' })).toBe(false);
+    expect(() => seedDevAccountsSetting({ SEED_DEV_ACCOUNTS: 'yes please' })).toThrow(/must be true or false/);
+  });
+});
+
+describe('seeding a production database', () => {
+  const url = new URL(inject('databaseUrl'));
+  url.pathname = `/coi_test_${process.pid}_prodseed`;
+  const databaseUrl = url.toString();
+  afterAll(() => dropDatabase(databaseUrl));
+
+  it('creates the reference data and no development accounts, however often it runs', async () => {
+    const lines: string[] = [];
+    const devAccounts = loadConfig(production()).seedDevAccounts;
+    await prepareDatabase(databaseUrl, (line) => lines.push(line), { devAccounts });
+    await prepareDatabase(databaseUrl, (line) => lines.push(line), { devAccounts });
+    expect(lines).toContain('seeded (reference data only, no development accounts)');
+
+    const orm = await createOrm(databaseUrl, { poolMax: 1 });
+    try {
+      const em = orm.em.fork();
+      expect(await em.count(UserSchema, {})).toBe(0);
+      expect(await em.count(AdminSchema, {})).toBe(0);
+      expect(await em.count(EmailTemplateSchema, {})).toBe(SEED_EMAIL_TEMPLATES.length);
+      expect(await em.count(PolicyYearSchema, {})).toBeGreaterThan(0);
+      expect(await em.findOne(CounterSchema, { name: 'request' })).not.toBeNull();
+    } finally {
+      await orm.close();
+    }
+  });
+
+  it('warns when development accounts are already there (a database seeded before this release)', async () => {
+    await prepareDatabase(databaseUrl, () => {}, { devAccounts: true });
+    const lines: string[] = [];
+    await prepareDatabase(databaseUrl, (line) => lines.push(line), { devAccounts: false });
+    expect(lines.join('\n')).toMatch(new RegExp(`WARNING: development accounts \\(${DEV_ADMIN.email}, ${DEV_REQUESTER.email}\\) exist`));
+  });
+});
