@@ -7,7 +7,6 @@ import { createActivities } from '../../activities';
 import { createMailer } from '../../activities/mailer';
 import { RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { refuseInvalidDomains } from '../../devtools/smtp-sink';
-import { changeStatus, sendEmail } from '../../api/services/request-workflows';
 import { requestWorkflowId, stateQuery } from '../../workflows/request.messages';
 import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
@@ -30,7 +29,6 @@ const audit = async (id: number) =>
   (await h.orm.em.fork().find(RequestActivitySchema, { requestId: id }, { orderBy: { id: 'asc' } }));
 const auditTexts = async (id: number) => (await audit(id)).map((a) => a.activityText);
 const stored = (id: number) => h.orm.em.fork().findOneOrFail(RequestSchema, id);
-const workflows = () => ({ temporal: h.temporal, taskQueue: h.config.taskQueue, answerTimeoutMs: 30_000 });
 const adminActor = { name: 'Dev Administrator', email: 'admin@coi-portal.local' };
 
 async function submitted(overrides: Record<string, unknown> = {}) {
@@ -56,9 +54,13 @@ describe('effects never block and never hide', () => {
     expect(info.status).toBe(200);
     await h.sink.waitFor((m) => m.subject.includes(String(number)) && /additional information/i.test(m.subject + m.text), 20_000);
 
-    await sendEmail(workflows(), await stored(id) as never, { templateTitle: 'Submission Confirmation', retryOf: failed.id, actor: adminActor }, '');
-    // pressed twice: the same command id, one email
-    await sendEmail(workflows(), await stored(id) as never, { templateTitle: 'Submission Confirmation', retryOf: failed.id, actor: adminActor }, '');
+    // "Send again" on the failed row, pressed twice: the same command, one email
+    const again = { requestId: id, templateTitle: 'Submission Confirmation', retryOf: failed.id };
+    const [first, second] = await Promise.all([
+      call(h, admin, 'POST', '/api/v1/send-email', again), call(h, admin, 'POST', '/api/v1/send-email', again),
+    ]);
+    expect([first.status, second.status]).toEqual([202, 202]);
+    expect(first.body).toEqual({ queued: true, templateTitle: 'Submission Confirmation' });
     await h.sink.waitFor((m) => m.subject.includes(String(number)) && m.subject.includes('received'), 20_000);
     await eventually(async () => (await auditTexts(id)).includes('"Submission Confirmation" email sent'));
     await new Promise((r) => setTimeout(r, 500));
