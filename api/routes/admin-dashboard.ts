@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RequestSchema } from '../../db/entities';
-import { FINISHED_STATUSES } from '../../domain';
+import { DECIDED_STATUSES } from '../../domain';
 import { currentUser, requireAdmin } from '../plugins/auth';
 import { AdminDashboard } from '../schemas/admin-dashboard.schema';
 import { errorResponses } from '../schemas/error.schema';
@@ -22,8 +22,8 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const startOfYear = new Date(now.getFullYear(), 0, 1);
     const em = request.em;
     const [adminRequests, today, monthToDate, yearToDate] = await Promise.all([
-      // The decided statuses of spec 2 §7.4, plus Closed: every finished request leaves the queue.
-      em.fork().find(RequestSchema, { status: { $nin: [...FINISHED_STATUSES] } }, { orderBy: { updatedAt: 'desc', id: 'desc' }, limit: 1000 }),
+      // Spec 2 §7.4: the queue leaves out Approved, Approved with Letter of Intent and Denied (Closed stays listed).
+      em.fork().find(RequestSchema, { status: { $nin: [...DECIDED_STATUSES] } }, { orderBy: { updatedAt: 'desc', id: 'desc' }, limit: 1000 }),
       em.fork().count(RequestSchema, { submitDate: { $gte: startOfDay } }),
       em.fork().count(RequestSchema, { submitDate: { $gte: startOfMonth } }),
       em.fork().count(RequestSchema, { submitDate: { $gte: startOfYear } }),

@@ -218,3 +218,15 @@ describe('emails and letters say what was true at the change', () => {
     expect(await auditTexts(id)).toContain('"Pending Employment" email sent (possibly twice)');
   });
 });
+
+describe('the admin work queue (spec 2 §7.4)', () => {
+  it('leaves out only Approved, Approved with Letter of Intent and Denied: a Closed request stays listed', async () => {
+    const denied = await submitted();
+    const closed = await submitted();
+    expect((await call(h, admin, 'PATCH', `/api/v1/requests/${denied.id}`, { status: 'Denied' })).status).toBe(200);
+    expect((await call(h, admin, 'PATCH', `/api/v1/requests/${closed.id}`, { status: 'Closed' })).status).toBe(200);
+    const queue = (await call(h, admin, 'GET', '/api/v1/admin-dashboard')).body.adminRequests.map((r: { id: number }) => r.id);
+    expect(queue).toContain(closed.id);
+    expect(queue).not.toContain(denied.id);
+  });
+});
