@@ -24,6 +24,7 @@ import adminDashboardRoutes from './routes/admin-dashboard';
 import authenticationRoutes from './routes/authentication';
 import documentRoutes from './routes/documents';
 import healthRoutes from './routes/health';
+import peopleRoutes from './routes/people';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
 import sendEmailRoutes from './routes/send-email';
@@ -60,6 +61,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(documentRoutes);
     await api.register(requestActivityRoutes);
     await api.register(sendEmailRoutes);
+    await api.register(peopleRoutes);
   }, { prefix: '/api/v1' });
   await app.register(staticUi);
   return app;

@@ -48,3 +48,10 @@ export const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
 /** Audit rows of an email that could not be sent; an administrator can send it again from the audit trail. */
 export const EMAIL_FAILED_ACTIVITY = 'Email Failed';
 export const emailFailedAuditText = (templateTitle: string, reason: string): string => `"${templateTitle}" email failed: ${reason}`;
+
+/** Person search (spec 1 §5 "Person search", spec 2 §8.3). */
+export const PERSON_MESSAGES = {
+  criteriaRequired: 'Search criteria is required.',
+  noMatch: 'No individual found matching this criteria.',
+  nameTogether: 'Last and first name must be given together.',
+} as const;

@@ -10,7 +10,7 @@ import { paths } from '../lib/paths';
 import { AppLayout } from './layout/app-layout';
 import { AuthRoot } from './layout/auth-root';
 import { PublicLayout } from './layout/public-layout';
-import { CredentialingViewPage } from './routes/credentialing-view-page';
+import { CertificateViewPage, CredentialingViewPage } from './routes/request-view-page';
 import { RequireRole, isAdmin, isExternal } from './routes/require-role';
 
 const later = (path: string, title: string): RouteObject => ({ path, element: <LaterReleasePage title={title} /> });
@@ -45,7 +45,7 @@ export const routes: RouteObject[] = [
             { path: paths.credentialing.view.path, element: <CredentialingViewPage /> },
             { path: paths.certificate.new.path, element: <CertificateRequestPage /> },
             { path: paths.certificate.edit.path, element: <CertificateRequestPage /> },
-            { path: paths.certificate.view.path, element: <CertificateRequestPage /> },
+            { path: paths.certificate.view.path, element: <CertificateViewPage /> },
             later(paths.faqs.path, 'Frequently Asked Questions'),
             later(paths.password.path, 'Change Password'),
             { element: <RequireRole allow={isExternal} />, children: [later(paths.profileEdit.path, 'Edit Profile')] },

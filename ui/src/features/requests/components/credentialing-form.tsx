@@ -2,8 +2,9 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-  LICENSING_REASON, STATUS, hasErrors, localDay, validateCredentialingForm, type CredentialingForm as FormValues,
+  LICENSING_REASON, STATUS, hasErrors, localDay, type CredentialingForm as FormValues,
 } from '../../../../../domain';
+import { validateCredentialingForm } from '../../../../../domain/request-rules';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
 import { Alert } from '../../../components/ui/alert';
 import { ApiError } from '../../../lib/api-client';
@@ -57,7 +58,7 @@ export function CredentialingForm({ record, user, onCreated }: CredentialingForm
   });
 
   const validate = (values: FormValues, documentCount: number) =>
-    validateCredentialingForm(values, { isExternal: user.isExternal, today: localDay(new Date()), documentCount });
+    validateCredentialingForm(values as Record<string, string>, { isExternal: user.isExternal, today: localDay(new Date()), documentCount });
 
   // After the first submit attempt, messages follow the user's corrections.
   useEffect(() => {
@@ -117,7 +118,7 @@ export function CredentialingForm({ record, user, onCreated }: CredentialingForm
   const submitting = submission.matches('submitting');
   const failure = submission.matches('error') ? submission.context.error : null;
   const section = { form, errors, onChange: change, disabled: submitting };
-  const deletable = requestId != null && isDeletable({ status: record?.status ?? STATUS.draft, requestNumber: record?.requestNumber ?? null });
+  const deletable = requestId != null && isDeletable({ status: record?.status ?? STATUS.draft, submitDate: record?.submitDate ?? null });
 
   return (
     <form ref={formElement} className="request-form" onSubmit={submit} noValidate>

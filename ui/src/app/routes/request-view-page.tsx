@@ -6,6 +6,7 @@ import { Tabs } from '../../components/ui/tabs';
 import { ManageRequestPanel } from '../../features/admin/components/manage-request-panel';
 import { RequestAuditTable } from '../../features/admin/components/request-audit-table';
 import { getRequestActivity } from '../../features/admin/api/get-request-activity';
+import { CertificateDetails } from '../../features/requests/components/certificate-details';
 import { CredentialingDetails } from '../../features/requests/components/credentialing-details';
 import { DocumentsTable } from '../../features/requests/components/documents-table';
 import { LoadError } from '../../features/requests/components/load-error';
@@ -20,10 +21,10 @@ import type { RequestRecord } from '../../types/api';
 type ViewTab = 'details' | 'audit';
 
 /**
- * `/requests/credentialing/:id`. Requesters see the details and documents; administrators also get Manage Request
- * and the audit trail (composed here so the features stay independent).
+ * `/requests/credentialing/:id` and `/requests/certificate/:id`. Requesters see the details and documents;
+ * administrators also get Manage Request and the audit trail (composed here so the features stay independent).
  */
-export function CredentialingViewPage() {
+export function RequestViewPage({ requestType }: { requestType: 'credentialing' | 'certificate' }) {
   const user = useUser();
   const id = Number(useParams().id);
   const request = useApiQuery((signal) => getRequest(id, signal), [id]);
@@ -42,7 +43,7 @@ export function CredentialingViewPage() {
 
   return (
     <section className="page">
-      <h1>Claim History and Insurance Verification Request</h1>
+      <h1>{requestType === 'credentialing' ? 'Claim History and Insurance Verification Request' : 'Certificate of Insurance Request'}</h1>
       {request.status === 'loading' && <Loading />}
       {request.status === 'error' && !request.data && <LoadError error={request.error} />}
       {request.data && (
@@ -54,22 +55,25 @@ export function CredentialingViewPage() {
               { id: 'details', label: 'Request Details' },
               { id: 'audit', label: 'Request Audit Details' },
             ]}>
-              {tab === 'details' ? <RequestDetails request={request.data} /> : (
+              {tab === 'details' ? <RequestDetails request={request.data} isAdmin /> : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
                   : activity.data ? <RequestAuditTable activity={activity.data} /> : <Loading />
               )}
             </Tabs>
-          ) : <RequestDetails request={request.data} />}
+          ) : <RequestDetails request={request.data} isAdmin={false} />}
         </>
       )}
     </section>
   );
 }
 
-function RequestDetails({ request }: { request: RequestRecord }) {
+export const CredentialingViewPage = () => <RequestViewPage requestType="credentialing" />;
+export const CertificateViewPage = () => <RequestViewPage requestType="certificate" />;
+
+function RequestDetails({ request, isAdmin }: { request: RequestRecord; isAdmin: boolean }) {
   return (
     <>
-      <CredentialingDetails request={request} />
+      {request.requestType === 'certificate' ? <CertificateDetails request={request} isAdmin={isAdmin} /> : <CredentialingDetails request={request} />}
       <section className="details-section" aria-labelledby="documents-heading">
         <h3 id="documents-heading" className="details-section__title">Supporting Documents</h3>
         <DocumentsTable documents={request.documents ?? []} />
