@@ -11,8 +11,10 @@ export const DEV_REQUESTER = {
 const signature = '\n\nRisk Management\n{{productName}} Risk Management Office\n';
 const requestLine = 'Request number: {{requestNumber}}\nClinician: {{clinicianName}}\nStatus: {{status}}\n';
 const link = 'View the request: {{requestUrl}}\n';
+const certificateLine = 'Request number: {{requestNumber}}\nCertificate: {{certificateType}}\nCertificate holder: {{certificateHolder}}\nStatus: {{status}}\n';
 
-/** Handlebars variables: requesterName, requestNumber, requestTypeLabel, clinicianName, status, requestUrl, portalUrl, productName. */
+/** Handlebars variables: requesterName, requestNumber, requestTypeLabel, clinicianName, status, requestUrl, portalUrl, productName,
+ * certificateType, certificateHolder. */
 const TEMPLATE_TEXT: Record<EmailTemplateTitle, { subject: string; body: string }> = {
   [T.submissionConfirmation]: {
     subject: 'Request {{requestNumber}} received: {{requestTypeLabel}}',
@@ -31,11 +33,12 @@ const TEMPLATE_TEXT: Record<EmailTemplateTitle, { subject: string; body: string 
   },
   [T.certificateApproved]: {
     subject: 'Request {{requestNumber}} approved: certificate of insurance',
-    body: 'Dear {{requesterName}},\n\nYour certificate of insurance is attached.\n\n' + requestLine + link + signature,
+    body: 'Dear {{requesterName}},\n\nYour {{certificateType}} certificate of insurance is attached.\n\n' + certificateLine + link + signature,
   },
   [T.certificateApprovedLetterOfIntent]: {
     subject: 'Request {{requestNumber}} approved with letter of intent',
-    body: 'Dear {{requesterName}},\n\nYour certificate request is approved with a letter of intent, attached.\n\n' + requestLine + link + signature,
+    body: 'Dear {{requesterName}},\n\nYour certificate request is approved with a letter of intent, attached. The certificate ' +
+      'follows once the contract or lease is executed.\n\n' + certificateLine + link + signature,
   },
   [T.certificateDenied]: {
     subject: 'Request {{requestNumber}} denied',

@@ -30,6 +30,8 @@ export function templateVariables(request: Request, publicUrl: string): Record<s
     status: request.status,
     requestUrl: `${publicUrl}/requests/${request.requestType}/${request.id}`,
     portalUrl: publicUrl,
+    certificateType: request.certificateType ?? '',
+    certificateHolder: request.certificateHolder ?? '',
   };
 }
 

@@ -38,6 +38,7 @@ const STYLE = `
   th, td { border: 1px solid #99a; padding: 4px 6px; text-align: left; vertical-align: top; }
   th { background: #f3f5f9; font-weight: bold; }
   .num { text-align: right; }
+  .line, .nowrap { white-space: nowrap; }
   dl { display: grid; grid-template-columns: 34% 66%; margin: 0; }
   dt { font-weight: bold; padding: 2px 0; } dd { margin: 0; padding: 2px 0; }
   footer { margin-top: 18px; font-size: 8.5pt; color: #444; border-top: 1px solid #99a; padding-top: 6px; }
@@ -46,7 +47,7 @@ const STYLE = `
 
 function policyTable(d: CertificateData): string {
   const rows = d.policyYears.length
-    ? d.policyYears.map((y) => `<tr><td>${escape(d.coverageLine)}</td><td>${escape(y.policyNumber)}</td>` +
+    ? d.policyYears.map((y) => `<tr><td class="line">${escape(d.coverageLine)}</td><td class="nowrap">${escape(y.policyNumber)}</td>` +
       `<td>${escape(formatUsDate(y.startDate))}</td><td>${escape(formatUsDate(y.endDate))}</td>` +
       `<td class="num">${escape(formatUsd(y.limitClaim))}</td><td class="num">${escape(formatUsd(y.annualAggregate))}</td></tr>`).join('')
     : `<tr><td>${escape(d.coverageLine)}</td><td colspan="5">No policy year on record covers ${escape(formatUsDate(d.period.from))} – ${escape(formatUsDate(d.period.to))}.</td></tr>`;

@@ -143,6 +143,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   const fieldProps = { values, errors, ctx, onChange: change, disabled: submitting };
 
   return (
+    <>
     <form ref={formElement} className="request-form" onSubmit={submit} noValidate aria-label={`${kind.title} certificate request`}>
       {failure && <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>}
       {!failure && attempted && hasErrors(errors) && <Alert kind="error">{UI_TEXT.fixFields}</Alert>}
@@ -182,6 +183,8 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
             }} />
         )}
       />
+    </form>
+      {/* The dialogs sit outside the request form: the person search is a form of its own. */}
       {kind.personRole && !user.isExternal && (
         <PersonSearchDialog open={searching} role={kind.personRole} onApply={applyPerson} onClose={() => setSearching(false)}
           onAddNew={() => {
@@ -192,6 +195,6 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
       )}
       <FollowUpDialog open={followUp} question="Do you also need a Claim History and Insurance Verification request?"
         yesLabel="Start a claim history request" onYes={() => navigate(paths.credentialing.new.getHref())} onNo={goHome} />
-    </form>
+    </>
   );
 }
