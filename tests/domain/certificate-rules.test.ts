@@ -141,3 +141,11 @@ describe('field rules and messages', () => {
     expect(schema.allOf.length).toBeGreaterThan(10);
   });
 });
+
+describe('docs/REQUEST-FIELDS.md', () => {
+  it('is generated from the definitions and current (npm run docs:fields)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { requestFieldsMarkdown } = await import('../../scripts/request-fields-doc');
+    expect(readFileSync(new URL('../../docs/REQUEST-FIELDS.md', import.meta.url), 'utf8')).toBe(requestFieldsMarkdown());
+  });
+});
