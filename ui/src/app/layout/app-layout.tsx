@@ -23,7 +23,8 @@ export function AppLayout() {
   }, [pathname]);
 
   if (session.status === 'anonymous') {
-    const state: LoginState = { authFail: session.expired || undefined, from: pathname };
+    // The same reason the session provider gave, so the login page says why (expired session or deactivated account).
+    const state: LoginState = { ...session.loginState, from: pathname };
     return <Navigate to={paths.login.getHref()} replace state={state} />;
   }
   return (
