@@ -4,6 +4,7 @@ import { Loading } from '../../components/ui/loading';
 import { useAuth, type LoginState } from '../../lib/auth';
 import { paths } from '../../lib/paths';
 import { AppHeader } from './app-header';
+import { MAIN_CONTENT_ID } from './skip-link';
 
 /**
  * Layout of every signed-in screen. The session is validated with the server on each page (spec 1 §2): the
@@ -30,7 +31,7 @@ export function AppLayout() {
   return (
     <>
       <AppHeader />
-      <main className="app-main">{session.status === 'checking' ? <Loading /> : <Outlet />}</main>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="app-main">{session.status === 'checking' ? <Loading /> : <Outlet />}</main>
     </>
   );
 }

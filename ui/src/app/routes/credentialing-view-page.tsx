@@ -71,7 +71,7 @@ function RequestDetails({ request }: { request: RequestRecord }) {
     <>
       <CredentialingDetails request={request} />
       <section className="details-section" aria-labelledby="documents-heading">
-        <h3 id="documents-heading" className="details-section__title">Supporting Documents</h3>
+        <h2 id="documents-heading" className="details-section__title">Supporting Documents</h2>
         <DocumentsTable documents={request.documents ?? []} />
       </section>
     </>
