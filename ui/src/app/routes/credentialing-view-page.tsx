@@ -34,7 +34,10 @@ export function CredentialingViewPage() {
     activity.refetch();
   });
 
-  const onSaved = (statusChanged: boolean) => {
+  const onSaved = (updated: RequestRecord, statusChanged: boolean) => {
+    // The answer carries the new version at once (the next command is made on it); the PATCH answer has no
+    // related lists, so they stay from the page's copy until the refetch brings everything.
+    if (request.data) request.setData({ ...request.data, ...updated });
     request.refetch();
     activity.refetch();
     if (statusChanged) startPolling();
