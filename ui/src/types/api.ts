@@ -105,6 +105,9 @@ export interface ActivityRecord {
   performedBy: string;
   recipients?: string | string[] | null;
   channel?: string | null;
+  requestId?: number;
+  /** The queued side effect an 'Email Failed' row is about; such rows offer Send again. */
+  effectId?: number | null;
 }
 
 /** Lists come paginated (`{ total, limit, skip, data }`); accept a bare array too. */

@@ -59,7 +59,7 @@ export function CredentialingViewPage() {
             ]}>
               {tab === 'details' ? <RequestDetails request={request.data} /> : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
-                  : activity.data ? <RequestAuditTable activity={activity.data} /> : <Loading />
+                  : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={activity.refetch} /> : <Loading />
               )}
             </Tabs>
           ) : <RequestDetails request={request.data} />}
