@@ -31,13 +31,17 @@ export class AccessibilityWatch {
   private seen = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
   private pending = new Map<Page, ReturnType<typeof setTimeout>>();
+  /** main-frame navigations per page, to tell a scan cut short by a navigation from a scan that failed */
+  private navigations = new WeakMap<Page, number>();
   /** number of finished scans, for tests of the harness and for the log */
   scans = 0;
 
   /** Scans `page` after each of its navigations (about:blank excluded). */
   watch(page: Page): void {
     page.on('framenavigated', (frame) => {
-      if (frame !== page.mainFrame() || !/^https?:/.test(frame.url())) return;
+      if (frame !== page.mainFrame()) return;
+      this.navigations.set(page, (this.navigations.get(page) ?? 0) + 1);
+      if (!/^https?:/.test(frame.url())) return;
       const timer = this.pending.get(page);
       if (timer) clearTimeout(timer);
       this.pending.set(page, setTimeout(() => {
@@ -75,8 +79,9 @@ export class AccessibilityWatch {
     return found;
   }
 
-  private async analyze(page: Page, when: string): Promise<void> {
+  private async analyze(page: Page, when: string, attempt = 1): Promise<void> {
     if (page.isClosed()) return;
+    const navigationsBefore = this.navigations.get(page) ?? 0;
     try {
       await page.waitForLoadState('load');
       // Screens show "Loading…" (class `loading`) until their data arrives; scan what the user then sees.
@@ -99,8 +104,10 @@ export class AccessibilityWatch {
         this.found.push({ url, when, rule: violation.id, impact: violation.impact, help: violation.help, targets });
       }
     } catch (error) {
-      // The page navigated away or closed during the scan: the next navigation's own scan covers the new screen.
-      if (page.isClosed() || /context was destroyed|Target .*closed|navigat/i.test(String(error))) return;
+      // The page closed or navigated during the scan (a reload between injecting axe and running it loses axe):
+      // the new document has a scan of its own queued by that navigation.
+      if (page.isClosed() || (this.navigations.get(page) ?? 0) !== navigationsBefore) return;
+      if (attempt === 1) return this.analyze(page, when, 2);
       // Scans started by navigations have no caller to reject to: a scan that cannot run fails the test instead.
       this.found.push({ url: page.url(), when, rule: 'axe-scan-failed', impact: 'critical', help: String(error), targets: [] });
     }
