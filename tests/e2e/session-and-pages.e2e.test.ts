@@ -7,6 +7,7 @@ import type { Page, Route } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { MESSAGES } from '../../domain';
+import { credentialingDraft, loginRequester } from '../support/api-helpers';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('session');
@@ -195,6 +196,26 @@ describe('keyboard use', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('#manage-menu').count()).toBe(0);
     expect(await focusedIs('button[aria-controls="manage-menu"]')()).toBe(true);
+  });
+});
+
+describe('the delete confirmation', () => {
+  it('is a modal dialog axe accepts; Escape closes it and the focus is back on Delete', async () => {
+    await page.getByRole('button', { name: 'Log Out' }).click();
+    await portal.signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
+    await heading('Dashboard').waitFor();
+    const draftId = await credentialingDraft(portal.h, await loginRequester(portal.h), { lastName: 'Dialog' });
+    await page.goto(`/requests/credentialing/${draftId}/edit`);
+    const deleteButton = page.getByRole('button', { name: 'Delete This Request' });
+    await deleteButton.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(MESSAGES.deleteConfirm).waitFor();
+    await portal.checkA11y('delete confirmation open');
+    await portal.shot('delete-dialog');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(await deleteButton.evaluate((element) => element === document.activeElement)).toBe(true);
   });
 });
 
