@@ -20,23 +20,19 @@ type SendState = 'idle' | 'sending' | 'queued' | 'failed';
 /** "Send again" on a failed email's audit row (administrators): queues it and says so, then refreshes the trail. */
 export function SendAgainButton({ requestId, templateTitle, retryOf, onQueued }: SendAgainButtonProps) {
   const [state, setState] = useState<SendState>('idle');
-  const onQueuedRef = useRef(onQueued);
-  onQueuedRef.current = onQueued;
   const status = useRef<HTMLParagraphElement>(null);
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  useEffect(() => {
-    if (state !== 'queued') return;
-    // The button is gone: keep keyboard focus on the message that replaced it.
-    status.current?.focus();
-    const timer = setTimeout(() => onQueuedRef.current(), REFRESH_AFTER_MS);
-    return () => clearTimeout(timer);
-  }, [state]);
+  useEffect(() => () => clearTimeout(refreshTimer.current), []);
+  // The button is gone: keep keyboard focus on the message that replaced it.
+  useEffect(() => { if (state === 'queued') status.current?.focus(); }, [state]);
 
   async function send() {
     setState('sending');
     try {
       await sendEmailAgain({ requestId, templateTitle, retryOf });
       setState('queued');
+      refreshTimer.current = setTimeout(onQueued, REFRESH_AFTER_MS);
     } catch {
       setState('failed');
     }
