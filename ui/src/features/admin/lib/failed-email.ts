@@ -1,12 +1,10 @@
+import { EMAIL_FAILED_ACTIVITY } from '../../../../../domain';
 import type { ActivityRecord } from '../../../types/api';
 
 /**
- * Audit rows of an email the workflow could not send: activity type 'Email Failed', text
- * `"<template title>" email failed: <reason>`, and the id of the effect that failed. The workflow writes them
- * (domain EMAIL_FAILED_ACTIVITY / emailFailedAuditText on the lead's branch; repeated here until the branches
- * meet, and only read, never written, by the UI).
+ * Audit rows of an email the workflow could not send: activity type EMAIL_FAILED_ACTIVITY, text
+ * `"<template title>" email failed: <reason>` (domain emailFailedAuditText), and the id of the effect that failed.
  */
-export const EMAIL_FAILED_ACTIVITY = 'Email Failed';
 
 /** The template title of a failed email that may be sent again, or null for any other row. */
 export function resendableTemplateTitle(activity: ActivityRecord): string | null {
