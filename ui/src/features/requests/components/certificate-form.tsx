@@ -6,11 +6,12 @@ import {
 } from '../../../../../domain';
 import { validateRequestForm } from '../../../../../domain/request-rules';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
+import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
 import { Alert } from '../../../components/ui/alert';
 import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { isDeletable } from '../../../lib/request-labels';
-import { updateRequest } from '../../../lib/request-api';
+import { commandRequest } from '../../../lib/request-api';
 import { submissionMachine } from '../../../lib/submission.machine';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { DocumentRecord, RequestRecord, User } from '../../../types/api';
@@ -60,6 +61,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
 
   const saver = useRequestSaver({
     initialId: record?.id ?? null,
+    initialVersion: record?.version,
     payload: (mode) => valuesToPayload(valuesRef.current, kind, mode, ctx),
     createBody: () => ({ requestType: 'certificate', certificateType, ...(cloneOf ? { cloneOf } : {}) }),
     onCreated: (created) => {
@@ -124,7 +126,9 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
       type: 'SUBMIT',
       run: () => saver.enqueue(async (id) => {
         try {
-          return await updateRequest(id, { ...valuesToPayload(valuesRef.current, kind, 'update', ctx), status: STATUS.submitted });
+          const submitted = await commandRequest(id, { ...valuesToPayload(valuesRef.current, kind, 'update', ctx), status: STATUS.submitted }, saver.version());
+          saver.remember(submitted);
+          return submitted;
         } catch (error) {
           if (error instanceof ApiError && error.hasFieldErrors) {
             setServerErrors(error.errors);
@@ -145,7 +149,8 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   return (
     <>
     <form ref={formElement} className="request-form" onSubmit={submit} noValidate aria-label={`${kind.title} certificate request`}>
-      {failure && <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>}
+      {failure && (isStaleRequest(failure) ? <StaleRequestAlert />
+        : <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>)}
       {!failure && attempted && hasErrors(errors) && <Alert kind="error">{UI_TEXT.fixFields}</Alert>}
       {kind.sections.map((section) => {
         const isPerson = section.fields.some((f) => f.name === 'lastName') && kind.personRole;

@@ -6,10 +6,10 @@ import { AUTOSAVE_DELAY_MS } from '../../../../../domain';
 
 export type DraftSaveState = 'idle' | 'saving' | 'saved' | 'error';
 
-
-
 interface RequestSaverOptions {
   initialId: number | null;
+  /** The version of the request as the page loaded it (undefined for a new form, or from a server without it). */
+  initialVersion?: number;
   /** The payload at the moment the save runs (so queued saves send the latest form). */
   payload: (mode: 'create' | 'update') => Record<string, unknown>;
   onCreated: (record: RequestRecord) => void;
@@ -21,8 +21,13 @@ interface RequestSaverOptions {
  * Saves of one request, one at a time: the first save creates the Draft (POST), later ones patch it.
  * Autosave runs 750 ms after the last edit (spec 1 §2) and is flushed when the page closes.
  */
-export function useRequestSaver({ initialId, payload, onCreated, createBody }: RequestSaverOptions) {
+export function useRequestSaver({ initialId, initialVersion, payload, onCreated, createBody }: RequestSaverOptions) {
   const idRef = useRef<number | null>(initialId);
+  // Every save answers with the request as stored: its version is the one the next command (Submit) is made on.
+  const versionRef = useRef<number | undefined>(initialVersion);
+  const remember = useCallback((record: Pick<RequestRecord, 'version'>) => {
+    if (typeof record.version === 'number') versionRef.current = record.version;
+  }, []);
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef({ payload, onCreated, createBody });
@@ -40,13 +45,14 @@ export function useRequestSaver({ initialId, payload, onCreated, createBody }: R
         requestType: 'credentialing', ...(latest.current.createBody?.() ?? {}), ...latest.current.payload('create'),
       });
       idRef.current = created.id;
+      remember(created);
       latest.current.onCreated(created);
       return task(created.id, true);
     };
     const result = queue.current.then(run, run);
     queue.current = result.catch(() => undefined);
     return result;
-  }, []);
+  }, [remember]);
 
   const cancelAutosave = useCallback(() => {
     if (timer.current) clearTimeout(timer.current);
@@ -58,7 +64,7 @@ export function useRequestSaver({ initialId, payload, onCreated, createBody }: R
     setSaveState('saving');
     try {
       const id = await enqueue(async (id, justCreated) => {
-        if (!justCreated) await updateRequest(id, latest.current.payload('update'));
+        if (!justCreated) remember(await updateRequest(id, latest.current.payload('update')));
         return id;
       });
       setSaveState('saved');
@@ -67,7 +73,7 @@ export function useRequestSaver({ initialId, payload, onCreated, createBody }: R
       setSaveState('error');
       throw error;
     }
-  }, [enqueue, cancelAutosave]);
+  }, [enqueue, cancelAutosave, remember]);
 
   const scheduleAutosave = useCallback(() => {
     cancelAutosave();
@@ -89,5 +95,10 @@ export function useRequestSaver({ initialId, payload, onCreated, createBody }: R
     }
   }, [saveDraft]);
 
-  return { saveState, saveDraft, scheduleAutosave, cancelAutosave, enqueue, ensureRequestId, requestId: () => idRef.current };
+  return {
+    saveState, saveDraft, scheduleAutosave, cancelAutosave, enqueue, ensureRequestId, remember,
+    requestId: () => idRef.current,
+    /** The version from the latest answer (read inside `enqueue`, i.e. after every earlier save has answered). */
+    version: () => versionRef.current,
+  };
 }
