@@ -36,6 +36,8 @@ export function CertificateRequestPage() {
   const [chosenType, setChosenType] = useState<CertificateType | ''>(user.isExternal ? 'Clinician' : nav.certificateType ?? '');
   const [initialValues, setInitialValues] = useState<Record<string, unknown> | null>(nav.prefill ?? null);
   const createdId = useRef<number | null>(null);
+  // The number a new draft got at creation (the form stays mounted when the address becomes the edit address).
+  const [created, setCreated] = useState<RequestRecord | null>(null);
 
   useEffect(() => {
     const wanted = id ? Number(id) : nav.cloneId;
@@ -63,6 +65,7 @@ export function CertificateRequestPage() {
 
   const onCreated = (record: RequestRecord) => {
     createdId.current = record.id;
+    setCreated(record);
     navigate(paths.certificate.edit.getHref(record.id), { replace: true, state: null });
   };
 
@@ -79,14 +82,16 @@ export function CertificateRequestPage() {
       )}
       {loaded.status === 'ready' && (!record || isEditable(record) || user.isAdmin) && (
         <>
-          {record?.requestNumber != null && <p className="request-meta">Request Number: {record.requestNumber} · {record.certificateType}</p>}
-          {!record && !user.isExternal && (
+          {(record ?? created)?.requestNumber != null && (
+            <p className="request-meta">Request Number: {(record ?? created)!.requestNumber} · {(record ?? created)!.certificateType}</p>
+          )}
+          {!record && !created && !user.isExternal && (
             <div className="form-section">
               <SelectField name="certificateType" label="Certificate Type" required options={CERTIFICATE_TYPES} value={chosenType}
                 onChange={(e) => setChosenType(e.target.value as CertificateType | '')} disabled={!!nav.cloneId} />
             </div>
           )}
-          {!record && user.isExternal && <p className="request-meta">Certificate Type: Clinician</p>}
+          {!record && !created && user.isExternal && <p className="request-meta">Certificate Type: Clinician</p>}
           {type && (
             <CertificateForm key={`${loaded.key}:${type}`} record={record} certificateType={type} user={user}
               initialValues={initialValues} cloneOf={nav.cloneId ?? null} onCreated={onCreated} />
