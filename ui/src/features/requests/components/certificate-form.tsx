@@ -2,7 +2,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-  CONTRACTS_CERTIFICATE, STATUS, hasErrors, localDay, requestKindOf, type CertificateType, type RequestFormValues,
+  CONTRACTS_CERTIFICATE, STATUS, hasErrors, isShown, localDay, requestKindOf, type CertificateType, type RequestFormValues,
 } from '../../../../../domain';
 import { validateRequestForm } from '../../../../../domain/request-rules';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
@@ -152,7 +152,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
       {failure && (isStaleRequest(failure) ? <StaleRequestAlert />
         : <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>)}
       {!failure && attempted && hasErrors(errors) && <Alert kind="error">{UI_TEXT.fixFields}</Alert>}
-      {kind.sections.map((section) => {
+      {kind.sections.filter((section) => section.fields.some((f) => isShown(f, values, ctx))).map((section) => {
         const isPerson = section.fields.some((f) => f.name === 'lastName') && kind.personRole;
         return (
           <fieldset key={section.title} className="form-section">

@@ -83,7 +83,7 @@ export function CertificateRequestPage() {
       {loaded.status === 'ready' && (!record || isEditable(record) || user.isAdmin) && (
         <>
           {(record ?? created)?.requestNumber != null && (
-            <p className="request-meta">Request Number: {(record ?? created)!.requestNumber} · {(record ?? created)!.certificateType}</p>
+            <p className="request-meta request-meta--spaced">Request Number: {(record ?? created)!.requestNumber} · {(record ?? created)!.certificateType}</p>
           )}
           {!record && !created && !user.isExternal && (
             <div className="form-section">
