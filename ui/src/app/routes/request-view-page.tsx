@@ -51,7 +51,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
       {request.status === 'error' && !request.data && <LoadError error={request.error} />}
       {request.data && (
         <>
-          <RequestSummary request={request.data} canEdit={!user.isAdmin} />
+          <RequestSummary request={request.data} canEdit={!user.isAdmin} adminEdit={user.isAdmin && requestType === 'certificate'} />
           {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={onSaved} />}
           {user.isAdmin ? (
             <Tabs label="Request" active={tab} onChange={setTab} tabs={[

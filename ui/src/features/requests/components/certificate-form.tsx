@@ -54,6 +54,8 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   const [scrollTick, setScrollTick] = useState(0);
   const [searching, setSearching] = useState(false);
   const [followUp, setFollowUp] = useState(false);
+  // Admin edit of a submitted request (spec 1 §2): no disclaimers, no type selector, Save without a status change.
+  const adminEdit = user.isAdmin && !!record && record.status !== STATUS.draft;
   const formElement = useRef<HTMLFormElement>(null);
   const valuesRef = useRef(values);
   valuesRef.current = values;
@@ -89,7 +91,8 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   useEffect(() => {
     if (!submission.matches('success')) return;
     // A submitted contracts/lease certificate asks about a credentialing request as well (spec 1 §1).
-    if (certificateType === CONTRACTS_CERTIFICATE && !user.isExternal) setFollowUp(true);
+    if (adminEdit && record) navigate(paths.certificate.view.getHref(record.id));
+    else if (certificateType === CONTRACTS_CERTIFICATE && !user.isExternal) setFollowUp(true);
     else goHome();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [submission]);
@@ -126,7 +129,8 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
       type: 'SUBMIT',
       run: () => saver.enqueue(async (id) => {
         try {
-          const submitted = await commandRequest(id, { ...valuesToPayload(valuesRef.current, kind, 'update', ctx), status: STATUS.submitted }, saver.version());
+          const payload = valuesToPayload(valuesRef.current, kind, 'update', ctx);
+          const submitted = await commandRequest(id, adminEdit ? payload : { ...payload, status: STATUS.submitted }, saver.version());
           saver.remember(submitted);
           return submitted;
         } catch (error) {
@@ -180,6 +184,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
         saveState={saver.saveState}
         submitting={submitting}
         onSaveDraft={() => void saver.saveDraft().catch(() => undefined)}
+        adminEdit={adminEdit}
         deleteButton={deletable && (
           <DeleteRequestButton requestId={requestId} label="Delete This Request" className="button button--danger-outline"
             onDeleted={() => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { CERTIFICATE_TYPES, isCertificateType, type CertificateType } from '../../../../../domain';
+import { CERTIFICATE_TYPES, isCertificateType, isFinished, type CertificateType } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { SelectField } from '../../../components/ui/form-field';
 import { Loading } from '../../../components/ui/loading';
@@ -71,16 +71,18 @@ export function CertificateRequestPage() {
 
   const record = loaded.status === 'ready' ? loaded.record : null;
   const type = (record?.certificateType as CertificateType | undefined) ?? (chosenType || null);
+  // Requesters edit while the lifecycle allows; administrators until the request is finished.
+  const editable = !record || (user.isAdmin ? !isFinished(record.status) : isEditable(record));
 
   return (
     <section className="page">
       <h1>Certificate of Insurance Request</h1>
       {loaded.status === 'loading' && <Loading />}
       {loaded.status === 'error' && <LoadError error={loaded.error} />}
-      {record && !isEditable(record) && !user.isAdmin && (
+      {record && !editable && (
         <Alert>{UI_TEXT.notEditable} <Link to={paths.certificate.view.getHref(record.id)}>View the request</Link></Alert>
       )}
-      {loaded.status === 'ready' && (!record || isEditable(record) || user.isAdmin) && (
+      {loaded.status === 'ready' && editable && (
         <>
           {(record ?? created)?.requestNumber != null && (
             <p className="request-meta request-meta--spaced">Request Number: {(record ?? created)!.requestNumber} · {(record ?? created)!.certificateType}</p>
