@@ -1,6 +1,6 @@
 /** Development defaults seeded on first start (issue #2): users, the twelve email templates, policy years. */
 import { EMAIL_TEMPLATE_ORDER, EMAIL_TEMPLATE_TITLES as T, type EmailTemplateTitle } from '../domain/notification-template';
-import { PRODUCT_NAME } from '../domain/reference-lists';
+import { NON_EMPLOYEE_IS_CODES, PRODUCT_NAME, STUDENT_IS_CODE } from '../domain/reference-lists';
 
 export const DEV_ADMIN = { email: 'admin@coi-portal.local', password: 'Admin-Pass1', firstName: 'Riley', lastName: 'Manager' };
 export const DEV_REQUESTER = {
@@ -111,8 +111,8 @@ const LAST_NAMES = ['Anderson', 'Brooks', 'Castillo', 'Dawson', 'Ellis', 'Fische
   'Young', 'Zhang'];
 const TITLES = ['Physician', 'Nurse Practitioner', 'Registered Nurse', 'Physician Assistant', 'Resident', 'Fellow', 'Pharmacist',
   'Fleet Coordinator', 'Facilities Manager', 'Program Manager', 'Event Coordinator', 'Research Associate'];
-/** IS codes used as employee ids for non-employees (spec 2 §9.3). */
-const NON_EMPLOYEE_CODES = ['111111', '111222', '99999', '22222'];
+/** IS codes used as employee ids for non-employees other than students (spec 2 §9.3, listed in domain/). */
+const NON_EMPLOYEE_CODES = NON_EMPLOYEE_IS_CODES.map((c) => c.code).filter((code) => code !== STUDENT_IS_CODE);
 
 export interface SeedPerson {
   employeeId: string; email: string; lastName: string; firstName: string; middleInitial: string | null; title: string;
@@ -136,7 +136,7 @@ export function generateDirectory(count = 3000): SeedPerson[] {
     const student = i % 5 === 4;
     const nonEmployee = !student && i % 23 === 7;
     const terminated = !student && i % 17 === 3;
-    const employeeId = student ? '12345' : nonEmployee ? NON_EMPLOYEE_CODES[i % NON_EMPLOYEE_CODES.length] : String(100000 + i * 7);
+    const employeeId = student ? STUDENT_IS_CODE : nonEmployee ? NON_EMPLOYEE_CODES[i % NON_EMPLOYEE_CODES.length] : String(100000 + i * 7);
     const hire = student ? null : day(2000 + Math.floor(next() * 25));
     people.push({
       employeeId, lastName, firstName,

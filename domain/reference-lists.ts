@@ -104,6 +104,7 @@ export const NON_EMPLOYEE_IS_CODES = [
   { code: '99999', label: 'Volunteers' },
   { code: '22222', label: 'Not yet at the university' },
 ] as const;
+export const STUDENT_IS_CODE = '12345';
 export const EMPLOYMENT_STATUSES = [{ code: 'A', label: 'Active' }, { code: 'T', label: 'Terminated' }] as const;
 export const PERSON_TYPES = ['Employee', 'Student'] as const;
 export type PersonRole = (typeof PERSON_ROLES)[number];

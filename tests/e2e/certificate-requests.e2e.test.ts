@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RequestSchema } from '../../db/entities';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../../db/seed-data';
 import { MESSAGES } from '../../domain';
 import { usePortalBrowser } from '../support/portal-browser';
@@ -179,10 +180,9 @@ describe('the external requester', () => {
 
 describe('the administrator approves each one and the requesters receive the PDFs', () => {
   async function decide(number: string, status: string, verify = false) {
-    await page.getByRole('link', { name: 'Dashboard' }).click();
-    await page.getByRole('tab', { name: /^Certificate Requests \(\d+\)$/ }).click();
-    await page.getByRole('row').filter({ hasText: number }).getByRole('link', { name: 'View' }).click();
-    await page.getByText(`Request Number: ${number}`).waitFor();
+    const { id } = await portal.h.orm.em.fork().findOneOrFail(RequestSchema, { requestNumber: Number(number) });
+    await page.goto(`/requests/certificate/${id}`);
+    await page.getByText(`Request Number: ${number}`).waitFor({ timeout: 60_000 });
     await choose('status', status);
     if (verify) await page.locator('input[name="verified"]').check();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
