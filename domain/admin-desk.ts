@@ -65,18 +65,21 @@ export interface PolicyInput { startDate?: string; endDate?: string; policyNumbe
 export interface PolicyValues { startDay: string; endDay: string; policyNumber: string; limitClaim: string; annualAggregate: string }
 
 /** A policy date as typed (mm/dd/yyyy) or as sent (ISO): its calendar day, or null. */
-export function policyDay(text: string | undefined): string | null {
+export function policyDay(text: string | undefined, allowIso = true): string | null {
   const value = text?.trim() ?? '';
-  if (/^\d{4}-\d{2}-\d{2}/.test(value)) return value.slice(0, 10);
+  if (allowIso && /^\d{4}-\d{2}-\d{2}T/.test(value)) return value.slice(0, 10);
   return parseUsDate(value);
 }
 
-/** Validates a policy form; on success the trimmed values (dates as days, money as "1234.00"). */
-export function validatePolicy(input: PolicyInput): { errors: Record<string, string>; values: PolicyValues | null } {
+/**
+ * Validates a policy form; on success the trimmed values (dates as days, money as "1234.00"). The form takes
+ * mm/dd/yyyy only (`typed`); the API also takes the ISO timestamps the form sends.
+ */
+export function validatePolicy(input: PolicyInput, typed = false): { errors: Record<string, string>; values: PolicyValues | null } {
   const errors: Record<string, string> = {};
   const day = (key: 'startDate' | 'endDate') => {
     if (!input[key]?.trim()) { errors[key] = MESSAGES.required; return null; }
-    const parsed = policyDay(input[key]);
+    const parsed = policyDay(input[key], !typed);
     if (!parsed) errors[key] = DESK_MESSAGES.policyDateFormat;
     return parsed;
   };

@@ -32,7 +32,7 @@ export function ManagePoliciesPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const { errors, values } = validatePolicy(editor.values);
+    const { errors, values } = validatePolicy(editor.values, true);
     editor.setErrors(errors);
     if (!values) return;
     const body = {
