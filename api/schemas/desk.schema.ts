@@ -83,7 +83,7 @@ export const ClaimsPage = Type.Object({
   total: Type.Integer(), limit: Type.Integer(), skip: Type.Integer(), data: Type.Array(ClaimDataRecord),
 });
 export const CsStarsUploadResult = Type.Object({
-  rows: Type.Integer(), inserted: Type.Integer(), updated: Type.Integer(),
+  rows: Type.Integer(), inserted: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer(),
   total: Type.Integer(), limit: Type.Integer(), skip: Type.Integer(), data: Type.Array(ClaimDataRecord),
 });
 const Opt = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) => Type.Optional(schema);

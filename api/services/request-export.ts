@@ -115,13 +115,15 @@ async function writeExport(orm: Orm, dataDir: string, databaseUrl: string, id: n
     const total = Number((await client.query(`select count(*) as n from requests where ${where}`, values)).rows[0].n);
     await progress({ rowsTotal: total });
 
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true, useSharedStrings: false });
+    // useStyles: false. With styles on, exceljs serializes every cell's style model (3× the time at 100,000 rows);
+    // off, it still gives every Date cell Excel's built-in date format (numFmt 14, shown as m/d/yyyy), which is the
+    // one style the sheet needs. Fast deflate: a somewhat larger file, written faster.
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      filename: file, useStyles: false, useSharedStrings: false, zip: { zlib: { level: 1 } },
+    } as ConstructorParameters<typeof ExcelJS.stream.xlsx.WorkbookWriter>[0]);
     const sheet = workbook.addWorksheet('Requests', { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = COLUMNS.map(([header, , kind, width]) => ({
-      header, key: header, width, style: kind === 'date' ? { numFmt: 'mm/dd/yyyy' } : {},
-    }));
+    sheet.columns = COLUMNS.map(([header, , , width]) => ({ header, key: header, width }));
     sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: COLUMNS.length } };
-    sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
 
     let sql = `select ${COLUMNS.map(([, column, kind]) => sqlOf(kind, column)).join(', ')}, certificate_type as ct, auto_type as at from requests where ${where} order by submit_date, id`;

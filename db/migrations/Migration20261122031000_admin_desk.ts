@@ -20,8 +20,8 @@ export class Migration20261122031000_admin_desk extends Migration {
     this.addSql(`create table "claims_data" ("id" serial primary key, "created_at" timestamptz not null, "updated_at" timestamptz not null, "export_date" timestamptz not null, "physician_last_name" varchar(255) not null, "physician_first_name" varchar(255) not null, "physician_middle_initial" varchar(1) not null default '', "involvement" varchar(255) not null, "claim_number" varchar(255) not null, "type" varchar(255) not null, "status" varchar(255) not null, "outcome" varchar(255) not null default '', "claim_date" timestamptz not null, "report_date" timestamptz not null, "indemnity_paid" numeric(15,2) not null, "description" text not null default '');`);
     this.addSql(`create unique index "claims_data_claim_key" on "claims_data" ("claim_number", "physician_last_name", "physician_first_name", "physician_middle_initial");`);
     this.addSql(`create index "claims_data_report_date_index" on "claims_data" ("report_date" desc, "id" desc);`);
-    this.addSql(`create index "claims_data_names_index" on "claims_data" (lower("physician_last_name"), lower("physician_first_name"), "report_date");`);
-    this.addSql(`create index "claims_data_first_name_index" on "claims_data" (lower("physician_first_name"));`);
+    // No name index: the claim search reads at most one request's names over ~100k rows (a scan of a few ms), and
+    // every index here is paid for by each upload's 100k-row merge.
 
     this.addSql(`create table "claim_history" ("id" serial primary key, "created_at" timestamptz not null, "updated_at" timestamptz not null, "request_id" int not null, "claim_id" int null, "physician" varchar(255) not null, "physician_last_name" varchar(255) null, "physician_first_name" varchar(255) null, "physician_middle_initial" varchar(255) null, "involvement" varchar(255) null, "claim_number" varchar(255) null, "report_date" timestamptz null, "indemnity_paid" varchar(255) null);`);
     this.addSql(`create index "claim_history_request_id_index" on "claim_history" ("request_id");`);

@@ -242,6 +242,11 @@ describe('cs-stars', () => {
     const openWithOutcome = `${CSV_HEADER}\n06/30/2025,Doe,Jane,,Named in Claim,CS-X-1,Claim,Open,Settled,01/02/2020,01/03/2020,0,x\n`;
     expect((await uploadCsv(admin, openWithOutcome)).body.data.lines[0].reasons).toContain('outcome must be empty while the claim is Open');
     expect((await uploadCsv(admin, 'Name,Date\nx,y\n')).body.data.lines[0].reasons[0]).toMatch(/header row lacks/);
+    const dup = `${CSV_HEADER}\n06/30/2025,Doe,Jane,,Named in Claim,CS-D-1,Claim,Open,,01/02/2020,01/03/2020,0,x\n06/30/2025,Doe,Jane,,Named in Claim,CS-D-1,Claim,Open,,01/02/2020,01/03/2020,0,x\n`;
+    expect((await uploadCsv(admin, dup)).body.data.lines).toEqual([{ line: 3, reasons: ['claim CS-D-1 for Jane Doe is already on line 2'] }]);
+    const short = `${CSV_HEADER}\n06/30/2025,Doe,Jane\n`;
+    expect((await uploadCsv(admin, short)).body.data.lines[0]).toEqual({ line: 2, reasons: ['the line has 3 values; the header has 13'] });
+    expect(await count()).toBe(before);
   });
 
   it('loads a good file, lists it by report date, and does not duplicate on re-upload', async () => {
@@ -252,7 +257,14 @@ describe('cs-stars', () => {
     expect(first.body).toMatchObject({ rows: 300, inserted: 300, updated: 0 });
     expect(await count()).toBe(before + 300);
     const again = await uploadCsv(admin, csv);
-    expect(again.body).toMatchObject({ rows: 300, inserted: 0, updated: 300 });
+    expect(again.body).toMatchObject({ rows: 300, inserted: 0, updated: 0, unchanged: 300 });
+    expect(await count()).toBe(before + 300);
+    // a newer export repeating the claims with one outcome changed updates that claim only
+    const lines = csv.trim().split('\n');
+    const index = lines.findIndex((l, i) => i > 0 && l.includes(',Final,Dismissed,'));
+    lines[index] = lines[index].replace(',Final,Dismissed,', ',Final,Claim Denied,');
+    const newer = await uploadCsv(admin, lines.join('\n'));
+    expect(newer.body).toMatchObject({ rows: 300, inserted: 0, updated: 1, unchanged: 299 });
     expect(await count()).toBe(before + 300);
     const page = await api(admin, 'GET', '/api/v1/cs-stars?$limit=10000&$skip=0&$sort[reportDate]=-1');
     const dates = page.body.data.map((r: { reportDate: string }) => r.reportDate);
@@ -345,7 +357,7 @@ describe('export-requests', () => {
     expect(cell('Request Number').value).toBe(700_000 + id);
     expect(cell('Submission Date').value).toBeInstanceOf(Date);
     expect((cell('Submission Date').value as Date).toISOString()).toBe('2031-02-03T18:00:00.000Z');
-    expect(cell('Submission Date').numFmt).toBe('mm/dd/yyyy');
+    expect(cell('Submission Date').numFmt).toBe('mm-dd-yy'); // Excel's built-in date format (id 14), shown as the reader's short date
     expect(cell('Request Type').value).toBe('Claim History and Insurance Verification');
     expect((await api(requester, 'GET', '/api/v1/export-requests')).status).toBe(403);
   });

@@ -19,7 +19,7 @@ export function Modal({ open, title, onClose, children, wide }: ModalProps) {
         <>
           <div className="dialog__header">
             <h2 id={titleId} className="dialog__title">{title}</h2>
-            <button type="button" className="button button--ghost button--small" onClick={onClose} aria-label="Close">×</button>
+            <button type="button" className="button button--secondary button--small" onClick={onClose} aria-label="Close">×</button>
           </div>
           {children}
         </>

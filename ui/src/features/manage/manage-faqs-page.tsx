@@ -76,7 +76,7 @@ export function ManageFaqsPage() {
       <h1>Manage FAQs</h1>
       <div className="button-row">
         <label className="field__label" htmlFor="faq-type-filter">FAQ Type</label>
-        <select id="faq-type-filter" className="field__control field__control--short" value={type} onChange={(e) => setType(e.target.value as FaqType)}>
+        <select id="faq-type-filter" className="field__control field__control--select" value={type} onChange={(e) => setType(e.target.value as FaqType)}>
           {FAQ_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
         </select>
         <button type="button" className="button" onClick={() => open('new')}>Add FAQ</button>

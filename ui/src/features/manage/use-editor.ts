@@ -7,7 +7,15 @@ export function useEditor<T extends Record<string, string>>(empty: T) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const set = (name: keyof T) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: event.target.value }));
+  const set = (name: keyof T) => (event: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [name]: event.target.value }));
+    // A message answers what was typed before: it goes once the field changes.
+    setErrors((e) => {
+      if (!(name in e)) return e;
+      const { [name as string]: _gone, ...rest } = e;
+      return rest;
+    });
+  };
   const reset = (next: T) => { setValues(next); setErrors({}); setFailure(null); };
 
   /** Runs a save: field errors from the server (400) go under their fields, anything else to `failure`. */
