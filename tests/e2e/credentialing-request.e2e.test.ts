@@ -1,55 +1,27 @@
 /**
  * Issue #2 steps 3–8 in a real browser (Chromium through playwright-core) against the whole portal on real parts.
- * Screenshots go to test-results/screenshots (git-ignored).
+ * Screenshots go to test-results/screenshots (git-ignored); axe checks every page (tests/support/portal-browser.ts).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { formatUsDate, localDay, MESSAGES } from '../../domain';
-import { startHarness, type Harness } from '../support/portal-harness';
+import type { Harness } from '../support/portal-harness';
+import { usePortalBrowser } from '../support/portal-browser';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const shots = path.join(root, 'test-results', 'screenshots');
-
+const portal = usePortalBrowser('credentialing');
 let h: Harness;
-let browser: Browser;
 let page: Page;
-let step = 0;
 
-const shot = async (name: string) => {
-  step += 1;
-  await page.screenshot({ path: path.join(shots, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
-};
-
-beforeAll(async () => {
-  if (!existsSync(path.join(root, 'ui', 'dist', 'index.html'))) {
-    execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'ui/vite.config.ts'], { cwd: root, stdio: 'inherit' });
-  }
-  mkdirSync(shots, { recursive: true });
-  h = await startHarness({ listen: true });
-  browser = await chromium.launch({ executablePath: h.config.chromiumPath });
-  page = await (await browser.newContext({ baseURL: h.baseUrl!, acceptDownloads: true, viewport: { width: 1280, height: 900 } })).newPage();
+beforeAll(() => {
+  h = portal.h;
+  page = portal.page;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
-});
-
-async function signIn(email: string, password: string) {
-  await page.goto('/login');
-  await page.locator('input[name="email"]').fill(email);
-  await page.locator('input[name="password"]').fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-}
-
-async function signOut() {
-  await page.getByRole('button', { name: 'Log Out' }).click();
-  await page.waitForURL('**/login');
-}
+const shot = (name: string) => portal.shot(name);
+const signIn = (email: string, password: string) => portal.signIn(email, password);
+const signOut = () => portal.signOut();
 
 describe('a claim history request from the requester to the administrator and back', () => {
   let requestNumber: string;
@@ -76,6 +48,7 @@ describe('a claim history request from the requester to the administrator and ba
     expect(await page.getByText(MESSAGES.requestDateFormat, { exact: true }).count()).toBeGreaterThan(0);
     expect(await page.getByText(MESSAGES.requiredDocuments, { exact: true }).isVisible()).toBe(true);
     await shot('form-errors');
+    await portal.checkA11y('form with errors');
 
     await page.locator('input[name="lastName"]').fill('Okafor');
     await page.locator('input[name="firstName"]').fill('Jordan');
@@ -106,6 +79,7 @@ describe('a claim history request from the requester to the administrator and ba
     await page.getByRole('button', { name: 'Add a Document' }).click();
     await page.getByRole('cell', { name: 'signed-release.pdf' }).waitFor();
     await shot('form-complete');
+    await portal.checkA11y('form with a document');
   });
 
   it('submits: the request gets its number, Submitted, PENDING, and the confirmation email', async () => {
@@ -140,6 +114,7 @@ describe('a claim history request from the requester to the administrator and ba
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => page.getByText(MESSAGES.verificationRequired, { exact: true }).isVisible()).toBe(true);
     await shot('verification-required');
+    await portal.checkA11y('manage request with an error');
 
     await page.locator('input[name="verified"]').check();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -153,6 +128,7 @@ describe('a claim history request from the requester to the administrator and ba
     await expect.poll(() => page.getByText('"Credentialing Request Approved" email sent').isVisible(), { timeout: 20_000 }).toBe(true);
     expect(await page.getByText('COI Automated Email System').first().isVisible()).toBe(true);
     await shot('audit');
+    await portal.checkA11y('audit tab');
   });
 
   it('the requester sees it Completed with its approval date and downloads the letter', async () => {
@@ -171,7 +147,6 @@ describe('a claim history request from the requester to the administrator and ba
     const letterRow = page.getByRole('row').filter({ hasText: /Claim History and Insurance Verification \d+\.pdf/ });
     const [download] = await Promise.all([page.waitForEvent('download'), letterRow.getByRole('button', { name: 'Download' }).click()]);
     const file = await download.path();
-    const { readFileSync } = await import('node:fs');
     expect(readFileSync(file!).subarray(0, 5).toString()).toBe('%PDF-');
     expect(await page.getByText('Manage Request').count()).toBe(0); // requesters see details only
     await shot('requester-view');

@@ -13,7 +13,7 @@
  */
 import {
   ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, proxyActivities, setHandler,
-  upsertSearchAttributes, workflowInfo,
+  upsertSearchAttributes, workflowInfo, type RetryPolicy,
 } from '@temporalio/workflow';
 import type { LegacyRequestActivities as RequestActivities } from '../../activities/request-activities.types';
 import {
@@ -30,7 +30,7 @@ const { recordStatusChange } = proxyActivities<RequestActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', backoffCoefficient: 2 },
 });
-const sideEffectRetry = { initialInterval: '2 seconds', maximumInterval: '5 minutes', backoffCoefficient: 2 };
+const sideEffectRetry: RetryPolicy = { initialInterval: '2 seconds', maximumInterval: '5 minutes', backoffCoefficient: 2 }; // type-only annotation
 const { sendTemplatedEmail } = proxyActivities<RequestActivities>({ startToCloseTimeout: '2 minutes', retry: sideEffectRetry });
 
 

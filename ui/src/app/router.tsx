@@ -38,6 +38,9 @@ export const routes: RouteObject[] = [
             later(paths.register.path, 'Create New Login'),
             later(paths.forgotPassword.path, 'Forgot Password?'),
             later(paths.passwordReset.path, 'Reset Password'),
+            // Unknown addresses are a 404 for everyone (spec 1 §2): under the public layout, so a signed-out visitor
+            // is not sent to login first. Known protected paths stay below, behind the session.
+            { path: '*', element: <NotFoundPage /> },
           ],
         }],
       },
@@ -75,7 +78,6 @@ export const routes: RouteObject[] = [
                 { path: '/manage/*', element: <NotFoundPage /> },
               ],
             },
-            { path: '*', element: <NotFoundPage /> },
           ],
         }],
       },

@@ -1,10 +1,12 @@
 /**
  * The one fetch client (spec 2 §7.1): base `/api/v1`, bearer token from storage, JSON in and out, error bodies
- * thrown as ApiError. A 401 removes the token and hands over to the registered handler (the router sends the user
- * to /login with state authFail).
+ * thrown as ApiError. A 401 on an ordinary call means the session is gone: it goes to the registered handler (the
+ * session provider), which applies spec 2 §8.1 (auth-errors.ts) and sends the user to /login. Other statuses, 403
+ * included, are answers about the call and never end the session.
  */
 import { ApiError, unavailableError } from './api-error';
 import { toQueryString, type Query } from './query-string';
+import { removesStoredToken } from './auth-errors';
 import { readToken, removeToken } from './token-storage';
 
 export { ApiError } from './api-error';
@@ -21,7 +23,10 @@ export interface RequestOptions {
   skipAuthRedirect?: boolean;
 }
 
-let onUnauthorized: (error: ApiError) => void = () => window.location.assign('/login');
+let onUnauthorized: (error: ApiError) => void = (error) => {
+  if (removesStoredToken(error)) removeToken();
+  window.location.assign('/login');
+};
 
 /** The app decides where a lost session goes (registered once by the auth provider). */
 export function setUnauthorizedHandler(handler: (error: ApiError) => void): void {
@@ -51,10 +56,7 @@ async function send(method: Method, path: string, options: RequestOptions = {}):
   if (response.ok) return response;
 
   const error = new ApiError(response.status, await readJson(response).catch(() => ({})));
-  if (response.status === 401 && !options.skipAuthRedirect) {
-    removeToken();
-    onUnauthorized(error);
-  }
+  if (response.status === 401 && !options.skipAuthRedirect) onUnauthorized(error);
   throw error;
 }
 

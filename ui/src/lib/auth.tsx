@@ -6,13 +6,15 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useNavigate } from 'react-router-dom';
 import { MESSAGES } from '../../../domain';
 import type { AuthResult, User } from '../types/api';
-import { api, ApiError, setUnauthorizedHandler } from './api-client';
+import { api, setUnauthorizedHandler } from './api-client';
+import { loginStateAfter, removesStoredToken } from './auth-errors';
 import { paths } from './paths';
 import { readToken, removeToken, storeToken } from './token-storage';
 
 export type Session =
   | { status: 'checking'; user: null }
-  | { status: 'anonymous'; user: null; expired: boolean }
+  /** `loginState`: why the session ended (empty when nobody signed in), for the login page. */
+  | { status: 'anonymous'; user: null; loginState: LoginState }
   | { status: 'authenticated'; user: User };
 
 /** Navigation state the login page understands. */
@@ -47,13 +49,16 @@ async function reauthenticate(): Promise<User> {
 export function AuthProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const [session, setSession] = useState<Session>(() =>
-    readToken() ? { status: 'checking', user: null } : { status: 'anonymous', user: null, expired: false });
+    readToken() ? { status: 'checking', user: null } : { status: 'anonymous', user: null, loginState: {} });
 
-  /** A refused token: back to login, saying why (expired session or deactivated account). */
+  /**
+   * A failed (re-)authentication: the session is reset and the user goes to login, saying why. The stored token is
+   * removed only for the errors spec 2 §8.1 names (auth-errors.ts); a 503 keeps it for the next page load.
+   */
   const expire = useCallback((error?: unknown) => {
-    removeToken();
-    setSession({ status: 'anonymous', user: null, expired: true });
-    const state: LoginState = error instanceof ApiError && error.reason === 'inactiveUser' ? { inactiveUser: true } : { authFail: true };
+    if (removesStoredToken(error)) removeToken();
+    const state: LoginState = loginStateAfter(error);
+    setSession({ status: 'anonymous', user: null, loginState: state });
     navigate(paths.login.getHref(), { replace: true, state });
   }, [navigate]);
 
@@ -99,7 +104,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // The token is dropped either way.
       }
       removeToken();
-      setSession({ status: 'anonymous', user: null, expired: false });
+      setSession({ status: 'anonymous', user: null, loginState: {} });
       navigate(paths.login.getHref(), { replace: true });
     },
   }), [session, signIn, expire, navigate]);

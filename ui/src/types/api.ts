@@ -77,6 +77,11 @@ export interface RequestRecord {
   recipientEmail?: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Optimistic-lock version. Status commands send back the version the page last saw, so a page left open while
+   * the request changed gets 409 instead of overwriting (absent from servers that do not send it yet).
+   */
+  version?: number;
   documents?: DocumentRecord[];
   discussions?: unknown[];
   claimHistory?: ClaimLink[];
@@ -101,6 +106,9 @@ export interface ActivityRecord {
   performedBy: string;
   recipients?: string | string[] | null;
   channel?: string | null;
+  requestId?: number;
+  /** The queued side effect an 'Email Failed' row is about; such rows offer Send again. */
+  effectId?: number | null;
 }
 
 /** Lists come paginated (`{ total, limit, skip, data }`); accept a bare array too. */

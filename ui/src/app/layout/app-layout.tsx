@@ -4,6 +4,7 @@ import { Loading } from '../../components/ui/loading';
 import { useAuth, type LoginState } from '../../lib/auth';
 import { paths } from '../../lib/paths';
 import { AppHeader } from './app-header';
+import { MAIN_CONTENT_ID } from './skip-link';
 
 /**
  * Layout of every signed-in screen. The session is validated with the server on each page (spec 1 §2): the
@@ -23,13 +24,14 @@ export function AppLayout() {
   }, [pathname]);
 
   if (session.status === 'anonymous') {
-    const state: LoginState = { authFail: session.expired || undefined, from: pathname };
+    // The same reason the session provider gave, so the login page says why (expired session or deactivated account).
+    const state: LoginState = { ...session.loginState, from: pathname };
     return <Navigate to={paths.login.getHref()} replace state={state} />;
   }
   return (
     <>
       <AppHeader />
-      <main className="app-main">{session.status === 'checking' ? <Loading /> : <Outlet />}</main>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="app-main">{session.status === 'checking' ? <Loading /> : <Outlet />}</main>
     </>
   );
 }

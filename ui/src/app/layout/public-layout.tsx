@@ -1,12 +1,13 @@
 import { Outlet } from 'react-router-dom';
 import { AppHeader } from './app-header';
+import { MAIN_CONTENT_ID } from './skip-link';
 
 /** Layout of the login screens: header without Log Out, no session needed. */
 export function PublicLayout() {
   return (
     <>
       <AppHeader />
-      <main className="app-main"><Outlet /></main>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="app-main"><Outlet /></main>
     </>
   );
 }

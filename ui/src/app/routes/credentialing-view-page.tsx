@@ -35,7 +35,10 @@ export function CredentialingViewPage() {
     activity.refetch();
   });
 
-  const onSaved = (statusChanged: boolean) => {
+  const onSaved = (updated: RequestRecord, statusChanged: boolean) => {
+    // The answer carries the new version at once (the next command is made on it); the PATCH answer has no
+    // related lists, so they stay from the page's copy until the refetch brings everything.
+    if (request.data) request.setData({ ...request.data, ...updated });
     request.refetch();
     activity.refetch();
     if (statusChanged) startPolling();
@@ -62,7 +65,7 @@ export function CredentialingViewPage() {
                 </>
               ) : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
-                  : activity.data ? <RequestAuditTable activity={activity.data} /> : <Loading />
+                  : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={activity.refetch} /> : <Loading />
               )}
             </Tabs>
           ) : <RequestDetails request={request.data} />}
@@ -77,7 +80,7 @@ function RequestDetails({ request }: { request: RequestRecord }) {
     <>
       <CredentialingDetails request={request} />
       <section className="details-section" aria-labelledby="documents-heading">
-        <h3 id="documents-heading" className="details-section__title">Supporting Documents</h3>
+        <h2 id="documents-heading" className="details-section__title">Supporting Documents</h2>
         <DocumentsTable documents={request.documents ?? []} />
       </section>
     </>

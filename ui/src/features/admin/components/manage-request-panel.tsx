@@ -1,8 +1,9 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { INTERNAL_NOTES_MAX, MESSAGES, STATUS, type RequestStatus } from '../../../../../domain';
+import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
 import { fieldId } from '../../../components/ui/form-field';
-import { updateRequest } from '../../../lib/request-api';
+import { commandRequest } from '../../../lib/request-api';
 import { submissionMachine } from '../../../lib/submission.machine';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
@@ -10,8 +11,11 @@ import { useManageChoices } from '../hooks/use-manage-choices';
 
 interface ManageRequestPanelProps {
   request: RequestRecord;
-  /** After a save; `statusChanged` when the workflow will now write letters and audit rows. */
-  onSaved: (statusChanged: boolean) => void;
+  /**
+   * After a save, with the request as the API returned it (its new version included); `statusChanged` when the
+   * workflow will now write letters and audit rows.
+   */
+  onSaved: (updated: RequestRecord, statusChanged: boolean) => void;
 }
 
 /** Admin: status change, verification and internal notes, or Reopen for a finished request (spec 1 §2, §4). */
@@ -31,10 +35,8 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
     setRefusal(null);
     send({
       type: 'SUBMIT',
-      run: async () => {
-        await updateRequest(request.id, changes);
-        onSaved(statusChanged);
-      },
+      // Made on the version this page shows: a request changed meanwhile (another admin, a reopen) answers 409.
+      run: async () => onSaved(await commandRequest(request.id, changes, request.version), statusChanged),
     });
   }
 
@@ -48,8 +50,9 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
   }
 
   const error = save.matches('error') ? save.context.error : null;
+  const stale = isStaleRequest(error);
   const message = refusal
-    ?? (error ? (error.code === 400 ? error.message : MESSAGES.adminSaveFailed) : null)
+    ?? (error && !stale ? (error.code === 400 ? error.message : MESSAGES.adminSaveFailed) : null)
     ?? (manage.verificationMissing ? MESSAGES.verificationRequired : null);
   const busy = save.matches('submitting');
 
@@ -94,6 +97,7 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
         </form>
       )}
       {message && <p className="error-text" role="alert">{message}</p>}
+      {stale && <StaleRequestAlert />}
       <p role="status" className="muted manage-panel__status">
         {busy ? UI_TEXT.saving : save.matches('success') ? UI_TEXT.saveSuccessful : ''}
       </p>

@@ -2,20 +2,43 @@ import { MESSAGES } from '../../../../../domain';
 import { DataTable } from '../../../components/ui/data-table';
 import { displayDateTime } from '../../../lib/format';
 import type { ActivityRecord } from '../../../types/api';
+import { resendableTemplateTitle } from '../lib/failed-email';
+import { SendAgainButton } from './send-again-button';
 
 const recipientsText = (recipients: ActivityRecord['recipients']) =>
   (Array.isArray(recipients) ? recipients.join(', ') : recipients) || '—';
 
-/** Request Audit Details: Date, Activity Type, Activity, Performed By, Email Recipients. */
-export function RequestAuditTable({ activity }: { activity: readonly ActivityRecord[] }) {
+interface RequestAuditTableProps {
+  activity: readonly ActivityRecord[];
+  requestId: number;
+  /** Reloads the trail (after an email was queued again). */
+  onChanged: () => void;
+}
+
+/**
+ * Request Audit Details: Date, Activity Type, Activity, Performed By, Email Recipients. A failed email's row
+ * offers Send again (the trail is shown to administrators only).
+ */
+export function RequestAuditTable({ activity, requestId, onChanged }: RequestAuditTableProps) {
   if (activity.length === 0) return <p className="empty">{MESSAGES.emptyActivity}</p>;
   return (
     <DataTable label="Request Audit Details" rows={activity} rowKey={(a) => a.id} columns={[
       { header: 'Date', className: 'cell--nowrap', cell: (a) => displayDateTime(a.date) },
       { header: 'Activity Type', cell: (a) => a.activityType },
-      { header: 'Activity', cell: (a) => a.activityText },
+      { header: 'Activity', cell: (a) => <ActivityText activity={a} requestId={requestId} onChanged={onChanged} /> },
       { header: 'Performed By', cell: (a) => a.performedBy },
       { header: 'Email Recipients', cell: (a) => recipientsText(a.recipients) },
     ]} />
+  );
+}
+
+function ActivityText({ activity, requestId, onChanged }: { activity: ActivityRecord; requestId: number; onChanged: () => void }) {
+  const templateTitle = resendableTemplateTitle(activity);
+  if (!templateTitle) return <>{activity.activityText}</>;
+  return (
+    <>
+      {activity.activityText}
+      <SendAgainButton requestId={requestId} templateTitle={templateTitle} retryOf={activity.id} onQueued={onChanged} />
+    </>
   );
 }

@@ -24,7 +24,7 @@ export function GroupedRequestTables({ requests, columns, groupOf, groupOrder = 
     <>
       {[...groups].filter(([, rows]) => rows.length > 0).map(([name, rows], index) => (
         <section key={name} className="request-group">
-          <h3 id={`group-${index}`} className="request-group__heading">{name}</h3>
+          <h2 id={`group-${index}`} className="request-group__heading">{name}</h2>
           <DataTable columns={columns} rows={rows} rowKey={(r) => r.id} labelledBy={`group-${index}`} />
         </section>
       ))}

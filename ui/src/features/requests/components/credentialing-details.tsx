@@ -7,7 +7,7 @@ type Row = [label: string, value: string | null | undefined];
 function DetailList({ title, rows }: { title: string; rows: Row[] }) {
   return (
     <section className="details-section">
-      <h3 className="details-section__title">{title}</h3>
+      <h2 className="details-section__title">{title}</h2>
       <dl className="details">
         {rows.map(([label, value]) => (
           <div key={label}><dt>{label}</dt><dd>{value || '—'}</dd></div>

@@ -5,11 +5,12 @@ import {
   LICENSING_REASON, STATUS, hasErrors, localDay, validateCredentialingForm, type CredentialingForm as FormValues,
 } from '../../../../../domain';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
+import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
 import { Alert } from '../../../components/ui/alert';
 import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { isDeletable } from '../../../lib/request-labels';
-import { updateRequest } from '../../../lib/request-api';
+import { commandRequest } from '../../../lib/request-api';
 import { submissionMachine } from '../../../lib/submission.machine';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { DocumentRecord, RequestRecord, User } from '../../../types/api';
@@ -49,6 +50,7 @@ export function CredentialingForm({ record, user, onCreated }: CredentialingForm
 
   const saver = useRequestSaver({
     initialId: record?.id ?? null,
+    initialVersion: record?.version,
     payload: (mode) => formToPayload(formRef.current, mode),
     onCreated: (created) => {
       setRequestId(created.id);
@@ -101,7 +103,9 @@ export function CredentialingForm({ record, user, onCreated }: CredentialingForm
       type: 'SUBMIT',
       run: () => saver.enqueue(async (id) => {
         try {
-          return await updateRequest(id, { ...formToPayload(formRef.current, 'update'), status: STATUS.submitted });
+          const submitted = await commandRequest(id, { ...formToPayload(formRef.current, 'update'), status: STATUS.submitted }, saver.version());
+          saver.remember(submitted);
+          return submitted;
         } catch (error) {
           if (error instanceof ApiError && error.hasFieldErrors) {
             setServerErrors(error.errors);
@@ -121,7 +125,8 @@ export function CredentialingForm({ record, user, onCreated }: CredentialingForm
 
   return (
     <form ref={formElement} className="request-form" onSubmit={submit} noValidate>
-      {failure && <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>}
+      {failure && (isStaleRequest(failure) ? <StaleRequestAlert />
+        : <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>)}
       {!failure && attempted && hasErrors(errors) && <Alert kind="error">{UI_TEXT.fixFields}</Alert>}
       <ClinicianSection {...section} birthDateRequired={user.isExternal} />
       <RequestInformationSection {...section} />

@@ -6,10 +6,10 @@ import { AUTOSAVE_DELAY_MS } from '../../../../../domain';
 
 export type DraftSaveState = 'idle' | 'saving' | 'saved' | 'error';
 
-
-
 interface RequestSaverOptions {
   initialId: number | null;
+  /** The version of the request as the page loaded it (undefined for a new form, or from a server without it). */
+  initialVersion?: number;
   /** The payload at the moment the save runs (so queued saves send the latest form). */
   payload: (mode: 'create' | 'update') => Record<string, unknown>;
   onCreated: (record: RequestRecord) => void;
@@ -19,8 +19,13 @@ interface RequestSaverOptions {
  * Saves of one credentialing request, one at a time: the first save creates the Draft (POST), later ones patch it.
  * Autosave runs 750 ms after the last edit (spec 1 §2) and is flushed when the page closes.
  */
-export function useRequestSaver({ initialId, payload, onCreated }: RequestSaverOptions) {
+export function useRequestSaver({ initialId, initialVersion, payload, onCreated }: RequestSaverOptions) {
   const idRef = useRef<number | null>(initialId);
+  // Every save answers with the request as stored: its version is the one the next command (Submit) is made on.
+  const versionRef = useRef<number | undefined>(initialVersion);
+  const remember = useCallback((record: Pick<RequestRecord, 'version'>) => {
+    if (typeof record.version === 'number') versionRef.current = record.version;
+  }, []);
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef({ payload, onCreated });
@@ -36,13 +41,14 @@ export function useRequestSaver({ initialId, payload, onCreated }: RequestSaverO
       if (idRef.current != null) return task(idRef.current, false);
       const created = await createRequest({ requestType: 'credentialing', ...latest.current.payload('create') });
       idRef.current = created.id;
+      remember(created);
       latest.current.onCreated(created);
       return task(created.id, true);
     };
     const result = queue.current.then(run, run);
     queue.current = result.catch(() => undefined);
     return result;
-  }, []);
+  }, [remember]);
 
   const cancelAutosave = useCallback(() => {
     if (timer.current) clearTimeout(timer.current);
@@ -54,7 +60,7 @@ export function useRequestSaver({ initialId, payload, onCreated }: RequestSaverO
     setSaveState('saving');
     try {
       const id = await enqueue(async (id, justCreated) => {
-        if (!justCreated) await updateRequest(id, latest.current.payload('update'));
+        if (!justCreated) remember(await updateRequest(id, latest.current.payload('update')));
         return id;
       });
       setSaveState('saved');
@@ -63,7 +69,7 @@ export function useRequestSaver({ initialId, payload, onCreated }: RequestSaverO
       setSaveState('error');
       throw error;
     }
-  }, [enqueue, cancelAutosave]);
+  }, [enqueue, cancelAutosave, remember]);
 
   const scheduleAutosave = useCallback(() => {
     cancelAutosave();
@@ -85,5 +91,10 @@ export function useRequestSaver({ initialId, payload, onCreated }: RequestSaverO
     }
   }, [saveDraft]);
 
-  return { saveState, saveDraft, scheduleAutosave, cancelAutosave, enqueue, ensureRequestId, requestId: () => idRef.current };
+  return {
+    saveState, saveDraft, scheduleAutosave, cancelAutosave, enqueue, ensureRequestId, remember,
+    requestId: () => idRef.current,
+    /** The version from the latest answer (read inside `enqueue`, i.e. after every earlier save has answered). */
+    version: () => versionRef.current,
+  };
 }

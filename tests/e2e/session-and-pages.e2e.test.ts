@@ -1,0 +1,240 @@
+/**
+ * Issue #5 points 9 (UI) and 10 in Chromium: the 404 page for everybody, what a failed re-authentication does to
+ * the stored token (spec 2 §8.1), the 403 page, keyboard use, and the axe harness itself. Every page opened here
+ * is also scanned by axe (tests/support/portal-browser.ts).
+ */
+import type { Page, Route } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
+import { MESSAGES } from '../../domain';
+import { credentialingDraft, loginRequester } from '../support/api-helpers';
+import { usePortalBrowser } from '../support/portal-browser';
+
+const portal = usePortalBrowser('session');
+let page: Page;
+
+beforeAll(() => {
+  page = portal.page;
+});
+
+const TOKEN_KEY = 'feathers-jwt';
+const storedToken = () => page.evaluate((key) => window.localStorage.getItem(key), TOKEN_KEY);
+const heading = (name: string) => page.getByRole('heading', { name, exact: true });
+
+/** Answers the re-authentication call (POST /api/v1/authentication) with `answer` until the returned undo runs. */
+async function failReauthentication(answer: (route: Route) => Promise<void>) {
+  const pattern = '**/api/v1/authentication';
+  const handler = (route: Route) => (route.request().method() === 'POST' ? answer(route) : route.continue());
+  await page.route(pattern, handler);
+  return () => page.unroute(pattern, handler);
+}
+
+const errorBody = (code: number, name: string, message: string, data?: unknown) => ({
+  status: code, contentType: 'application/json', body: JSON.stringify({ name, message, code, className: name.toLowerCase(), data }),
+});
+
+describe('unknown and protected addresses', () => {
+  it('a signed-out visitor sees the 404 page for an unknown path', async () => {
+    await page.goto('/no/such/page');
+    await heading(MESSAGES.notFoundPage).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/no/such/page');
+    expect(await page.getByRole('button', { name: 'Go back' }).isVisible()).toBe(true);
+    await portal.shot('not-found-signed-out');
+  });
+
+  it('Go back on a 404 opened directly goes to the start page (login for a signed-out visitor)', async () => {
+    await page.getByRole('button', { name: 'Go back' }).click();
+    await page.waitForURL('**/login');
+    await heading('Login').waitFor();
+  });
+
+  it('a known protected path still sends a signed-out visitor to login', async () => {
+    await page.goto('/requests/credentialing/new');
+    await page.waitForURL('**/login');
+    await heading('Login').waitFor();
+    expect(await page.getByText(MESSAGES.sessionExpired).count()).toBe(0); // nobody was signed in
+  });
+
+  it('a signed-in requester sees the 404 page with the menu, and the 403 page on an admin screen', async () => {
+    await portal.signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
+    await heading('Dashboard').waitFor();
+    await page.goto('/no-such-page');
+    await heading(MESSAGES.notFoundPage).waitFor();
+    await page.getByRole('button', { name: 'Log Out' }).waitFor();
+    await page.getByRole('button', { name: 'Go back' }).click(); // opened directly: to the start page, the dashboard
+    await heading('Dashboard').waitFor();
+
+    await page.goto('/manage/templates');
+    await heading(MESSAGES.forbiddenPage).waitFor();
+    expect(await page.getByText(MESSAGES.forbiddenPageHelp).isVisible()).toBe(true);
+    await portal.shot('forbidden');
+  });
+});
+
+describe('the stored token after a failed re-authentication (spec 2 §8.1)', () => {
+  it('a 503 from the API resets the session but keeps the token; the next load signs in again with it', async () => {
+    await page.goto('/');
+    await heading('Dashboard').waitFor();
+    const token = await storedToken();
+    expect(token).toBeTruthy();
+
+    const undo = await failReauthentication((route) => route.fulfill(errorBody(503, 'Unavailable', 'Service unavailable')));
+    await page.reload();
+    await page.waitForURL('**/login');
+    await page.getByText(MESSAGES.sessionExpired, { exact: true }).waitFor();
+    expect(await storedToken()).toBe(token);
+    await undo();
+
+    await page.reload();
+    await heading('Dashboard').waitFor();
+    expect(await storedToken()).toBe(token);
+  });
+
+  it('a refused connection (Unavailable) keeps the token too', async () => {
+    const token = await storedToken();
+    const undo = await failReauthentication((route) => route.abort('connectionrefused'));
+    await page.reload();
+    await page.getByText(MESSAGES.sessionExpired, { exact: true }).waitFor();
+    expect(await storedToken()).toBe(token);
+    await undo();
+    await page.goto('/');
+    await heading('Dashboard').waitFor();
+  });
+
+  it('an error that is not about the session (404 on a request) keeps the user signed in', async () => {
+    const token = await storedToken();
+    await page.goto('/requests/credentialing/999999');
+    await page.getByText('This request could not be found.').waitFor();
+    expect(await page.getByRole('button', { name: 'Log Out' }).isVisible()).toBe(true);
+    expect(await storedToken()).toBe(token);
+  });
+
+  it('a 401 removes the token and the login page says the session expired', async () => {
+    await page.goto('/');
+    await heading('Dashboard').waitFor();
+    const undo = await failReauthentication((route) =>
+      route.fulfill(errorBody(401, 'NotAuthenticated', MESSAGES.sessionExpired, { reason: 'authFail' })));
+    await page.reload();
+    await page.waitForURL('**/login');
+    await page.getByText(MESSAGES.sessionExpired, { exact: true }).waitFor();
+    expect(await storedToken()).toBeNull();
+    await undo();
+    await portal.shot('session-expired');
+  });
+
+  it('a deactivated account (401, inactiveUser) removes the token and says so', async () => {
+    await portal.signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
+    await heading('Dashboard').waitFor();
+    const undo = await failReauthentication((route) =>
+      route.fulfill(errorBody(401, 'NotAuthenticated', MESSAGES.inactiveUser, { reason: 'inactiveUser' })));
+    // A client-side navigation re-checks the session too (AppLayout), not only a page load.
+    await page.getByRole('link', { name: 'FAQs' }).click();
+    await page.waitForURL('**/login');
+    await page.getByText(MESSAGES.inactiveUser, { exact: true }).waitFor();
+    expect(await storedToken()).toBeNull();
+    await undo();
+  });
+});
+
+/** Presses Tab until `isTarget` holds for the focused element; fails after `max` presses. */
+async function tabUntil(description: string, isTarget: () => Promise<boolean>, max = 40) {
+  for (let presses = 0; presses < max; presses += 1) {
+    await page.keyboard.press('Tab');
+    if (await isTarget()) return;
+  }
+  throw new Error(`${description} was not reached with ${max} Tab presses`);
+}
+
+const focusedIs = (selector: string) => () => page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
+
+/** A visible focus indicator: an outline or the stylesheet's focus ring (box-shadow). */
+const focusIsVisible = () => page.evaluate(() => {
+  const style = getComputedStyle(document.activeElement!);
+  return (style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || style.boxShadow !== 'none';
+});
+
+describe('keyboard use', () => {
+  it('signs in and moves through the dashboard with the keyboard only', async () => {
+    await page.goto('/login');
+    await heading('Login').waitFor();
+
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    expect(await skip.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect((await skip.boundingBox())!.y).toBeGreaterThanOrEqual(0); // moved on screen while focused
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
+
+    await tabUntil('the email field', focusedIs('input[name="email"]'));
+    expect(await focusIsVisible()).toBe(true);
+    await page.keyboard.type(DEV_ADMIN.email);
+    await page.keyboard.press('Tab');
+    expect(await focusedIs('input[name="password"]')()).toBe(true);
+    await page.keyboard.type(DEV_ADMIN.password);
+    await page.keyboard.press('Enter');
+    await heading('Admin Dashboard').waitFor();
+
+    // Tabs: only the selected tab is a Tab stop; the arrow keys choose another one.
+    await tabUntil('the selected tab', focusedIs('[role="tab"][aria-selected="true"]'));
+    expect(await focusIsVisible()).toBe(true);
+    await page.keyboard.press('End');
+    await expect.poll(() => page.getByRole('tab', { name: /^Draft Requests/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await focusedIs('[role="tab"][aria-selected="true"]')()).toBe(true);
+    await page.keyboard.press('Home');
+    await expect.poll(() => page.getByRole('tab', { name: /^Claim History/ }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('opens the Manage menu with the keyboard; Escape closes it and keeps the focus on its button', async () => {
+    await page.goto('/');
+    await heading('Admin Dashboard').waitFor();
+    await tabUntil('the Manage button', focusedIs('button[aria-controls="manage-menu"]'));
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Email Templates' }).waitFor();
+    await portal.checkA11y('Manage menu open');
+    await page.keyboard.press('Tab');
+    expect(await focusedIs('#manage-menu a')()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('#manage-menu').count()).toBe(0);
+    expect(await focusedIs('button[aria-controls="manage-menu"]')()).toBe(true);
+  });
+});
+
+describe('the delete confirmation', () => {
+  it('is a modal dialog axe accepts; Escape closes it and the focus is back on Delete', async () => {
+    await page.getByRole('button', { name: 'Log Out' }).click();
+    await portal.signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
+    await heading('Dashboard').waitFor();
+    const draftId = await credentialingDraft(portal.h, await loginRequester(portal.h), { lastName: 'Dialog' });
+    await page.goto(`/requests/credentialing/${draftId}/edit`);
+    const deleteButton = page.getByRole('button', { name: 'Delete This Request' });
+    await deleteButton.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(MESSAGES.deleteConfirm).waitFor();
+    await portal.checkA11y('delete confirmation open');
+    await portal.shot('delete-dialog');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(await deleteButton.evaluate((element) => element === document.activeElement)).toBe(true);
+  });
+});
+
+describe('the axe harness', () => {
+  it('reports a serious or critical violation with its rule, page and element', async () => {
+    await page.evaluate(() => {
+      const image = document.createElement('img');
+      image.id = 'axe-self-test';
+      image.src = '/no-such-image.png';
+      document.querySelector('main')!.append(image);
+    });
+    await portal.checkA11y('harness self-test');
+    const found = portal.a11y.take(); // taken here, so this test's afterEach finds nothing left
+    await page.evaluate(() => document.getElementById('axe-self-test')?.remove());
+    const imageAlt = found.find((v) => v.rule === 'image-alt');
+    expect(imageAlt).toBeDefined();
+    expect(imageAlt!.impact).toBe('critical');
+    expect(imageAlt!.targets).toContain('#axe-self-test');
+    expect(imageAlt!.url).toContain('/');
+    expect(portal.a11y.scans).toBeGreaterThan(5); // navigations were scanned without being asked
+  });
+});

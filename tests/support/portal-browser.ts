@@ -1,0 +1,99 @@
+/**
+ * The portal in Chromium for an e2e test file: the whole portal on real parts (portal-harness.ts), one browser
+ * context and page, and axe on every page the test opens (accessibility-watch.ts). Each test fails when a page it
+ * opened has serious or critical accessibility violations.
+ *
+ *   const portal = usePortalBrowser('session');       // registers beforeAll/afterEach/afterAll
+ *   it('…', async () => { await portal.page.goto('/login'); … });
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { AccessibilityWatch, formatViolations } from './accessibility-watch';
+import { startHarness, type Harness } from './portal-harness';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export interface PortalBrowser {
+  h: Harness;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  a11y: AccessibilityWatch;
+  /** Full-page screenshot test-results/screenshots/<prefix>-NN-<name>.png; returns its path. */
+  shot(name: string, page?: Page): Promise<string>;
+  /** Scans the page as it is now (a tab, a dialog, messages: states that are not navigations). */
+  checkA11y(label: string, page?: Page): Promise<void>;
+  signIn(email: string, password: string): Promise<void>;
+  signOut(): Promise<void>;
+}
+
+/** Builds the UI when ui/dist is missing (`npm test` builds it first; a direct `vitest run` may not have). */
+function ensureUiBuilt(): void {
+  if (existsSync(path.join(root, 'ui', 'dist', 'index.html'))) return;
+  execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'ui/vite.config.ts'],
+    { cwd: root, stdio: 'inherit' });
+}
+
+export function usePortalBrowser(screenshotPrefix: string, options: { viewport?: { width: number; height: number } } = {}): PortalBrowser {
+  const shots = path.join(root, 'test-results', 'screenshots');
+  const a11y = new AccessibilityWatch();
+  let step = 0;
+  const state = {} as { h: Harness; browser: Browser; context: BrowserContext; page: Page };
+
+  beforeAll(async () => {
+    ensureUiBuilt();
+    mkdirSync(shots, { recursive: true });
+    state.h = await startHarness({ listen: true });
+    state.browser = await chromium.launch({ executablePath: state.h.config.chromiumPath });
+    state.context = await state.browser.newContext({
+      baseURL: state.h.baseUrl!, acceptDownloads: true, viewport: options.viewport ?? { width: 1280, height: 900 },
+    });
+    // Pages the test opens later (a second tab) are watched too.
+    state.context.on('page', (page) => a11y.watch(page));
+    state.page = await state.context.newPage();
+  });
+
+  afterEach(async () => {
+    await a11y.settle();
+    const violations = a11y.take();
+    if (violations.length > 0) {
+      throw new Error(`axe found ${violations.length} serious or critical accessibility violation(s):\n${formatViolations(violations)}`);
+    }
+  });
+
+  afterAll(async () => {
+    console.log(`[axe] ${a11y.scans} page scans in ${screenshotPrefix}`);
+    await state.browser?.close();
+    await state.h?.stop();
+  });
+
+  const portal: PortalBrowser = {
+    get h() { return state.h; },
+    get browser() { return state.browser; },
+    get context() { return state.context; },
+    get page() { return state.page; },
+    a11y,
+    async shot(name, page = state.page) {
+      step += 1;
+      const file = path.join(shots, `${screenshotPrefix}-${String(step).padStart(2, '0')}-${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      return file;
+    },
+    checkA11y: (label, page = state.page) => a11y.scan(page, label),
+    async signIn(email, password) {
+      const { page } = state;
+      await page.goto('/login');
+      await page.locator('input[name="email"]').fill(email);
+      await page.locator('input[name="password"]').fill(password);
+      await page.getByRole('button', { name: 'Log In' }).click();
+    },
+    async signOut() {
+      await state.page.getByRole('button', { name: 'Log Out' }).click();
+      await state.page.waitForURL('**/login');
+    },
+  };
+  return portal;
+}
