@@ -1,63 +1,46 @@
 /**
  * Issue #9 in Chromium: every Manage screen of the desk and Search, as an administrator uses them; a 100,000-row
  * CS-STARS CSV uploads with progress; an export is read back with exceljs; a credentialing letter lists two linked
- * claims. Screenshots (1280 and 768 px wide) go to test-results/screenshots/desk (git-ignored).
+ * claims. Screenshots (1280 and 768 px wide) go to test-results/screenshots/desk-* (git-ignored); axe checks every
+ * page and the dialogs (tests/support/portal-browser.ts).
  */
 import ExcelJS from 'exceljs';
-import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { claimLines, CSV_HEADER } from '../../bench/generate-cs-stars';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { DocumentSchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { DESK_MESSAGES } from '../../domain';
 import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
-import { startHarness, type Harness } from '../support/portal-harness';
+import type { Harness } from '../support/portal-harness';
+import { usePortalBrowser } from '../support/portal-browser';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const shots = path.join(root, 'test-results', 'screenshots', 'desk');
-
+const portal = usePortalBrowser('desk');
 let h: Harness;
-let browser: Browser;
 let page: Page;
 let admin: Session;
 let requester: Session;
-let step = 0;
 
+/** A full-page screenshot; `narrow` adds one 768 px wide (the table breakpoint). */
 const shot = async (name: string, narrow = false) => {
-  step += 1;
-  const file = path.join(shots, `${String(step).padStart(2, '0')}-${name}.png`);
   if (narrow) {
     await page.setViewportSize({ width: 768, height: 900 });
-    await page.screenshot({ path: file.replace('.png', '-768.png'), fullPage: true });
+    await portal.shot(`${name}-768`);
     await page.setViewportSize({ width: 1280, height: 900 });
   }
-  await page.screenshot({ path: file, fullPage: true });
+  await portal.shot(name);
 };
 
 beforeAll(async () => {
-  if (!existsSync(path.join(root, 'ui', 'dist', 'index.html'))) {
-    execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'ui/vite.config.ts'], { cwd: root, stdio: 'inherit' });
-  }
-  mkdirSync(shots, { recursive: true });
-  h = await startHarness({ listen: true });
+  h = portal.h;
+  page = portal.page;
   admin = await loginAdmin(h);
   requester = await loginRequester(h);
-  browser = await chromium.launch({ executablePath: h.config.chromiumPath });
-  page = await (await browser.newContext({ baseURL: h.baseUrl!, acceptDownloads: true, viewport: { width: 1280, height: 900 } })).newPage();
-  await page.goto('/login');
-  await page.locator('input[name="email"]').fill(DEV_ADMIN.email);
-  await page.locator('input[name="password"]').fill(DEV_ADMIN.password);
-  await page.getByRole('button', { name: 'Log In' }).click();
+  await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
   await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
 });
 
 /** A credentialing request, submitted through its workflow. */
@@ -95,6 +78,7 @@ describe("the administrators' desk in Chromium", () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.getByText(DESK_MESSAGES.fromAfterTo).isVisible()).toBe(true);
     await shot('search-messages');
+    await portal.checkA11y('search messages');
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.locator('input[name="clinLastName"]').fill('dermee');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -130,6 +114,7 @@ describe("the administrators' desk in Chromium", () => {
     await page.locator('textarea[name="answer"]').fill('The risk-management office.');
     await page.locator('input[name="order"]').fill('1');
     await shot('faq-add');
+    await portal.checkA11y('add FAQ dialog');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await expect.poll(() => page.getByRole('dialog').isVisible()).toBe(false);
     const firstRow = page.locator('table tbody tr').first();
@@ -178,6 +163,7 @@ describe("the administrators' desk in Chromium", () => {
     await page.getByRole('button', { name: 'Update' }).click();
     await expect.poll(() => page.getByText(/Unknown variable \{\{requestNmber\}\}/).isVisible()).toBe(true);
     await shot('template-unknown-variable');
+    await portal.checkA11y('template dialog with an error');
     await subject.fill('New message on request {{requestNumber}}');
     await page.getByRole('button', { name: 'Preview' }).click();
     await expect.poll(() => page.locator('.preview').innerText()).toMatch(/New message on request \d+/);
@@ -196,12 +182,12 @@ describe("the administrators' desk in Chromium", () => {
     await expect.poll(() => page.getByText(DESK_MESSAGES.csvRequired).isVisible()).toBe(true);
     const dir = os.tmpdir();
     const bad = path.join(dir, `bad-${process.pid}.csv`);
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(bad, `${CSV_HEADER}\n06/30/2025,Doe,Jane,,Witness,CS-B-1,Claim,Open,,01/02/2020,01/03/2020,0,x\n`);
     await page.locator('#cs-stars-file').setInputFiles(bad);
     await page.getByRole('button', { name: 'Upload' }).click();
     await expect.poll(() => page.getByText(/Line 2: involvement "Witness"/).isVisible()).toBe(true);
     await shot('cs-stars-refused');
+    await portal.checkA11y('refused CSV');
 
     const big = path.join(dir, `claims-100k-${process.pid}.csv`);
     const out = createWriteStream(big);
@@ -219,7 +205,8 @@ describe("the administrators' desk in Chromium", () => {
     const dates = (await page.locator('table tbody tr td:nth-child(7)').allInnerTexts()).slice(0, 200)
       .map((d) => `${d.slice(6)}${d.slice(0, 2)}${d.slice(3, 5)}`);
     expect(dates).toEqual([...dates].sort().reverse());
-    await page.screenshot({ path: path.join(shots, `${String(++step).padStart(2, '0')}-cs-stars-loaded.png`) });
+    // The page holds 10,000 rows: the visible part only.
+    await page.screenshot({ path: path.join(import.meta.dirname, '..', '..', 'test-results', 'screenshots', 'desk-cs-stars-loaded.png') });
   });
 
   it('links two claims to the credentialing request, and the approval letter lists them', async () => {
@@ -237,6 +224,7 @@ describe("the administrators' desk in Chromium", () => {
     await dialog.getByLabel('Select claim CS-LV-1').check();
     await dialog.getByLabel('Select claim CS-LV-2').check();
     await shot('claim-search');
+    await portal.checkA11y('claim search dialog');
     await dialog.getByRole('button', { name: 'Link 2 Selected Claims' }).click();
     await expect.poll(() => page.getByRole('cell', { name: 'CS-LV-2' }).isVisible()).toBe(true);
     await shot('claims-linked', true);
