@@ -248,12 +248,12 @@ describe("the administrators' desk in Chromium", () => {
     if (before === 0) await expect.poll(() => page.getByText(DESK_MESSAGES.noExports).isVisible()).toBe(true);
     await page.locator('input[name="dateFrom"]').fill('12/31/2030');
     await page.locator('input[name="dateTo"]').fill('01/01/2030');
-    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
     await expect.poll(() => page.getByText(DESK_MESSAGES.fromAfterTo).isVisible()).toBe(true);
     await page.locator('input[name="dateFrom"]').fill('');
     await page.locator('input[name="dateTo"]').fill('');
     await page.locator('select[name="filterByType"]').selectOption('Claim History and Insurance Verification');
-    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
     const download = page.getByRole('button', { name: /^Download coi_export_/ }).first();
     await download.waitFor({ timeout: 30_000 });
     await shot('exports', true);
