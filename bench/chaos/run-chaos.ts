@@ -275,6 +275,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const known = new Set(effects.map((e: any) => e.message_id));
     for (const id of byMessageId.keys()) if (!known.has(id)) violations.push(`an email no effect accounts for: ${id}`);
 
+    if (violations.length) {
+      await explain(databaseUrl, cluster.temporalAddress, ids, sql, log);
+      for (const line of cluster.components.api.errors ?? []) log(`api error: ${line}`);
+    }
+
     const summary = (list: number[]) => {
       const sorted = [...list].sort((a, b) => a - b);
       return { count: sorted.length, p50: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0, max: sorted[sorted.length - 1] ?? 0 };
@@ -297,5 +302,40 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`cleanup: ${(error as Error).message}`));
+  }
+}
+
+/** For requests that did not end Approved: what PostgreSQL and each workflow run say, to find out why. */
+async function explain(
+  _databaseUrl: string, temporalAddress: string, ids: number[], sql: (text: string) => Promise<any[]>, log: (line: string) => void,
+): Promise<void> {
+  const { Connection, Client } = await import('@temporalio/client');
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const client = new Client({ connection });
+    const rows = await sql(`select id, request_number, status, version, last_command_id from requests where id in (${ids.join(',')}) and status <> 'Approved'`);
+    for (const row of rows) {
+      log(`request ${row.id} #${row.request_number}: ${row.status} v${row.version} last ${row.last_command_id}`);
+      for (const a of await sql(`select date, activity_type, activity_text, idempotency_key from request_activity where request_id = ${Number(row.id)} order by id`)) {
+        log(`  audit ${a.date.toISOString?.() ?? a.date} ${a.activity_type} ${a.activity_text} [${a.idempotency_key}]`);
+      }
+      for await (const run of client.workflow.list({ query: `WorkflowId = "request-${row.request_number}"` })) {
+        log(`  run ${run.runId} ${run.status.name} started ${run.startTime.toISOString()}`);
+        if (run.status.name === 'RUNNING') {
+          const state = await client.workflow.getHandle(run.workflowId, run.runId).query('state').catch((e: Error) => e.message);
+          log(`    state query: ${JSON.stringify(state)}`);
+        }
+        const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+        for (const e of history.events ?? []) {
+          const type = Object.keys(e).find((k) => k.endsWith('EventAttributes'));
+          if (!type) continue;
+          const attrs = (e as any)[type];
+          const detail = attrs.acceptedRequest?.input?.name ?? attrs.request?.input?.name ?? attrs.activityType?.name ?? attrs.failure?.message ?? '';
+          log(`    ${e.eventId} ${type.replace('EventAttributes', '')} ${detail}`);
+        }
+      }
+    }
+  } finally {
+    await connection.close();
   }
 }
