@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { Type } from 'typebox';
 import { RequestExportSchema } from '../../db/entities';
 import { notFound } from '../errors';
@@ -29,9 +29,11 @@ const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const row = await request.em.findOne(RequestExportSchema, request.params.id);
     if (!row || row.state !== 'done') throw notFound('Export not found');
+    const file = exportPath(app.config.dataDir, row.storedName);
+    if (!existsSync(file)) throw notFound('The file of this export is no longer on the server');
     reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     reply.header('content-disposition', `attachment; filename="${row.filename}"`);
-    return reply.send(createReadStream(exportPath(app.config.dataDir, row.storedName)));
+    return reply.send(createReadStream(file));
   });
 };
 export default exportRoutes;

@@ -254,7 +254,8 @@ describe("the administrators' desk in Chromium", () => {
     await page.locator('input[name="dateTo"]').fill('');
     await page.locator('select[name="filterByType"]').selectOption('Claim History and Insurance Verification');
     await page.getByRole('button', { name: 'Export', exact: true }).click();
-    const download = page.getByRole('button', { name: /^Download coi_export_/ }).first();
+    // The newest export is the first row; its Download appears when it is written.
+    const download = page.locator('table tbody tr').first().getByRole('button', { name: /^Download coi_export_/ });
     await download.waitFor({ timeout: 30_000 });
     await shot('exports', true);
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
