@@ -28,6 +28,13 @@ import peopleRoutes from './routes/people';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
 import sendEmailRoutes from './routes/send-email';
+import claimHistoryRoutes from './routes/claim-history';
+import csStarsRoutes from './routes/cs-stars';
+import emailTemplateRoutes from './routes/email-templates';
+import exportRoutes from './routes/export-requests';
+import faqRoutes from './routes/faqs';
+import policyRoutes from './routes/policies';
+import searchRequestRoutes from './routes/search-requests';
 
 export interface AppDeps { config: AppConfig; orm: Orm; temporal: Client; files: DocumentFiles }
 
@@ -62,6 +69,14 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(requestActivityRoutes);
     await api.register(sendEmailRoutes);
     await api.register(peopleRoutes);
+    // the administrators' desk (issue #9)
+    await api.register(searchRequestRoutes);
+    await api.register(faqRoutes);
+    await api.register(policyRoutes);
+    await api.register(emailTemplateRoutes);
+    await api.register(csStarsRoutes);
+    await api.register(claimHistoryRoutes);
+    await api.register(exportRoutes);
   }, { prefix: '/api/v1' });
   await app.register(staticUi);
   return app;

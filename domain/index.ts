@@ -10,3 +10,4 @@ export * from './policy-years';
 export * from './email-recipients';
 export * from './password-policy';
 export * from './limits';
+export * from './admin-desk';

@@ -77,8 +77,13 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   const isRepeat = (commandId?: string) => !!commandId && commandId === state.lastCommandId;
   let busy = false; // one change at a time: handlers interleave at every await
 
+  /**
+   * A validator judges against the status as it stands. While another change is under way (its status write may
+   * already be in PostgreSQL, and a replay may deliver this update before that write's result), the status is about
+   * to move: accept, and let the handler judge under the lock, after the change in flight has landed.
+   */
   const refuseIfIllegal = (event: LifecycleEvent, commandId?: string) => {
-    if (isRepeat(commandId)) return;
+    if (isRepeat(commandId) || busy) return;
     const outcome = applyLifecycleEvent(state.status, ctx(), event);
     if (!outcome.ok) throw ApplicationFailure.nonRetryable(outcome.message, 'BadRequest');
   };

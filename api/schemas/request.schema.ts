@@ -1,4 +1,5 @@
 /** Request payloads and records (spec 1 §3, spec 2 §7.3). Limits come from domain/. */
+import { ClaimHistoryRecord } from './desk.schema';
 import { Type, type Static, type TSchema } from 'typebox';
 import {
   ADDL_RECIPIENTS_MAX, ALL_FORM_FIELDS, ALL_STATUSES, INTERNAL_NOTES_MAX, LONG_TEXT_MAX, TEXT_MAX, REQUEST_TYPE,
@@ -121,5 +122,5 @@ export const RequestDetail = Type.Object({
   ...RequestRecord.properties,
   documents: Type.Array(DocumentRecord),
   discussions: Type.Array(Type.Unknown(), { description: 'arrives with the discussions issue' }),
-  claimHistory: Type.Array(Type.Unknown(), { description: 'arrives with the claim-history issue' }),
+  claimHistory: Type.Array(ClaimHistoryRecord, { description: 'linked claims (administrators only; empty for requesters)' }),
 });

@@ -47,20 +47,31 @@ export function commandIdOf(kind: 'submit' | 'status' | 'reopen', requestNumber:
   return `${kind}:${requestNumber}:${target.replace(/[^A-Za-z0-9]+/g, '-')}:v${version}`;
 }
 
+/**
+ * Answers Temporal refuses for a moment, which the same command (same update id) may retry: the server is
+ * restarting, or the workflow's task is being retried after a worker died ("Workflow Task in failed state").
+ */
+const TRANSIENT = /UNAVAILABLE|ECONNREFUSED|connect|Workflow Task in failed state|FAILED_PRECONDITION: Update-with-Start could not be executed/i;
+
 async function translateFailures<T>(access: WorkflowAccess, call: () => Promise<T>): Promise<T> {
-  try {
-    return await access.temporal.withDeadline(Date.now() + access.answerTimeoutMs, call);
-  } catch (error) {
-    if (error instanceof WorkflowUpdateFailedError) {
-      throw badRequest(error.cause?.message ?? error.message);
+  const deadline = Date.now() + access.answerTimeoutMs;
+  for (;;) {
+    try {
+      return await access.temporal.withDeadline(deadline, call);
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) {
+        throw badRequest(error.cause?.message ?? error.message);
+      }
+      if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || /DEADLINE_EXCEEDED/.test(String((error as Error).message))) {
+        throw unavailable(NO_ANSWER_MESSAGE);
+      }
+      if (error instanceof ApiError) throw error;
+      const message = `${(error as Error).message ?? ''} ${String((error as { cause?: unknown }).cause ?? '')} ${String((error as Error).stack ?? '')}`;
+      if (!TRANSIENT.test(message)) throw error;
+      // The command's update id derives from the command, so asking again cannot apply it twice.
+      if (Date.now() + 500 >= deadline) throw unavailable(NO_ANSWER_MESSAGE);
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || /DEADLINE_EXCEEDED/.test(String((error as Error).message))) {
-      throw unavailable(NO_ANSWER_MESSAGE);
-    }
-    if (error instanceof ApiError) throw error;
-    const message = (error as Error).message ?? String(error);
-    if (/UNAVAILABLE|ECONNREFUSED|connect/i.test(message)) throw unavailable(`Temporal is unavailable: ${message}`);
-    throw error;
   }
 }
 

@@ -14,6 +14,7 @@ export type Target = 'worker' | 'api' | 'temporal';
 
 export interface Component {
   readonly name: Target;
+  readonly errors?: string[];
   /** true between "ready" and the next kill */
   up: boolean;
   start(): Promise<void>;
@@ -26,6 +27,8 @@ class NodeComponent implements Component {
   up = false;
   private child: ChildProcess | null = null;
   private tail: string[] = [];
+  /** error lines of every run of this component, for the report */
+  readonly errors: string[] = [];
 
   constructor(
     readonly name: Target,
@@ -40,7 +43,11 @@ class NodeComponent implements Component {
       cwd: root, env: this.env, stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    const keep = (chunk: Buffer) => { this.tail = [...this.tail, ...chunk.toString().split('\n').filter(Boolean)].slice(-40); };
+    const keep = (chunk: Buffer) => {
+      const lines = chunk.toString().split('\n').filter(Boolean);
+      this.tail = [...this.tail, ...lines].slice(-40);
+      for (const line of lines) if (/error/i.test(line) && this.errors.length < 200) this.errors.push(line.slice(0, 2000));
+    };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     const deadline = Date.now() + 60_000;
@@ -152,6 +159,7 @@ export function createCluster(options: ClusterOptions) {
 
   return {
     baseUrl,
+    temporalAddress: options.temporalAddress,
     components,
     bringUp,
     async startAll() {

@@ -51,6 +51,8 @@ export interface ChaosReport {
   possiblyTwiceRows: number;
   recoveryMs: Record<Target, { count: number; p50: number; max: number }>;
   longestStallMs: number;
+  /** for emails sent twice: time between the copy the dead worker sent and the one its successor sent */
+  duplicateResentAfterMs: { count: number; p50: number; max: number };
   settleMs: number;
   violations: string[];
 }
@@ -259,12 +261,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const byMessageId = new Map<string, Received[]>();
     for (const message of sink.messages()) byMessageId.set(message.messageId ?? '', [...(byMessageId.get(message.messageId ?? '') ?? []), message]);
     let duplicateEmails = 0;
+    const duplicateGaps: number[] = []; // first copy → copy sent again after the worker died: how fast a dead worker is noticed
     const twiceTexts = await sql(`select a.request_id, a.activity_text from request_activity a where a.request_id in (${idList}) and a.activity_text like '%(possibly twice)'`);
     for (const effect of effects) {
       const copies = byMessageId.get(effect.message_id) ?? [];
       if (copies.length === 0) violations.push(`request ${effect.request_id}: "${effect.template_title}" never reached the mail server`);
       if (copies.length > 1) {
         duplicateEmails += copies.length - 1;
+        duplicateGaps.push(copies[copies.length - 1].receivedAt.getTime() - copies[0].receivedAt.getTime());
         const inWindow = twiceTexts.some((t: any) => t.request_id === effect.request_id && t.activity_text.startsWith(`"${effect.template_title}"`));
         if (!inWindow) violations.push(`request ${effect.request_id}: "${effect.template_title}" arrived ${copies.length}× without a "(possibly twice)" audit row`);
       }
@@ -274,6 +278,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     const known = new Set(effects.map((e: any) => e.message_id));
     for (const id of byMessageId.keys()) if (!known.has(id)) violations.push(`an email no effect accounts for: ${id}`);
+
+    if (violations.length) {
+      await explain(databaseUrl, cluster.temporalAddress, ids, sql, log);
+      for (const line of cluster.components.api.errors ?? []) log(`api error: ${line}`);
+    }
 
     const summary = (list: number[]) => {
       const sorted = [...list].sort((a, b) => a - b);
@@ -292,10 +301,46 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       possiblyTwiceRows: twiceRows[0].n,
       recoveryMs: { worker: summary(recoveries.worker), api: summary(recoveries.api), temporal: summary(recoveries.temporal) },
       longestStallMs,
+      duplicateResentAfterMs: summary(duplicateGaps),
       settleMs,
       violations,
     };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`cleanup: ${(error as Error).message}`));
+  }
+}
+
+/** For requests that did not end Approved: what PostgreSQL and each workflow run say, to find out why. */
+async function explain(
+  _databaseUrl: string, temporalAddress: string, ids: number[], sql: (text: string) => Promise<any[]>, log: (line: string) => void,
+): Promise<void> {
+  const { Connection, Client } = await import('@temporalio/client');
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const client = new Client({ connection });
+    const rows = await sql(`select id, request_number, status, version, last_command_id from requests where id in (${ids.join(',')}) and status <> 'Approved'`);
+    for (const row of rows) {
+      log(`request ${row.id} #${row.request_number}: ${row.status} v${row.version} last ${row.last_command_id}`);
+      for (const a of await sql(`select date, activity_type, activity_text, idempotency_key from request_activity where request_id = ${Number(row.id)} order by id`)) {
+        log(`  audit ${a.date.toISOString?.() ?? a.date} ${a.activity_type} ${a.activity_text} [${a.idempotency_key}]`);
+      }
+      for await (const run of client.workflow.list({ query: `WorkflowId = "request-${row.request_number}"` })) {
+        log(`  run ${run.runId} ${run.status.name} started ${run.startTime.toISOString()}`);
+        if (run.status.name === 'RUNNING') {
+          const state = await client.workflow.getHandle(run.workflowId, run.runId).query('state').catch((e: Error) => e.message);
+          log(`    state query: ${JSON.stringify(state)}`);
+        }
+        const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+        for (const e of history.events ?? []) {
+          const type = Object.keys(e).find((k) => k.endsWith('EventAttributes'));
+          if (!type) continue;
+          const attrs = (e as any)[type];
+          const detail = attrs.acceptedRequest?.input?.name ?? attrs.request?.input?.name ?? attrs.activityType?.name ?? attrs.failure?.message ?? '';
+          log(`    ${e.eventId} ${type.replace('EventAttributes', '')} ${detail}`);
+        }
+      }
+    }
+  } finally {
+    await connection.close();
   }
 }

@@ -20,7 +20,7 @@ afterAll(async () => {
   await dropDatabase(databaseUrl);
 });
 
-describe('Migration20261122024559_certificates_and_people', () => {
+describe('Migration20261122034500_certificates_and_people', () => {
   it('gives numberless drafts the next numbers in creation order and moves the counter past them', async () => {
     await orm.migrator.up({ to: 'Migration20261122023000_commands_and_effects' });
     const sql = orm.em.getConnection();

@@ -7,6 +7,7 @@ import { ManageRequestPanel } from '../../features/admin/components/manage-reque
 import { RequestAuditTable } from '../../features/admin/components/request-audit-table';
 import { getRequestActivity } from '../../features/admin/api/get-request-activity';
 import { CertificateDetails } from '../../features/requests/components/certificate-details';
+import { ClaimHistorySection } from '../../features/claims/claim-history-section';
 import { CredentialingDetails } from '../../features/requests/components/credentialing-details';
 import { DocumentsTable } from '../../features/requests/components/documents-table';
 import { LoadError } from '../../features/requests/components/load-error';
@@ -58,7 +59,14 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
               { id: 'details', label: 'Request Details' },
               { id: 'audit', label: 'Request Audit Details' },
             ]}>
-              {tab === 'details' ? <RequestDetails request={request.data} isAdmin /> : (
+              {tab === 'details' ? (
+                <>
+                  {request.data.requestType === 'credentialing' && (
+                    <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={request.refetch} />
+                  )}
+                  <RequestDetails request={request.data} isAdmin />
+                </>
+              ) : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
                   : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={activity.refetch} /> : <Loading />
               )}
