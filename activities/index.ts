@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app-config';
 import type { Orm } from '../db/orm';
 import type { DocumentFiles } from '../storage/document-files';
 import { queueEmailActivity, pendingEffectsActivity } from './effects/queue-email';
+import { queueDiscussionEmailActivity } from './effects/queue-discussion-email';
 import { recordStatusActivity } from './effects/record-status';
 import { renderEffectLetterActivity } from './effects/render-letter';
 import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
   return {
     recordStatus: recordStatusActivity(deps),
     queueEmail: queueEmailActivity(deps),
+    queueDiscussionEmail: queueDiscussionEmailActivity(deps),
     pendingEffects: pendingEffectsActivity(deps),
     sendEffectEmail: sendEffectEmailActivity(deps),
     recordEffectFailure: recordEffectFailureActivity(deps),

@@ -42,7 +42,12 @@ export interface EffectKeyInput { key: string }
 export interface EffectFailureInput { key: string; reason: string }
 export interface SendEffectEmailResult { messageId: string; recipients: string[]; possiblyTwice: boolean; alreadySent: boolean }
 
+/** A discussion message reached the workflow: its email effect and audit row, keyed by the message. */
+export interface QueueDiscussionEmailInput { requestId: number; discussionRowId: number }
+export interface QueueDiscussionEmailResult { effect: EffectRef | null; state: 'pending' | 'sent' | 'failed' | 'none' }
+
 export interface RequestActivities {
+  queueDiscussionEmail(input: QueueDiscussionEmailInput): Promise<QueueDiscussionEmailResult>;
   recordStatus(input: RecordStatusInput): Promise<void>;
   queueEmail(input: QueueEmailInput): Promise<EffectRef>;
   pendingEffects(input: { requestId: number }): Promise<EffectRef[]>;

@@ -27,6 +27,7 @@ import healthRoutes from './routes/health';
 import peopleRoutes from './routes/people';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
+import discussionRoutes from './routes/discussions';
 import sendEmailRoutes from './routes/send-email';
 import claimHistoryRoutes from './routes/claim-history';
 import csStarsRoutes from './routes/cs-stars';
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(documentRoutes);
     await api.register(requestActivityRoutes);
     await api.register(sendEmailRoutes);
+    await api.register(discussionRoutes);
     await api.register(peopleRoutes);
     // the administrators' desk (issue #9)
     await api.register(searchRequestRoutes);

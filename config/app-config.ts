@@ -35,6 +35,8 @@ export interface AppConfig {
   temporalUiUrl: string;
   smtpUrl: string | null;
   mailFrom: string;
+  /** the risk-management office's mailbox: requesters' discussion messages go there (domain/email-recipients.ts) */
+  riskManagementEmail: string;
   outboxPort: number;
   chromiumPath: string;
   apiHost: string;
@@ -95,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalUiUrl: env.TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233',
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? 'Risk Management <riskmanagement@coi-portal.local>',
+    riskManagementEmail: env.RISK_MANAGEMENT_EMAIL ?? 'riskmanagement@coi-portal.local',
     outboxPort: Number(env.OUTBOX_PORT ?? 8025),
     chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     apiHost,

@@ -1,4 +1,10 @@
 /**
+ * WHO RECEIVES EACH AUTOMATED EMAIL (the one place; docs/ARCHITECTURE.md points here):
+ * - status-change emails (Submission Confirmation, Additional Information Needed, the Pending ones, approvals with
+ *   their letter or certificate, denials) and any template an administrator sends by hand: `emailRecipients`.
+ * - Request Discussion: `discussionRecipients`: the other side of the conversation.
+ * - Email failures are not emailed: they become an `Email Failed` audit row the administrators see.
+ *
  * Who receives a request's emails (spec 2 §7.9): the requester first, then the recipient named on the form, then
  * the additional recipients, whose string is split on spaces, semicolons and commas. Duplicates are dropped.
  */
@@ -18,4 +24,14 @@ export const isEmailAddress = (value: string): boolean => EMAIL_PATTERN.test(val
 /** The addresses of an additional-recipients string that are not email addresses (empty when all are). */
 export function invalidAddresses(addlRecipients: string | null | undefined): string[] {
   return (addlRecipients ?? '').split(/[\s;,]+/).map((e) => e.trim()).filter((e) => e && !isEmailAddress(e));
+}
+
+/**
+ * Request Discussion goes to the other side: when an administrator writes, to the requester and the recipients
+ * (`emailRecipients`); when a requester writes, to the risk-management mailbox (config `RISK_MANAGEMENT_EMAIL`).
+ */
+export function discussionRecipients(
+  request: Parameters<typeof emailRecipients>[0], fromAdmin: boolean, riskManagementMailbox: string,
+): string[] {
+  return fromAdmin ? emailRecipients(request) : [riskManagementMailbox.trim().toLowerCase()];
 }

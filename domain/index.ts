@@ -11,3 +11,4 @@ export * from './email-recipients';
 export * from './password-policy';
 export * from './limits';
 export * from './admin-desk';
+export * from './discussions';

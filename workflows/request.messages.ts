@@ -50,6 +50,13 @@ export const submitUpdate = defineUpdate<StatusResult, [SubmitCommand]>('submit'
 export const setStatusUpdate = defineUpdate<StatusResult, [SetStatusCommand]>('setStatus');
 export const reopenUpdate = defineUpdate<StatusResult, [ReopenCommand]>('reopen');
 export const sendEmailUpdate = defineUpdate<SendEmailResult, [SendEmailCommand]>('sendEmail');
+/**
+ * A discussion message was posted (the row is in PostgreSQL). The update id is `discussion:<requestNumber>:<rowId>`:
+ * a repeated delivery is the same update, and the effect row is keyed by the message besides.
+ */
+export interface DiscussionPostedCommand { discussionRowId: number; actor: Actor }
+export interface DiscussionPostedResult { queued: boolean }
+export const discussionPostedUpdate = defineUpdate<DiscussionPostedResult, [DiscussionPostedCommand]>('discussionPosted');
 export const stateQuery = defineQuery<RequestWorkflowState>('state');
 
 export const REQUEST_WORKFLOW_TYPE = 'requestWorkflow';

@@ -26,7 +26,7 @@ import {
 } from '../domain';
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
-  letterTaskQueue, reopenUpdate, sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate,
+  discussionPostedUpdate, letterTaskQueue, reopenUpdate, sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate,
   type Actor, type RequestWorkflowInput, type RequestWorkflowState, type StatusResult,
 } from './request.messages';
 import { RequestStatusKey } from './search-attributes';
@@ -140,6 +140,15 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     validator: ({ templateTitle }) => {
       if (!TEMPLATE_TITLES.includes(templateTitle)) throw ApplicationFailure.nonRetryable(`Unknown email template "${templateTitle}"`, 'BadRequest');
     },
+  });
+
+  // A message posted on the request: its `Request Discussion` effect and audit row are keyed by the message, so a
+  // second delivery (even to a later run) finds them and queues nothing new unless the email is still owed.
+  setHandler(discussionPostedUpdate, async ({ discussionRowId }) => {
+    const { effect, state: effectState } = await records.queueDiscussionEmail({ requestId: state.requestId, discussionRowId });
+    if (!effect || effectState !== 'pending') return { queued: false };
+    if (!queue.some((q) => q.key === effect.key)) queue.push(effect);
+    return { queued: true };
   });
 
   async function carryOut(effect: EffectRef): Promise<void> {

@@ -1,3 +1,4 @@
+import { discussionsOf } from '../services/discussions';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ClaimHistorySchema, DocumentSchema, RequestSchema } from '../../db/entities';
 import { methodNotAllowed } from '../errors';
@@ -49,11 +50,11 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request);
     const found = await findVisibleRequest(request.em, user, request.params.id);
     const documents = await request.em.find(DocumentSchema, { requestId: found.id }, { orderBy: { createdAt: 'asc' } });
-    // Claim history is the administrators' work on a credentialing request (issue #9); discussions arrive with theirs.
+    // Claim history is the administrators' work on a credentialing request (issue #9).
     const claimHistory = user.isAdmin
       ? await request.em.find(ClaimHistorySchema, { requestId: found.id }, { orderBy: { reportDate: 'asc', id: 'asc' } })
       : [];
-    return { ...requestForCaller(user, found), documents, discussions: [], claimHistory };
+    return { ...requestForCaller(user, found), documents, discussions: await discussionsOf(request.em, found.id), claimHistory };
   });
 
   app.post('/requests', {

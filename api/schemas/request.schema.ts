@@ -1,3 +1,4 @@
+import { DiscussionRecord } from './discussion.schema';
 /** Request payloads and records (spec 1 §3, spec 2 §7.3). Limits come from domain/. */
 import { ClaimHistoryRecord } from './desk.schema';
 import { Type, type Static, type TSchema } from 'typebox';
@@ -121,6 +122,6 @@ export const RequestListItem = Type.Object({ ...Type.Partial(RequestRecord).prop
 export const RequestDetail = Type.Object({
   ...RequestRecord.properties,
   documents: Type.Array(DocumentRecord),
-  discussions: Type.Array(Type.Unknown(), { description: 'arrives with the discussions issue' }),
+  discussions: Type.Array(DiscussionRecord, { description: 'messages, oldest first (deleted ones are not listed)' }),
   claimHistory: Type.Array(ClaimHistoryRecord, { description: 'linked claims (administrators only; empty for requesters)' }),
 });

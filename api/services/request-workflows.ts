@@ -14,7 +14,7 @@ import {
 } from '@temporalio/client';
 import { applyLifecycleEvent, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
 import {
-  REQUEST_WORKFLOW_TYPE, reopenUpdate, requestWorkflowId, sendEmailUpdate, setStatusUpdate, submitUpdate,
+  discussionPostedUpdate, REQUEST_WORKFLOW_TYPE, reopenUpdate, requestWorkflowId, sendEmailUpdate, setStatusUpdate, submitUpdate,
   type Actor, type RequestWorkflowInput, type StatusResult,
 } from '../../workflows/request.messages';
 import { RequestNumberKey, RequestStatusKey, RequestTypeKey } from '../../workflows/search-attributes';
@@ -169,5 +169,16 @@ export function sendEmail(
     args: [{ templateTitle: command.templateTitle, retryOf: command.retryOf ?? null, actor: command.actor, commandId }],
     updateId: commandId,
     startWorkflowOperation: startOperation(access, request),
+  }));
+}
+
+/** The update id of a posted message: derived from the message, so a repeated delivery sends one email. */
+export const discussionCommandIdOf = (requestNumber: number, discussionRowId: number) => `discussion:${requestNumber}:${discussionRowId}`;
+
+/** Hands a posted message to the request's workflow, which emails the other side and writes the audit row. */
+export function postDiscussion(access: WorkflowAccess, request: RequestRow, discussionRowId: number, actor: Actor): Promise<{ queued: boolean }> {
+  const commandId = discussionCommandIdOf(request.requestNumber, discussionRowId);
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(discussionPostedUpdate, {
+    args: [{ discussionRowId, actor }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
   }));
 }

@@ -4,6 +4,7 @@ import { ClaimDataSchema } from './claim-data.entity';
 import { ClaimHistorySchema } from './claim-history.entity';
 import { FaqSchema } from './faq.entity';
 import { RequestExportSchema } from './request-export.entity';
+import { DiscussionSchema } from './discussion.entity';
 import { CounterSchema } from './counter.entity';
 import { DocumentSchema } from './document.entity';
 import { RequestEffectSchema } from './request-effect.entity';
@@ -20,6 +21,7 @@ export * from './claim-history.entity';
 export * from './faq.entity';
 export * from './request-export.entity';
 export * from './counter.entity';
+export * from './discussion.entity';
 export * from './document.entity';
 export * from './request-effect.entity';
 export * from './email-template.entity';
@@ -34,4 +36,6 @@ export const ALL_ENTITIES = [
   RequestActivitySchema, RequestSchema, UserSchema,
   // the administrators' desk
   ClaimDataSchema, ClaimHistorySchema, FaqSchema, RequestExportSchema,
+  // working a request together (issue #7)
+  DiscussionSchema,
 ];

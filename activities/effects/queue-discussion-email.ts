@@ -1,0 +1,43 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { AppConfig } from '../../config/app-config';
+import type { Orm } from '../../db/orm';
+import { DiscussionSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
+import { discussionAuditText, discussionRecipients, DISCUSSION_ACTIVITY, EMAIL_TEMPLATE_TITLES } from '../../domain';
+import type { QueueDiscussionEmailInput, QueueDiscussionEmailResult } from '../request-activities.types';
+import { takeSnapshot } from './request-snapshot';
+
+/** The effect key of a message's email: derived from the message, so a repeated delivery finds the same row. */
+export const discussionEffectKey = (discussionRowId: number) => `discussion-${discussionRowId}`;
+
+/**
+ * A message posted on the request: in one transaction, the `Request Discussion` effect (to the other side,
+ * domain/email-recipients.ts) and the audit row. Both are keyed by the message: a second delivery of the same
+ * message (a repeated update, a retried activity, a later run) returns the row already there and writes nothing.
+ */
+export function queueDiscussionEmailActivity(deps: { orm: Orm; config: AppConfig }) {
+  return async function queueDiscussionEmail(input: QueueDiscussionEmailInput): Promise<QueueDiscussionEmailResult> {
+    const key = discussionEffectKey(input.discussionRowId);
+    const templateTitle = EMAIL_TEMPLATE_TITLES.requestDiscussion;
+    return deps.orm.em.fork().transactional(async (em) => {
+      const existing = await em.findOne(RequestEffectSchema, { idempotencyKey: key });
+      if (existing) return { effect: { key, kind: existing.kind, templateTitle }, state: existing.state };
+      const message = await em.findOne(DiscussionSchema, { id: input.discussionRowId, requestId: input.requestId });
+      // The API gave up on this post and removed it before the workflow got to it: nothing to send.
+      if (!message || message.deletedAt) return { effect: null, state: 'none' as const };
+      const request = await em.findOne(RequestSchema, input.requestId);
+      if (!request) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
+      const snapshot = await takeSnapshot(em, request, { at: new Date().toISOString(), publicUrl: deps.config.publicUrl, withLetter: false });
+      snapshot.recipients = discussionRecipients(request, message.fromAdmin, deps.config.riskManagementEmail);
+      em.create(RequestEffectSchema, {
+        idempotencyKey: key, requestId: request.id, kind: 'email', templateTitle, retryOf: null, letterDocumentId: null,
+        snapshot: snapshot as never,
+      } as never);
+      em.create(RequestActivitySchema, {
+        requestId: request.id, date: new Date(), activityType: DISCUSSION_ACTIVITY,
+        activityText: discussionAuditText(message.topic, message.fromAdmin),
+        performedBy: message.sender, recipients: null, channel: 'Portal', idempotencyKey: `${key}:posted`,
+      } as never);
+      return { effect: { key, kind: 'email' as const, templateTitle }, state: 'pending' as const };
+    });
+  };
+}

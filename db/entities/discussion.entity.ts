@@ -1,0 +1,23 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseProperties } from './common';
+
+/**
+ * One message of a request's discussions (spec 1 §3): `discussionId` is the thread id. Deleting (admin only) sets
+ * `deletedAt` and keeps the row.
+ */
+export const DiscussionSchema = defineEntity({
+  name: 'Discussion',
+  tableName: 'discussions',
+  properties: {
+    ...baseProperties,
+    requestId: p.integer().index(),
+    discussionId: p.string().length(32).index(),
+    sender: p.string(),
+    senderEmail: p.string(),
+    fromAdmin: p.boolean().default(false),
+    topic: p.string(),
+    message: p.text(),
+    deletedAt: p.datetime().nullable(),
+  },
+});
+export type Discussion = InferEntity<typeof DiscussionSchema>;
