@@ -9,6 +9,7 @@ import { getRequestActivity } from '../../features/admin/api/get-request-activit
 import { CertificateDetails } from '../../features/requests/components/certificate-details';
 import { ClaimHistorySection } from '../../features/claims/claim-history-section';
 import { CredentialingDetails } from '../../features/requests/components/credentialing-details';
+import { RecentDiscussions } from '../../features/discussions/recent-discussions';
 import { DocumentsTable } from '../../features/requests/components/documents-table';
 import { LoadError } from '../../features/requests/components/load-error';
 import { RequestSummary } from '../../features/requests/components/request-summary';
@@ -54,6 +55,8 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
         <>
           <RequestSummary request={request.data} canEdit={!user.isAdmin} adminEdit={user.isAdmin && requestType === 'certificate'} />
           {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={onSaved} />}
+          <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}
+            onChanged={() => { request.refetch(); activity.refetch(); startPolling(); }} />
           {user.isAdmin ? (
             <Tabs label="Request" active={tab} onChange={setTab} tabs={[
               { id: 'details', label: 'Request Details' },

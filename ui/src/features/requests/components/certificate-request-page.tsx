@@ -11,6 +11,7 @@ import { getRequest } from '../../../lib/request-api';
 import { isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
+import { FormDiscussions } from '../../discussions/recent-discussions';
 import { CertificateForm } from './certificate-form';
 import { LoadError } from './load-error';
 
@@ -87,6 +88,7 @@ export function CertificateRequestPage() {
           {(record ?? created)?.requestNumber != null && (
             <p className="request-meta request-meta--spaced">Request Number: {(record ?? created)!.requestNumber} · {(record ?? created)!.certificateType}</p>
           )}
+          {record && <FormDiscussions record={record} isAdmin={user.isAdmin} />}
           {!record && !created && !user.isExternal && (
             <div className="form-section">
               <SelectField name="certificateType" label="Certificate Type" required options={CERTIFICATE_TYPES} value={chosenType}

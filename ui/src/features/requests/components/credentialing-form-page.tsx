@@ -9,6 +9,7 @@ import { getRequest } from '../../../lib/request-api';
 import { isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
+import { FormDiscussions } from '../../discussions/recent-discussions';
 import { CredentialingForm } from './credentialing-form';
 import { LoadError } from './load-error';
 
@@ -63,9 +64,11 @@ export function CredentialingFormPage() {
       {loaded.status === 'ready' && (!loaded.record || isEditable(loaded.record)) && (
         <>
           {loaded.record?.requestNumber != null && <p className="request-meta">Request Number: {loaded.record.requestNumber}</p>}
+          {loaded.record && <FormDiscussions record={loaded.record} isAdmin={user.isAdmin} />}
           <CredentialingForm key={loaded.key} record={loaded.record} user={user} onCreated={onCreated} cloneFrom={loaded.cloneFrom} />
         </>
       )}
     </section>
   );
 }
+

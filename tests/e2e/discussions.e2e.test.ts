@@ -1,0 +1,73 @@
+/**
+ * Issue #7 item 1 in Chromium: a requester and an administrator hold a two-message thread on a submitted request;
+ * the requester sees it above the view page; the administrator's reply emails the requester; once the request is
+ * closed the thread takes no new messages. axe checks every page and the dialogs (tests/support/portal-browser.ts).
+ */
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
+import { RequestSchema } from '../../db/entities';
+import { MESSAGES } from '../../domain';
+import { call, credentialingDraft, loginRequester } from '../support/api-helpers';
+import type { Harness } from '../support/portal-harness';
+import { usePortalBrowser } from '../support/portal-browser';
+
+const portal = usePortalBrowser('discussions');
+let h: Harness;
+let page: Page;
+let request: { id: number; requestNumber: number };
+
+beforeAll(async () => {
+  h = portal.h;
+  page = portal.page;
+  const requester = await loginRequester(h);
+  const id = await credentialingDraft(h, requester);
+  const res = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
+  expect(res.status).toBe(200);
+  request = { id, requestNumber: res.body.requestNumber };
+});
+
+const threadRows = () => page.getByRole('table', { name: 'Recent Discussions' }).locator('tbody tr');
+
+describe('discussions in Chromium', () => {
+  it('the administrator opens a thread; the requester replies; the thread closes with the request', async () => {
+    await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    await page.goto(`/requests/credentialing/${request.id}`);
+    await page.getByRole('heading', { name: 'Recent Discussions' }).waitFor();
+    await page.getByText(MESSAGES.emptyDiscussions).waitFor();
+    await page.getByRole('button', { name: 'New Discussion' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Discussion' });
+    await dialog.getByRole('button', { name: 'Post Message' }).click();
+    await dialog.getByText('Discussion Topic is required').waitFor();
+    await dialog.getByLabel('Discussion Topic').fill('Dates of coverage');
+    await dialog.getByLabel('Message').fill('Please confirm the end date.');
+    await dialog.getByText('772 characters remaining').waitFor();
+    await portal.checkA11y('new discussion dialog');
+    await portal.shot('new-discussion');
+    await dialog.getByRole('button', { name: 'Post Message' }).click();
+    await expect.poll(() => threadRows().count()).toBe(1);
+    await h.sink.waitFor((m) => m.subject === `Request ${request.requestNumber}: new message` && m.to.includes(DEV_REQUESTER.email), 20_000);
+    await portal.shot('admin-thread');
+    await portal.signOut();
+
+    await portal.signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await page.goto(`/requests/credentialing/${request.id}`);
+    await page.getByRole('button', { name: 'Reply to Dates of coverage' }).click();
+    const reply = page.getByRole('dialog', { name: 'Reply' });
+    await reply.getByLabel('Message').fill('It ends on June 30.');
+    await reply.getByRole('button', { name: 'Post Message' }).click();
+    await expect.poll(() => threadRows().count()).toBe(2);
+    await expect(page.getByRole('button', { name: /^Delete message/ }).count()).resolves.toBe(0);
+    await h.sink.waitFor((m) => m.subject === `Request ${request.requestNumber}: new message` && m.to.includes('riskmanagement@coi-portal.local'), 20_000);
+    await portal.shot('requester-thread');
+
+    await h.orm.em.fork().nativeUpdate(RequestSchema, { id: request.id }, { status: 'Closed' });
+    await page.reload();
+    await page.getByText('its discussions are closed to new messages').waitFor();
+    expect(await page.getByRole('button', { name: 'New Discussion' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Reply to/ }).count()).toBe(0);
+    await portal.signOut();
+  });
+});

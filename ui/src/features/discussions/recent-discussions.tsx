@@ -1,0 +1,157 @@
+import { useState, type FormEvent } from 'react';
+import { discussionsOpen, MESSAGE_MAX, MESSAGES, type RequestStatus } from '../../../../domain';
+import { Alert } from '../../components/ui/alert';
+import { DataTable } from '../../components/ui/data-table';
+import { TextAreaField, TextField } from '../../components/ui/form-field';
+import { Modal } from '../../components/ui/modal';
+import { api, ApiError } from '../../lib/api-client';
+import { displayDateTime } from '../../lib/format';
+import { getRequest } from '../../lib/request-api';
+
+export interface DiscussionMessage {
+  id: number;
+  createdAt: string;
+  discussionId: string;
+  sender: string;
+  senderEmail: string;
+  fromAdmin: boolean;
+  topic: string;
+  message: string;
+  deletedAt?: string | null;
+}
+
+const FAILURE = 'Oops, something went wrong.';
+const FAILURE_ADVICE = 'Please refresh this page, or contact a site administrator if the problem continues. Refreshing loses the message typed here.';
+
+interface Props {
+  request: { id: number; status: string; discussions?: unknown[] };
+  isAdmin: boolean;
+  /** the form page shows the section only when messages exist; the view page always shows it to administrators */
+  alwaysShow: boolean;
+  onChanged: () => void;
+}
+
+type Composer = { topic: string | null; discussionId: string | null } | null;
+
+/** Recent Discussions (spec 1 §2): threads of messages on the request; post, reply and (administrators) delete. */
+export function RecentDiscussions({ request, isAdmin, alwaysShow, onChanged }: Props) {
+  const messages = (request.discussions ?? []) as DiscussionMessage[];
+  const [composer, setComposer] = useState<Composer>(null);
+  const [deleteError, setDeleteError] = useState(false);
+  const open = discussionsOpen(request.status as RequestStatus);
+  if (!alwaysShow && messages.length === 0) return null;
+
+  const remove = async (id: number) => {
+    setDeleteError(false);
+    try {
+      await api.patch(`/discussions/${id}`, { deletedAt: new Date().toISOString() });
+      onChanged();
+    } catch {
+      setDeleteError(true);
+    }
+  };
+
+  return (
+    <section className="details-section" aria-labelledby="discussions-heading">
+      <h2 id="discussions-heading" className="details-section__title">Recent Discussions</h2>
+      {deleteError && <Alert kind="error">{FAILURE} {FAILURE_ADVICE}</Alert>}
+      {messages.length === 0 ? <p className="empty">{MESSAGES.emptyDiscussions}</p> : (
+        <DataTable label="Recent Discussions" rows={messages} rowKey={(m) => m.id} columns={[
+          { header: 'Message Date', cell: (m) => displayDateTime(m.createdAt) },
+          { header: 'From', cell: (m) => m.sender },
+          { header: 'Discussion Topic', cell: (m) => m.topic },
+          { header: 'Message', cell: (m) => <span className="discussion-message">{m.message}</span> },
+          {
+            header: 'Action',
+            className: 'cell--action',
+            cell: (m) => (
+              <div className="button-row button-row--tight">
+                {open && (
+                  <button type="button" className="button button--secondary button--small" aria-label={`Reply to ${m.topic}`}
+                    onClick={() => setComposer({ topic: m.topic, discussionId: m.discussionId })}>Reply</button>
+                )}
+                {isAdmin && (
+                  <button type="button" className="button button--secondary button--small" aria-label={`Delete message ${m.id}`}
+                    onClick={() => { void remove(m.id); }}>Delete</button>
+                )}
+              </div>
+            ),
+          },
+        ]} />
+      )}
+      {open ? (
+        <div className="button-row">
+          <button type="button" className="button button--secondary" onClick={() => setComposer({ topic: null, discussionId: null })}>New Discussion</button>
+        </div>
+      ) : <p className="field__hint">This request is completed or closed: its discussions are closed to new messages.</p>}
+      <Modal open={composer !== null} title={composer?.discussionId ? 'Reply' : 'New Discussion'} onClose={() => setComposer(null)}>
+        {composer && (
+          <MessageForm requestId={request.id} composer={composer}
+            onPosted={() => { setComposer(null); onChanged(); }} onCancel={() => setComposer(null)} />
+        )}
+      </Modal>
+    </section>
+  );
+}
+
+function MessageForm({ requestId, composer, onPosted, onCancel }: {
+  requestId: number; composer: NonNullable<Composer>; onPosted: () => void; onCancel: () => void;
+}) {
+  const [topic, setTopic] = useState('');
+  const [message, setMessage] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found: Record<string, string> = {};
+    if (!composer.discussionId && !topic.trim()) found.topic = 'Discussion Topic is required';
+    if (!message.trim()) found.message = 'Message is required';
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      await api.post('/discussions', composer.discussionId
+        ? { requestId, discussionId: composer.discussionId, message }
+        : { requestId, topic, message });
+      onPosted();
+    } catch (error) {
+      // The typed message stays in the box; field errors from the server are shown on their fields.
+      if (error instanceof ApiError && error.code === 400 && error.hasFieldErrors) setErrors(error.errors);
+      else setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (failed) {
+    return (
+      <div className="discussion-form">
+        <Alert kind="error">{FAILURE} {FAILURE_ADVICE}</Alert>
+        <div className="button-row"><button type="button" className="button" onClick={() => setFailed(false)}>Back to form</button></div>
+      </div>
+    );
+  }
+  return (
+    <form className="discussion-form" onSubmit={(e) => { void submit(e); }} noValidate>
+      {composer.discussionId ? <p>Discussion Topic: {composer.topic}</p> : (
+        <TextField name="topic" label="Discussion Topic" required value={topic} maxLength={200} error={errors.topic}
+          onChange={(e) => setTopic(e.target.value)} />
+      )}
+      <TextAreaField name="message" label="Message" required value={message} maxLength={MESSAGE_MAX} rows={5} error={errors.message}
+        hint={`${MESSAGE_MAX - message.length} characters remaining`} onChange={(e) => setMessage(e.target.value)} />
+      <div className="button-row">
+        <button type="submit" className="button" disabled={busy}>{busy ? 'Posting...' : 'Post Message'}</button>
+        <button type="button" className="button button--secondary" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+/** Recent Discussions above a request form, when messages exist (spec 1 §2); posting refreshes only this section. */
+export function FormDiscussions({ record, isAdmin }: { record: { id: number; status: string; discussions?: unknown[] }; isAdmin: boolean }) {
+  const [current, setCurrent] = useState(record);
+  const refresh = () => { getRequest(record.id).then((r) => setCurrent((c) => ({ ...c, discussions: r.discussions })), () => undefined); };
+  return <RecentDiscussions request={current} isAdmin={isAdmin} alwaysShow={false} onChanged={refresh} />;
+}
