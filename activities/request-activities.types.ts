@@ -33,6 +33,8 @@ export interface QueueEmailInput {
   /** audit row of a failed email this one sends again */
   retryOf: number | null;
   actor: ActorRef;
+  /** chosen by the administrator (requester first); absent: the request's own recipients */
+  recipients?: string[];
 }
 
 /** An effect the workflow carries out; its row in `request_effects` holds the rest. */

@@ -27,6 +27,17 @@ export function invalidAddresses(addlRecipients: string | null | undefined): str
 }
 
 /**
+ * An email an administrator sends by hand (spec 2 §7.9): the requester first, then the additional recipients typed
+ * in the dialog, split on spaces, semicolons and commas; each must be an email address. Duplicates are dropped.
+ */
+export function onDemandRecipients(requesterEmail: string | null | undefined, additional: string | null | undefined): { recipients: string[]; invalid: string[] } {
+  const extra = (additional ?? '').split(/[\s;,]+/).map((e) => e.trim()).filter(Boolean);
+  const invalid = extra.filter((e) => !isEmailAddress(e));
+  const all = [requesterEmail ?? '', ...extra.filter(isEmailAddress)].map((e) => e.trim().toLowerCase()).filter(Boolean);
+  return { recipients: [...new Set(all)], invalid };
+}
+
+/**
  * Request Discussion goes to the other side: when an administrator writes, to the requester and the recipients
  * (`emailRecipients`); when a requester writes, to the risk-management mailbox (config `RISK_MANAGEMENT_EMAIL`).
  */

@@ -43,7 +43,11 @@ export interface SetStatusCommand { status: RequestStatus; verified: boolean; in
 export interface ReopenCommand { actor: Actor; commandId?: string }
 export interface StatusResult { status: RequestStatus; requestNumber: number }
 /** Send a template email for the request; `retryOf` is the audit row id of a failed email sent again. */
-export interface SendEmailCommand { templateTitle: string; retryOf: number | null; actor: Actor; commandId: string }
+export interface SendEmailCommand {
+  templateTitle: string; retryOf: number | null; actor: Actor; commandId: string;
+  /** chosen in the send dialog (requester first); absent: the request's own recipients */
+  recipients?: string[] | null;
+}
 export interface SendEmailResult { queued: true; templateTitle: string }
 
 export const submitUpdate = defineUpdate<StatusResult, [SubmitCommand]>('submit');

@@ -132,8 +132,8 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   setHandler(reopenUpdate, ({ actor, commandId }) => change({ type: 'REOPEN' }, actor, commandId, {}), {
     validator: ({ commandId }) => refuseIfIllegal({ type: 'REOPEN' }, commandId),
   });
-  setHandler(sendEmailUpdate, async ({ templateTitle, retryOf, actor }) => {
-    const effect = await records.queueEmail({ key: nextKey(), requestId: state.requestId, templateTitle, retryOf, actor });
+  setHandler(sendEmailUpdate, async ({ templateTitle, retryOf, actor, recipients }) => {
+    const effect = await records.queueEmail({ key: nextKey(), requestId: state.requestId, templateTitle, retryOf, actor, ...(recipients ? { recipients } : {}) });
     queue.push(effect);
     return { queued: true as const, templateTitle };
   }, {

@@ -33,12 +33,14 @@ export function queueEmailActivity(deps: { orm: Orm; config: AppConfig }) {
       kind = failed.kind;
       letterDocumentId = failed.letterDocumentId ?? null;
     }
+    const snapshot = await takeSnapshot(em, request, {
+      at: new Date().toISOString(), publicUrl: deps.config.publicUrl, withLetter: kind === 'letter-and-email' && !letterDocumentId,
+    });
+    if (input.recipients?.length) snapshot.recipients = input.recipients;
     const effect = em.create(RequestEffectSchema, {
       idempotencyKey: input.key, requestId: request.id, kind, templateTitle: input.templateTitle, retryOf: input.retryOf,
       letterDocumentId,
-      snapshot: await takeSnapshot(em, request, {
-        at: new Date().toISOString(), publicUrl: deps.config.publicUrl, withLetter: kind === 'letter-and-email' && !letterDocumentId,
-      }) as never,
+      snapshot: snapshot as never,
     } as never);
     await em.flush();
     return { key: effect.idempotencyKey, kind: effect.kind, templateTitle: effect.templateTitle };

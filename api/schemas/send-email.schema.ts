@@ -6,6 +6,11 @@ import { Id, StringEnum } from './primitives';
 export const SendEmailBody = Type.Object({
   requestId: Id,
   templateTitle: StringEnum(Object.values(EMAIL_TEMPLATE_TITLES)),
+  recipients: Type.Optional(Type.String({
+    maxLength: 1000,
+    description: 'additional recipients (split on spaces, semicolons and commas); the requester always comes first. '
+      + "Omitted: the request's own recipients.",
+  })),
   retryOf: Type.Optional(Type.Integer({
     minimum: 1, description: 'id of an "email failed" request-activity entry (one with effectId) to send again',
   })),

@@ -8,6 +8,7 @@ import { DocumentSchema, RequestActivitySchema, RequestSchema, type Request } fr
 import {
   COMPLETED_STATUSES, hasErrors, isCertificateType, isFinished, localDay, PRODUCT_NAME, requestKindOf, STATUS,
   type RequestStatus,
+  onDemandRecipients,
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
 import type { Actor } from '../../workflows/request.messages';
@@ -216,9 +217,19 @@ export async function sendTemplateEmail(ctx: CommandContext, body: SendEmailBody
   if (!row) throw notFound(`No record found for id '${body.requestId}'`);
   if (!row.requestNumber || (row.status === STATUS.draft && !row.submitDate)) throw badRequest('This request has not been submitted yet: there is no email to send');
   if (body.retryOf) await assertRetryable(ctx, row.id, body.retryOf);
+  let recipients: string[] | null = null;
+  if (body.recipients !== undefined && !body.retryOf) {
+    const parsed = onDemandRecipients(row.requesterEmail, body.recipients);
+    if (parsed.invalid.length) {
+      const message = `${parsed.invalid.map((a) => `"${a}"`).join(', ')} ${parsed.invalid.length > 1 ? 'are not valid email addresses' : 'is not a valid email address'}`;
+      throw badRequest(message, { recipients: message });
+    }
+    if (!parsed.recipients.length) throw badRequest('Name at least one recipient', { recipients: 'Name at least one recipient' });
+    recipients = parsed.recipients;
+  }
   const nonce = body.retryOf ? '' : randomUUID();
   return sendEmail(
     ctx.workflows, workflowRowOf(row, row.requestNumber, row.version),
-    { templateTitle: body.templateTitle, retryOf: body.retryOf, actor: actorOf(ctx.user) }, nonce,
+    { templateTitle: body.templateTitle, retryOf: body.retryOf, actor: actorOf(ctx.user), recipients }, nonce,
   );
 }

@@ -159,14 +159,17 @@ export function reopenRequest(access: WorkflowAccess, request: RequestRow, actor
  */
 export function sendEmail(
   access: WorkflowAccess, request: RequestRow,
-  command: { templateTitle: string; retryOf?: number | null; actor: Actor },
+  command: { templateTitle: string; retryOf?: number | null; actor: Actor; recipients?: string[] | null },
   nonce: string,
 ): Promise<{ queued: true; templateTitle: string }> {
   const commandId = command.retryOf
     ? `email:${request.requestNumber}:retry-${command.retryOf}`
     : `email:${request.requestNumber}:${command.templateTitle.replace(/[^A-Za-z0-9]+/g, '-')}:${nonce}`;
   return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(sendEmailUpdate, {
-    args: [{ templateTitle: command.templateTitle, retryOf: command.retryOf ?? null, actor: command.actor, commandId }],
+    args: [{
+      templateTitle: command.templateTitle, retryOf: command.retryOf ?? null, actor: command.actor, commandId,
+      ...(command.recipients ? { recipients: command.recipients } : {}),
+    }],
     updateId: commandId,
     startWorkflowOperation: startOperation(access, request),
   }));

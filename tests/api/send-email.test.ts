@@ -65,4 +65,12 @@ describe('POST /api/v1/send-email', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors).toHaveProperty('retryOf');
   });
+
+  it('names bad addresses among the additional recipients (400, nothing queued)', async () => {
+    const id = await credentialingDraft(h, owner);
+    await h.orm.em.fork().nativeUpdate(RequestSchema, { id }, { requestNumber: 890_000 + id, status: 'Submitted', submitDate: new Date() });
+    const res = await send(admin, { requestId: id, templateTitle: valid().templateTitle, recipients: 'ok@example.org; not-an-address, also@bad' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.recipients).toBe('"not-an-address", "also@bad" are not valid email addresses');
+  });
 });

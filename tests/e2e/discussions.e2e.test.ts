@@ -49,6 +49,20 @@ describe('discussions in Chromium', () => {
     await expect.poll(() => threadRows().count()).toBe(1);
     await h.sink.waitFor((m) => m.subject === `Request ${request.requestNumber}: new message` && m.to.includes(DEV_REQUESTER.email), 20_000);
     await portal.shot('admin-thread');
+
+    // Send Email by hand: a bad address is named; then it goes to the requester and the typed address
+    await page.getByRole('button', { name: 'Send Email' }).click();
+    const send = page.getByRole('dialog', { name: 'Send Email' });
+    await send.getByLabel('Email Template').selectOption('Additional Information Needed');
+    await send.getByLabel('Additional Recipients').fill('helper@example.org; nope');
+    await send.getByRole('button', { name: 'Send', exact: true }).click();
+    await send.getByText('"nope" is not a valid email address').waitFor();
+    await portal.checkA11y('send email dialog');
+    await send.getByLabel('Additional Recipients').fill('helper@example.org');
+    await send.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText('"Additional Information Needed" email queued.').waitFor();
+    const mail = await h.sink.waitFor((m) => m.subject.includes(String(request.requestNumber)) && m.to.includes('helper@example.org'), 20_000);
+    expect(mail.to[0]).toBe(DEV_REQUESTER.email);
     await portal.signOut();
 
     await portal.signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);

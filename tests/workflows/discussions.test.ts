@@ -122,3 +122,14 @@ describe('discussions', () => {
     expect(times[94]).toBeLessThan(5000);
   });
 });
+
+describe('templated emails on demand', () => {
+  it('an administrator sends any template to the requester first, then the addresses typed in the dialog', async () => {
+    const { id, number } = await submitted();
+    const res = await call(h, admin, 'POST', '/api/v1/send-email', { requestId: id, templateTitle: 'Pending New Policy Year', recipients: 'one@example.org, two@example.org' });
+    expect(res.status).toBe(202);
+    const mail = await h.sink.waitFor((m) => m.subject.includes(String(number)) && /new policy year/i.test(m.subject), 20_000);
+    expect(mail.to).toEqual([DEV_REQUESTER_EMAIL, 'one@example.org', 'two@example.org']);
+    await eventually(async () => (await h.orm.em.fork().findOne(RequestActivitySchema, { requestId: id, activityText: '"Pending New Policy Year" email sent' })) ?? undefined);
+  });
+});

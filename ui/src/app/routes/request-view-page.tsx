@@ -4,6 +4,7 @@ import { Alert } from '../../components/ui/alert';
 import { Loading } from '../../components/ui/loading';
 import { Tabs } from '../../components/ui/tabs';
 import { ManageRequestPanel } from '../../features/admin/components/manage-request-panel';
+import { SendEmailButton } from '../../features/admin/components/send-email-dialog';
 import { RequestAuditTable } from '../../features/admin/components/request-audit-table';
 import { getRequestActivity } from '../../features/admin/api/get-request-activity';
 import { CertificateDetails } from '../../features/requests/components/certificate-details';
@@ -55,6 +56,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
         <>
           <RequestSummary request={request.data} canEdit={!user.isAdmin} adminEdit={user.isAdmin && requestType === 'certificate'} />
           {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={onSaved} />}
+          {user.isAdmin && <SendEmailButton request={request.data} onSent={() => { activity.refetch(); startPolling(); }} />}
           <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}
             onChanged={() => { request.refetch(); activity.refetch(); startPolling(); }} />
           {user.isAdmin ? (
