@@ -54,6 +54,9 @@ export const PERSON_MESSAGES = {
   criteriaRequired: 'Search criteria is required.',
   noMatch: 'No individual found matching this criteria.',
   nameTogether: 'Last and first name must be given together.',
+  /** spec 2 §8.3 "Person: failure" */
+  failed: 'Oops, something went wrong.',
+  failedAdvice: 'Navigate back to check the form and submit again, or refresh the page if problems continue.',
 } as const;
 
 /** The administrators' desk (spec 2 §8.3, spec 1 §5): search, export, FAQs, policies, templates, claims. */

@@ -57,7 +57,8 @@ export function PersonSearchDialog({ open, role, onApply, onAddNew, onClose }: P
       setResults(found.data);
       if (found.data.length === 0) setMessage(PERSON_MESSAGES.noMatch);
     } catch (error) {
-      setMessage(error instanceof ApiError ? error.message : 'Oops, something went wrong.');
+      // A refusal the server explains is shown as it is; anything else gets the spec's failure text and advice.
+      setMessage(error instanceof ApiError && error.code < 500 ? error.message : `${PERSON_MESSAGES.failed} ${PERSON_MESSAGES.failedAdvice}`);
     } finally {
       setBusy(false);
     }
