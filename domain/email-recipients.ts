@@ -2,6 +2,8 @@
  * WHO RECEIVES EACH AUTOMATED EMAIL (the one place; docs/ARCHITECTURE.md points here):
  * - status-change emails (Submission Confirmation, Additional Information Needed, the Pending ones, approvals with
  *   their letter or certificate, denials) and any template an administrator sends by hand: `emailRecipients`.
+ * - Request Resubmission (a requester submits again from Pending Additional Information): the administrators'
+ *   (risk-management) mailbox only, `statusEmailRecipients`.
  * - Request Discussion: `discussionRecipients`: the other side of the conversation.
  * - Email failures are not emailed: they become an `Email Failed` audit row the administrators see.
  *
@@ -35,6 +37,14 @@ export function onDemandRecipients(requesterEmail: string | null | undefined, ad
   const invalid = extra.filter((e) => !isEmailAddress(e));
   const all = [requesterEmail ?? '', ...extra.filter(isEmailAddress)].map((e) => e.trim().toLowerCase()).filter(Boolean);
   return { recipients: [...new Set(all)], invalid };
+}
+
+/** Templates a status change sends to the administrators' mailbox instead of the requester. */
+export const ADMINISTRATOR_TEMPLATES: readonly string[] = ['Request Resubmission'];
+
+/** Recipients of a status-change email: the administrators' mailbox for ADMINISTRATOR_TEMPLATES, else `emailRecipients`. */
+export function statusEmailRecipients(templateTitle: string, request: Parameters<typeof emailRecipients>[0], riskManagementMailbox: string): string[] {
+  return ADMINISTRATOR_TEMPLATES.includes(templateTitle) ? [riskManagementMailbox.trim().toLowerCase()] : emailRecipients(request);
 }
 
 /**

@@ -42,7 +42,8 @@ export function notificationTemplateFor({ requestType, previousStatus, newStatus
   if (previousStatus === newStatus) return null;
   if (DECIDED_STATUSES.includes(previousStatus)) return null;
   switch (newStatus) {
-    case STATUS.submitted: return T.submissionConfirmation;
+    // Submitted again after more information was asked for: the administrators hear of it (domain/email-recipients.ts).
+    case STATUS.submitted: return previousStatus === STATUS.pendingAdditionalInformation ? T.requestResubmission : T.submissionConfirmation;
     case STATUS.pendingAdditionalInformation: return T.additionalInformationNeeded;
     case STATUS.pendingEmployment: return T.pendingEmployment;
     case STATUS.pendingNewPolicyYear: return T.pendingNewPolicyYear;

@@ -2,8 +2,15 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
+import { statusEmailRecipients } from '../../domain';
 import type { RecordStatusInput } from '../request-activities.types';
 import { takeSnapshot } from './request-snapshot';
+
+async function snapshotFor(em: Parameters<typeof takeSnapshot>[0], request: Parameters<typeof takeSnapshot>[1], input: RecordStatusInput, config: AppConfig) {
+  const snapshot = await takeSnapshot(em, request, { at: input.at, publicUrl: config.publicUrl, withLetter: input.effect!.kind === 'letter-and-email' });
+  snapshot.recipients = statusEmailRecipients(input.effect!.templateTitle, request, config.riskManagementEmail);
+  return snapshot;
+}
 
 /**
  * Persists a status change in one transaction: the request's status and dates, the command that made it, its
@@ -36,9 +43,7 @@ export function recordStatusActivity(deps: { orm: Orm; config: AppConfig }) {
       if (input.effect) {
         em.create(RequestEffectSchema, {
           idempotencyKey: input.key, requestId: request.id, kind: input.effect.kind, templateTitle: input.effect.templateTitle,
-          snapshot: await takeSnapshot(em, request, {
-            at: input.at, publicUrl: deps.config.publicUrl, withLetter: input.effect.kind === 'letter-and-email',
-          }) as never,
+          snapshot: await snapshotFor(em, request, input, deps.config) as never,
         } as never);
       }
     });

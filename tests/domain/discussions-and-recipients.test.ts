@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  discussionErrors, discussionRecipients, MESSAGE_MAX, onDemandRecipients, THREAD_ID_PATTERN, threadIdFrom,
+  discussionErrors, discussionRecipients, notificationTemplateFor, STATUS, statusEmailRecipients, MESSAGE_MAX, onDemandRecipients, THREAD_ID_PATTERN, threadIdFrom,
 } from '../../domain';
 
 describe('thread ids and message limits', () => {
@@ -34,5 +34,14 @@ describe('recipients', () => {
     const request = { requesterEmail: 'req@example.org', recipientEmail: 'rec@example.org', addlRecipients: 'x@example.org' };
     expect(discussionRecipients(request, true, 'rm@example.org')).toEqual(['req@example.org', 'rec@example.org', 'x@example.org']);
     expect(discussionRecipients(request, false, 'RM@example.org')).toEqual(['rm@example.org']);
+  });
+});
+
+describe('resubmission', () => {
+  it('submitting again from Pending Additional Information sends Request Resubmission to the administrators only', () => {
+    expect(notificationTemplateFor({ requestType: 'credentialing', previousStatus: STATUS.pendingAdditionalInformation, newStatus: STATUS.submitted })).toBe('Request Resubmission');
+    const request = { requesterEmail: 'req@example.org' };
+    expect(statusEmailRecipients('Request Resubmission', request, 'rm@example.org')).toEqual(['rm@example.org']);
+    expect(statusEmailRecipients('Additional Information Needed', request, 'rm@example.org')).toEqual(['req@example.org']);
   });
 });

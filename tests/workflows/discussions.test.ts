@@ -133,3 +133,16 @@ describe('templated emails on demand', () => {
     await eventually(async () => (await h.orm.em.fork().findOne(RequestActivitySchema, { requestId: id, activityText: '"Pending New Policy Year" email sent' })) ?? undefined);
   });
 });
+
+describe('resubmission', () => {
+  it('a requester submitting again from Pending Additional Information: Request Resubmission to the administrators; the queue shows it', async () => {
+    const { id, number } = await submitted();
+    expect((await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Pending Additional Information' })).status).toBe(200);
+    const again = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} resubmitted`, 20_000);
+    expect(mail.to).toEqual(['riskmanagement@coi-portal.local']);
+    const queue = await call(h, admin, 'GET', `/api/v1/requests?status=Submitted&requestNumber=${number}`);
+    expect(queue.body.data.map((r: { id: number }) => r.id)).toContain(id);
+  });
+});
