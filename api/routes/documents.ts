@@ -9,7 +9,7 @@ import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors';
 import { currentUser, requireUser } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
 import {
-  CreateDocumentBody, DocumentFileParams, DocumentFileResponse, DocumentRecord, UploadResult,
+  CreateDocumentBody, DocumentFileParams, PatchDocumentBody, DocumentFileResponse, DocumentRecord, UploadResult,
 } from '../schemas/document.schema';
 import { errorResponses } from '../schemas/error.schema';
 import { findQuery } from '../schemas/find-query.schema';
@@ -148,6 +148,32 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(document.name)}`);
     reply.header('x-content-type-options', 'nosniff');
     return reply.send(app.files.read(document.storedName));
+  });
+
+  app.patch('/documents/:id', {
+    schema: {
+      tags, summary: 'Rename or redescribe a document, or set its attach-to-approval-email flag (administrators)',
+      params: IdParams, body: PatchDocumentBody,
+      response: { 200: DocumentRecord, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => {
+    const user = currentUser(request);
+    if (!user.isAdmin) throw forbidden('Only administrators can change a document');
+    const document = await request.em.findOne(DocumentSchema, request.params.id);
+    if (!document) throw notFound('Document not found');
+    const target = await findVisibleRequest(request.em, user, document.requestId);
+    assertDocumentsEditable(user, target);
+    const body = request.body;
+    if (body.filename !== undefined) {
+      const name = cleanText(body.filename);
+      if (!name) throw badRequest(MESSAGES.required, { filename: MESSAGES.required });
+      if (name !== document.name && await request.em.count(DocumentSchema, { requestId: target.id, name })) throw conflict(MESSAGES.documentExists);
+      document.name = name;
+    }
+    if (body.description !== undefined) document.description = cleanText(body.description) ?? null;
+    if (body.isAttachment !== undefined) document.isAttachment = body.isAttachment;
+    await request.em.flush();
+    return document;
   });
 
   app.delete('/documents/:id', {

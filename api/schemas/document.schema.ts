@@ -27,6 +27,14 @@ export const CreateDocumentBody = Type.Object({
 }, { additionalProperties: false });
 export type CreateDocumentBody = Static<typeof CreateDocumentBody>;
 
+/** `PATCH /documents/:id` (administrators): rename, redescribe, set the attach-to-approval-email flag. */
+export const PatchDocumentBody = Type.Object({
+  filename: Type.Optional(Type.String({ minLength: 1, maxLength: TEXT_MAX })),
+  description: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX }))),
+  isAttachment: Type.Optional(Type.Boolean()),
+}, { additionalProperties: false });
+export type PatchDocumentBody = Static<typeof PatchDocumentBody>;
+
 /** A document record. Not listed, so never sent: where the bytes are stored, and the letter's idempotency key. */
 export const DocumentRecord = Type.Object({
   id: Id,
