@@ -54,6 +54,11 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
     if (effect.kind === 'letter-and-email' && !documents.length) {
       throw ApplicationFailure.nonRetryable('The letter of this email is missing', 'NotFound');
     }
+    // The approval email also carries the documents an administrator flagged "attach to the approval email".
+    if (effect.kind === 'letter-and-email') {
+      const flagged = await em.find(DocumentSchema, { requestId: effect.requestId, isAttachment: true, legacyId: null }, { orderBy: { id: 'asc' } });
+      documents.push(...flagged.filter((d) => d.id !== effect.letterDocumentId));
+    }
 
     const possiblyTwice = !!effect.claimedAt;
     em.assign(effect, { claimedAt: effect.claimedAt ?? new Date(), messageId, recipients: snapshot.recipients.join(', ') });

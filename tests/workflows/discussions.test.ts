@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscussionSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { MESSAGE_MAX, THREAD_ID_PATTERN } from '../../domain';
 import { discussionPostedUpdate, requestWorkflowId } from '../../workflows/request.messages';
-import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
+import { SAMPLE_PDF, upload, call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { DEV_REQUESTER_EMAIL } from './fixtures-constants';
@@ -144,5 +144,21 @@ describe('resubmission', () => {
     expect(mail.to).toEqual(['riskmanagement@coi-portal.local']);
     const queue = await call(h, admin, 'GET', `/api/v1/requests?status=Submitted&requestNumber=${number}`);
     expect(queue.body.data.map((r: { id: number }) => r.id)).toContain(id);
+  });
+});
+
+describe('attach to the approval email', () => {
+  it('the approval email carries the generated letter and the document an administrator flagged', async () => {
+    const { id, number } = await submitted();
+    const up = await upload(h, admin, id, 'policy.pdf', SAMPLE_PDF);
+    expect(up.status).toBe(201);
+    const doc = await call(h, admin, 'POST', '/api/v1/documents', { requestId: id, filename: 'Policy summary.pdf', storedName: up.body.storedName, isAttachment: true });
+    expect(doc.status).toBe(201);
+    const approved = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Approved', verified: true });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const mail = await h.sink.waitFor((m) => m.subject.includes(String(number)) && m.attachments.length > 0, 60_000);
+    const names = mail.attachments.map((a) => a.filename);
+    expect(names).toContain('Policy summary.pdf');
+    expect(names).toHaveLength(2);
   });
 });
