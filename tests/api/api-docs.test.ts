@@ -24,7 +24,9 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/upload': ['post'],
   '/api/v1/documents': ['get', 'post'],
   '/api/v1/documents/{requestId}/{name}': ['get'],
-  '/api/v1/documents/{id}': ['delete'],
+  '/api/v1/documents/{id}': ['delete', 'patch'],
+  '/api/v1/discussions': ['get', 'post'],
+  '/api/v1/discussions/{id}': ['patch'],
   '/api/v1/request-activity': ['get'],
   '/api/v1/send-email': ['post'],
   // the administrators' desk (issue #9)
