@@ -5,6 +5,7 @@
  * /api/docs its OpenAPI document. `server.ts` only listens; tests build the app and talk to it with `app.inject`.
  */
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -24,9 +25,30 @@ import adminDashboardRoutes from './routes/admin-dashboard';
 import authenticationRoutes from './routes/authentication';
 import documentRoutes from './routes/documents';
 import healthRoutes from './routes/health';
+import passwordRoutes from './routes/passwords';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
 import sendEmailRoutes from './routes/send-email';
+
+/**
+ * The CSP the UI runs under: scripts, styles, fonts and calls from this origin only; the ALTCHA widget's
+ * proof-of-work runs in a worker made from a blob and may set inline styles; forms post to this origin only (the
+ * development IdP's page posts its assertion to our consumer endpoint); no framing.
+ */
+export const contentSecurityPolicy = () => ({
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'", 'blob:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  upgradeInsecureRequests: null, // the development portal is plain http on 127.0.0.1; production terminates TLS in front
+});
 
 export interface AppDeps { config: AppConfig; orm: Orm; temporal: Client; files: DocumentFiles }
 
@@ -44,6 +66,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
   app.decorate('files', deps.files);
 
   await app.register(errorHandler);
+  await app.register(helmet, { contentSecurityPolicy: { directives: contentSecurityPolicy() } });
   // Registered before the routes; only routes that opt in (sign-in) are limited.
   await app.register(rateLimit, { global: false, hook: 'preHandler' }); // preHandler: the key includes the body's email
   await app.register(ormContext);
@@ -60,6 +83,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(documentRoutes);
     await api.register(requestActivityRoutes);
     await api.register(sendEmailRoutes);
+    await api.register(passwordRoutes);
   }, { prefix: '/api/v1' });
   await app.register(staticUi);
   return app;

@@ -1,5 +1,6 @@
 /** Every ORM entity. Never imported by workflows/ or ui/. */
 import { AdminSchema } from './admin.entity';
+import { PasswordResetSchema } from './account-token.entity';
 import { CounterSchema } from './counter.entity';
 import { DocumentSchema } from './document.entity';
 import { RequestEffectSchema } from './request-effect.entity';
@@ -10,6 +11,7 @@ import { RequestSchema } from './request.entity';
 import { UserSchema } from './user.entity';
 
 export * from './admin.entity';
+export * from './account-token.entity';
 export * from './counter.entity';
 export * from './document.entity';
 export * from './request-effect.entity';
@@ -21,5 +23,5 @@ export * from './user.entity';
 
 export const ALL_ENTITIES = [
   AdminSchema, CounterSchema, DocumentSchema, RequestEffectSchema, EmailTemplateSchema, PolicyYearSchema,
-  RequestActivitySchema, RequestSchema, UserSchema,
+  RequestActivitySchema, RequestSchema, UserSchema, PasswordResetSchema,
 ];
