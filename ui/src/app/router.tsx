@@ -2,7 +2,10 @@ import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { ErrorPage } from '../components/errors/error-page';
 import { NotFoundPage } from '../components/errors/not-found-page';
 import { LaterReleasePage } from '../components/later-release-page';
+import { ChangePasswordPage } from '../features/auth/components/change-password-page';
+import { ForgotPasswordPage } from '../features/auth/components/forgot-password-page';
 import { LoginPage } from '../features/auth/components/login-page';
+import { ResetPasswordPage } from '../features/auth/components/reset-password-page';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { CertificateRequestPage } from '../features/requests/components/certificate-request-page';
 import { CredentialingFormPage } from '../features/requests/components/credentialing-form-page';
@@ -28,8 +31,8 @@ export const routes: RouteObject[] = [
           children: [
             { path: paths.login.path, element: <LoginPage /> },
             later(paths.register.path, 'Create New Login'),
-            later(paths.forgotPassword.path, 'Forgot Password?'),
-            later(paths.passwordReset.path, 'Reset Password'),
+            { path: paths.forgotPassword.path, element: <ForgotPasswordPage /> },
+            { path: paths.passwordReset.path, element: <ResetPasswordPage /> },
             // Unknown addresses are a 404 for everyone (spec 1 §2): under the public layout, so a signed-out visitor
             // is not sent to login first. Known protected paths stay below, behind the session.
             { path: '*', element: <NotFoundPage /> },
@@ -50,7 +53,7 @@ export const routes: RouteObject[] = [
             { path: paths.certificate.edit.path, element: <CertificateRequestPage /> },
             { path: paths.certificate.view.path, element: <CertificateRequestPage /> },
             later(paths.faqs.path, 'Frequently Asked Questions'),
-            later(paths.password.path, 'Change Password'),
+            { element: <RequireRole allow={isExternal} />, children: [{ path: paths.password.path, element: <ChangePasswordPage /> }] },
             { element: <RequireRole allow={isExternal} />, children: [later(paths.profileEdit.path, 'Edit Profile')] },
             {
               element: <RequireRole allow={isAdmin} />,
