@@ -51,6 +51,8 @@ export interface ChaosReport {
   possiblyTwiceRows: number;
   recoveryMs: Record<Target, { count: number; p50: number; max: number }>;
   longestStallMs: number;
+  /** for emails sent twice: time between the copy the dead worker sent and the one its successor sent */
+  duplicateResentAfterMs: { count: number; p50: number; max: number };
   settleMs: number;
   violations: string[];
 }
@@ -259,12 +261,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const byMessageId = new Map<string, Received[]>();
     for (const message of sink.messages()) byMessageId.set(message.messageId ?? '', [...(byMessageId.get(message.messageId ?? '') ?? []), message]);
     let duplicateEmails = 0;
+    const duplicateGaps: number[] = []; // first copy → copy sent again after the worker died: how fast a dead worker is noticed
     const twiceTexts = await sql(`select a.request_id, a.activity_text from request_activity a where a.request_id in (${idList}) and a.activity_text like '%(possibly twice)'`);
     for (const effect of effects) {
       const copies = byMessageId.get(effect.message_id) ?? [];
       if (copies.length === 0) violations.push(`request ${effect.request_id}: "${effect.template_title}" never reached the mail server`);
       if (copies.length > 1) {
         duplicateEmails += copies.length - 1;
+        duplicateGaps.push(copies[copies.length - 1].receivedAt.getTime() - copies[0].receivedAt.getTime());
         const inWindow = twiceTexts.some((t: any) => t.request_id === effect.request_id && t.activity_text.startsWith(`"${effect.template_title}"`));
         if (!inWindow) violations.push(`request ${effect.request_id}: "${effect.template_title}" arrived ${copies.length}× without a "(possibly twice)" audit row`);
       }
@@ -297,6 +301,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       possiblyTwiceRows: twiceRows[0].n,
       recoveryMs: { worker: summary(recoveries.worker), api: summary(recoveries.api), temporal: summary(recoveries.temporal) },
       longestStallMs,
+      duplicateResentAfterMs: summary(duplicateGaps),
       settleMs,
       violations,
     };
