@@ -22,6 +22,7 @@ import ormContext from './plugins/orm-context';
 import staticUi from './plugins/static-ui';
 import { QS_OPTIONS } from './query/feathers-query';
 import adminDashboardRoutes from './routes/admin-dashboard';
+import adminRoutes from './routes/admins';
 import authenticationRoutes from './routes/authentication';
 import documentRoutes from './routes/documents';
 import healthRoutes from './routes/health';
@@ -29,6 +30,7 @@ import passwordRoutes from './routes/passwords';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
 import sendEmailRoutes from './routes/send-email';
+import userRoutes from './routes/users';
 
 /**
  * The CSP the UI runs under: scripts, styles, fonts and calls from this origin only; the ALTCHA widget's
@@ -84,6 +86,8 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(requestActivityRoutes);
     await api.register(sendEmailRoutes);
     await api.register(passwordRoutes);
+    await api.register(adminRoutes);
+    await api.register(userRoutes);
   }, { prefix: '/api/v1' });
   await app.register(staticUi);
   return app;

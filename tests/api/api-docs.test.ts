@@ -26,6 +26,13 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/documents/{id}': ['delete'],
   '/api/v1/request-activity': ['get'],
   '/api/v1/send-email': ['post'],
+  '/api/v1/users/{id}/password': ['patch'],
+  '/api/v1/password-reset': ['post'],
+  '/api/v1/password-reset/{id}': ['get', 'patch'],
+  '/api/v1/admins': ['get', 'post'],
+  '/api/v1/admins/{id}': ['patch', 'delete'],
+  '/api/v1/search-registrants': ['get'],
+  '/api/v1/users/{id}': ['get', 'patch', 'put'],
 };
 
 const jsonSchema = (operation: any, status: string) => operation.responses[status].content['application/json'].schema;
