@@ -2,6 +2,8 @@ import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { ErrorPage } from '../components/errors/error-page';
 import { NotFoundPage } from '../components/errors/not-found-page';
 import { LaterReleasePage } from '../components/later-release-page';
+import { ManageAdminsPage } from '../features/admin/components/manage-admins-page';
+import { ManageRegistrantsPage } from '../features/admin/components/manage-registrants-page';
 import { ChangePasswordPage } from '../features/auth/components/change-password-page';
 import { ForgotPasswordPage } from '../features/auth/components/forgot-password-page';
 import { LoginPage } from '../features/auth/components/login-page';
@@ -61,8 +63,8 @@ export const routes: RouteObject[] = [
                 later(paths.search.path, 'Search Submission History'),
                 later(paths.manage.templates.path, 'Email Templates'),
                 later(paths.manage.milestones.path, 'Manage Milestones'),
-                later(paths.manage.admins.path, 'Manage Administrative Users'),
-                later(paths.manage.registrants.path, 'Manage External Users'),
+                { path: paths.manage.admins.path, element: <ManageAdminsPage /> },
+                { path: paths.manage.registrants.path, element: <ManageRegistrantsPage /> },
                 later(paths.manage.registrantEdit.path, 'Edit External Requester'),
                 later(paths.manage.policies.path, 'Manage Policies'),
                 later(paths.manage.csStars.path, 'Manage CS-STARS Data'),
