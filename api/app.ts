@@ -27,6 +27,7 @@ import authenticationRoutes from './routes/authentication';
 import documentRoutes from './routes/documents';
 import healthRoutes from './routes/health';
 import passwordRoutes from './routes/passwords';
+import registrationRoutes from './routes/registration';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
 import sendEmailRoutes from './routes/send-email';
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(passwordRoutes);
     await api.register(adminRoutes);
     await api.register(userRoutes);
+    await api.register(registrationRoutes);
   }, { prefix: '/api/v1' });
   await app.register(staticUi);
   return app;

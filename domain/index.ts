@@ -9,3 +9,4 @@ export * from './policy-years';
 export * from './email-recipients';
 export * from './password-policy';
 export * from './limits';
+export * from './registration';

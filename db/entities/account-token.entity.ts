@@ -19,3 +19,14 @@ export const PasswordResetSchema = defineEntity({
   },
 });
 export type PasswordReset = InferEntity<typeof PasswordResetSchema>;
+
+/** ALTCHA challenges already redeemed, kept until they expire so a solution is never accepted twice. */
+export const UsedChallengeSchema = defineEntity({
+  name: 'UsedChallenge',
+  tableName: 'used_challenges',
+  properties: {
+    signature: p.string().primary(),
+    expiresAt: p.datetime(),
+  },
+});
+export type UsedChallenge = InferEntity<typeof UsedChallengeSchema>;

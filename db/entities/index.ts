@@ -1,6 +1,6 @@
 /** Every ORM entity. Never imported by workflows/ or ui/. */
 import { AdminSchema } from './admin.entity';
-import { PasswordResetSchema } from './account-token.entity';
+import { PasswordResetSchema, UsedChallengeSchema } from './account-token.entity';
 import { CounterSchema } from './counter.entity';
 import { DocumentSchema } from './document.entity';
 import { RequestEffectSchema } from './request-effect.entity';
@@ -23,5 +23,5 @@ export * from './user.entity';
 
 export const ALL_ENTITIES = [
   AdminSchema, CounterSchema, DocumentSchema, RequestEffectSchema, EmailTemplateSchema, PolicyYearSchema,
-  RequestActivitySchema, RequestSchema, UserSchema, PasswordResetSchema,
+  RequestActivitySchema, RequestSchema, UserSchema, PasswordResetSchema, UsedChallengeSchema,
 ];

@@ -32,6 +32,8 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/admins': ['get', 'post'],
   '/api/v1/admins/{id}': ['patch', 'delete'],
   '/api/v1/search-registrants': ['get'],
+  '/api/v1/captcha-challenge': ['get'],
+  '/api/v1/users': ['post'],
   '/api/v1/users/{id}': ['get', 'patch', 'put'],
 };
 
