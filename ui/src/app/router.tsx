@@ -4,6 +4,7 @@ import { NotFoundPage } from '../components/errors/not-found-page';
 import { LaterReleasePage } from '../components/later-release-page';
 import { ManageAdminsPage } from '../features/admin/components/manage-admins-page';
 import { ManageRegistrantsPage } from '../features/admin/components/manage-registrants-page';
+import { RegistrationPage } from '../features/registration/components/registration-page';
 import { ChangePasswordPage } from '../features/auth/components/change-password-page';
 import { ForgotPasswordPage } from '../features/auth/components/forgot-password-page';
 import { LoginPage } from '../features/auth/components/login-page';
@@ -32,7 +33,7 @@ export const routes: RouteObject[] = [
           errorElement: <ErrorPage />,
           children: [
             { path: paths.login.path, element: <LoginPage /> },
-            later(paths.register.path, 'Create New Login'),
+            { path: paths.register.path, element: <RegistrationPage /> },
             { path: paths.forgotPassword.path, element: <ForgotPasswordPage /> },
             { path: paths.passwordReset.path, element: <ResetPasswordPage /> },
             // Unknown addresses are a 404 for everyone (spec 1 §2): under the public layout, so a signed-out visitor

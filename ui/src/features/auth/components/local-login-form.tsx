@@ -55,6 +55,7 @@ export function LocalLoginForm({ onLogin }: LocalLoginFormProps) {
           <button type="submit" className="button" disabled={busy}>Log In</button>
         </div>
         <p><Link to={paths.forgotPassword.getHref()}>Forgot Password?</Link></p>
+        <p>New here? <Link to={paths.register.getHref()}>Create New Login</Link></p>
       </form>
     </section>
   );
