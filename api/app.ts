@@ -32,6 +32,13 @@ import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
 import sendEmailRoutes from './routes/send-email';
 import userRoutes from './routes/users';
+import claimHistoryRoutes from './routes/claim-history';
+import csStarsRoutes from './routes/cs-stars';
+import emailTemplateRoutes from './routes/email-templates';
+import exportRoutes from './routes/export-requests';
+import faqRoutes from './routes/faqs';
+import policyRoutes from './routes/policies';
+import searchRequestRoutes from './routes/search-requests';
 
 /**
  * The CSP the UI runs under: scripts, styles, fonts and calls from this origin only; the ALTCHA widget's
@@ -90,6 +97,14 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(adminRoutes);
     await api.register(userRoutes);
     await api.register(registrationRoutes);
+    // the administrators' desk (issue #9)
+    await api.register(searchRequestRoutes);
+    await api.register(faqRoutes);
+    await api.register(policyRoutes);
+    await api.register(emailTemplateRoutes);
+    await api.register(csStarsRoutes);
+    await api.register(claimHistoryRoutes);
+    await api.register(exportRoutes);
   }, { prefix: '/api/v1' });
   await app.register(staticUi);
   return app;

@@ -91,3 +91,19 @@ export const SEED_POLICY_YEARS = Array.from({ length: 23 }, (_, i) => {
 });
 
 export const FIRST_REQUEST_NUMBER = 50001;
+
+/**
+ * FAQs seeded on first start (issue #9): the requester set carries the help text of spec 1 §2; the administrator
+ * set covers the desk's own tools. Administrators edit both under Manage FAQs.
+ */
+export const SEED_FAQS: { type: 'Admin' | 'Requester'; question: string; answer: string }[] = [
+  { type: 'Requester', question: 'How do I start a new request?', answer: 'Select Start New Request from the Dashboard. It leads to Request a Certificate of Insurance, where you choose the kind of request and fill in the form.' },
+  { type: 'Requester', question: 'How do I add a clinician?', answer: 'Select Add Clinician. It opens a search by employee id, email, or first and last name; choose the person found, then select Apply.' },
+  { type: 'Requester', question: 'Can I save a request and finish it later?', answer: 'Yes. Select Save Draft at any time (changes are also saved as a draft automatically). Then use Next to move through the form.' },
+  { type: 'Requester', question: 'How do I attach a supporting document?', answer: 'Choose the file, describe it, then select Add a Document. Clinician requests need a release signed within the last 180 days or a dated letter; event requests need a copy of the event contract, permit or lease.' },
+  { type: 'Requester', question: 'What happens when I submit?', answer: 'Select Submit. You are taken to Submitted Requests on the Dashboard, and you receive an email confirming that we received the request.' },
+  { type: 'Admin', question: 'How do I find an older request?', answer: 'Use Search: fill at least one filter (dates, names, company, email, VIN, plate or driver). Names match anywhere in the text; VIN and plate numbers ignore dashes and spaces.' },
+  { type: 'Admin', question: 'How do I link claims to a claim history request?', answer: 'Open the request, select Search Claims under Claim History, search by last and first name, tick the claims to list on the letter and select Link Selected Claims. Linking none records that no claims were found.' },
+  { type: 'Admin', question: 'How do I load the CS-STARS claims?', answer: 'Under Manage, CS-STARS Data: choose the CSV export and select Upload. A file with errors is refused with the line numbers and nothing of it is kept; the same export uploaded twice does not duplicate claims.' },
+  { type: 'Admin', question: 'How do I export requests to a spreadsheet?', answer: 'Under Manage, Export Requests: choose the submission dates and, if you like, a request type, then select Export. The file appears in the list of exports when it is ready.' },
+];

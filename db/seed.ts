@@ -5,8 +5,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../api/auth/password-hash';
-import { AdminSchema, CounterSchema, EmailTemplateSchema, PolicyYearSchema, UserSchema } from './entities';
-import { DEV_ADMIN, DEV_REQUESTER, FIRST_REQUEST_NUMBER, SEED_EMAIL_TEMPLATES, SEED_POLICY_YEARS } from './seed-data';
+import { AdminSchema, CounterSchema, EmailTemplateSchema, FaqSchema, PolicyYearSchema, UserSchema } from './entities';
+import { DEV_ADMIN, DEV_REQUESTER, FIRST_REQUEST_NUMBER, SEED_EMAIL_TEMPLATES, SEED_FAQS, SEED_POLICY_YEARS } from './seed-data';
 import { PRODUCT_NAME } from '../domain/reference-lists';
 
 export interface SeedOptions {
@@ -29,6 +29,10 @@ export async function seed(em: EntityManager, options: SeedOptions): Promise<voi
   }
   if ((await em.count(PolicyYearSchema, {})) === 0) {
     for (const year of SEED_POLICY_YEARS) em.create(PolicyYearSchema, year);
+  }
+  if ((await em.count(FaqSchema, {})) === 0) {
+    const orders = { Admin: 0, Requester: 0 };
+    for (const faq of SEED_FAQS) em.create(FaqSchema, { ...faq, order: ++orders[faq.type] });
   }
   await em.flush();
 }

@@ -10,3 +10,4 @@ export * from './email-recipients';
 export * from './password-policy';
 export * from './limits';
 export * from './registration';
+export * from './admin-desk';

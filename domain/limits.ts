@@ -7,3 +7,13 @@ export const AUTOSAVE_DELAY_MS = 750;
  * names no limit; 1,000 characters hold about 25 addresses, and the column is that wide.
  */
 export const ADDL_RECIPIENTS_MAX = 1000;
+/** Spec 2 §9.1 limits of the administrators' desk. */
+export const FAQ_QUESTION_MAX = 120;
+export const FAQ_ANSWER_MAX = 1536;
+export const EMAIL_SUBJECT_MAX = 100;
+export const EMAIL_BODY_MAX = 2500;
+export const TEXT_INPUT_MAX = 200;
+export const SEARCH_DEFAULT_LIMIT = 15;
+export const CS_STARS_PAGE_SIZE = 10000;
+/** A year of CS-STARS rows is a few MB; 100,000 rows are about 20 MB. Our cap (the spec names none). */
+export const CS_STARS_MAX_BYTES = 128 * 1024 * 1024;

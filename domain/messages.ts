@@ -77,3 +77,27 @@ export const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
 /** Audit rows of an email that could not be sent; an administrator can send it again from the audit trail. */
 export const EMAIL_FAILED_ACTIVITY = 'Email Failed';
 export const emailFailedAuditText = (templateTitle: string, reason: string): string => `"${templateTitle}" email failed: ${reason}`;
+
+/** The administrators' desk (spec 2 §8.3, spec 1 §5): search, export, FAQs, policies, templates, claims. */
+export const DESK_MESSAGES = {
+  searchParamsNeeded: 'Additional search parameters are needed.',
+  searchFailed: 'Oops, something went wrong with this search. Please refresh your browser before trying again.',
+  searchNone: 'No requests matching this criteria.',
+  fromAfterTo: 'From date cannot be after To date',
+  toBeforeFrom: 'To date cannot be before From date',
+  exportFailed: 'Oops, something went wrong. Please refresh this page and try again.',
+  noExports: 'No exports.',
+  noFaqs: 'No frequently asked questions, yet.',
+  faqDuplicate: 'This question is already in the list',
+  faqDeleteConfirm: 'Are you sure you want to delete this FAQ?',
+  policyDateFormat: 'Please format date as mm/dd/yyyy',
+  policyDeleteConfirm: 'Are you sure you want to delete this policy record?',
+  templatesLoadFailed: 'Oops, something went wrong retrieving existing templates. Please refresh this page to try again.',
+  templateUpdateFailed: 'Oops, something went wrong. Please close and try the Update button again. If the error persists, contact support.',
+  templateUpdated: 'This template has been successfully updated.',
+  csvRequired: "Please choose a CSV file to upload using the 'Choose File' button.",
+  csvUploadFailed: 'Oops, something went wrong; please refresh this page and try again.',
+  claimsFailed: 'Oops, something went wrong. Please refresh this page and try again.',
+  claimsNone: 'No claims found for this combination of names in the requested date range.',
+  underConstruction: 'This page is under construction.',
+} as const;

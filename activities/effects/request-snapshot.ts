@@ -4,8 +4,8 @@
  * edit made meanwhile never changes what that change sent.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PolicyYearSchema, type Request } from '../../db/entities';
-import { emailRecipients, policyYearsCovering, PRODUCT_NAME, REQUEST_TYPE_LABEL, type RequestType } from '../../domain';
+import { ClaimHistorySchema, PolicyYearSchema, type Request } from '../../db/entities';
+import { emailRecipients, policyYearsCovering, templateVariablesOf } from '../../domain';
 import type { CredentialingLetterData } from '../pdf/credentialing-letter.html';
 
 export interface RequestSnapshot {
@@ -17,24 +17,17 @@ export interface RequestSnapshot {
   letter: CredentialingLetterData | null;
 }
 
+/** The handlebars variables of TEMPLATE_VARIABLES (domain/admin-desk.ts): the list the template editor checks against. */
 export function templateVariables(request: Request, publicUrl: string): Record<string, string | number> {
-  const clinicianName = [request.firstName, request.middleInitial, request.lastName].filter(Boolean).join(' ');
-  return {
-    productName: PRODUCT_NAME,
-    requesterName: request.requesterName ?? request.requesterEmail ?? '',
-    requestNumber: request.requestNumber ?? '',
-    requestTypeLabel: REQUEST_TYPE_LABEL[request.requestType as RequestType] ?? request.requestType,
-    clinicianName,
-    status: request.status,
-    requestUrl: `${publicUrl}/requests/${request.requestType}/${request.id}`,
-    portalUrl: publicUrl,
-  };
+  return templateVariablesOf(request, publicUrl);
 }
 
 async function letterData(em: EntityManager, request: Request, issuedOn: string): Promise<CredentialingLetterData> {
   const from = request.dateFrom?.toISOString() ?? request.submitDate?.toISOString() ?? issuedOn;
   const to = request.dateTo?.toISOString() ?? from;
   const years = await em.find(PolicyYearSchema, {}, { orderBy: { startDate: 'asc' } });
+  // The claims linked to the request (issue #9); the placeholder entry of "none selected" has no claim number.
+  const linked = await em.find(ClaimHistorySchema, { requestId: request.id, claimNumber: { $ne: null } }, { orderBy: { reportDate: 'asc', id: 'asc' } });
   return {
     requestNumber: request.requestNumber!,
     issuedOn,
@@ -51,7 +44,9 @@ async function letterData(em: EntityManager, request: Request, issuedOn: string)
       })),
       from.slice(0, 10), to.slice(0, 10),
     ),
-    claims: [], // claim-history linking arrives with the claims tools
+    claims: linked.map((c) => ({
+      claimNumber: c.claimNumber!, reportDate: c.reportDate?.toISOString() ?? '', involvement: c.involvement ?? '', indemnityPaid: c.indemnityPaid ?? '0',
+    })),
   };
 }
 

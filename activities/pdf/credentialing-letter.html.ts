@@ -30,7 +30,7 @@ export function credentialingLetterHtml(d: CredentialingLetterData): string {
     ? `<table><thead><tr><th>Claim number</th><th>Report date</th><th>Involvement</th><th class="num">Indemnity paid</th></tr></thead><tbody>${
       d.claims.map((c) => `<tr><td>${escape(c.claimNumber)}</td><td>${escape(formatUsDate(c.reportDate))}</td>` +
         `<td>${escape(c.involvement)}</td><td class="num">${escape(formatUsd(c.indemnityPaid))}</td></tr>`).join('')}</tbody></table>`
-    : '<p>No claim history has been linked to this request.</p>';
+    : `<p>No claims were found for the period ${escape(formatUsDate(d.dateFrom))} through ${escape(formatUsDate(d.dateTo))}.</p>`;
   return `<!doctype html><html><head><meta charset="utf-8"><title>Claim History and Insurance Verification ${d.requestNumber}</title>
 <style>
   body { font-family: 'Liberation Serif', 'DejaVu Serif', serif; font-size: 11.5pt; color: #111; line-height: 1.45; }

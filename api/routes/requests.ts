@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DocumentSchema, RequestSchema } from '../../db/entities';
+import { ClaimHistorySchema, DocumentSchema, RequestSchema } from '../../db/entities';
 import { methodNotAllowed } from '../errors';
 import { currentUser, requireUser } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
@@ -49,8 +49,11 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request);
     const found = await findVisibleRequest(request.em, user, request.params.id);
     const documents = await request.em.find(DocumentSchema, { requestId: found.id }, { orderBy: { createdAt: 'asc' } });
-    // Discussions and claim history arrive with their own issues; the related lists exist from the start.
-    return { ...requestForCaller(user, found), documents, discussions: [], claimHistory: [] };
+    // Claim history is the administrators' work on a credentialing request (issue #9); discussions arrive with theirs.
+    const claimHistory = user.isAdmin
+      ? await request.em.find(ClaimHistorySchema, { requestId: found.id }, { orderBy: { reportDate: 'asc', id: 'asc' } })
+      : [];
+    return { ...requestForCaller(user, found), documents, discussions: [], claimHistory };
   });
 
   app.post('/requests', {

@@ -1,4 +1,5 @@
 /** Request payloads and records (spec 1 §3, spec 2 §7.3). Limits come from domain/. */
+import { ClaimHistoryRecord } from './desk.schema';
 import { Type, type Static } from 'typebox';
 import {
   ADDL_RECIPIENTS_MAX, ALL_STATUSES, INTERNAL_NOTES_MAX, MIDDLE_INITIAL_MAX, REQUEST_TYPE, TEXT_MAX,
@@ -100,5 +101,5 @@ export const RequestDetail = Type.Object({
   ...RequestRecord.properties,
   documents: Type.Array(DocumentRecord),
   discussions: Type.Array(Type.Unknown(), { description: 'arrives with the discussions issue' }),
-  claimHistory: Type.Array(Type.Unknown(), { description: 'arrives with the claim-history issue' }),
+  claimHistory: Type.Array(ClaimHistoryRecord, { description: 'linked claims (administrators only; empty for requesters)' }),
 });

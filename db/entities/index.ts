@@ -1,6 +1,10 @@
 /** Every ORM entity. Never imported by workflows/ or ui/. */
 import { AdminSchema } from './admin.entity';
 import { PasswordResetSchema, UsedChallengeSchema } from './account-token.entity';
+import { ClaimDataSchema } from './claim-data.entity';
+import { ClaimHistorySchema } from './claim-history.entity';
+import { FaqSchema } from './faq.entity';
+import { RequestExportSchema } from './request-export.entity';
 import { CounterSchema } from './counter.entity';
 import { DocumentSchema } from './document.entity';
 import { RequestEffectSchema } from './request-effect.entity';
@@ -12,6 +16,10 @@ import { UserSchema } from './user.entity';
 
 export * from './admin.entity';
 export * from './account-token.entity';
+export * from './claim-data.entity';
+export * from './claim-history.entity';
+export * from './faq.entity';
+export * from './request-export.entity';
 export * from './counter.entity';
 export * from './document.entity';
 export * from './request-effect.entity';
@@ -24,4 +32,6 @@ export * from './user.entity';
 export const ALL_ENTITIES = [
   AdminSchema, CounterSchema, DocumentSchema, RequestEffectSchema, EmailTemplateSchema, PolicyYearSchema,
   RequestActivitySchema, RequestSchema, UserSchema, PasswordResetSchema, UsedChallengeSchema,
+  // the administrators' desk
+  ClaimDataSchema, ClaimHistorySchema, FaqSchema, RequestExportSchema,
 ];

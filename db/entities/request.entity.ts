@@ -47,6 +47,11 @@ export const RequestSchema = defineEntity({
     facilityName: p.string().nullable(),
     dateFrom: p.datetime().nullable(),
     dateTo: p.datetime().nullable(),
+    // vehicle and driver (searched by the admin search; the certificate forms fill them)
+    autoType: p.string().nullable(),
+    driverName: p.string().nullable(),
+    plateNumber: p.string().nullable(),
+    vehicleIdNumber: p.string().nullable(),
     /** The last command the request's workflow applied (its update id): a repeat is answered like the first. */
     lastCommandId: p.string().nullable(),
     version: p.integer().version(),

@@ -35,6 +35,19 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/captcha-challenge': ['get'],
   '/api/v1/users': ['post'],
   '/api/v1/users/{id}': ['get', 'patch', 'put'],
+  // the administrators' desk (issue #9)
+  '/api/v1/search-requests': ['get'],
+  '/api/v1/faqs': ['get', 'post'],
+  '/api/v1/faqs/{id}': ['put', 'patch', 'delete'],
+  '/api/v1/policies': ['get', 'post'],
+  '/api/v1/policies/{id}': ['patch', 'delete'],
+  '/api/v1/email-templates': ['get'],
+  '/api/v1/email-templates/{id}': ['patch'],
+  '/api/v1/email-templates/preview': ['post'],
+  '/api/v1/cs-stars': ['get', 'post'],
+  '/api/v1/claim-history': ['get', 'post', 'delete'],
+  '/api/v1/export-requests': ['get', 'post'],
+  '/api/v1/export-requests/{id}/file': ['get'],
 };
 
 const jsonSchema = (operation: any, status: string) => operation.responses[status].content['application/json'].schema;

@@ -9,6 +9,14 @@ import { ChangePasswordPage } from '../features/auth/components/change-password-
 import { ForgotPasswordPage } from '../features/auth/components/forgot-password-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { ResetPasswordPage } from '../features/auth/components/reset-password-page';
+import { FaqsPage } from '../features/faqs/faqs-page';
+import { CsStarsPage } from '../features/manage/cs-stars-page';
+import { ExportPage } from '../features/manage/export-page';
+import { ManageFaqsPage } from '../features/manage/manage-faqs-page';
+import { ManagePoliciesPage } from '../features/manage/manage-policies-page';
+import { ManageTemplatesPage } from '../features/manage/manage-templates-page';
+import { UnderConstructionPage } from '../features/manage/under-construction-page';
+import { SearchPage } from '../features/search/search-page';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { CertificateRequestPage } from '../features/requests/components/certificate-request-page';
 import { CredentialingFormPage } from '../features/requests/components/credentialing-form-page';
@@ -55,23 +63,23 @@ export const routes: RouteObject[] = [
             { path: paths.certificate.new.path, element: <CertificateRequestPage /> },
             { path: paths.certificate.edit.path, element: <CertificateRequestPage /> },
             { path: paths.certificate.view.path, element: <CertificateRequestPage /> },
-            later(paths.faqs.path, 'Frequently Asked Questions'),
+            { path: paths.faqs.path, element: <FaqsPage /> },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.password.path, element: <ChangePasswordPage /> }] },
             { element: <RequireRole allow={isExternal} />, children: [later(paths.profileEdit.path, 'Edit Profile')] },
             {
               element: <RequireRole allow={isAdmin} />,
               children: [
-                later(paths.search.path, 'Search Submission History'),
-                later(paths.manage.templates.path, 'Email Templates'),
-                later(paths.manage.milestones.path, 'Manage Milestones'),
+                { path: paths.search.path, element: <SearchPage /> },
+                { path: paths.manage.templates.path, element: <ManageTemplatesPage /> },
+                { path: paths.manage.milestones.path, element: <UnderConstructionPage title="Manage Milestones" /> },
                 { path: paths.manage.admins.path, element: <ManageAdminsPage /> },
                 { path: paths.manage.registrants.path, element: <ManageRegistrantsPage /> },
                 later(paths.manage.registrantEdit.path, 'Edit External Requester'),
-                later(paths.manage.policies.path, 'Manage Policies'),
-                later(paths.manage.csStars.path, 'Manage CS-STARS Data'),
-                later(paths.manage.oca.path, 'Manage OCA Data'),
-                later(paths.manage.faqs.path, 'Manage FAQs'),
-                later(paths.manage.export.path, 'Export Requests'),
+                { path: paths.manage.policies.path, element: <ManagePoliciesPage /> },
+                { path: paths.manage.csStars.path, element: <CsStarsPage /> },
+                { path: paths.manage.oca.path, element: <UnderConstructionPage title="Manage OCA Data" /> },
+                { path: paths.manage.faqs.path, element: <ManageFaqsPage /> },
+                { path: paths.manage.export.path, element: <ExportPage /> },
                 // Any other /manage address is still admin-only.
                 { path: '/manage/*', element: <NotFoundPage /> },
               ],

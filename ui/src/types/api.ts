@@ -1,3 +1,4 @@
+import type { ClaimLink } from '../features/desk/desk-api';
 /** Shapes of the API's answers (docs/API.md). */
 import type { CertificateType, RequestStatus, RequestType } from '../../../domain';
 
@@ -83,7 +84,7 @@ export interface RequestRecord {
   version?: number;
   documents?: DocumentRecord[];
   discussions?: unknown[];
-  claimHistory?: unknown[];
+  claimHistory?: ClaimLink[];
 }
 
 export interface RequestCounts {

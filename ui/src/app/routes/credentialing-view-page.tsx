@@ -6,6 +6,7 @@ import { Tabs } from '../../components/ui/tabs';
 import { ManageRequestPanel } from '../../features/admin/components/manage-request-panel';
 import { RequestAuditTable } from '../../features/admin/components/request-audit-table';
 import { getRequestActivity } from '../../features/admin/api/get-request-activity';
+import { ClaimHistorySection } from '../../features/claims/claim-history-section';
 import { CredentialingDetails } from '../../features/requests/components/credentialing-details';
 import { DocumentsTable } from '../../features/requests/components/documents-table';
 import { LoadError } from '../../features/requests/components/load-error';
@@ -57,7 +58,12 @@ export function CredentialingViewPage() {
               { id: 'details', label: 'Request Details' },
               { id: 'audit', label: 'Request Audit Details' },
             ]}>
-              {tab === 'details' ? <RequestDetails request={request.data} /> : (
+              {tab === 'details' ? (
+                <>
+                  <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={request.refetch} />
+                  <RequestDetails request={request.data} />
+                </>
+              ) : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
                   : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={activity.refetch} /> : <Loading />
               )}

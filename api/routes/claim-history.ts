@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { requireAdmin } from '../plugins/auth';
+import { ClaimHistoryRecord, ClaimSearchQuery, ClaimsPage, LinkClaimsBody, RequestIdQuery } from '../schemas/desk.schema';
+import { errorResponses } from '../schemas/error.schema';
+import { linkClaims, searchClaims, unlinkClaims } from '../services/claim-history';
+
+const tags = ['claim-history'];
+
+/** `api/v1/claim-history` (spec 2 §7.6): claim search and the claims linked to a credentialing request. Administrators only. */
+const claimHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', requireAdmin);
+  app.get('/claim-history', {
+    schema: {
+      tags, summary: 'Search claims by physician name within the request dates',
+      description: 'Names match case-insensitively, combined with `or` (default) or `and`; sorted by last name, first name, report date.',
+      querystring: ClaimSearchQuery, response: { 200: ClaimsPage, ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request) => searchClaims(request.em, { ...request.query, limit: request.query.$limit }));
+
+  app.post('/claim-history', {
+    schema: {
+      tags, summary: "Replace a request's linked claims",
+      description: 'Removes the earlier links and links the chosen claims in one transaction; with no claim, one placeholder entry.',
+      body: LinkClaimsBody, response: { 201: Type.Array(ClaimHistoryRecord), ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request, reply) => reply.code(201).send(await linkClaims(request.em, request.body.requestId, request.body.claimIds)));
+
+  app.delete('/claim-history', {
+    schema: { tags, summary: "Remove a request's links (by requestId)", querystring: RequestIdQuery, response: { 200: Type.Object({ removed: Type.Integer() }), ...errorResponses(400, 401, 403) } },
+  }, async (request) => ({ removed: await unlinkClaims(request.em, request.query.requestId) }));
+};
+export default claimHistoryRoutes;

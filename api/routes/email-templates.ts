@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { requireAdmin } from '../plugins/auth';
+import { EmailTemplateRecord, PatchTemplateBody, PreviewResult, PreviewTemplateBody } from '../schemas/desk.schema';
+import { errorResponses } from '../schemas/error.schema';
+import { IdParams } from '../schemas/primitives';
+import { listTemplates, previewTemplate, updateTemplate } from '../services/email-templates';
+
+const tags = ['email-templates'];
+
+/** `api/v1/email-templates` (spec 2 §7.9): list by order, edit subject and body, preview. Administrators only. */
+const emailTemplateRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', requireAdmin);
+  app.get('/email-templates', {
+    schema: { tags, summary: 'Email templates by order', response: { 200: Type.Object({ total: Type.Integer(), limit: Type.Integer(), skip: Type.Integer(), data: Type.Array(EmailTemplateRecord) }), ...errorResponses(401, 403) } },
+  }, async (request) => {
+    const data = await listTemplates(request.em);
+    return { total: data.length, limit: data.length, skip: 0, data };
+  });
+  app.patch('/email-templates/:id', {
+    schema: {
+      tags, summary: 'Change subject and body', params: IdParams, body: PatchTemplateBody,
+      description: 'Refused (400) when the handlebars does not compile or names a variable the request snapshot does not carry.',
+      response: { 200: EmailTemplateRecord, ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request) => updateTemplate(request.em, request.params.id, request.body));
+  app.post('/email-templates/preview', {
+    schema: { tags, summary: 'Render a subject and body with a request (default: the latest submitted, or a sample)', body: PreviewTemplateBody, response: { 200: PreviewResult, ...errorResponses(400, 401, 403, 404) } },
+  }, async (request) => previewTemplate(request.em, app.config.publicUrl, request.body));
+};
+export default emailTemplateRoutes;

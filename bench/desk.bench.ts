@@ -1,0 +1,201 @@
+/**
+ * `npm run bench:desk [-- --rows 100000 --searches 300]`: the speed targets of the administrators' desk (issue #9)
+ * on a kept database `coi_bench_desk` (DESK_BENCH_DATABASE_URL to change it), filled once and reused:
+ *
+ *   CS-STARS import   the 100,000-row CSV (bench/results/cs-stars-<rows>.csv, generated once) through the
+ *                     portal's import (csv-parse stream → checks → COPY into staging → merge), into an empty
+ *                     claims table, against a plain `COPY … (FORMAT csv, HEADER)` of the same file into an
+ *                     untyped table, measured in the same run.           target ≤ 5 s and ≤ 3× plain COPY
+ *   export            all <rows> submitted requests to xlsx (COPY TO → exceljs streaming writer), wall time and the
+ *                     process's RSS growth sampled every 20 ms.          target ≤ 10 s, ≤ 200 MB growth
+ *   search            p50/p95/max of the admin search (the route's service: SQL + mapping) with a name filter,
+ *                     over <rows> requests, plus EXPLAIN ANALYZE of one. target p95 ≤ 50 ms
+ *
+ * Prints a summary and writes bench/results/desk-<timestamp>.json. Exits 1 when a target is missed.
+ */
+import { createReadStream, createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { searchRequests, searchSql } from '../api/services/admin-search';
+import { importClaimsCsv } from '../api/services/cs-stars-import';
+import { exportsRunning, startExport } from '../api/services/request-export';
+import { RequestExportSchema } from '../db/entities';
+import { createOrm } from '../db/orm';
+import { prepareDatabase } from '../db/prepare-database';
+import { claimLines } from './generate-cs-stars';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const ROWS = arg('rows', 100_000);
+const SEARCHES = arg('searches', 300);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const results = path.join(here, 'results');
+mkdirSync(results, { recursive: true });
+const databaseUrl = process.env.DESK_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/coi_bench_desk';
+const log = (line: string) => console.log(`[bench:desk] ${line}`);
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+async function csvFile(): Promise<string> {
+  const file = path.join(results, `cs-stars-${ROWS}.csv`);
+  if (existsSync(file)) return file;
+  log(`generating ${file}`);
+  const out = createWriteStream(file);
+  for (const line of claimLines(ROWS, 2026)) if (!out.write(`${line}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+  await new Promise<void>((r) => out.end(() => r()));
+  return file;
+}
+
+/** <rows> submitted requests of every type, with realistic names, once. */
+async function fillRequests(client: pg.Client) {
+  const have = Number((await client.query(`select count(*) as n from requests where request_number >= 1000000`)).rows[0].n);
+  if (have >= ROWS) return;
+  log(`inserting ${ROWS - have} requests`);
+  await client.query(`
+    with names as (select array['Nguyen','Smith','Johnson','Garcia','Okafor','Patel','Kim','Larsen','Brown','Davis','Miller','Wilson','Anderson',
+      'Thomas','Moore','Martin','Jackson','Lee','Harris','Clark','Lewis','Robinson','Walker','Young','Allen','King','Wright','Scott','Torres',
+      'Hill','Flores','Green','Adams','Nelson','Baker','Hall','Rivera','Campbell','Mitchell','Carter','Roberts','Phillips','Evans','Turner',
+      'Parker','Collins','Edwards','Stewart','Morris','Murphy','Cook','Rogers','Morgan','Peterson','Cooper','Reed','Bailey','Bell','Gomez',
+      'Kelly','Howard','Ward','Cox','Diaz','Richardson','Wood','Watson','Brooks','Bennett','Gray','James','Reyes','Cruz','Hughes','Price',
+      'Myers','Long','Foster','Sanders','Ross','Morales','Powell','Sullivan','Russell','Ortiz','Jenkins','Gutierrez','Perry','Butler',
+      'Barnes','Fisher','Henderson','Coleman','Simmons','Patterson','Jordan','Reynolds','Hamilton','Graham','Vandermeer'] as last,
+      array['Avery','Jordan','Taylor','Morgan','Casey','Riley','Jamie','Alex','Sam','Drew','Maria','James','Priya','Wei','Olu'] as first,
+      array['Mercy Hospital','Harbor Clinic','Valley Medical','Northside Health','Lakeview Surgical','Riverbend Care'] as company)
+    insert into requests (created_at, updated_at, request_number, request_type, certificate_type, auto_type, status, source, submit_date,
+      completed_date, requester_id, requester_name, requester_last_name, requester_email, requester_company, employer_type, verified,
+      last_name, first_name, date_from, date_to, provider_type, reason, driver_name, plate_number, vehicle_id_number, version)
+    select now(), now(), 1000000 + g, case when g % 3 = 0 then 'certificate' else 'credentialing' end,
+      case when g % 3 = 0 then (array['Clinician','Auto Liability','Contracts/Lease','Event','Provider','Property'])[1 + g % 6] end,
+      case when g % 3 = 0 and g % 6 = 3 then 'Rental' end,
+      (array['Submitted','Approved','Denied','Pending Additional Information','Approved'])[1 + g % 5], 'external',
+      timestamptz '2024-01-01 12:00+00' + (g * interval '9 minutes'),
+      case when g % 5 in (1, 4) then timestamptz '2024-01-03 12:00+00' + (g * interval '9 minutes') end,
+      1, first[1 + (g * 7) % array_length(first, 1)] || ' ' || last[1 + (g * 13) % array_length(last, 1)], last[1 + (g * 13) % array_length(last, 1)],
+      'req' || g || '@' || lower(replace(company[1 + g % 6], ' ', '')) || '.example', company[1 + g % 6], 'external', g % 2 = 0,
+      last[1 + (g * 31 + g / 7) % array_length(last, 1)] || case when g % 11 = 0 then '-' || last[1 + g % 17] else '' end,
+      first[1 + g % array_length(first, 1)], timestamptz '2015-01-01 11:00+00', timestamptz '2024-12-31 11:00+00',
+      'Current Employee/Fellow/Resident', 'Future employment',
+      case when g % 6 = 3 then first[1 + g % 15] || ' ' || last[1 + g % 40] end,
+      case when g % 6 = 3 then upper(substr(md5(g::text), 1, 3)) || '-' || (100 + g % 900) end,
+      case when g % 6 = 3 then upper(substr(md5((g * 7)::text), 1, 17)) end, 1
+    from names, generate_series(${have + 1}, ${ROWS}) as g`);
+  await client.query('analyze requests');
+}
+
+async function main() {
+  await prepareDatabase(databaseUrl, () => undefined, { devAccounts: false });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const orm = await createOrm(databaseUrl, { poolMax: 4 });
+  const report: Record<string, unknown> = { rows: ROWS, at: new Date().toISOString(), node: process.version };
+  const failures: string[] = [];
+  try {
+    // ---------------------------------------------------------------- CS-STARS import vs plain COPY
+    const file = await csvFile();
+    await client.query('drop table if exists bench_plain_copy');
+    await client.query(`create unlogged table bench_plain_copy (a text, b text, c text, d text, e text, f text, g text, h text, i text, j text, k text, l text, m text)`);
+    let started = performance.now();
+    await pipeline(createReadStream(file), client.query(copyFrom('copy bench_plain_copy from stdin with (format csv, header)')));
+    const plainMs = performance.now() - started;
+    await client.query('drop table bench_plain_copy');
+    // The same file by plain COPY into a table shaped like claims_data (typed columns, its indexes), no checks, no merge.
+    await client.query('drop table if exists bench_typed_copy');
+    await client.query(`create unlogged table bench_typed_copy (id serial primary key, created_at timestamptz not null default now(),
+      export_date timestamptz, physician_last_name varchar(255), physician_first_name varchar(255), physician_middle_initial varchar(1),
+      involvement varchar(255), claim_number varchar(255), type varchar(255), status varchar(255), outcome varchar(255),
+      claim_date timestamptz, report_date timestamptz, indemnity_paid numeric(15,2), description text)`);
+    await client.query('create unique index on bench_typed_copy (claim_number, physician_last_name, physician_first_name, physician_middle_initial)');
+    await client.query('create index on bench_typed_copy (report_date desc, id desc)');
+    await client.query(`set datestyle = 'ISO, MDY'`);
+    started = performance.now();
+    await pipeline(createReadStream(file), client.query(copyFrom(`copy bench_typed_copy (export_date, physician_last_name, physician_first_name,
+      physician_middle_initial, involvement, claim_number, type, status, outcome, claim_date, report_date, indemnity_paid, description)
+      from stdin with (format csv, header)`)));
+    const typedMs = performance.now() - started;
+    await client.query('drop table bench_typed_copy');
+    await client.query('truncate claims_data');
+    started = performance.now();
+    const imported = await importClaimsCsv(databaseUrl, createReadStream(file));
+    const importMs = performance.now() - started;
+    started = performance.now();
+    const again = await importClaimsCsv(databaseUrl, createReadStream(file));
+    const reimportMs = performance.now() - started;
+    const load = os.loadavg()[0];
+    report.csStars = { plainCopyMs: plainMs, typedCopyMs: typedMs, importMs, ratio: importMs / plainMs, ratioTyped: importMs / typedMs, reimportMs, imported, reimported: again, loadAverage: load };
+    log(`CS-STARS ${ROWS} rows: import ${ms(importMs)} (inserted ${imported.inserted}); plain COPY into text ${ms(plainMs)} → ratio ${(importMs / plainMs).toFixed(2)}×; plain COPY into a typed, indexed table ${ms(typedMs)} → ratio ${(importMs / typedMs).toFixed(2)}×; re-upload ${ms(reimportMs)} (updated ${again.updated}, unchanged ${again.unchanged}); load average ${load.toFixed(1)}`);
+    if (importMs > 5000) failures.push(`import ${ms(importMs)} > 5 s`);
+    if (importMs > 3 * plainMs) failures.push(`import ${(importMs / plainMs).toFixed(2)}× plain COPY > 3×`);
+
+    // ---------------------------------------------------------------- export
+    await fillRequests(client);
+    const submitted = Number((await client.query(`select count(*) as n from requests where status <> 'Draft' and submit_date is not null`)).rows[0].n);
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-bench-desk-'));
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, process.memoryUsage().rss); }, 20);
+    started = performance.now();
+    const row = await startExport(orm, dataDir, databaseUrl, { filename: 'coi_export_bench' }, 'bench');
+    await Promise.all(exportsRunning());
+    const exportMs = performance.now() - started;
+    clearInterval(sampler);
+    const done = await orm.em.fork().findOneOrFail(RequestExportSchema, row.id);
+    const growthMb = (rssPeak - rssBefore) / 1024 / 1024;
+    report.export = { requests: submitted, rowsWritten: done.rowsWritten, state: done.state, ms: exportMs, bytes: done.size, rssBeforeMb: rssBefore / 1048576, rssPeakMb: rssPeak / 1048576, growthMb };
+    log(`export ${done.rowsWritten} requests (${done.state}, ${((done.size ?? 0) / 1048576).toFixed(1)} MB xlsx): ${ms(exportMs)}, RSS ${(rssBefore / 1048576).toFixed(0)} → peak ${(rssPeak / 1048576).toFixed(0)} MB (growth ${growthMb.toFixed(1)} MB)`);
+    await rm(dataDir, { recursive: true, force: true });
+    if (done.state !== 'done') failures.push(`export ${done.state}: ${done.failure}`);
+    if (exportMs > 10_000) failures.push(`export ${ms(exportMs)} > 10 s`);
+    if (growthMb > 200) failures.push(`export memory growth ${growthMb.toFixed(0)} MB > 200 MB`);
+
+    // ---------------------------------------------------------------- search
+    const names = ['smith', 'Okafor', 'son', 'ander', 'Vandermeer', 'gar', 'lee', 'Nguyen-', 'morg', 'zzz-none', 'ill', 'ramirez'];
+    const em = orm.em.fork();
+    for (let i = 0; i < 20; i += 1) await searchRequests(em, { clinLastName: names[i % names.length] }); // warm-up
+    const times: number[] = [];
+    const perName: Record<string, number[]> = {};
+    for (let i = 0; i < SEARCHES; i += 1) {
+      const name = names[i % names.length];
+      const params = i % 4 === 3 ? { reqstrLastName: name, limit: 15 } : { clinLastName: name };
+      const t0 = performance.now();
+      await searchRequests(orm.em.fork(), params);
+      const t = performance.now() - t0;
+      times.push(t);
+      (perName[name] ??= []).push(t);
+    }
+    times.sort((a, b) => a - b);
+    const pct = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)];
+    const { sql, values } = searchSql({ clinLastName: 'smith' });
+    let explainSql = sql;
+    values.forEach((v) => { explainSql = explainSql.replace('?', `'${String(v).replace(/'/g, "''")}'`); });
+    const plan = (await client.query(`explain (analyze, buffers) ${explainSql}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const rare = searchSql({ clinLastName: 'Okafor' });
+    let rareSql = rare.sql;
+    rare.values.forEach((v) => { rareSql = rareSql.replace('?', `'${String(v).replace(/'/g, "''")}'`); });
+    const rarePlan = (await client.query(`explain (analyze, buffers) ${rareSql}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    report.search = { requests: submitted, searches: SEARCHES, p50: pct(0.5), p95: pct(0.95), max: times.at(-1), perNameP95: Object.fromEntries(Object.entries(perName).map(([n, list]) => [n, list.sort((a, b) => a - b)[Math.ceil(0.95 * list.length) - 1]])), explainCommon: plan, explainRare: rarePlan };
+    log(`search over ${submitted} requests, ${SEARCHES} name searches: p50 ${ms(pct(0.5))}, p95 ${ms(pct(0.95))}, max ${ms(times.at(-1)!)}`);
+    log(`EXPLAIN ANALYZE (clinLastName=smith):\n${plan}`);
+    log(`EXPLAIN ANALYZE (clinLastName=Okafor):\n${rarePlan}`);
+    if (pct(0.95) > 50) failures.push(`search p95 ${ms(pct(0.95))} > 50 ms`);
+  } finally {
+    await orm.close();
+    await client.end();
+  }
+  const out = path.join(results, `desk-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(out, JSON.stringify({ ...report, failures }, null, 2));
+  log(`results: ${out}`);
+  if (failures.length) {
+    log(`MISSED: ${failures.join('; ')}`);
+    process.exitCode = 1;
+  } else log('all targets met');
+}
+
+await main();
