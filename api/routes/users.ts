@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { methodNotAllowed } from '../errors';
-import { requireAdmin } from '../plugins/auth';
+import { currentUser, requireAdmin, requireUser } from '../plugins/auth';
 import { errorResponses } from '../schemas/error.schema';
 import { ExternalUserList, ExternalUserRecord, RegistrantSearchQuery, UserPatchBody } from '../schemas/external-user.schema';
 import { IdParams } from '../schemas/primitives';
@@ -19,17 +19,20 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => searchRegistrants(request.em, request.query));
 
   app.get('/users/:id', {
-    onRequest: requireAdmin,
-    schema: { tags, summary: 'An external user', params: IdParams, response: { 200: ExternalUserRecord, ...errorResponses(401, 403, 404) } },
-  }, async (request) => getExternalUser(request.em, request.params.id));
+    onRequest: requireUser,
+    schema: {
+      tags, summary: 'An external user (administrators, or the user themself)', params: IdParams,
+      response: { 200: ExternalUserRecord, ...errorResponses(401, 403, 404) },
+    },
+  }, async (request) => getExternalUser(request.em, currentUser(request), request.params.id));
 
   app.patch('/users/:id', {
-    onRequest: requireAdmin,
+    onRequest: requireUser,
     schema: {
-      tags, summary: 'Deactivate or reactivate an external user', params: IdParams, body: UserPatchBody,
-      response: { 200: ExternalUserRecord, ...errorResponses(400, 401, 403, 404) },
+      tags, summary: 'Edit Profile / Edit External Requester; administrators also deactivate or reactivate',
+      params: IdParams, body: UserPatchBody, response: { 200: ExternalUserRecord, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => patchExternalUser(request.em, request.params.id, request.body));
+  }, async (request) => patchExternalUser(request.em, currentUser(request), request.params.id, request.body));
 
   app.put('/users/:id', {
     onRequest: requireAdmin,

@@ -21,5 +21,10 @@ const Text = Type.Optional(Type.String({ maxLength: TEXT_MAX }));
 export const RegistrantSearchQuery = Type.Object({ lastName: Text, firstName: Text, company: Text, email: Text });
 export type RegistrantSearchQuery = Static<typeof RegistrantSearchQuery>;
 
-export const UserPatchBody = Type.Object({ active: Type.Boolean({ description: 'deactivate (false) or reactivate (true)' }) });
+const Field = Type.Optional(Type.String({ maxLength: 300 }));
+/** Profile fields (the external user themself, or an administrator) and, for administrators only, `active`. */
+export const UserPatchBody = Type.Object({
+  lastName: Field, firstName: Field, middleInitial: Field, company: Field, phone: Field, email: Field,
+  active: Type.Optional(Type.Boolean({ description: 'administrators: deactivate (false) or reactivate (true)' })),
+});
 export type UserPatchBody = Static<typeof UserPatchBody>;

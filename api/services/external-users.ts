@@ -5,9 +5,10 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
-import { MESSAGES } from '../../domain';
-import { badRequest, notFound } from '../errors';
+import { cleanProfile, MESSAGES, validateProfile } from '../../domain';
+import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import type { RegistrantSearchQuery, UserPatchBody } from '../schemas/external-user.schema';
+import type { SessionUser } from '../schemas/session-user.schema';
 
 export const externalUserView = (u: User) => ({
   id: u.id, firstName: u.firstName, lastName: u.lastName, middleInitial: u.middleInitial ?? null, company: u.company ?? null,
@@ -36,13 +37,39 @@ async function externalUser(em: EntityManager, id: number) {
   return user;
 }
 
-export async function getExternalUser(em: EntityManager, id: number) {
+/** Administrators see any external user; an external user sees only themself. */
+function assertMayEdit(me: SessionUser, id: number) {
+  if (!me.isAdmin && !(me.isExternal && me.id === id)) throw forbidden();
+}
+
+export async function getExternalUser(em: EntityManager, me: SessionUser, id: number) {
+  assertMayEdit(me, id);
   return externalUserView(await externalUser(em, id));
 }
 
-export async function patchExternalUser(em: EntityManager, id: number, body: UserPatchBody) {
+/**
+ * Edit Profile (the external user) and Edit External Requester (an administrator): the registration rules without
+ * the password; an email used by another account (any case) is 409. Only administrators change `active`.
+ */
+export async function patchExternalUser(em: EntityManager, me: SessionUser, id: number, body: UserPatchBody) {
+  assertMayEdit(me, id);
   const user = await externalUser(em, id);
-  user.deletedAt = body.active ? null : (user.deletedAt ?? new Date());
+  const { active, ...profile } = body;
+  if (active !== undefined && !me.isAdmin) throw forbidden('Only administrators deactivate or reactivate users');
+  if (Object.keys(profile).length) {
+    const current = {
+      lastName: user.lastName, firstName: user.firstName, middleInitial: user.middleInitial ?? '', company: user.company ?? '',
+      phone: user.phone ?? '', email: user.email,
+    };
+    const fields = cleanProfile({ ...current, ...Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined)) });
+    const errors = validateProfile(fields, false);
+    if (Object.keys(errors).length) throw badRequest(Object.values(errors)[0], errors);
+    if (fields.email !== user.email && await em.count(UserSchema, { email: fields.email, id: { $ne: user.id } })) {
+      throw new ApiError(409, MESSAGES.emailInUse, { reason: 'emailInUse' }, { email: MESSAGES.emailInUse });
+    }
+    em.assign(user, { ...fields, middleInitial: fields.middleInitial || null });
+  }
+  if (active !== undefined) user.deletedAt = active ? null : (user.deletedAt ?? new Date());
   await em.flush();
   return externalUserView(user);
 }

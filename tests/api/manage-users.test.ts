@@ -92,3 +92,37 @@ describe('external users', () => {
     expect((await call(h, admin, 'GET', `/api/v1/users/${user.id}`)).body.email).toBe(email);
   });
 });
+
+describe('Edit Profile and Edit External Requester (PATCH users/:id)', () => {
+  it('the external user edits their own profile (cleaned), not somebody else\'s, and not the active flag', async () => {
+    const email = `profile-${stamp}@clinic.example`;
+    const other = `profile-other-${stamp}@clinic.example`;
+    await createExternalUser(h, email, 'Profile-Pass1');
+    await createExternalUser(h, other, 'Profile-Pass1');
+    const me = await login(h, email, 'Profile-Pass1');
+    const them = await login(h, other, 'Profile-Pass1');
+    const res = await call(h, me, 'PATCH', `/api/v1/users/${me.user.id}`, { lastName: ' D\u2019Souza ', middleInitial: 'R.', phone: '503-555-0111', company: 'New Clinic' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ lastName: "D'Souza", middleInitial: 'R', phone: '503-555-0111', company: 'New Clinic', email });
+    expect((await call(h, me, 'GET', `/api/v1/users/${me.user.id}`)).body.lastName).toBe("D'Souza");
+    expect((await call(h, me, 'PATCH', `/api/v1/users/${them.user.id}`, { company: 'Hijacked' })).status).toBe(403);
+    expect((await call(h, me, 'GET', `/api/v1/users/${them.user.id}`)).status).toBe(403);
+    expect((await call(h, me, 'PATCH', `/api/v1/users/${me.user.id}`, { active: false })).status).toBe(403);
+    const bad = await call(h, me, 'PATCH', `/api/v1/users/${me.user.id}`, { phone: '5035550111', company: ' ' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({ phone: 'Please format like 503-123-1234', company: 'The field above is required' });
+    const taken = await call(h, me, 'PATCH', `/api/v1/users/${me.user.id}`, { email: other.toUpperCase() });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe('The email address you provided is already in use.');
+  });
+
+  it('an administrator edits an external requester', async () => {
+    const email = `admin-edits-${stamp}@clinic.example`;
+    await createExternalUser(h, email, 'Edited-Pass1');
+    const user = (await call(h, admin, 'GET', `/api/v1/search-registrants?email=${encodeURIComponent(email)}`)).body[0];
+    const res = await call(h, admin, 'PATCH', `/api/v1/users/${user.id}`, { firstName: 'Edited', phone: '503-555-0123', email: ` NEW-${email.toUpperCase()} ` });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ firstName: 'Edited', email: `new-${email}` });
+    await login(h, `new-${email}`, 'Edited-Pass1');
+  });
+});

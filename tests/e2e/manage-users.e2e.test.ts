@@ -89,8 +89,18 @@ describe('Manage External Users', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('button', { name: 'Reactivate Other Requester' }).click();
     await page.getByRole('cell', { name: 'Active', exact: true }).waitFor();
+    // Edit External Requester: the registration form for an administrator.
+    await page.getByRole('link', { name: 'Edit Other Requester' }).click();
+    await heading('Edit External Requester').waitFor();
+    await page.getByLabel('Company').waitFor();
+    await page.getByLabel('First Name').fill('Renamed');
+    await page.getByLabel('Phone').fill('5035550142');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.getByText(MESSAGES.externalUserUpdated).waitFor();
+    await portal.shot('edit-external');
     await portal.signOut();
     await portal.signIn(email, 'Deactivate-Pass1');
     await heading('Dashboard').waitFor();
+    await page.getByText('Renamed Requester').first().waitFor();
   });
 });

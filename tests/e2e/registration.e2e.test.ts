@@ -60,6 +60,21 @@ describe('registration', () => {
     await portal.signOut();
     await portal.signIn(email, 'Hospital-Pass2');
     await heading('Dashboard').waitFor();
+
+    // Edit Profile: the same form, without password and captcha.
+    await page.getByRole('link', { name: 'Edit Profile' }).first().click();
+    await heading('Edit Profile').waitFor();
+    await page.getByLabel('Company').waitFor();
+    expect(await page.getByLabel('Company').inputValue()).toBe('Providence Hospital');
+    expect(await page.getByLabel('Middle Initial').inputValue()).toBe('B');
+    await page.getByLabel('Company').fill('Providence St. Vincent');
+    await page.getByLabel('Phone').fill('503');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.getByText(MESSAGES.phoneFormat).waitFor();
+    await page.getByLabel('Phone').fill('5035550100');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.getByText(MESSAGES.profileUpdated).waitFor();
+    await portal.shot('profile-updated');
     await portal.signOut();
   });
 

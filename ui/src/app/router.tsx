@@ -1,7 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { ErrorPage } from '../components/errors/error-page';
 import { NotFoundPage } from '../components/errors/not-found-page';
-import { LaterReleasePage } from '../components/later-release-page';
 import { ManageAdminsPage } from '../features/admin/components/manage-admins-page';
 import { ManageRegistrantsPage } from '../features/admin/components/manage-registrants-page';
 import { RegistrationPage } from '../features/registration/components/registration-page';
@@ -27,7 +26,6 @@ import { PublicLayout } from './layout/public-layout';
 import { CredentialingViewPage } from './routes/credentialing-view-page';
 import { RequireRole, isAdmin, isExternal } from './routes/require-role';
 
-const later = (path: string, title: string): RouteObject => ({ path, element: <LaterReleasePage title={title} /> });
 
 /** Route table of spec 1 §2. Screens not built yet say so; they show no made-up data. */
 export const routes: RouteObject[] = [
@@ -65,7 +63,7 @@ export const routes: RouteObject[] = [
             { path: paths.certificate.view.path, element: <CertificateRequestPage /> },
             { path: paths.faqs.path, element: <FaqsPage /> },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.password.path, element: <ChangePasswordPage /> }] },
-            { element: <RequireRole allow={isExternal} />, children: [later(paths.profileEdit.path, 'Edit Profile')] },
+            { element: <RequireRole allow={isExternal} />, children: [{ path: paths.profileEdit.path, element: <RegistrationPage mode="profile" /> }] },
             {
               element: <RequireRole allow={isAdmin} />,
               children: [
@@ -74,7 +72,7 @@ export const routes: RouteObject[] = [
                 { path: paths.manage.milestones.path, element: <UnderConstructionPage title="Manage Milestones" /> },
                 { path: paths.manage.admins.path, element: <ManageAdminsPage /> },
                 { path: paths.manage.registrants.path, element: <ManageRegistrantsPage /> },
-                later(paths.manage.registrantEdit.path, 'Edit External Requester'),
+                { path: paths.manage.registrantEdit.path, element: <RegistrationPage mode="admin" /> },
                 { path: paths.manage.policies.path, element: <ManagePoliciesPage /> },
                 { path: paths.manage.csStars.path, element: <CsStarsPage /> },
                 { path: paths.manage.oca.path, element: <UnderConstructionPage title="Manage OCA Data" /> },

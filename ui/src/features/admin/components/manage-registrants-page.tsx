@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { MESSAGES } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { TextField } from '../../../components/ui/form-field';
+import { paths } from '../../../lib/paths';
 import { searchRegistrants, setUserActive, type ExternalUser, type RegistrantSearch } from '../api/manage-users';
 
 const EMPTY: RegistrantSearch = { lastName: '', firstName: '', company: '', email: '' };
@@ -63,10 +65,13 @@ export function ManageRegistrantsPage() {
     {
       header: 'Actions',
       cell: (u) => (
-        <button type="button" className={u.active ? 'button button--danger-outline' : 'button button--secondary'}
-          onClick={() => void toggle(u)} aria-label={`${u.active ? 'Deactivate' : 'Reactivate'} ${u.firstName} ${u.lastName}`}>
-          {u.active ? 'Deactivate' : 'Reactivate'}
-        </button>
+        <div className="button-row button-row--tight">
+          <Link className="button button--secondary" to={paths.manage.registrantEdit.getHref(u.id)} aria-label={`Edit ${u.firstName} ${u.lastName}`}>Edit</Link>
+          <button type="button" className={u.active ? 'button button--danger-outline' : 'button button--secondary'}
+            onClick={() => void toggle(u)} aria-label={`${u.active ? 'Deactivate' : 'Reactivate'} ${u.firstName} ${u.lastName}`}>
+            {u.active ? 'Deactivate' : 'Reactivate'}
+          </button>
+        </div>
       ),
     },
   ];

@@ -1,27 +1,52 @@
-import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router-dom';
 import { cleanProfile, formatPhone, MESSAGES, PASSWORD_HELP, validateProfile, type RegistrationFields } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { TextField } from '../../../components/ui/form-field';
+import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
-import { registerExternalUser } from '../api/register';
+import { getExternalUser, registerExternalUser, updateExternalUser } from '../api/register';
 import { Captcha } from './captcha';
 
 type Fields = RegistrationFields & { confirmPassword: string };
 const EMPTY: Fields = { lastName: '', firstName: '', middleInitial: '', company: '', phone: '', email: '', password: '', confirmPassword: '' };
-type Status = 'pending' | 'submitting' | 'success' | 'error' | 'duplicate';
+type Status = 'loading' | 'pending' | 'submitting' | 'success' | 'error' | 'duplicate';
+/** register: /login/register; profile: Edit Profile (/profile/{id}/edit); admin: Edit External Requester. */
+export type ProfileMode = 'register' | 'profile' | 'admin';
+
+const HEADINGS: Record<ProfileMode, string> = { register: 'Registration', profile: 'Edit Profile', admin: 'Edit External Requester' };
+const SUCCESS: Record<ProfileMode, string> = { register: MESSAGES.registered, profile: MESSAGES.profileUpdated, admin: MESSAGES.externalUserUpdated };
 
 /**
- * /login/register (title Create New Login, heading Registration): external requesters register (spec 1 §5,
- * spec 2 §8.3). Submit stays disabled until the captcha is solved; the values are cleaned before sending.
+ * The registration form of spec 1 §2, §5 and spec 2 §8.3. Registering (title Create New Login, heading
+ * Registration): Submit stays disabled until the captcha is solved. The same form, without password and captcha,
+ * edits the profile (the external user) or an external requester (an administrator). Values are cleaned before
+ * sending.
  */
-export function RegistrationPage() {
+export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) {
+  const { id } = useParams();
+  const { revalidate } = useAuth();
+  const registering = mode === 'register';
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof Fields, string>>>({});
-  const [status, setStatus] = useState<Status>('pending');
+  const [status, setStatus] = useState<Status>(registering ? 'pending' : 'loading');
   const [captcha, setCaptcha] = useState<string | null>(null);
   const [captchaKey, setCaptchaKey] = useState(0);
+
+  useEffect(() => {
+    if (registering || !id) return;
+    const controller = new AbortController();
+    getExternalUser(id, controller.signal).then((user) => {
+      setFields({
+        ...EMPTY, lastName: user.lastName, firstName: user.firstName, middleInitial: user.middleInitial ?? '',
+        company: user.company ?? '', phone: user.phone ?? '', email: user.email,
+      });
+      setStatus('pending');
+    }, () => { if (!controller.signal.aborted) setStatus('error'); });
+    return () => controller.abort();
+  }, [registering, id]);
 
   const set = (name: keyof Fields) => (event: { target: { value: string } }) =>
     setFields((f) => ({ ...f, [name]: name === 'phone' ? formatPhone(event.target.value) : event.target.value }));
@@ -30,14 +55,22 @@ export function RegistrationPage() {
     event.preventDefault();
     const { confirmPassword, ...rest } = fields;
     const clean = cleanProfile(rest);
-    const found: Partial<Record<keyof Fields, string>> = validateProfile(clean, true);
-    if (!confirmPassword) found.confirmPassword = MESSAGES.required;
-    else if (confirmPassword !== fields.password) found.confirmPassword = MESSAGES.passwordsDontMatch;
+    const found: Partial<Record<keyof Fields, string>> = validateProfile(clean, registering);
+    if (registering) {
+      if (!confirmPassword) found.confirmPassword = MESSAGES.required;
+      else if (confirmPassword !== fields.password) found.confirmPassword = MESSAGES.passwordsDontMatch;
+    }
     setErrors(found);
-    if (Object.keys(found).length || !captcha) return;
+    if (Object.keys(found).length || (registering && !captcha)) return;
     setStatus('submitting');
     try {
-      await registerExternalUser({ ...clean, altcha: captcha });
+      if (registering) await registerExternalUser({ ...clean, altcha: captcha! });
+      else {
+        const { password: _password, ...profile } = clean;
+        void _password;
+        await updateExternalUser(id!, profile);
+        if (mode === 'profile') void revalidate();
+      }
       setStatus('success');
     } catch (error) {
       // A captcha is good for one try: a new one for the next.
@@ -52,11 +85,14 @@ export function RegistrationPage() {
   }
 
   let body;
-  if (status === 'success') {
+  if (status === 'loading') body = <Loading />;
+  else if (status === 'success') {
     body = (
       <>
-        <Alert kind="success">{MESSAGES.registered}</Alert>
-        <p><Link className="button" to={paths.login.getHref()}>Go to Login</Link></p>
+        <Alert kind="success">{SUCCESS[mode]}</Alert>
+        {registering && <p><Link className="button" to={paths.login.getHref()}>Go to Login</Link></p>}
+        {mode === 'profile' && <p><Link className="button" to={paths.home.getHref()}>Go to the Dashboard</Link></p>}
+        {mode === 'admin' && <p><Link className="button" to={paths.manage.registrants.getHref()}>Back to Manage External Users</Link></p>}
       </>
     );
   } else if (status === 'duplicate' || status === 'error') {
@@ -64,7 +100,10 @@ export function RegistrationPage() {
       <>
         {status === 'duplicate' ? (
           <Alert kind="error">
-            {MESSAGES.emailInUse} If it is yours, you can <Link to={paths.forgotPassword.getHref()}>reset your password</Link>.
+            {MESSAGES.emailInUse}{' '}
+            {registering
+              ? <>If it is yours, you can <Link to={paths.forgotPassword.getHref()}>reset your password</Link>.</>
+              : 'Please use a different email address.'}
           </Alert>
         ) : (
           <Alert kind="error">{MESSAGES.registrationFailed}. Please try again, or contact the Risk Management team if the problem continues.</Alert>
@@ -82,13 +121,23 @@ export function RegistrationPage() {
           <TextField name="company" label="Company" required maxLength={200} value={fields.company} onChange={set('company')} error={errors.company} autoComplete="organization" />
           <TextField name="phone" label="Phone" type="tel" required maxLength={12} placeholder="503-123-1234" value={fields.phone} onChange={set('phone')} error={errors.phone} autoComplete="tel-national" />
           <TextField name="email" label="Email" type="email" required maxLength={200} value={fields.email} onChange={set('email')} error={errors.email} autoComplete="email" />
-          <TextField name="password" label="Password" type="password" required hint={PASSWORD_HELP} value={fields.password} onChange={set('password')} error={errors.password} autoComplete="new-password" />
-          <TextField name="confirmPassword" label="Re-type Password" type="password" required value={fields.confirmPassword} onChange={set('confirmPassword')} error={errors.confirmPassword} autoComplete="new-password" />
+          {registering && (
+            <>
+              <TextField name="password" label="Password" type="password" required hint={PASSWORD_HELP} value={fields.password} onChange={set('password')} error={errors.password} autoComplete="new-password" />
+              <TextField name="confirmPassword" label="Re-type Password" type="password" required value={fields.confirmPassword} onChange={set('confirmPassword')} error={errors.confirmPassword} autoComplete="new-password" />
+            </>
+          )}
         </div>
-        <Captcha key={captchaKey} onChange={setCaptcha} />
+        {registering && <Captcha key={captchaKey} onChange={setCaptcha} />}
         <div className="button-row">
-          <button type="submit" className="button" disabled={!captcha || status === 'submitting'}>Register</button>
-          <Link to={paths.login.getHref()}>Back to Login</Link>
+          {registering ? (
+            <>
+              <button type="submit" className="button" disabled={!captcha || status === 'submitting'}>Register</button>
+              <Link to={paths.login.getHref()}>Back to Login</Link>
+            </>
+          ) : (
+            <button type="submit" className="button" disabled={status === 'submitting'}>Update</button>
+          )}
         </div>
       </form>
     );
@@ -96,8 +145,8 @@ export function RegistrationPage() {
 
   return (
     <section className="page">
-      <title>Create New Login</title>
-      <h1 id="registration-heading">Registration</h1>
+      {registering && <title>Create New Login</title>}
+      <h1 id="registration-heading">{HEADINGS[mode]}</h1>
       {body}
     </section>
   );
