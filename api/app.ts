@@ -28,6 +28,7 @@ import documentRoutes from './routes/documents';
 import healthRoutes from './routes/health';
 import passwordRoutes from './routes/passwords';
 import registrationRoutes from './routes/registration';
+import peopleRoutes from './routes/people';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
 import sendEmailRoutes from './routes/send-email';
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(adminRoutes);
     await api.register(userRoutes);
     await api.register(registrationRoutes);
+    await api.register(peopleRoutes);
     // the administrators' desk (issue #9)
     await api.register(searchRequestRoutes);
     await api.register(faqRoutes);

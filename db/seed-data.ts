@@ -1,6 +1,6 @@
 /** Development defaults seeded on first start (issue #2): users, the twelve email templates, policy years. */
 import { EMAIL_TEMPLATE_ORDER, EMAIL_TEMPLATE_TITLES as T, type EmailTemplateTitle } from '../domain/notification-template';
-import { PRODUCT_NAME } from '../domain/reference-lists';
+import { NON_EMPLOYEE_IS_CODES, PRODUCT_NAME, STUDENT_IS_CODE } from '../domain/reference-lists';
 
 export const DEV_ADMIN = { email: 'admin@coi-portal.local', password: 'Admin-Pass1', firstName: 'Riley', lastName: 'Manager' };
 export const DEV_REQUESTER = {
@@ -11,8 +11,10 @@ export const DEV_REQUESTER = {
 const signature = '\n\nRisk Management\n{{productName}} Risk Management Office\n';
 const requestLine = 'Request number: {{requestNumber}}\nClinician: {{clinicianName}}\nStatus: {{status}}\n';
 const link = 'View the request: {{requestUrl}}\n';
+const certificateLine = 'Request number: {{requestNumber}}\nCertificate: {{certificateType}}\nCertificate holder: {{certificateHolder}}\nStatus: {{status}}\n';
 
-/** Handlebars variables: requesterName, requestNumber, requestTypeLabel, clinicianName, status, requestUrl, portalUrl, productName. */
+/** Handlebars variables: requesterName, requestNumber, requestTypeLabel, clinicianName, status, requestUrl, portalUrl, productName,
+ * certificateType, certificateHolder. */
 const TEMPLATE_TEXT: Record<EmailTemplateTitle, { subject: string; body: string }> = {
   [T.submissionConfirmation]: {
     subject: 'Request {{requestNumber}} received: {{requestTypeLabel}}',
@@ -31,11 +33,12 @@ const TEMPLATE_TEXT: Record<EmailTemplateTitle, { subject: string; body: string 
   },
   [T.certificateApproved]: {
     subject: 'Request {{requestNumber}} approved: certificate of insurance',
-    body: 'Dear {{requesterName}},\n\nYour certificate of insurance is attached.\n\n' + requestLine + link + signature,
+    body: 'Dear {{requesterName}},\n\nYour {{certificateType}} certificate of insurance is attached.\n\n' + certificateLine + link + signature,
   },
   [T.certificateApprovedLetterOfIntent]: {
     subject: 'Request {{requestNumber}} approved with letter of intent',
-    body: 'Dear {{requesterName}},\n\nYour certificate request is approved with a letter of intent, attached.\n\n' + requestLine + link + signature,
+    body: 'Dear {{requesterName}},\n\nYour certificate request is approved with a letter of intent, attached. The certificate ' +
+      'follows once the contract or lease is executed.\n\n' + certificateLine + link + signature,
   },
   [T.certificateDenied]: {
     subject: 'Request {{requestNumber}} denied',
@@ -91,6 +94,65 @@ export const SEED_POLICY_YEARS = Array.from({ length: 23 }, (_, i) => {
 });
 
 export const FIRST_REQUEST_NUMBER = 50001;
+
+/** An internal requester (Employee) who signs in with a password until single sign-on exists. */
+export const DEV_INTERNAL_REQUESTER = {
+  email: 'employee@ohsu.example', password: 'Employee-Pass1', firstName: 'Jordan', lastName: 'Staffer',
+  phone: '503-494-0000', employeeId: '400100',
+};
+
+const FIRST_NAMES = ['Avery', 'Blake', 'Casey', 'Dana', 'Elliot', 'Frances', 'Gabriel', 'Harper', 'Iris', 'Jamie', 'Kai', 'Logan',
+  'Morgan', 'Noel', 'Oakley', 'Parker', 'Quinn', 'Reese', 'Sage', 'Taylor', 'Uma', 'Val', 'Wren', 'Yael', 'Zion', 'Maria', 'Chen', 'Priya',
+  'Ahmed', 'Sofia', 'Kenji', 'Lucia', 'Omar', 'Nadia', 'Tomas', 'Ingrid', 'Ravi', 'Mei', 'Diego', 'Amara'];
+const LAST_NAMES = ['Anderson', 'Brooks', 'Castillo', 'Dawson', 'Ellis', 'Fischer', 'Garcia', 'Hughes', 'Ibarra', 'Jensen', 'Kowalski',
+  'Larsen', 'Mendoza', 'Nguyen', 'Okafor', 'Patel', 'Quintero', 'Rossi', 'Schmidt', 'Tanaka', 'Underwood', 'Vasquez', 'Whitaker',
+  'Xu', 'Yamamoto', 'Zimmerman', 'Alvarez', 'Bennett', 'Chowdhury', 'Delgado', 'Eriksen', 'Fontaine', 'Gupta', 'Hansen', 'Iverson',
+  'Johansson', 'Kim', 'Lindqvist', 'Moreau', 'Novak', 'Olsen', 'Petrov', 'Reyes', 'Sullivan', 'Torres', 'Ueda', 'Volkov', 'Walsh',
+  'Young', 'Zhang'];
+const TITLES = ['Physician', 'Nurse Practitioner', 'Registered Nurse', 'Physician Assistant', 'Resident', 'Fellow', 'Pharmacist',
+  'Fleet Coordinator', 'Facilities Manager', 'Program Manager', 'Event Coordinator', 'Research Associate'];
+/** IS codes used as employee ids for non-employees other than students (spec 2 §9.3, listed in domain/). */
+const NON_EMPLOYEE_CODES = NON_EMPLOYEE_IS_CODES.map((c) => c.code).filter((code) => code !== STUDENT_IS_CODE);
+
+export interface SeedPerson {
+  employeeId: string; email: string; lastName: string; firstName: string; middleInitial: string | null; title: string;
+  workPhone: string; birthDate: Date; hireDate: Date | null; employmentStatus: 'A' | 'T'; terminationDate: Date | null;
+  personType: 'Employee' | 'Student';
+}
+
+/**
+ * A development directory of `count` generated employees and students, the same on every start (a fixed
+ * pseudo-random sequence): students carry the Student IS code, some non-employees the other IS codes.
+ */
+export function generateDirectory(count = 3000): SeedPerson[] {
+  let seed = 20261122;
+  const next = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
+  const day = (year: number) => new Date(Date.UTC(year, Math.floor(next() * 12), 1 + Math.floor(next() * 28), 11));
+  const people: SeedPerson[] = [];
+  for (let i = 0; i < count; i++) {
+    const firstName = pick(FIRST_NAMES);
+    const lastName = pick(LAST_NAMES);
+    const student = i % 5 === 4;
+    const nonEmployee = !student && i % 23 === 7;
+    const terminated = !student && i % 17 === 3;
+    const employeeId = student ? STUDENT_IS_CODE : nonEmployee ? NON_EMPLOYEE_CODES[i % NON_EMPLOYEE_CODES.length] : String(100000 + i * 7);
+    const hire = student ? null : day(2000 + Math.floor(next() * 25));
+    people.push({
+      employeeId, lastName, firstName,
+      email: `${firstName}.${lastName}${i}@${student ? 'students.' : ''}ohsu.example`.toLowerCase(),
+      middleInitial: next() < 0.6 ? String.fromCharCode(65 + Math.floor(next() * 26)) : null,
+      title: student ? 'Student' : pick(TITLES),
+      workPhone: `503-${String(400 + Math.floor(next() * 100))}-${String(1000 + Math.floor(next() * 9000))}`,
+      birthDate: day(1955 + Math.floor(next() * 45)),
+      hireDate: hire,
+      employmentStatus: terminated ? 'T' : 'A',
+      terminationDate: terminated ? day(2025) : null,
+      personType: student ? 'Student' : 'Employee',
+    });
+  }
+  return people;
+}
 
 /**
  * FAQs seeded on first start (issue #9): the requester set carries the help text of spec 1 §2; the administrator

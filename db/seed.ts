@@ -5,8 +5,10 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../api/auth/password-hash';
-import { AdminSchema, CounterSchema, EmailTemplateSchema, FaqSchema, PolicyYearSchema, UserSchema } from './entities';
-import { DEV_ADMIN, DEV_REQUESTER, FIRST_REQUEST_NUMBER, SEED_EMAIL_TEMPLATES, SEED_FAQS, SEED_POLICY_YEARS } from './seed-data';
+import { AdminSchema, CounterSchema, EmailTemplateSchema, FaqSchema, PersonSchema, PolicyYearSchema, UserSchema } from './entities';
+import {
+  DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER, FIRST_REQUEST_NUMBER, generateDirectory, SEED_EMAIL_TEMPLATES, SEED_FAQS, SEED_POLICY_YEARS,
+} from './seed-data';
 import { PRODUCT_NAME } from '../domain/reference-lists';
 
 export interface SeedOptions {
@@ -54,5 +56,21 @@ async function seedDevAccounts(em: EntityManager): Promise<void> {
       company: DEV_REQUESTER.company, phone: DEV_REQUESTER.phone, affiliation: 'external', isExternal: true,
       passwordHash: await hashPassword(DEV_REQUESTER.password), pswdResetAt: new Date(),
     });
+  }
+  const staff = DEV_INTERNAL_REQUESTER;
+  if (!(await em.findOne(UserSchema, { email: staff.email }))) {
+    // An internal requester (Employee) signs in with a password until single sign-on lands.
+    em.create(UserSchema, {
+      email: staff.email, firstName: staff.firstName, lastName: staff.lastName, phone: staff.phone, affiliation: PRODUCT_NAME,
+      personType: 'Employee', isExternal: false, passwordHash: await hashPassword(staff.password),
+    });
+  }
+  if ((await em.count(PersonSchema, {})) === 0) {
+    // A development directory of generated employees and students, so the person search has people to find.
+    em.create(PersonSchema, {
+      employeeId: staff.employeeId, email: staff.email, lastName: staff.lastName, firstName: staff.firstName,
+      title: 'Program Manager', workPhone: staff.phone, employmentStatus: 'A', personType: 'Employee',
+    } as never);
+    for (const person of generateDirectory()) em.create(PersonSchema, person as never);
   }
 }

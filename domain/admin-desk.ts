@@ -109,6 +109,7 @@ export function validatePolicy(input: PolicyInput, typed = false): { errors: Rec
  */
 export const TEMPLATE_VARIABLES = [
   'productName', 'requesterName', 'requestNumber', 'requestTypeLabel', 'clinicianName', 'status', 'requestUrl', 'portalUrl',
+  'certificateType', 'certificateHolder',
 ] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
 
@@ -117,6 +118,7 @@ export interface TemplateRequestFields {
   id: number; requestNumber?: number | null; requestType: string; status: string;
   requesterName?: string | null; requesterEmail?: string | null;
   firstName?: string | null; middleInitial?: string | null; lastName?: string | null;
+  certificateType?: string | null; certificateHolder?: string | null;
 }
 
 /** The values of TEMPLATE_VARIABLES for a request (the snapshot's variables, and the template preview's). */
@@ -130,6 +132,8 @@ export function templateVariablesOf(request: TemplateRequestFields, publicUrl: s
     status: request.status,
     requestUrl: `${publicUrl}/requests/${request.requestType}/${request.id}`,
     portalUrl: publicUrl,
+    certificateType: request.certificateType ?? '',
+    certificateHolder: request.certificateHolder ?? '',
   };
 }
 

@@ -1,14 +1,7 @@
 /**
  * Claim History and Insurance Verification request: its form fields and their rules (spec 1 §5 "Request form").
  */
-import { invalidAddresses, isEmailAddress } from './email-recipients';
-import { MESSAGES } from './messages';
-import { CLAIM_HISTORY_PROVIDER_TYPES, CLAIM_HISTORY_REASONS, US_STATES } from './reference-lists';
-import { parseUsDate, validateRequestPeriod } from './request-dates';
-
-export const TEXT_MAX = 200;
-export const MIDDLE_INITIAL_MAX = 1;
-export const LICENSING_REASON = 'Licensing in another state';
+/* Its rules are declared in domain/request-kinds.ts (CREDENTIALING_KIND) and checked by domain/request-rules.ts. */
 
 /** The credentialing form as typed (dates as mm/dd/yyyy). */
 export interface CredentialingForm {
@@ -55,38 +48,6 @@ export function cleanForm<T extends object>(form: T): T {
     if (cleaned !== undefined && cleaned !== null) out[key] = cleaned;
   }
   return out as T;
-}
-
-/** Errors that block submission; an empty object means the request may be submitted. */
-export function validateCredentialingForm(raw: CredentialingForm, ctx: CredentialingContext): FieldErrors {
-  const form = cleanForm(raw);
-  const errors: FieldErrors = {};
-  const required = (key: keyof CredentialingForm) => { if (!form[key]) errors[key] = MESSAGES.required; };
-  required('lastName');
-  required('firstName');
-  for (const key of ['lastName', 'firstName', 'altName', 'facilityName', 'email', 'recipientEmail'] as const) {
-    if ((form[key]?.length ?? 0) > TEXT_MAX) errors[key] = `Maximum ${TEXT_MAX} characters`;
-  }
-  if ((form.middleInitial?.replace(/\./g, '').length ?? 0) > MIDDLE_INITIAL_MAX) errors.middleInitial = `Maximum ${MIDDLE_INITIAL_MAX} character`;
-  if (form.birthDate) {
-    if (!parseUsDate(form.birthDate)) errors.birthDate = MESSAGES.requestDateFormat;
-  } else if (ctx.isExternal) errors.birthDate = MESSAGES.required;
-  Object.assign(errors, validateRequestPeriod(form.dateFrom, form.dateTo, ctx.today));
-  if (!form.providerType) required('providerType');
-  else if (!(CLAIM_HISTORY_PROVIDER_TYPES as readonly string[]).includes(form.providerType)) errors.providerType = MESSAGES.fieldValidation;
-  if (!form.reason) required('reason');
-  else if (!(CLAIM_HISTORY_REASONS as readonly string[]).includes(form.reason)) errors.reason = MESSAGES.fieldValidation;
-  if (form.reason === LICENSING_REASON) {
-    if (!form.licensingState) errors.licensingState = MESSAGES.required;
-    else if (!(US_STATES as readonly string[]).includes(form.licensingState)) errors.licensingState = MESSAGES.fieldValidation;
-  }
-  for (const key of ['email', 'recipientEmail'] as const) {
-    if (form[key] && !isEmailAddress(form[key]!)) errors[key] = MESSAGES.invalidEmail;
-  }
-  // Drafts keep whatever was typed (autosave loses nothing); a submitted request only names real addresses.
-  if (invalidAddresses(form.addlRecipients).length) errors.addlRecipients = MESSAGES.invalidEmail;
-  if (ctx.documentCount < 1) errors.documents = MESSAGES.requiredDocuments;
-  return errors;
 }
 
 export const hasErrors = (errors: object): boolean => Object.keys(errors).length > 0;

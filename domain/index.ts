@@ -5,6 +5,7 @@ export * from './request-dates';
 export * from './request-lifecycle.machine';
 export * from './notification-template';
 export * from './credentialing-request';
+export * from './request-kinds';
 export * from './policy-years';
 export * from './email-recipients';
 export * from './password-policy';

@@ -78,6 +78,16 @@ export const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
 export const EMAIL_FAILED_ACTIVITY = 'Email Failed';
 export const emailFailedAuditText = (templateTitle: string, reason: string): string => `"${templateTitle}" email failed: ${reason}`;
 
+/** Person search (spec 1 §5 "Person search", spec 2 §8.3). */
+export const PERSON_MESSAGES = {
+  criteriaRequired: 'Search criteria is required.',
+  noMatch: 'No individual found matching this criteria.',
+  nameTogether: 'Last and first name must be given together.',
+  /** spec 2 §8.3 "Person: failure" */
+  failed: 'Oops, something went wrong.',
+  failedAdvice: 'Navigate back to check the form and submit again, or refresh the page if problems continue.',
+} as const;
+
 /** The administrators' desk (spec 2 §8.3, spec 1 §5): search, export, FAQs, policies, templates, claims. */
 export const DESK_MESSAGES = {
   searchParamsNeeded: 'Additional search parameters are needed.',

@@ -65,3 +65,53 @@ export const US_STATES = [
   'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR',
   'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
 ] as const;
+
+/** Auto liability kinds (spec 2 §9.3): Rental, or Vehicle Fleet (New/Leased Fleet Vehicle). */
+export const AUTO_TYPES = ['Rental', 'New/Leased Fleet Vehicle'] as const;
+export const RENTAL_AUTO_TYPE = 'Rental';
+export const FLEET_AUTO_TYPE = 'New/Leased Fleet Vehicle';
+/** "Contracts: Contracts and Leases". */
+export const CONTRACT_LEASE_TYPES = ['Contract', 'Lease'] as const;
+
+/** The choice of each list below that reveals a required free-text field. */
+export const OTHER_CHOICE = {
+  vehicleLocation: 'Off-Campus Location/Other',
+  vehicleOwningDept: 'Other',
+  vehicleType: 'Other',
+  providerReason: 'Other',
+  propertyReason: 'Other',
+} as const;
+
+export const VEHICLE_LOCATIONS = ['Main Campus', 'West Campus', 'South Waterfront Campus', 'Off-Campus Location/Other'] as const;
+export const VEHICLE_OWNING_DEPTS = ['ONPRC/West Campus', 'Facilities', 'Logistics', 'Other'] as const;
+/** As listed in spec 2 §9.3 (the list's own spelling "SUV/Cossover" is kept: stored values must match). */
+export const VEHICLE_TYPES = [
+  'Golf Cart', 'Mobile Clinic Vehicle/Motorhome', 'Panel Van/Box Van', 'Passenger Van', 'Police Vehicle', 'RTV', 'Sedan',
+  'Snow Plow', 'SUV/Cossover', 'Truck', 'Utility Vehicle', 'Other',
+] as const;
+export const EVENT_TYPES = [
+  'Camp', 'Community Health Outreach/Screening', 'Community Service', `Conference (${PRODUCT_NAME} Hosted)`,
+  'Immunization Clinic', 'Run/Walk (misc first aid)', 'Social Event', 'Sporting Event',
+] as const;
+export const PROPERTY_REASONS = ['Equipment', 'Real Estate', 'Other'] as const;
+export const YES_NO = ['Yes', 'No'] as const;
+
+/** Employee IS codes used for non-employees in the directory (spec 2 §9.3). */
+export const NON_EMPLOYEE_IS_CODES = [
+  { code: '111111', label: 'Other Attending' },
+  { code: '111222', label: 'VAMC Attending' },
+  { code: '12345', label: 'Student' },
+  { code: '99999', label: 'Volunteers' },
+  { code: '22222', label: 'Not yet at the university' },
+] as const;
+export const STUDENT_IS_CODE = '12345';
+export const EMPLOYMENT_STATUSES = [{ code: 'A', label: 'Active' }, { code: 'T', label: 'Terminated' }] as const;
+export const PERSON_TYPES = ['Employee', 'Student'] as const;
+export type PersonRole = (typeof PERSON_ROLES)[number];
+
+/** The dashboard filter option of a request (spec 1 §2 "Filter By Request Type"). */
+export function requestFilterOf(r: { requestType: string; certificateType?: string | null; autoType?: string | null }): string {
+  if (r.requestType === REQUEST_TYPE.credentialing) return REQUEST_TYPE_FILTERS[0];
+  if (r.certificateType === 'Auto Liability' && r.autoType === RENTAL_AUTO_TYPE) return 'COI Request: Rental';
+  return `COI Request: ${r.certificateType ?? ''}`;
+}

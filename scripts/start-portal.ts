@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config/app-config';
 import { prepareDatabase } from '../db/prepare-database';
-import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
+import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../db/seed-data';
 import { ensureTemporalServer, isPortOpen, type TemporalServerHandle } from '../temporal/dev-server';
 import { startSmtpSink, type SmtpSink } from '../devtools/smtp-sink';
 import { startOutbox, type Outbox } from '../devtools/outbox-server';
@@ -269,6 +269,7 @@ async function main() {
     ? [
       `Administrator:     ${DEV_ADMIN.email}  /  ${DEV_ADMIN.password}`,
       `Requester:         ${DEV_REQUESTER.email}  /  ${DEV_REQUESTER.password}`,
+      `Internal (Employee): ${DEV_INTERNAL_REQUESTER.email}  /  ${DEV_INTERNAL_REQUESTER.password}`,
     ]
     : ['Development accounts: not seeded (NODE_ENV=production or SEED_DEV_ACCOUNTS=false)'];
   console.log('\n' + box([

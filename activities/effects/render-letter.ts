@@ -3,7 +3,7 @@ import type { Orm } from '../../db/orm';
 import { DocumentSchema, RequestActivitySchema, RequestEffectSchema } from '../../db/entities';
 import { DocumentFiles } from '../../storage/document-files';
 import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
-import { credentialingLetterHtml } from '../pdf/credentialing-letter.html';
+import { renderLetterDocument } from '../pdf/letter-documents';
 import type { EffectKeyInput } from '../request-activities.types';
 import { withHeartbeat } from './heartbeat';
 import type { RequestSnapshot } from './request-snapshot';
@@ -29,15 +29,15 @@ export function renderEffectLetterActivity(deps: { orm: Orm; pdf: ChromiumPdfRen
     const letter = (effect.snapshot as unknown as RequestSnapshot).letter;
     if (!letter) throw ApplicationFailure.nonRetryable('The snapshot of this change holds no letter', 'BadRequest');
 
-    const bytes = await withHeartbeat(() => deps.pdf.render(credentialingLetterHtml(letter)));
-    const baseName = `Claim History and Insurance Verification ${letter.requestNumber}`;
+    const { html, baseName, description } = renderLetterDocument(letter);
+    const bytes = await withHeartbeat(() => deps.pdf.render(html));
     const sameName = await em.count(DocumentSchema, { requestId: effect.requestId, name: { $like: `${baseName}%` } });
     const name = sameName ? `${baseName} (${sameName + 1}).pdf` : `${baseName}.pdf`;
     const storedName = DocumentFiles.newStoredName(name);
     await deps.files.write(storedName, bytes);
     return em.transactional(async (tx) => {
       const document = tx.create(DocumentSchema, {
-        requestId: effect.requestId, name, description: 'Approval letter', storedName, mimeType: 'application/pdf',
+        requestId: effect.requestId, name, description, storedName, mimeType: 'application/pdf',
         size: bytes.length, isAttachment: true, uploadedBy: LETTER_AUTHOR, idempotencyKey: input.key,
       } as never);
       tx.create(RequestActivitySchema, {

@@ -7,14 +7,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ClaimHistorySchema, PolicyYearSchema, type Request } from '../../db/entities';
 import { emailRecipients, policyYearsCovering, templateVariablesOf } from '../../domain';
 import type { CredentialingLetterData } from '../pdf/credentialing-letter.html';
+import type { LetterDocument } from '../pdf/letter-documents';
+import { certificateData, certificateDocumentKind } from './certificate-data';
 
 export interface RequestSnapshot {
   /** the handlebars variables every template may use (plain values: handlebars renders plain objects only) */
   variables: Record<string, string | number>;
   /** the requester first, then the recipient and the additional recipients */
   recipients: string[];
-  /** the letter's data, for effects that send one */
-  letter: CredentialingLetterData | null;
+  /** the document's data, for effects that send one: a credentialing letter, a certificate or a letter of intent */
+  letter: LetterDocument | null;
 }
 
 /** The handlebars variables of TEMPLATE_VARIABLES (domain/admin-desk.ts): the list the template editor checks against. */
@@ -50,12 +52,20 @@ async function letterData(em: EntityManager, request: Request, issuedOn: string)
   };
 }
 
+/** The document an approval issues, by request type and (for certificates) the new status. */
+async function letterDocumentOf(em: EntityManager, request: Request, issuedOn: string): Promise<LetterDocument> {
+  if (request.requestType === 'certificate') {
+    return { kind: certificateDocumentKind(request.status), ...await certificateData(em, request, issuedOn) };
+  }
+  return { kind: 'credentialing-letter', ...await letterData(em, request, issuedOn) };
+}
+
 export async function takeSnapshot(
   em: EntityManager, request: Request, options: { at: string; publicUrl: string; withLetter: boolean },
 ): Promise<RequestSnapshot> {
   return {
     variables: templateVariables(request, options.publicUrl),
     recipients: emailRecipients(request),
-    letter: options.withLetter ? await letterData(em, request, options.at) : null,
+    letter: options.withLetter ? await letterDocumentOf(em, request, options.at) : null,
   };
 }

@@ -1,8 +1,9 @@
 /** Request payloads and records (spec 1 §3, spec 2 §7.3). Limits come from domain/. */
 import { ClaimHistoryRecord } from './desk.schema';
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import {
-  ADDL_RECIPIENTS_MAX, ALL_STATUSES, INTERNAL_NOTES_MAX, MIDDLE_INITIAL_MAX, REQUEST_TYPE, TEXT_MAX,
+  ADDL_RECIPIENTS_MAX, ALL_FORM_FIELDS, ALL_STATUSES, INTERNAL_NOTES_MAX, LONG_TEXT_MAX, TEXT_MAX, REQUEST_TYPE,
+  type FieldDefinition,
 } from '../../domain';
 import { DocumentRecord } from './document.schema';
 import { DateTimeInput, Id, Nullable, NullableTimestamp, StringEnum, Timestamp } from './primitives';
@@ -10,26 +11,37 @@ import { DateTimeInput, Id, Nullable, NullableTimestamp, StringEnum, Timestamp }
 const text = Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX })));
 const date = Type.Optional(Nullable(DateTimeInput));
 
-/** Fields a requester types on the credentialing form (spec 1 §3 "Clinician or person", "Claim-history request"). */
+/** A form field's payload type, from its declaration in domain/request-kinds.ts. */
+function payloadTypeOf(field: FieldDefinition): TSchema {
+  if (field.kind === 'date') return date;
+  if (field.kind === 'checkbox') return Type.Optional(Nullable(Type.Boolean()));
+  if (field.kind === 'emailList') return Type.Optional(Nullable(Type.String({ maxLength: ADDL_RECIPIENTS_MAX })));
+  if (field.kind === 'textarea') return Type.Optional(Nullable(Type.String({ maxLength: LONG_TEXT_MAX })));
+  // the middle initial may carry its period ("A."): the period is dropped when saved
+  if (field.name === 'middleInitial') return Type.Optional(Nullable(Type.String({ maxLength: (field.maxLength ?? 1) })));
+  return Type.Optional(Nullable(Type.String({ maxLength: Math.max(field.maxLength ?? TEXT_MAX, TEXT_MAX) })));
+}
+
+/**
+ * Fields a requester types, of every request kind (spec 1 §3): declared once in domain/request-kinds.ts. Which
+ * of them a kind uses and requires is checked at submit (domain/request-rules.ts).
+ */
 export const FORM_FIELDS = {
-  employeeId: text, title: text, lastName: text, firstName: text,
-  // one letter, optionally with its period ("A."): the period is dropped when saved
-  middleInitial: Type.Optional(Nullable(Type.String({ maxLength: MIDDLE_INITIAL_MAX + 1 }))),
-  altName: text, email: text, birthDate: date, dateFrom: date, dateTo: date,
-  providerType: text, reason: text, reasonOther: text, licensingState: text, facilityName: text,
-  recipientEmail: text, addlRecipients: Type.Optional(Nullable(Type.String({ maxLength: ADDL_RECIPIENTS_MAX }))),
+  ...Object.fromEntries(ALL_FORM_FIELDS.map((f) => [f.name, payloadTypeOf(f)])),
   credentialingCompany: text,
-};
-export type FormFieldName = keyof typeof FORM_FIELDS;
-export const FORM_FIELD_NAMES = Object.keys(FORM_FIELDS) as FormFieldName[];
-export const DATE_FIELDS: readonly FormFieldName[] = ['birthDate', 'dateFrom', 'dateTo'];
+} as Record<string, TSchema>;
+export type FormFieldName = string;
+export const FORM_FIELD_NAMES = Object.keys(FORM_FIELDS);
+export const DATE_FIELDS: readonly string[] = ALL_FORM_FIELDS.filter((f) => f.kind === 'date').map((f) => f.name);
+export const BOOLEAN_FIELDS: readonly string[] = ALL_FORM_FIELDS.filter((f) => f.kind === 'checkbox').map((f) => f.name);
 
 export const CreateRequestBody = Type.Object({
   requestType: StringEnum(Object.values(REQUEST_TYPE)),
   certificateType: text,
+  cloneOf: Type.Optional(Type.Integer({ minimum: 1, description: 'an Approved (or Approved with Letter of Intent) request whose form values the new draft copies (no documents, status or dates)' })),
   ...FORM_FIELDS,
 }, { additionalProperties: false });
-export type CreateRequestBody = Static<typeof CreateRequestBody>;
+export type CreateRequestBody = { requestType: 'credentialing' | 'certificate'; certificateType?: string | null; cloneOf?: number } & Record<string, unknown>;
 
 export const PatchRequestBody = Type.Object({
   ...FORM_FIELDS,
@@ -42,9 +54,13 @@ export const PatchRequestBody = Type.Object({
       + 'the first; a status change made on an older version answers 409 Conflict',
   })),
 }, { additionalProperties: false });
-export type PatchRequestBody = Static<typeof PatchRequestBody>;
+export type PatchRequestBody = {
+  status?: (typeof ALL_STATUSES)[number]; verified?: boolean; internalNotes?: string | null; version?: number;
+} & Record<string, unknown>;
 
 const nullableText = Type.Optional(Nullable(Type.String()));
+const BASE_RECORD_FIELDS = new Set(['addlRecipients', 'recipientEmail', 'employeeId', 'title', 'lastName', 'firstName', 'middleInitial',
+  'altName', 'email', 'birthDate', 'providerType', 'reason', 'reasonOther', 'licensingState', 'facilityName', 'dateFrom', 'dateTo']);
 const nullableDate = Type.Optional(NullableTimestamp);
 
 /**
@@ -53,7 +69,7 @@ const nullableDate = Type.Optional(NullableTimestamp);
  */
 export const RequestRecord = Type.Object({
   id: Id,
-  requestNumber: Type.Optional(Nullable(Type.Integer({ description: 'null until the first submit' }))),
+  requestNumber: Type.Optional(Nullable(Type.Integer({ description: 'assigned when the draft is created' }))),
   requestType: Type.String(),
   certificateType: nullableText,
   status: Type.String(),
@@ -87,6 +103,11 @@ export const RequestRecord = Type.Object({
   facilityName: nullableText,
   dateFrom: nullableDate,
   dateTo: nullableDate,
+  ...Object.fromEntries(ALL_FORM_FIELDS.filter((f) => !BASE_RECORD_FIELDS.has(f.name)).map((f) => [
+    f.name, f.kind === 'date' ? nullableDate : f.kind === 'checkbox' ? Type.Optional(Nullable(Type.Boolean())) : nullableText,
+  ])) as Record<string, TSchema>,
+  personRole: nullableText,
+  clonedFromId: Type.Optional(Nullable(Type.Integer())),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Type.Integer({ description: 'optimistic-lock version: send it back as `version` with a PATCH' }),

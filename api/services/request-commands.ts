@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { DocumentSchema, RequestActivitySchema, RequestSchema, type Request } from '../../db/entities';
 import {
-  CERTIFICATE_TYPES, hasErrors, isFinished, localDay, PRODUCT_NAME, STATUS, validateCredentialingForm,
+  COMPLETED_STATUSES, hasErrors, isCertificateType, isFinished, localDay, PRODUCT_NAME, requestKindOf, STATUS,
   type RequestStatus,
 } from '../../domain';
+import { validateRequestForm } from '../../domain/request-rules';
 import type { Actor } from '../../workflows/request.messages';
 import { badRequest, forbidden, notFound } from '../errors';
 import type { CreateRequestBody, PatchRequestBody, RequestRecord } from '../schemas/request.schema';
@@ -16,7 +17,7 @@ import type { SendEmailAccepted, SendEmailBody } from '../schemas/send-email.sch
 import type { SessionUser } from '../schemas/session-user.schema';
 import type { CommandContext } from './command-context';
 import { canEditForm, findVisibleRequest, requestForCaller } from './request-access';
-import { applyFormFields, credentialingFormOf } from './request-form';
+import { applyFormFields, cloneFormFields, formOf } from './request-form';
 import { assignRequestNumber } from './request-numbers';
 import { changeStatus, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflows';
 
@@ -39,31 +40,53 @@ const workflowRowOf = (row: Request, requestNumber: number, loadedVersion: numbe
 
 // ---- create ----------------------------------------------------------------------------------------------------
 
+/**
+ * `POST /requests`: a new draft with its request number (spec 2 §7.3: the server assigns the next number at
+ * creation). External requesters get Clinician certificates only; the type is set for them when not given.
+ * `cloneOf` copies the form values of an approved request the caller may see.
+ */
 export async function createDraft(ctx: CommandContext, body: CreateRequestBody): Promise<Request> {
   const { user } = ctx;
-  const { requestType, certificateType } = body;
+  const { requestType, cloneOf, certificateType: givenType, ...form } = body;
+  let certificateType = givenType ?? null;
   if (requestType === 'certificate') {
-    if (!certificateType || !(CERTIFICATE_TYPES as readonly string[]).includes(certificateType)) {
+    if (user.isExternal && !certificateType) certificateType = 'Clinician';
+    if (!isCertificateType(certificateType)) {
       throw badRequest('Invalid certificate type', { certificateType: 'The field above is required' });
     }
     if (user.isExternal && certificateType !== 'Clinician') throw forbidden('External requesters may only request Clinician certificates');
   }
-  const created = ctx.em.create(RequestSchema, {
-    requestType,
-    certificateType: requestType === 'certificate' ? certificateType! : null,
-    status: STATUS.draft,
-    source: user.isExternal ? 'external' : PRODUCT_NAME,
-    employerType: user.isExternal ? 'external' : 'internal',
-    requesterId: user.id,
-    requesterName: `${user.firstName} ${user.lastName}`.trim(),
-    requesterLastName: user.lastName,
-    requesterEmail: user.email,
-    requesterPhone: user.phone,
-    requesterCompany: user.company,
-  } as never) as Request;
-  applyFormFields(created, body);
-  await ctx.em.flush();
-  return created;
+  let values: Record<string, unknown> = form;
+  if (cloneOf) {
+    const source = await findVisibleRequest(ctx.em, user, cloneOf);
+    if (!COMPLETED_STATUSES.includes(source.status as RequestStatus)) throw badRequest('Only an approved request can be cloned');
+    if (source.requestType !== requestType || (source.certificateType ?? null) !== certificateType) {
+      throw badRequest('A clone has the type of the request it copies');
+    }
+    values = { ...cloneFormFields(source), ...form };
+  }
+  return ctx.em.transactional(async (em) => {
+    const created = em.create(RequestSchema, {
+      requestType,
+      certificateType: requestType === 'certificate' ? certificateType : null,
+      status: STATUS.draft,
+      source: user.isExternal ? 'external' : PRODUCT_NAME,
+      employerType: user.isExternal ? 'external' : 'internal',
+      requesterId: user.id,
+      requesterName: `${user.firstName} ${user.lastName}`.trim(),
+      requesterLastName: user.lastName,
+      requesterEmail: user.email,
+      requesterPhone: user.phone,
+      requesterCompany: user.company,
+      personRole: requestKindOf(requestType, certificateType).personRole,
+      clonedFromId: cloneOf ?? null,
+    } as never) as Request;
+    applyFormFields(created, values);
+    await em.flush();
+    created.requestNumber = await assignRequestNumber(em, created.id);
+    await em.flush();
+    return created;
+  });
 }
 
 // ---- patch: form fields, submit, status change, reopen, admin fields -------------------------------------------
@@ -92,9 +115,11 @@ const isSubmit = (current: RequestStatus, status: RequestStatus | undefined) =>
 /** The domain's form rules on the stored form (spec 1 §5), with one message per field. */
 async function assertSubmittable(ctx: CommandContext, row: Request): Promise<void> {
   if (row.requesterId !== ctx.user.id && !ctx.user.isAdmin) throw forbidden('Only the requester can submit this request');
-  if (row.requestType !== 'credentialing') throw badRequest('Certificate requests cannot be submitted until the certificate forms are released');
+  if (row.requestType === 'certificate' && row.employerType === 'external' && row.certificateType !== 'Clinician') {
+    throw forbidden('External requesters may only request Clinician certificates');
+  }
   const documentCount = await ctx.em.count(DocumentSchema, { requestId: row.id });
-  const errors = validateCredentialingForm(credentialingFormOf(row), {
+  const errors = validateRequestForm(requestKindOf(row.requestType, row.certificateType), formOf(row), {
     isExternal: row.employerType === 'external', today: localDay(new Date()), documentCount,
   });
   if (hasErrors(errors)) throw badRequest('Field validation error.', errors as Record<string, string>);
@@ -160,8 +185,9 @@ export async function patchRequest(ctx: CommandContext, id: number, body: PatchR
 export async function deleteDraft(ctx: CommandContext, id: number): Promise<RequestRecord> {
   const row = await findVisibleRequest(ctx.em, ctx.user, id);
   if (row.status !== STATUS.draft) throw badRequest('Only draft requests can be deleted');
-  // A reopened request keeps its number and its workflow: it goes back through review, it is not thrown away.
-  if (row.requestNumber) throw badRequest('A reopened request cannot be deleted');
+  // Every draft has its number from creation. A draft that was ever submitted (a reopened request) keeps its number
+  // and its workflow: it goes back through review, it is not thrown away.
+  if (row.submitDate) throw badRequest('A reopened request cannot be deleted');
   if (row.requesterId !== ctx.user.id && !ctx.user.isAdmin) throw forbidden('Only the requester can delete this draft');
   const documents = await ctx.em.find(DocumentSchema, { requestId: row.id });
   const result = requestForCaller(ctx.user, row);
@@ -188,7 +214,7 @@ export async function sendTemplateEmail(ctx: CommandContext, body: SendEmailBody
   if (!ctx.user.isAdmin) throw forbidden('Administrators only');
   const row = await ctx.em.findOne(RequestSchema, body.requestId);
   if (!row) throw notFound(`No record found for id '${body.requestId}'`);
-  if (!row.requestNumber) throw badRequest('This request has not been submitted yet: there is no email to send');
+  if (!row.requestNumber || (row.status === STATUS.draft && !row.submitDate)) throw badRequest('This request has not been submitted yet: there is no email to send');
   if (body.retryOf) await assertRetryable(ctx, row.id, body.retryOf);
   const nonce = body.retryOf ? '' : randomUUID();
   return sendEmail(

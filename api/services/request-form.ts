@@ -1,7 +1,9 @@
-/** Converting between stored requests and the form the domain rules validate. */
+/** Converting between stored requests and the form the domain rules validate (every kind, domain/request-kinds.ts). */
 import type { Request } from '../../db/entities';
-import { cleanText, formatUsDate, type CredentialingForm } from '../../domain';
-import { DATE_FIELDS, FORM_FIELD_NAMES } from '../schemas/request.schema';
+import { ALL_FORM_FIELDS, cleanText, formatUsDate, type RequestFormValues } from '../../domain';
+import { BOOLEAN_FIELDS, DATE_FIELDS, FORM_FIELD_NAMES } from '../schemas/request.schema';
+
+const LOWERCASED = new Set(ALL_FORM_FIELDS.filter((f) => f.kind === 'email').map((f) => f.name));
 
 /** Applies a (partial) form payload to a request: text cleaned per spec 2 §5, dates stored as given (11:00 UTC). */
 export function applyFormFields(request: Request, body: Record<string, unknown>): void {
@@ -9,30 +11,35 @@ export function applyFormFields(request: Request, body: Record<string, unknown>)
   for (const field of FORM_FIELD_NAMES) {
     if (!(field in body)) continue;
     const value = body[field];
-    if ((DATE_FIELDS as readonly string[]).includes(field)) target[field] = value ? new Date(value as string) : null;
+    if (DATE_FIELDS.includes(field)) target[field] = value ? new Date(value as string) : null;
+    else if (BOOLEAN_FIELDS.includes(field)) target[field] = typeof value === 'boolean' ? value : null;
     else if (field === 'middleInitial') target[field] = cleanText(value)?.replace(/\./g, '') || null;
-    else if (field === 'email' || field === 'recipientEmail') target[field] = cleanText(value)?.toLowerCase() ?? null;
+    else if (LOWERCASED.has(field)) target[field] = cleanText(value)?.toLowerCase() ?? null;
     else target[field] = cleanText(value) ?? null;
   }
 }
 
 /** The stored request as the typed form (dates back to mm/dd/yyyy), for the domain's submit validation. */
-export function credentialingFormOf(request: Request): CredentialingForm {
-  const date = (d: Date | null | undefined) => (d ? formatUsDate(d.toISOString()) : undefined);
-  return {
-    lastName: request.lastName ?? undefined,
-    firstName: request.firstName ?? undefined,
-    middleInitial: request.middleInitial ?? undefined,
-    altName: request.altName ?? undefined,
-    email: request.email ?? undefined,
-    birthDate: date(request.birthDate),
-    dateFrom: date(request.dateFrom),
-    dateTo: date(request.dateTo),
-    providerType: request.providerType ?? undefined,
-    reason: request.reason ?? undefined,
-    licensingState: request.licensingState ?? undefined,
-    facilityName: request.facilityName ?? undefined,
-    recipientEmail: request.recipientEmail ?? undefined,
-    addlRecipients: request.addlRecipients ?? undefined,
-  };
+export function formOf(request: Request): RequestFormValues {
+  const source = request as unknown as Record<string, unknown>;
+  const form: RequestFormValues = {};
+  for (const field of ALL_FORM_FIELDS) {
+    const value = source[field.name];
+    if (value === null || value === undefined) continue;
+    if (value instanceof Date) form[field.name] = formatUsDate(value.toISOString());
+    else if (typeof value === 'boolean' || typeof value === 'string') form[field.name] = value;
+  }
+  return form;
+}
+
+/** Form values a clone copies (everything typed; no documents, status, dates of the request or admin fields). */
+export function cloneFormFields(source: Request): Record<string, unknown> {
+  const values = source as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const field of ALL_FORM_FIELDS) {
+    if (field.adminOnly) continue;
+    const value = values[field.name];
+    if (value !== null && value !== undefined) out[field.name] = value instanceof Date ? value.toISOString() : value;
+  }
+  return out;
 }

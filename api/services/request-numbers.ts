@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
- * Gives a request its number on first submit (spec: start 50001, +1 each, from the counter row). The request row
+ * Gives a request its number when its draft is created (spec 2 §7.3: start 50001, +1 each, from the counter row);
+ * a request numbered before (a draft of an older release) keeps it. The request row
  * is locked first, so two submits of one request get one number; the counter row's lock serializes concurrent
  * submits of different requests, so no two requests share a number and none is skipped.
  */

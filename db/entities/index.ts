@@ -9,6 +9,7 @@ import { CounterSchema } from './counter.entity';
 import { DocumentSchema } from './document.entity';
 import { RequestEffectSchema } from './request-effect.entity';
 import { EmailTemplateSchema } from './email-template.entity';
+import { PersonSchema } from './person.entity';
 import { PolicyYearSchema } from './policy-year.entity';
 import { RequestActivitySchema } from './request-activity.entity';
 import { RequestSchema } from './request.entity';
@@ -24,13 +25,14 @@ export * from './counter.entity';
 export * from './document.entity';
 export * from './request-effect.entity';
 export * from './email-template.entity';
+export * from './person.entity';
 export * from './policy-year.entity';
 export * from './request-activity.entity';
 export * from './request.entity';
 export * from './user.entity';
 
 export const ALL_ENTITIES = [
-  AdminSchema, CounterSchema, DocumentSchema, RequestEffectSchema, EmailTemplateSchema, PolicyYearSchema,
+  AdminSchema, CounterSchema, DocumentSchema, RequestEffectSchema, EmailTemplateSchema, PersonSchema, PolicyYearSchema,
   RequestActivitySchema, RequestSchema, UserSchema, PasswordResetSchema, UsedChallengeSchema,
   // the administrators' desk
   ClaimDataSchema, ClaimHistorySchema, FaqSchema, RequestExportSchema,

@@ -3,8 +3,7 @@ import { ADDL_RECIPIENTS_MAX } from '../../domain/limits';
 import { baseProperties } from './common';
 
 /**
- * A request (spec 1 §3). The columns the first slice uses are typed columns; certificate-only fields arrive with
- * the certificate forms. `status` is written only by the request workflow's activities.
+ * A request (spec 1 §3): one typed column per form field of every kind (domain/request-kinds.ts declares them). `status` is written only by the request workflow's activities.
  */
 export const RequestSchema = defineEntity({
   name: 'Request',
@@ -47,11 +46,64 @@ export const RequestSchema = defineEntity({
     facilityName: p.string().nullable(),
     dateFrom: p.datetime().nullable(),
     dateTo: p.datetime().nullable(),
-    // vehicle and driver (searched by the admin search; the certificate forms fill them)
+    /** the role of the person the request names (Clinician, Employee, Event Organizer, Provider, Supervisor) */
+    personRole: p.string().nullable(),
+    workPhone: p.string().nullable(),
+    // certificate
+    certificateHolder: p.string().nullable(),
+    certificateHolderAddress: p.string().nullable(),
+    certificateHolderEmail: p.string().nullable(),
+    contractLeaseType: p.string().nullable(),
+    contractNumber: p.string().nullable(),
+    leaseNumber: p.string().nullable(),
+    loanNumber: p.string().nullable(),
+    ocaNumber: p.string().nullable(),
+    isForLeasedProperty: p.string().nullable(),
+    leaseExpirationDate: p.datetime().nullable(),
+    leasedPropertyName: p.string().nullable(),
+    leasedPropertyAddress: p.string().nullable(),
+    buildingNumber: p.string().nullable(),
+    internalContact: p.string().nullable(),
+    reasonEquipment: p.text().nullable(),
+    newLeaseOrEquip: p.string().nullable(),
+    lessorName: p.string().nullable(),
+    lessorEmail: p.string().nullable(),
+    lessorAddress: p.string().nullable(),
+    // auto liability
     autoType: p.string().nullable(),
     driverName: p.string().nullable(),
+    rentalCompany: p.string().nullable(),
+    pickUpAddress: p.string().nullable(),
+    rentalStartDate: p.datetime().nullable(),
+    rentalEndDate: p.datetime().nullable(),
+    acknowledgedApproval: p.boolean().nullable(),
+    // vehicle
     plateNumber: p.string().nullable(),
-    vehicleIdNumber: p.string().nullable(),
+    vehicleYear: p.string().nullable(),
+    vehicleMake: p.string().nullable(),
+    vehicleModel: p.string().nullable(),
+    vehicleColor: p.string().nullable(),
+    vehicleIdNumber: p.string().nullable().index(),
+    vehicleLocation: p.string().nullable(),
+    vehicleLocationOther: p.string().nullable(),
+    vehicleOwningDept: p.string().nullable(),
+    vehicleOwningDeptOther: p.string().nullable(),
+    vehicleType: p.string().nullable(),
+    vehicleTypeOther: p.string().nullable(),
+    vehicleDecommissioned: p.boolean().nullable(),
+    vehicleTransferred: p.boolean().nullable(),
+    // event
+    eventName: p.string().nullable(),
+    eventType: p.string().nullable(),
+    eventLocation: p.string().nullable(),
+    eventDescription: p.text().nullable(),
+    eventStartDate: p.datetime().nullable(),
+    eventEndDate: p.datetime().nullable(),
+    eventPatientCare: p.string().nullable(),
+    eventPatientCareDetail: p.text().nullable(),
+    isProviderEmployRelated: p.string().nullable(),
+    /** the request this draft was cloned from (Clone on the dashboard) */
+    clonedFromId: p.integer().nullable(),
     /** The last command the request's workflow applied (its update id): a repeat is answered like the first. */
     lastCommandId: p.string().nullable(),
     version: p.integer().version(),

@@ -3,6 +3,7 @@
  * claim history and the letter's claim table, export. Every rule and message of spec 1 §5 and spec 2 §8.3.
  */
 import ExcelJS from 'exceljs';
+import type { LetterDocument } from '../../activities/pdf/letter-documents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialingLetterHtml } from '../../activities/pdf/credentialing-letter.html';
 import { takeSnapshot } from '../../activities/effects/request-snapshot';
@@ -313,18 +314,18 @@ describe('claim-history and the letter', () => {
     const em = h.orm.em.fork();
     const request = await em.findOneOrFail(RequestSchema, requestId);
     const snapshot = await takeSnapshot(em, request, { at: '2025-07-01T12:00:00.000Z', publicUrl: 'http://x', withLetter: true });
-    expect(snapshot.letter!.claims).toEqual([
+    expect(asCredentialingLetter(snapshot.letter).claims).toEqual([
       { claimNumber: 'CH-1', reportDate: '2016-03-01T11:00:00.000Z', involvement: 'Defendant - Staff', indemnityPaid: '125000.00' },
       { claimNumber: 'CH-2', reportDate: '2019-06-15T11:00:00.000Z', involvement: 'Named in Claim', indemnityPaid: '0.00' },
     ]);
-    const html = credentialingLetterHtml(snapshot.letter!);
+    const html = credentialingLetterHtml(asCredentialingLetter(snapshot.letter));
     expect(html).toContain('<td>CH-1</td><td>03/01/2016</td><td>Defendant - Staff</td><td class="num">$125,000.00</td>');
     expect(html).toContain('<td>CH-2</td><td>06/15/2019</td>');
 
     await api(admin, 'POST', '/api/v1/claim-history', { requestId, claimIds: [] });
     const none = await takeSnapshot(em, request, { at: '2025-07-01T12:00:00.000Z', publicUrl: 'http://x', withLetter: true });
-    expect(none.letter!.claims).toEqual([]);
-    expect(credentialingLetterHtml(none.letter!)).toContain('No claims were found for the period 01/01/2015 through 12/31/2020.');
+    expect(asCredentialingLetter(none.letter).claims).toEqual([]);
+    expect(credentialingLetterHtml(asCredentialingLetter(none.letter))).toContain('No claims were found for the period 01/01/2015 through 12/31/2020.');
   });
 });
 
@@ -362,3 +363,9 @@ describe('export-requests', () => {
     expect((await api(requester, 'GET', '/api/v1/export-requests')).status).toBe(403);
   });
 });
+
+/** The snapshot's document of a claim history request is the credentialing letter (a union since issue #6). */
+function asCredentialingLetter(letter: LetterDocument | null) {
+  if (letter?.kind !== 'credentialing-letter') throw new Error(`expected a credentialing letter, got ${letter?.kind}`);
+  return letter;
+}

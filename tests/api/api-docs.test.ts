@@ -16,6 +16,7 @@ afterAll(async () => { await h?.stop(); });
 /** Every route of the API, as OpenAPI path → methods. */
 const ROUTES: Record<string, string[]> = {
   '/api/v1/health': ['get'],
+  '/api/v1/people': ['get'],
   '/api/v1/authentication': ['post', 'delete'],
   '/api/v1/requests': ['get', 'post'],
   '/api/v1/requests/{id}': ['get', 'patch', 'put', 'delete'],

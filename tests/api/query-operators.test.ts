@@ -58,7 +58,7 @@ describe('GET /api/v1/requests query operators', () => {
     expect(names(await find({ id: { $in: [ids[0], ids[2]] }, $sort: { id: 1 } }))).toEqual(['Abbott', 'Bakersfield']);
     expect((await find({ verified: 'false' })).body.total).toBe(3);
     expect((await find({ verified: 'true' })).body.total).toBe(0);
-    expect((await find({ requestNumber: 'null' })).body.total).toBe(3);
+    expect((await find({ submitDate: 'null' })).body.total).toBe(3);
     expect(names(await find({ dateFrom: { $gt: '2019-12-31' } }))).toEqual(['Bakersfield']);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayToServerIso, formatUsDate, parseUsDate, validateCredentialingForm, validateRequestPeriod } from '../../domain';
+import { dayToServerIso, formatUsDate, parseUsDate, validateRequestPeriod } from '../../domain';
+import { validateCredentialingForm } from '../../domain/request-rules';
 
 const today = '2026-11-21';
 

@@ -84,6 +84,11 @@ describe('a claim history request from the requester to the administrator and ba
 
   it('submits: the request gets its number, Submitted, PENDING, and the confirmation email', async () => {
     await page.getByRole('button', { name: 'Submit' }).click();
+    // A current employee's claim history request asks whether a current certificate is also needed (spec 1 §1).
+    const question = page.getByRole('dialog', { name: 'Your request was submitted' });
+    await question.getByText('Do you also need a current Certificate of Insurance for this clinician?').waitFor();
+    await portal.checkA11y('certificate follow-up question');
+    await question.getByRole('button', { name: 'No, thank you' }).click();
     await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
     const row = page.getByRole('row').filter({ hasText: 'Okafor' });
     await row.first().waitFor();

@@ -202,6 +202,8 @@ describe("the requester's Submit", () => {
     expect(versions.seen.patches[0].body.version).toBeUndefined(); // an autosave is no command
 
     await page.getByRole('button', { name: 'Submit' }).click();
+    // The follow-up question of a current employee's request (spec 1 §1), answered No.
+    await page.getByRole('dialog', { name: 'Your request was submitted' }).getByRole('button', { name: 'No, thank you' }).click();
     await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
     const submit = versions.seen.patches.find((p) => p.body.status === STATUS.submitted)!;
     expect(submit.body.version).toBe(submit.latestBefore);

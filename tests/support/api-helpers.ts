@@ -73,3 +73,51 @@ export async function credentialingDraft(h: Harness, session: Session, overrides
   if (doc.status !== 201) throw new Error(`document failed: ${doc.status} ${JSON.stringify(doc.body)}`);
   return id;
 }
+
+export const loginEmployee = async (h: Harness) => {
+  const { DEV_INTERNAL_REQUESTER } = await import('../../db/seed-data');
+  return login(h, DEV_INTERNAL_REQUESTER.email, DEV_INTERNAL_REQUESTER.password);
+};
+
+/** Attaches one supporting document to a request. */
+export async function attachDocument(h: Harness, session: Session, id: number, name = 'Contract.pdf') {
+  const up = await upload(h, session, id, 'contract.pdf', SAMPLE_PDF);
+  if (up.status !== 201) throw new Error(`upload failed: ${up.status} ${JSON.stringify(up.body)}`);
+  const doc = await call(h, session, 'POST', '/api/v1/documents', { requestId: id, filename: name, description: 'Supporting document', storedName: up.body.storedName });
+  if (doc.status !== 201) throw new Error(`document failed: ${doc.status} ${JSON.stringify(doc.body)}`);
+}
+
+const iso = (day: string) => `${day}T11:00:00.000Z`;
+const HOLDER = { certificateHolder: 'Mercy Hospital', certificateHolderAddress: '1 Main St, Portland, OR 97201' };
+/** Complete payloads of every certificate subtype, as the form sends them. */
+export const CERTIFICATE_PAYLOADS: Record<string, Record<string, unknown>> = {
+  Clinician: { ...HOLDER, lastName: 'Nguyen', firstName: 'Ava', dateFrom: iso('2025-01-01'), dateTo: iso('2025-06-30'), facilityName: 'Mercy Hospital' },
+  Provider: { ...HOLDER, lastName: 'Okafor', firstName: 'Ben', providerType: 'Current Student', reason: 'CAQH requirements', dateFrom: iso('2025-01-01'), dateTo: iso('2025-02-01') },
+  Rental: {
+    ...HOLDER, certificateHolder: 'Hertz Rent-A-Car', autoType: 'Rental', lastName: 'Lee', firstName: 'Sam', driverName: 'Sam Lee',
+    rentalCompany: 'Hertz', pickUpAddress: 'PDX Airport', rentalStartDate: iso('2025-03-01'), rentalEndDate: iso('2025-03-05'),
+    acknowledgedApproval: true, vehicleIdNumber: '2HGFC2F59MH512345',
+  },
+  Fleet: {
+    ...HOLDER, autoType: 'New/Leased Fleet Vehicle', lastName: 'Lee', firstName: 'Sam', vehicleYear: '2024', vehicleMake: 'Ford',
+    vehicleModel: 'Transit', vehicleIdNumber: '1FTBR1C80MKA12345', vehicleLocation: 'Off-Campus Location/Other',
+    vehicleLocationOther: 'Hillsboro lot', vehicleOwningDept: 'Facilities', vehicleType: 'Passenger Van', internalContact: 'Lee 503-494-2222',
+  },
+  'Contracts/Lease': { ...HOLDER, contractLeaseType: 'Lease', leaseNumber: 'L-2291', leaseExpirationDate: iso('2027-06-30'), isForLeasedProperty: 'Yes', leasedPropertyName: 'Gaines Hall', leasedPropertyAddress: '3 Pine St', internalContact: 'Pat 503-494-3333' },
+  Event: {
+    ...HOLDER, certificateHolder: 'City of Portland Parks', lastName: 'Diaz', firstName: 'Rosa', eventName: 'Spring Health Fair', eventType: 'Community Service',
+    eventLocation: 'Pioneer Square', eventDescription: 'Blood pressure screenings', eventStartDate: iso('2025-05-01'), eventEndDate: iso('2025-05-01'),
+    eventPatientCare: 'Yes', eventPatientCareDetail: 'Screenings by nurses', isProviderEmployRelated: 'Yes',
+  },
+  Property: { ...HOLDER, reason: 'Equipment', reasonEquipment: 'MRI scanner', newLeaseOrEquip: 'Yes', lessorName: 'GE Capital', loanNumber: 'LN-5', internalContact: 'Kim' },
+};
+
+/** A complete certificate draft of a subtype ('Rental' and 'Fleet' are Auto Liability), with a document when its kind needs one. */
+export async function certificateDraft(h: Harness, session: Session, subtype: string, overrides: Record<string, unknown> = {}) {
+  const certificateType = subtype === 'Rental' || subtype === 'Fleet' ? 'Auto Liability' : subtype;
+  const created = await call(h, session, 'POST', '/api/v1/requests', { requestType: 'certificate', certificateType, ...CERTIFICATE_PAYLOADS[subtype], ...overrides });
+  if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.id as number;
+  if (certificateType === 'Contracts/Lease' || certificateType === 'Event') await attachDocument(h, session, id);
+  return id;
+}

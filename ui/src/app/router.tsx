@@ -23,7 +23,7 @@ import { paths } from '../lib/paths';
 import { AppLayout } from './layout/app-layout';
 import { AuthRoot } from './layout/auth-root';
 import { PublicLayout } from './layout/public-layout';
-import { CredentialingViewPage } from './routes/credentialing-view-page';
+import { CertificateViewPage, CredentialingViewPage } from './routes/request-view-page';
 import { RequireRole, isAdmin, isExternal } from './routes/require-role';
 
 
@@ -60,7 +60,7 @@ export const routes: RouteObject[] = [
             { path: paths.credentialing.view.path, element: <CredentialingViewPage /> },
             { path: paths.certificate.new.path, element: <CertificateRequestPage /> },
             { path: paths.certificate.edit.path, element: <CertificateRequestPage /> },
-            { path: paths.certificate.view.path, element: <CertificateRequestPage /> },
+            { path: paths.certificate.view.path, element: <CertificateViewPage /> },
             { path: paths.faqs.path, element: <FaqsPage /> },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.password.path, element: <ChangePasswordPage /> }] },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.profileEdit.path, element: <RegistrationPage mode="profile" /> }] },

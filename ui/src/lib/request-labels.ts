@@ -24,5 +24,6 @@ export const isEditable = (request: Pick<RequestRecord, 'status' | 'requestType'
   requesterMayEdit(request.status, { requestType: request.requestType, certificateType: request.certificateType });
 
 /** Drafts may be deleted; a reopened request keeps its number and goes back through review instead. */
-export const isDeletable = (request: Pick<RequestRecord, 'status' | 'requestNumber'>): boolean =>
-  request.status === STATUS.draft && request.requestNumber == null;
+/** Drafts have numbers from creation; one that was ever submitted (reopened) is not deletable. */
+export const isDeletable = (request: Pick<RequestRecord, 'status' | 'submitDate'>): boolean =>
+  request.status === STATUS.draft && !request.submitDate;

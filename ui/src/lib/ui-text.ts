@@ -4,7 +4,6 @@
 export const UI_TEXT = {
   laterRelease: 'This screen arrives in a later release.',
   ssoLaterRelease: 'Single sign-on for employees and students arrives in a later release.',
-  certificateLaterRelease: 'The Certificate of Insurance request forms arrive in a later release.',
   loading: 'Loading…',
   saving: 'Saving...',
   saveSuccessful: 'Save Successful',

@@ -85,6 +85,10 @@ export interface RequestRecord {
   documents?: DocumentRecord[];
   discussions?: unknown[];
   claimHistory?: ClaimLink[];
+  personRole?: string | null;
+  clonedFromId?: number | null;
+  /** the other form fields of every kind (domain/request-kinds.ts declares them) */
+  [field: string]: unknown;
 }
 
 export interface RequestCounts {

@@ -9,6 +9,8 @@ import { GroupedRequestTables } from './grouped-request-tables';
 import { NewRequestButtons } from './new-request-buttons';
 import { RequestCounts } from './request-counts';
 import { adminColumns } from './request-columns';
+import { RequestTypeFilter } from './request-type-filter';
+import { requestTypeLabel } from '../../../lib/request-labels';
 
 type AdminTab = 'credentialing' | 'certificate' | 'drafts';
 
@@ -17,22 +19,24 @@ const ADMIN_GROUP_ORDER = [...new Set(ALL_STATUSES.filter((s) => s !== STATUS.dr
 
 export function AdminDashboard() {
   const [tab, setTab] = useState<AdminTab>('credentialing');
+  const [filter, setFilter] = useState('');
   const dashboard = useApiQuery((signal) => getAdminDashboard(signal), []);
 
   const lists = useMemo(() => {
-    const rows = dashboard.data?.adminRequests ?? [];
+    const rows = (dashboard.data?.adminRequests ?? []).filter((r) => !filter || requestTypeLabel(r) === filter);
     const open = rows.filter((r) => r.status !== STATUS.draft);
     return {
       credentialing: open.filter((r) => r.requestType === 'credentialing'),
       certificate: open.filter((r) => r.requestType === 'certificate'),
       drafts: rows.filter((r) => r.status === STATUS.draft),
     };
-  }, [dashboard.data]);
+  }, [dashboard.data, filter]);
 
   return (
     <section className="page">
       <h1>Admin Dashboard</h1>
       <NewRequestButtons />
+      <RequestTypeFilter value={filter} onChange={setFilter} />
       {dashboard.status === 'loading' && <Loading />}
       {dashboard.status === 'error' && <Alert kind="error">{MESSAGES.dashboardLoadFailed}</Alert>}
       {dashboard.status === 'success' && (
@@ -43,7 +47,7 @@ export function AdminDashboard() {
             { id: 'certificate', label: `Certificate Requests (${lists.certificate.length})` },
             { id: 'drafts', label: `Draft Requests (${lists.drafts.length})` },
           ]}>
-            <GroupedRequestTables requests={lists[tab]} columns={adminColumns()}
+            <GroupedRequestTables requests={lists[tab]} columns={adminColumns(filter)}
               groupOf={tab === 'drafts' ? undefined : (r) => adminGroupOf(r.status)} groupOrder={ADMIN_GROUP_ORDER} />
           </Tabs>
         </>

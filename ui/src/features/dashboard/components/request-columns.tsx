@@ -1,8 +1,9 @@
 /** Column sets of the dashboard tables (spec 1 §2 Dashboard). */
 import { Link } from 'react-router-dom';
-import { approvalDateLabel, formatUsDate } from '../../../../../domain';
+import { approvalDateLabel, COMPLETED_STATUSES, formatUsDate, REQUEST_TYPE_FILTERS } from '../../../../../domain';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
 import { displayDate, personName } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
 import {
   isDeletable, isEditable, requestEditHref, requestNumberLabel, requestTypeLabel, requestViewHref,
 } from '../../../lib/request-labels';
@@ -20,23 +21,46 @@ const rowLink = (label: 'Edit' | 'View', request: RequestRecord) => (
 
 const requestNumber: Column<RequestRecord> = { header: 'Request Number', cell: requestNumberLabel };
 const requestType: Column<RequestRecord> = { header: 'Request Type', cell: requestTypeLabel };
-const clinician: Column<RequestRecord> = { header: 'Clinician', cell: personName };
+/** The role the filtered type names its person by (Clinician for claim history; otherwise the person's role). */
+const ROLE_BY_FILTER: Record<string, string> = {
+  [REQUEST_TYPE_FILTERS[0]]: 'Clinician', 'COI Request: Clinician': 'Clinician', 'COI Request: Provider': 'Provider',
+  'COI Request: Event': 'Event Organizer', 'COI Request: Auto Liability': 'Employee', 'COI Request: Rental': 'Employee',
+};
+const person = (filter: string): Column<RequestRecord> => ({
+  header: ROLE_BY_FILTER[filter] ?? 'Person (Role)',
+  cell: (r) => {
+    const name = personName(r);
+    if (!name || name === '—') return '—';
+    const role = r.personRole ?? (r.requestType === 'credentialing' ? 'Clinician' : null);
+    return ROLE_BY_FILTER[filter] || !role ? name : `${name} (${role})`;
+  },
+});
+const cloneLink = (r: RequestRecord) => COMPLETED_STATUSES.includes(r.status) && (
+  <Link className="button button--small button--secondary" state={{ cloneId: r.id }}
+    to={r.requestType === 'certificate' ? paths.certificate.new.getHref() : paths.credentialing.new.getHref()}
+    aria-label={`Clone request ${r.requestNumber ?? ''}`}>
+    Clone
+  </Link>
+);
 const vin: Column<RequestRecord> = { header: 'VIN', cell: (r) => r.vehicleIdNumber ?? '—' };
 const submissionDate: Column<RequestRecord> = { header: 'Submission Date', cell: (r) => displayDate(r.submitDate) };
 const status: Column<RequestRecord> = { header: 'Status', cell: (r) => r.status };
 
-export function submittedColumns(showVin: boolean): Column<RequestRecord>[] {
+export function submittedColumns(showVin: boolean, filter = ''): Column<RequestRecord>[] {
   return [
-    requestNumber, requestType, clinician, ...(showVin ? [vin] : []), submissionDate,
+    requestNumber, requestType, person(filter), ...(showVin ? [vin] : []), submissionDate,
     { header: 'Approval Date', cell: (r) => approvalDateLabel(r.status, r.completedDate, formatUsDate) },
     status,
-    { header: 'Action', className: 'cell--action', cell: (r) => rowLink(isEditable(r) ? 'Edit' : 'View', r) },
+    {
+      header: 'Action', className: 'cell--action',
+      cell: (r) => <div className="button-row button-row--tight">{rowLink(isEditable(r) ? 'Edit' : 'View', r)}{cloneLink(r)}</div>,
+    },
   ];
 }
 
-export function draftColumns(showVin: boolean, onDeleted: () => void): Column<RequestRecord>[] {
+export function draftColumns(showVin: boolean, onDeleted: () => void, filter = ''): Column<RequestRecord>[] {
   return [
-    requestNumber, requestType, clinician, ...(showVin ? [vin] : []),
+    requestNumber, requestType, person(filter), ...(showVin ? [vin] : []),
     { header: 'Creation Date', cell: (r) => displayDate(r.createdAt) },
     { header: 'Modified Date', cell: (r) => displayDate(r.updatedAt) },
     {
@@ -54,11 +78,13 @@ export function draftColumns(showVin: boolean, onDeleted: () => void): Column<Re
   ];
 }
 
-export function adminColumns(): Column<RequestRecord>[] {
+export function adminColumns(filter = ''): Column<RequestRecord>[] {
   return [
     requestNumber,
     { header: 'Requester', cell: (r) => r.requesterName ?? r.requesterEmail ?? '—' },
-    clinician,
+    requestType,
+    person(filter),
+    ...(filter === 'COI Request: Rental' ? [vin] : []),
     submissionDate,
     status,
     { header: 'Action', className: 'cell--action', cell: (r) => rowLink('View', r) },

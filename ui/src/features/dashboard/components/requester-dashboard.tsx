@@ -41,9 +41,9 @@ export function RequesterDashboard() {
           { id: 'drafts', label: `Draft Requests (${drafts.length})` },
         ]}>
           {tab === 'submitted'
-            ? <GroupedRequestTables requests={submitted} columns={submittedColumns(showVin)}
+            ? <GroupedRequestTables requests={submitted} columns={submittedColumns(showVin, filter)}
                 groupOf={(r) => requesterGroupOf(r.status)} groupOrder={REQUESTER_GROUPS} />
-            : <GroupedRequestTables requests={drafts} columns={draftColumns(showVin, requests.refetch)} />}
+            : <GroupedRequestTables requests={drafts} columns={draftColumns(showVin, requests.refetch, filter)} />}
         </Tabs>
       )}
     </section>

@@ -2,5 +2,5 @@ import { api } from '../../../lib/api-client';
 import type { RequestRecord } from '../../../types/api';
 
 /** Creates a Draft of the given type with the form values typed so far. */
-export const createRequest = (body: { requestType: 'credentialing' } & Record<string, unknown>): Promise<RequestRecord> =>
+export const createRequest = (body: { requestType: 'credentialing' | 'certificate' } & Record<string, unknown>): Promise<RequestRecord> =>
   api.post<RequestRecord>('/requests', body);

@@ -1,11 +1,106 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { CERTIFICATE_TYPES, isCertificateType, isFinished, type CertificateType } from '../../../../../domain';
+import { Alert } from '../../../components/ui/alert';
+import { SelectField } from '../../../components/ui/form-field';
+import { Loading } from '../../../components/ui/loading';
+import { ApiError } from '../../../lib/api-client';
+import { useUser } from '../../../lib/auth';
+import { paths } from '../../../lib/paths';
+import { getRequest } from '../../../lib/request-api';
+import { isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
+import type { RequestRecord } from '../../../types/api';
+import { CertificateForm } from './certificate-form';
+import { LoadError } from './load-error';
 
-/** `/requests/certificate/*`: the certificate forms are not built yet; say so instead of showing a fake form. */
+type Loaded =
+  | { status: 'loading' }
+  | { status: 'ready'; record: RequestRecord | null; key: string }
+  | { status: 'error'; error: ApiError };
+
+/** Navigation state: Clone (`cloneId`) or a follow-up from a credentialing request (`certificateType` + `prefill`). */
+export interface CertificateNavState { cloneId?: number; certificateType?: CertificateType; prefill?: Record<string, unknown> }
+
+/**
+ * `/requests/certificate/new` and `/requests/certificate/:id/edit`. External requesters get the Clinician form
+ * (the type is set for them); others choose the subtype first. The subtype is fixed once the draft exists.
+ */
 export function CertificateRequestPage() {
+  const user = useUser();
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const nav = (location.state ?? {}) as CertificateNavState;
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  const [chosenType, setChosenType] = useState<CertificateType | ''>(user.isExternal ? 'Clinician' : nav.certificateType ?? '');
+  const [initialValues, setInitialValues] = useState<Record<string, unknown> | null>(nav.prefill ?? null);
+  const createdId = useRef<number | null>(null);
+  // The number a new draft got at creation (the form stays mounted when the address becomes the edit address).
+  const [created, setCreated] = useState<RequestRecord | null>(null);
+
+  useEffect(() => {
+    const wanted = id ? Number(id) : nav.cloneId;
+    if (!wanted) {
+      setLoaded({ status: 'ready', record: null, key: 'new' });
+      return;
+    }
+    if (Number(id) === createdId.current) return;
+    const controller = new AbortController();
+    setLoaded({ status: 'loading' });
+    getRequest(wanted, controller.signal).then(
+      (record) => {
+        if (id) setLoaded({ status: 'ready', record, key: String(record.id) });
+        else {
+          // A clone: a new draft with the form values, without documents, status or dates.
+          if (isCertificateType(record.certificateType)) setChosenType(record.certificateType);
+          setInitialValues(record as unknown as Record<string, unknown>);
+          setLoaded({ status: 'ready', record: null, key: `clone-${record.id}` });
+        }
+      },
+      (error) => !controller.signal.aborted && setLoaded({ status: 'error', error: error instanceof ApiError ? error : new ApiError(500) }),
+    );
+    return () => controller.abort();
+  }, [id, nav.cloneId]);
+
+  const onCreated = (record: RequestRecord) => {
+    createdId.current = record.id;
+    setCreated(record);
+    navigate(paths.certificate.edit.getHref(record.id), { replace: true, state: null });
+  };
+
+  const record = loaded.status === 'ready' ? loaded.record : null;
+  const type = (record?.certificateType as CertificateType | undefined) ?? (chosenType || null);
+  // Requesters edit while the lifecycle allows; administrators until the request is finished.
+  const editable = !record || (user.isAdmin ? !isFinished(record.status) : isEditable(record));
+
   return (
-    <section className="page page--narrow">
+    <section className="page">
       <h1>Certificate of Insurance Request</h1>
-      <p>{UI_TEXT.certificateLaterRelease}</p>
+      {loaded.status === 'loading' && <Loading />}
+      {loaded.status === 'error' && <LoadError error={loaded.error} />}
+      {record && !editable && (
+        <Alert>{UI_TEXT.notEditable} <Link to={paths.certificate.view.getHref(record.id)}>View the request</Link></Alert>
+      )}
+      {loaded.status === 'ready' && editable && (
+        <>
+          {(record ?? created)?.requestNumber != null && (
+            <p className="request-meta request-meta--spaced">Request Number: {(record ?? created)!.requestNumber} · {(record ?? created)!.certificateType}</p>
+          )}
+          {!record && !created && !user.isExternal && (
+            <div className="form-section">
+              <SelectField name="certificateType" label="Certificate Type" required options={CERTIFICATE_TYPES} value={chosenType}
+                onChange={(e) => setChosenType(e.target.value as CertificateType | '')} disabled={!!nav.cloneId} />
+            </div>
+          )}
+          {!record && !created && user.isExternal && <p className="request-meta">Certificate Type: Clinician</p>}
+          {type && (
+            <CertificateForm key={`${loaded.key}:${type}`} record={record} certificateType={type} user={user}
+              initialValues={initialValues} cloneOf={nav.cloneId ?? null} onCreated={onCreated} />
+          )}
+          {!type && <p>Choose the type of certificate to see its form.</p>}
+        </>
+      )}
     </section>
   );
 }

@@ -14,7 +14,7 @@ import { LoadError } from './load-error';
 
 type Loaded =
   | { status: 'loading' }
-  | { status: 'ready'; record: RequestRecord | null; key: string }
+  | { status: 'ready'; record: RequestRecord | null; key: string; cloneFrom?: RequestRecord }
   | { status: 'error'; error: ApiError };
 
 /**
@@ -29,24 +29,25 @@ export function CredentialingFormPage() {
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const createdId = useRef<number | null>(null);
 
+  const cloneId = (location.state as { cloneId?: number } | null)?.cloneId;
   useEffect(() => {
-    if (!id) {
+    if (!id && !cloneId) {
       setLoaded({ status: 'ready', record: null, key: 'new' });
       return;
     }
-    if (Number(id) === createdId.current) return;
+    if (id && Number(id) === createdId.current) return;
     const controller = new AbortController();
     setLoaded({ status: 'loading' });
-    getRequest(Number(id), controller.signal).then(
-      (record) => setLoaded({ status: 'ready', record, key: String(record.id) }),
+    getRequest(Number(id ?? cloneId), controller.signal).then(
+      (record) => setLoaded(id ? { status: 'ready', record, key: String(record.id) } : { status: 'ready', record: null, key: `clone-${record.id}`, cloneFrom: record }),
       (error) => !controller.signal.aborted && setLoaded({ status: 'error', error: error instanceof ApiError ? error : new ApiError(500) }),
     );
     return () => controller.abort();
-  }, [id]);
+  }, [id, cloneId]);
 
   const onCreated = (record: RequestRecord) => {
     createdId.current = record.id;
-    navigate(paths.credentialing.edit.getHref(record.id), { replace: true, state: location.state });
+    navigate(paths.credentialing.edit.getHref(record.id), { replace: true, state: null });
   };
 
   return (
@@ -62,7 +63,7 @@ export function CredentialingFormPage() {
       {loaded.status === 'ready' && (!loaded.record || isEditable(loaded.record)) && (
         <>
           {loaded.record?.requestNumber != null && <p className="request-meta">Request Number: {loaded.record.requestNumber}</p>}
-          <CredentialingForm key={loaded.key} record={loaded.record} user={user} onCreated={onCreated} />
+          <CredentialingForm key={loaded.key} record={loaded.record} user={user} onCreated={onCreated} cloneFrom={loaded.cloneFrom} />
         </>
       )}
     </section>

@@ -2,8 +2,9 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-  LICENSING_REASON, STATUS, hasErrors, localDay, validateCredentialingForm, type CredentialingForm as FormValues,
+  LICENSING_REASON, STATUS, dayToServerIso, hasErrors, localDay, parseUsDate, type CredentialingForm as FormValues,
 } from '../../../../../domain';
+import { validateCredentialingForm } from '../../../../../domain/request-rules';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
 import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
 import { Alert } from '../../../components/ui/alert';
@@ -17,6 +18,7 @@ import type { DocumentRecord, RequestRecord, User } from '../../../types/api';
 import { useRequestSaver } from '../hooks/use-request-saver';
 import { formToPayload, recordToForm } from '../lib/credentialing-payload';
 import { ClinicianSection } from './clinician-section';
+import { FollowUpDialog } from './follow-up-dialog';
 import { FormActions } from './form-actions';
 import type { FormErrors } from './form-section';
 import { PersonFillingSection } from './person-filling-section';
@@ -28,15 +30,21 @@ interface CredentialingFormProps {
   record: RequestRecord | null;
   user: User;
   onCreated: (record: RequestRecord) => void;
+  /** Clone: the approved request whose form values a new draft starts with */
+  cloneFrom?: RequestRecord | null;
 }
+
+/** Provider types of a current employee or student: their submit asks about a Clinician certificate (spec 1 §1). */
+const CURRENT_PROVIDER_TYPES: readonly string[] = ['Current Employee/Fellow/Resident', 'Current Student'];
 
 /**
  * The Claim History and Insurance Verification form: autosaved draft, client validation with the domain rules,
  * submission through the pending → submitting → success | error machine.
  */
-export function CredentialingForm({ record, user, onCreated }: CredentialingFormProps) {
+export function CredentialingForm({ record, user, onCreated, cloneFrom }: CredentialingFormProps) {
   const navigate = useNavigate();
-  const [form, setForm] = useState<FormValues>(() => recordToForm(record));
+  const [form, setForm] = useState<FormValues>(() => recordToForm(record ?? cloneFrom ?? null));
+  const [followUp, setFollowUp] = useState(false);
   const [documents, setDocuments] = useState<DocumentRecord[]>(record?.documents ?? []);
   const [requestId, setRequestId] = useState<number | null>(record?.id ?? null);
   const [clientErrors, setClientErrors] = useState<FormErrors>({});
@@ -52,6 +60,7 @@ export function CredentialingForm({ record, user, onCreated }: CredentialingForm
     initialId: record?.id ?? null,
     initialVersion: record?.version,
     payload: (mode) => formToPayload(formRef.current, mode),
+    createBody: () => ({ requestType: 'credentialing', ...(cloneFrom ? { cloneOf: cloneFrom.id } : {}) }),
     onCreated: (created) => {
       setRequestId(created.id);
       onCreated(created);
@@ -59,7 +68,7 @@ export function CredentialingForm({ record, user, onCreated }: CredentialingForm
   });
 
   const validate = (values: FormValues, documentCount: number) =>
-    validateCredentialingForm(values, { isExternal: user.isExternal, today: localDay(new Date()), documentCount });
+    validateCredentialingForm(values as Record<string, string>, { isExternal: user.isExternal, today: localDay(new Date()), documentCount });
 
   // After the first submit attempt, messages follow the user's corrections.
   useEffect(() => {
@@ -74,9 +83,28 @@ export function CredentialingForm({ record, user, onCreated }: CredentialingForm
     invalid?.focus({ preventScroll: true });
   }, [scrollTick]);
 
+  const goHome = () => navigate(paths.home.getHref(), { state: { tab: 'submitted' } });
   useEffect(() => {
-    if (submission.matches('success')) navigate(paths.home.getHref(), { state: { tab: 'submitted' } });
-  }, [submission, navigate]);
+    if (!submission.matches('success')) return;
+    if (CURRENT_PROVIDER_TYPES.includes(formRef.current.providerType ?? '')) setFollowUp(true);
+    else goHome();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [submission]);
+
+  /** A Clinician certificate pre-filled from this request. */
+  function startCertificate() {
+    const f = formRef.current;
+    const iso = (text?: string) => { const day = text ? parseUsDate(text) : null; return day ? dayToServerIso(day) : undefined; };
+    navigate(paths.certificate.new.getHref(), {
+      state: {
+        certificateType: 'Clinician',
+        prefill: {
+          lastName: f.lastName, firstName: f.firstName, middleInitial: f.middleInitial, email: f.email,
+          facilityName: f.facilityName, recipientEmail: f.recipientEmail, dateFrom: iso(f.dateFrom), dateTo: iso(f.dateTo),
+        },
+      },
+    });
+  }
 
   function change(field: keyof FormValues, value: string) {
     setForm((prev) => ({
@@ -121,7 +149,7 @@ export function CredentialingForm({ record, user, onCreated }: CredentialingForm
   const submitting = submission.matches('submitting');
   const failure = submission.matches('error') ? submission.context.error : null;
   const section = { form, errors, onChange: change, disabled: submitting };
-  const deletable = requestId != null && isDeletable({ status: record?.status ?? STATUS.draft, requestNumber: record?.requestNumber ?? null });
+  const deletable = requestId != null && isDeletable({ status: record?.status ?? STATUS.draft, submitDate: record?.submitDate ?? null });
 
   return (
     <form ref={formElement} className="request-form" onSubmit={submit} noValidate>
@@ -134,6 +162,8 @@ export function CredentialingForm({ record, user, onCreated }: CredentialingForm
         ensureRequestId={saver.ensureRequestId} error={errors.documents} disabled={submitting} />
       <RecipientSection {...section} />
       <PersonFillingSection user={user} />
+      <FollowUpDialog open={followUp} question="Do you also need a current Certificate of Insurance for this clinician?"
+        yesLabel="Start a Clinician certificate" onYes={startCertificate} onNo={goHome} />
       <FormActions
         saveState={saver.saveState}
         submitting={submitting}

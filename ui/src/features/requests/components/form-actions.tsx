@@ -7,6 +7,8 @@ interface FormActionsProps {
   saveState: DraftSaveState;
   submitting: boolean;
   onSaveDraft: () => void;
+  /** Admin edit of a submitted request: one Save button, no draft save */
+  adminEdit?: boolean;
 }
 
 const SAVE_STATE_TEXT: Record<DraftSaveState, string> = {
@@ -17,7 +19,17 @@ const SAVE_STATE_TEXT: Record<DraftSaveState, string> = {
 };
 
 /** Delete This Request (drafts), Save Draft, Submit. */
-export function FormActions({ deleteButton, saveState, submitting, onSaveDraft }: FormActionsProps) {
+export function FormActions({ deleteButton, saveState, submitting, onSaveDraft, adminEdit }: FormActionsProps) {
+  if (adminEdit) {
+    return (
+      <div className="form-actions">
+        <p className="muted" role="status">{submitting ? 'Saving...' : ''}</p>
+        <div className="button-row">
+          <button type="submit" className="button" disabled={submitting}>{submitting ? 'Saving...' : 'Save'}</button>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="form-actions">
       <p className={saveState === 'error' ? 'error-text' : 'muted'} role="status">{SAVE_STATE_TEXT[saveState]}</p>

@@ -11,9 +11,11 @@ interface SupportingDocumentsSectionProps {
   ensureRequestId: () => Promise<number>;
   error?: string;
   disabled?: boolean;
+  /** what the documents must show (defaults to the credentialing explanation) */
+  explanation?: string;
 }
 
-export function SupportingDocumentsSection({ documents, onDocumentsChange, ensureRequestId, error, disabled }: SupportingDocumentsSectionProps) {
+export function SupportingDocumentsSection({ documents, onDocumentsChange, ensureRequestId, error, disabled, explanation }: SupportingDocumentsSectionProps) {
   const [removeError, setRemoveError] = useState<string | null>(null);
 
   async function remove(document: DocumentRecord) {
@@ -29,7 +31,7 @@ export function SupportingDocumentsSection({ documents, onDocumentsChange, ensur
   return (
     <fieldset className="form-section">
       <legend className="form-section__title">Supporting Documents</legend>
-      <p>{UI_TEXT.credentialingDocumentsExplanation}</p>
+      <p>{explanation ?? UI_TEXT.credentialingDocumentsExplanation}</p>
       <DocumentsTable documents={documents} actions={disabled ? undefined : (document) => (
         <button type="button" className="button button--small button--danger-outline" onClick={() => void remove(document)}>
           Remove

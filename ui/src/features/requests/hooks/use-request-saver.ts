@@ -13,13 +13,15 @@ interface RequestSaverOptions {
   /** The payload at the moment the save runs (so queued saves send the latest form). */
   payload: (mode: 'create' | 'update') => Record<string, unknown>;
   onCreated: (record: RequestRecord) => void;
+  /** what the create call says besides the form: the type (credentialing by default), subtype, clone source */
+  createBody?: () => Record<string, unknown>;
 }
 
 /**
- * Saves of one credentialing request, one at a time: the first save creates the Draft (POST), later ones patch it.
+ * Saves of one request, one at a time: the first save creates the Draft (POST), later ones patch it.
  * Autosave runs 750 ms after the last edit (spec 1 §2) and is flushed when the page closes.
  */
-export function useRequestSaver({ initialId, initialVersion, payload, onCreated }: RequestSaverOptions) {
+export function useRequestSaver({ initialId, initialVersion, payload, onCreated, createBody }: RequestSaverOptions) {
   const idRef = useRef<number | null>(initialId);
   // Every save answers with the request as stored: its version is the one the next command (Submit) is made on.
   const versionRef = useRef<number | undefined>(initialVersion);
@@ -28,8 +30,8 @@ export function useRequestSaver({ initialId, initialVersion, payload, onCreated 
   }, []);
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const latest = useRef({ payload, onCreated });
-  latest.current = { payload, onCreated };
+  const latest = useRef({ payload, onCreated, createBody });
+  latest.current = { payload, onCreated, createBody };
   const [saveState, setSaveState] = useState<DraftSaveState>('idle');
 
   /**
@@ -39,7 +41,9 @@ export function useRequestSaver({ initialId, initialVersion, payload, onCreated 
   const enqueue = useCallback(<T,>(task: (id: number, justCreated: boolean) => Promise<T>): Promise<T> => {
     const run = async () => {
       if (idRef.current != null) return task(idRef.current, false);
-      const created = await createRequest({ requestType: 'credentialing', ...latest.current.payload('create') });
+      const created = await createRequest({
+        requestType: 'credentialing', ...(latest.current.createBody?.() ?? {}), ...latest.current.payload('create'),
+      });
       idRef.current = created.id;
       remember(created);
       latest.current.onCreated(created);

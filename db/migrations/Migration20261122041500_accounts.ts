@@ -5,9 +5,9 @@ import { Migration } from '@mikro-orm/migrations';
  * reset tokens stored hashed (single use, expiring), emails unique case-insensitively, redeemed
  * ALTCHA challenges (a captcha solution is accepted once).
  */
-export class Migration20261122033000_accounts extends Migration {
+export class Migration20261122041500_accounts extends Migration {
 
-  override name = 'Migration20261122033000_accounts';
+  override name = 'Migration20261122041500_accounts';
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "users" add column "session_version" int not null default 0;`);

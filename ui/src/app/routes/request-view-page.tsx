@@ -6,6 +6,7 @@ import { Tabs } from '../../components/ui/tabs';
 import { ManageRequestPanel } from '../../features/admin/components/manage-request-panel';
 import { RequestAuditTable } from '../../features/admin/components/request-audit-table';
 import { getRequestActivity } from '../../features/admin/api/get-request-activity';
+import { CertificateDetails } from '../../features/requests/components/certificate-details';
 import { ClaimHistorySection } from '../../features/claims/claim-history-section';
 import { CredentialingDetails } from '../../features/requests/components/credentialing-details';
 import { DocumentsTable } from '../../features/requests/components/documents-table';
@@ -21,10 +22,10 @@ import type { RequestRecord } from '../../types/api';
 type ViewTab = 'details' | 'audit';
 
 /**
- * `/requests/credentialing/:id`. Requesters see the details and documents; administrators also get Manage Request
- * and the audit trail (composed here so the features stay independent).
+ * `/requests/credentialing/:id` and `/requests/certificate/:id`. Requesters see the details and documents;
+ * administrators also get Manage Request and the audit trail (composed here so the features stay independent).
  */
-export function CredentialingViewPage() {
+export function RequestViewPage({ requestType }: { requestType: 'credentialing' | 'certificate' }) {
   const user = useUser();
   const id = Number(useParams().id);
   const request = useApiQuery((signal) => getRequest(id, signal), [id]);
@@ -46,12 +47,12 @@ export function CredentialingViewPage() {
 
   return (
     <section className="page">
-      <h1>Claim History and Insurance Verification Request</h1>
+      <h1>{requestType === 'credentialing' ? 'Claim History and Insurance Verification Request' : 'Certificate of Insurance Request'}</h1>
       {request.status === 'loading' && <Loading />}
       {request.status === 'error' && !request.data && <LoadError error={request.error} />}
       {request.data && (
         <>
-          <RequestSummary request={request.data} canEdit={!user.isAdmin} />
+          <RequestSummary request={request.data} canEdit={!user.isAdmin} adminEdit={user.isAdmin && requestType === 'certificate'} />
           {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={onSaved} />}
           {user.isAdmin ? (
             <Tabs label="Request" active={tab} onChange={setTab} tabs={[
@@ -60,25 +61,30 @@ export function CredentialingViewPage() {
             ]}>
               {tab === 'details' ? (
                 <>
-                  <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={request.refetch} />
-                  <RequestDetails request={request.data} />
+                  {request.data.requestType === 'credentialing' && (
+                    <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={request.refetch} />
+                  )}
+                  <RequestDetails request={request.data} isAdmin />
                 </>
               ) : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
                   : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={activity.refetch} /> : <Loading />
               )}
             </Tabs>
-          ) : <RequestDetails request={request.data} />}
+          ) : <RequestDetails request={request.data} isAdmin={false} />}
         </>
       )}
     </section>
   );
 }
 
-function RequestDetails({ request }: { request: RequestRecord }) {
+export const CredentialingViewPage = () => <RequestViewPage requestType="credentialing" />;
+export const CertificateViewPage = () => <RequestViewPage requestType="certificate" />;
+
+function RequestDetails({ request, isAdmin }: { request: RequestRecord; isAdmin: boolean }) {
   return (
     <>
-      <CredentialingDetails request={request} />
+      {request.requestType === 'certificate' ? <CertificateDetails request={request} isAdmin={isAdmin} /> : <CredentialingDetails request={request} />}
       <section className="details-section" aria-labelledby="documents-heading">
         <h2 id="documents-heading" className="details-section__title">Supporting Documents</h2>
         <DocumentsTable documents={request.documents ?? []} />

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { PersonSchema } from '../../db/entities';
+import { PERSON_MESSAGES } from '../../domain';
+import { badRequest, forbidden } from '../errors';
+import { currentUser, requireUser } from '../plugins/auth';
+import { errorResponses } from '../schemas/error.schema';
+import { PeopleList, PeopleQuery } from '../schemas/person.schema';
+
+const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * `api/v1/people` (spec 2 §7.5): internal requesters and administrators search the directory by contains on
+ * employee id, email, or last and first name together. External requesters type persons themselves.
+ */
+const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', requireUser);
+  app.get('/people', {
+    schema: {
+      tags: ['people'], summary: 'Search the employee and student directory', querystring: PeopleQuery,
+      response: { 200: PeopleList, ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => {
+    const user = currentUser(request);
+    if (user.isExternal) throw forbidden('External requesters type person details themselves');
+    const q = Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v]));
+    const { employeeId, email, lastName, firstName } = q as PeopleQuery;
+    if (!employeeId && !email && !lastName && !firstName) throw badRequest(PERSON_MESSAGES.criteriaRequired, { search: PERSON_MESSAGES.criteriaRequired });
+    if (!!lastName !== !!firstName && !employeeId && !email) {
+      throw badRequest(PERSON_MESSAGES.nameTogether, { [lastName ? 'firstName' : 'lastName']: PERSON_MESSAGES.nameTogether });
+    }
+    const where: Record<string, unknown>[] = [];
+    if (employeeId) where.push({ employeeId: { $ilike: escapeLike(employeeId) } });
+    if (email) where.push({ email: { $ilike: escapeLike(email) } });
+    if (lastName && firstName) where.push({ lastName: { $ilike: escapeLike(lastName) }, firstName: { $ilike: escapeLike(firstName) } });
+    const [rows, total] = await request.em.findAndCount(PersonSchema, { $and: where } as never, {
+      limit: request.query.$limit ?? 25, orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' },
+    });
+    return {
+      total,
+      data: rows.map((p) => ({
+        id: p.id, employeeId: p.employeeId, email: p.email ?? null, lastName: p.lastName, firstName: p.firstName,
+        middleInitial: p.middleInitial ?? null, title: p.title ?? null, workPhone: p.workPhone ?? null,
+        birthDate: p.birthDate ?? null, hireDate: p.hireDate ?? null, employmentStatus: p.employmentStatus,
+        terminationDate: p.terminationDate ?? null, ...(user.isAdmin ? { personType: p.personType } : {}),
+      })),
+    };
+  });
+};
+
+export default peopleRoutes;

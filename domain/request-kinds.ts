@@ -1,0 +1,385 @@
+/**
+ * Every request kind's form, declared once (spec 1 §3 and §5, spec 2 §9.3): sections, fields, labels, reference
+ * lists, when a field shows, when it is required, its rule and its message. `domain/request-rules.ts` compiles a
+ * kind into a JSON Schema (ajv + ajv-errors) that the API validates a submit with and the UI marks fields with;
+ * the UI renders the certificate forms and view pages from the same definitions. docs/REQUEST-FIELDS.md is the
+ * readable table of these definitions.
+ *
+ * Pure data and small pure helpers: no ajv here (this file bundles into the workflow sandbox through the index).
+ */
+import { MESSAGES } from './messages';
+import {
+  AUTO_TYPES, CERTIFICATE_TYPES, CLAIM_HISTORY_PROVIDER_TYPES, CLAIM_HISTORY_REASONS, CONTRACT_LEASE_TYPES, EVENT_TYPES,
+  FLEET_AUTO_TYPE, OTHER_CHOICE, PROPERTY_REASONS, PROVIDER_REASONS, PROVIDER_TYPES, RENTAL_AUTO_TYPE, US_STATES,
+  VEHICLE_LOCATIONS, VEHICLE_OWNING_DEPTS, VEHICLE_TYPES, YES_NO, type CertificateType, type PersonRole,
+} from './reference-lists';
+
+export const TEXT_MAX = 200;
+export const MIDDLE_INITIAL_MAX = 1;
+export const LONG_TEXT_MAX = 1000;
+export const LICENSING_REASON = 'Licensing in another state';
+
+/** The form as typed: text, mm/dd/yyyy dates, Yes/No as text, checkboxes as booleans. */
+export type FormValue = string | boolean | undefined;
+export type RequestFormValues = Record<string, FormValue>;
+
+export type FieldKind = 'text' | 'textarea' | 'email' | 'emailList' | 'phone' | 'date' | 'select' | 'yesNo' | 'checkbox' | 'year' | 'vin';
+
+/** A field's value equals one of `equals`, or the caller is (not) external. */
+export type Condition =
+  | { field: string; equals: readonly (string | boolean)[] }
+  | { context: 'isExternal' }
+  | { all: readonly Condition[] };
+
+export interface FieldDefinition {
+  name: string;
+  label: string;
+  kind: FieldKind;
+  options?: readonly string[];
+  /** true: required whenever shown; a condition: required (when shown) only then */
+  required?: boolean | Condition;
+  /** shown (and validated, and kept) only while this holds */
+  visibleWhen?: Condition;
+  hint?: string;
+  maxLength?: number;
+  /** only administrators see and set it (admin edit) */
+  adminOnly?: boolean;
+  /** message when the value does not follow the field's rule (format, list, checkbox) */
+  ruleMessage?: string;
+}
+
+export interface SectionDefinition { title: string; fields: FieldDefinition[]; note?: string }
+
+/** A period of two date fields: start not after end; optionally not before 7/1/2002 and not after today. */
+export interface PeriodRule { from: string; to: string; pastOnly?: boolean }
+
+export interface RequestKindDefinition {
+  key: string;
+  title: string;
+  sections: SectionDefinition[];
+  periods: PeriodRule[];
+  /** at least one supporting document before submit, with the hint shown above the document list */
+  documents: { required: boolean; hint: string };
+  /** the role of the person the request names (people search), when it names one */
+  personRole: PersonRole | null;
+  /** the request recipient section shows (hidden for rentals) */
+  showRecipient: boolean;
+}
+
+// ---- building blocks -------------------------------------------------------------------------------------------
+
+const when = (field: string, ...equals: (string | boolean)[]): Condition => ({ field, equals });
+const text = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+  ({ name, label, kind: 'text', maxLength: TEXT_MAX, ...extra });
+const required = (f: FieldDefinition): FieldDefinition => ({ ...f, required: true });
+const select = (name: string, label: string, options: readonly string[], extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+  ({ name, label, kind: 'select', options, required: true, ruleMessage: MESSAGES.fieldValidation, ...extra });
+const date = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+  ({ name, label, kind: 'date', required: true, hint: 'mm/dd/yyyy', ruleMessage: MESSAGES.requestDateFormat, ...extra });
+const yesNo = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+  ({ name, label, kind: 'yesNo', options: YES_NO, required: true, ruleMessage: MESSAGES.fieldValidation, ...extra });
+const email = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+  ({ name, label, kind: 'email', maxLength: TEXT_MAX, ruleMessage: MESSAGES.invalidEmail, ...extra });
+/** A select whose Other choice reveals a required free-text field `<name>Other`. */
+const withOther = (f: FieldDefinition, other: string, otherName = `${f.name}Other`, otherLabel = `${f.label}: Other`): FieldDefinition[] =>
+  [f, required(text(otherName, otherLabel, { visibleWhen: when(f.name, other) }))];
+
+/** The person a certificate names (picked from the directory by internal requesters, typed by external ones). */
+const personFields = (): FieldDefinition[] => [
+  text('employeeId', 'Employee ID', { hint: 'Filled in when the person is picked from the directory' }),
+  required(text('lastName', 'Last Name')),
+  required(text('firstName', 'First Name')),
+  text('middleInitial', 'Middle Initial', { maxLength: MIDDLE_INITIAL_MAX + 1, ruleMessage: `Maximum ${MIDDLE_INITIAL_MAX} character` }),
+  text('title', 'Title'),
+  email('email', 'Email Address'),
+  { name: 'workPhone', label: 'Work Phone', kind: 'phone', maxLength: 12, hint: 'Like 503-123-1234', ruleMessage: MESSAGES.phoneFormat },
+];
+
+const holderSection = (): SectionDefinition => ({
+  title: 'Certificate Holder',
+  note: 'Additional insureds cannot be named on a certificate: name the certificate holder only.',
+  fields: [
+    required(text('certificateHolder', 'Certificate Holder (organization name)')),
+    required({ name: 'certificateHolderAddress', label: 'Certificate Holder Address', kind: 'textarea', maxLength: TEXT_MAX }),
+    email('certificateHolderEmail', 'Certificate Holder Email'),
+  ],
+});
+
+const recipientSection = (): SectionDefinition => ({
+  title: 'Request Recipient',
+  fields: [
+    email('recipientEmail', 'Email Address of Recipient if NOT the Requester'),
+    { name: 'addlRecipients', label: 'Additional Recipients', kind: 'emailList', hint: 'Separate addresses with spaces, commas or semicolons', ruleMessage: MESSAGES.invalidEmail },
+  ],
+});
+
+const coveragePeriod = (): FieldDefinition[] => [date('dateFrom', 'Coverage Start Date'), date('dateTo', 'Coverage End Date')];
+
+const internalContact = () => required(text('internalContact', 'Internal Contact (name and phone)'));
+
+// ---- the kinds -------------------------------------------------------------------------------------------------
+
+export const CREDENTIALING_KIND: RequestKindDefinition = {
+  key: 'credentialing',
+  title: 'Claim History and Insurance Verification',
+  personRole: 'Clinician',
+  showRecipient: true,
+  documents: { required: true, hint: 'A signed release dated within the last 180 days, or a dated letter, is required.' },
+  periods: [{ from: 'dateFrom', to: 'dateTo', pastOnly: true }],
+  sections: [
+    {
+      title: 'Clinician Information',
+      fields: [
+        required(text('lastName', 'Last Name')),
+        required(text('firstName', 'First Name')),
+        text('middleInitial', 'Middle Initial', { maxLength: MIDDLE_INITIAL_MAX + 1, ruleMessage: `Maximum ${MIDDLE_INITIAL_MAX} character` }),
+        text('altName', 'Alternate or Previous Name'),
+        email('email', 'Clinician Email'),
+        date('birthDate', 'Date of Birth', { required: { context: 'isExternal' } }),
+      ],
+    },
+    {
+      title: 'Request Information',
+      fields: [
+        date('dateFrom', 'Start Date', { hint: 'After July 1, 2002 (mm/dd/yyyy)' }),
+        date('dateTo', 'End Date'),
+        select('providerType', 'Provider Type', CLAIM_HISTORY_PROVIDER_TYPES),
+        select('reason', 'Reason for Request', CLAIM_HISTORY_REASONS),
+        select('licensingState', 'Licensing State', US_STATES, { visibleWhen: when('reason', LICENSING_REASON) }),
+        text('facilityName', 'Requesting Facility'),
+      ],
+    },
+    recipientSection(),
+  ],
+};
+
+const CLINICIAN_KIND: RequestKindDefinition = {
+  key: 'Clinician',
+  title: 'Clinician',
+  personRole: 'Clinician',
+  showRecipient: true,
+  documents: { required: false, hint: 'Attach the facility’s request letter or form if you have one.' },
+  periods: [{ from: 'dateFrom', to: 'dateTo' }],
+  sections: [
+    { title: 'Clinician Information', fields: personFields() },
+    { title: 'Coverage', fields: [...coveragePeriod(), text('facilityName', 'Facility Where the Clinician Will Work')] },
+    holderSection(),
+    recipientSection(),
+  ],
+};
+
+const PROVIDER_KIND: RequestKindDefinition = {
+  key: 'Provider',
+  title: 'Provider',
+  personRole: 'Provider',
+  showRecipient: true,
+  documents: { required: false, hint: 'Attach the credentialing or payor request if you have one.' },
+  periods: [{ from: 'dateFrom', to: 'dateTo' }],
+  sections: [
+    { title: 'Provider Information', fields: personFields() },
+    {
+      title: 'Request Information',
+      fields: [
+        select('providerType', 'Provider Type', PROVIDER_TYPES),
+        ...withOther(select('reason', 'Reason for Request', PROVIDER_REASONS), OTHER_CHOICE.providerReason, 'reasonOther', 'Describe the Reason'),
+        select('licensingState', 'Licensing State', US_STATES, { visibleWhen: when('reason', LICENSING_REASON) }),
+        ...coveragePeriod(),
+        text('facilityName', 'Facility Name'),
+      ],
+    },
+    holderSection(),
+    recipientSection(),
+  ],
+};
+
+const isRental = when('autoType', RENTAL_AUTO_TYPE);
+const isFleet = when('autoType', FLEET_AUTO_TYPE);
+const vehicleBlock = (): FieldDefinition[] => [
+  { name: 'vehicleYear', label: 'Vehicle Year', kind: 'year', maxLength: 4, required: true, hint: 'yyyy', ruleMessage: 'Please enter a four-digit year' },
+  required(text('vehicleMake', 'Vehicle Make')),
+  required(text('vehicleModel', 'Vehicle Model')),
+  text('vehicleColor', 'Vehicle Color'),
+  { name: 'vehicleIdNumber', label: 'Vehicle Identification Number (VIN)', kind: 'vin', maxLength: 17, required: true, hint: '17 characters', ruleMessage: 'A VIN has 17 letters and digits (no I, O or Q)' },
+  text('plateNumber', 'License Plate Number'),
+  ...withOther(select('vehicleLocation', 'Vehicle Location', VEHICLE_LOCATIONS), OTHER_CHOICE.vehicleLocation, 'vehicleLocationOther', 'Other Vehicle Location'),
+  ...withOther(select('vehicleOwningDept', 'Owning Department', VEHICLE_OWNING_DEPTS), OTHER_CHOICE.vehicleOwningDept, 'vehicleOwningDeptOther', 'Other Owning Department'),
+  ...withOther(select('vehicleType', 'Vehicle Type', VEHICLE_TYPES), OTHER_CHOICE.vehicleType, 'vehicleTypeOther', 'Other Vehicle Type'),
+  { name: 'vehicleDecommissioned', label: 'Vehicle decommissioned', kind: 'checkbox', adminOnly: true },
+  { name: 'vehicleTransferred', label: 'Vehicle transferred', kind: 'checkbox', adminOnly: true },
+];
+
+const AUTO_LIABILITY_KIND: RequestKindDefinition = {
+  key: 'Auto Liability',
+  title: 'Auto Liability',
+  personRole: 'Employee',
+  showRecipient: true,
+  documents: { required: false, hint: 'Attach the rental agreement or the vehicle’s purchase or lease papers if you have them.' },
+  periods: [{ from: 'rentalStartDate', to: 'rentalEndDate' }],
+  sections: [
+    { title: 'Auto Liability', fields: [select('autoType', 'Auto Liability Type', AUTO_TYPES)] },
+    {
+      title: 'Rental',
+      fields: [
+        { ...required(text('driverName', 'Driver Name')), visibleWhen: isRental },
+        { ...required(text('rentalCompany', 'Rental Company')), visibleWhen: isRental },
+        { ...required(text('pickUpAddress', 'Pick-up Address')), visibleWhen: isRental },
+        date('rentalStartDate', 'Rental Start Date', { visibleWhen: isRental }),
+        date('rentalEndDate', 'Rental End Date', { visibleWhen: isRental }),
+        text('vehicleIdNumber', 'Vehicle Identification Number (VIN), if known', { visibleWhen: isRental, maxLength: 17 }),
+        {
+          name: 'acknowledgedApproval', kind: 'checkbox', visibleWhen: isRental, required: true,
+          label: 'I confirm my department approved this rental and that it is for university business only.',
+          ruleMessage: 'Please confirm the rental is approved',
+        },
+      ],
+    },
+    {
+      title: 'Vehicle',
+      fields: [
+        ...vehicleBlock().map((f) => ({ ...f, visibleWhen: f.visibleWhen ? { all: [isFleet, f.visibleWhen] } : isFleet })),
+        { ...internalContact(), visibleWhen: isFleet },
+      ],
+    },
+    { title: 'Employee Responsible', fields: personFields() },
+    holderSection(),
+    { ...recipientSection(), fields: recipientSection().fields.map((f) => (f.name === 'recipientEmail' ? { ...f, visibleWhen: isFleet } : f)) },
+  ],
+};
+
+const isContract = when('contractLeaseType', 'Contract');
+const isLease = when('contractLeaseType', 'Lease');
+const CONTRACTS_LEASE_KIND: RequestKindDefinition = {
+  key: 'Contracts/Lease',
+  title: 'Contracts/Lease',
+  personRole: null,
+  showRecipient: true,
+  documents: { required: true, hint: 'Attach the contract or lease (at least one document is required).' },
+  periods: [],
+  sections: [
+    {
+      title: 'Contract or Lease',
+      fields: [
+        select('contractLeaseType', 'Contract or Lease', CONTRACT_LEASE_TYPES),
+        required(text('contractNumber', 'Contract Number', { visibleWhen: isContract })),
+        required(text('leaseNumber', 'Lease Number', { visibleWhen: isLease })),
+        date('leaseExpirationDate', 'Lease Expiration Date', { visibleWhen: isLease }),
+        text('ocaNumber', 'Off-Campus Authorization (OCA) Number'),
+        yesNo('isForLeasedProperty', 'Is this for leased property?'),
+        required(text('leasedPropertyName', 'Leased Property Name', { visibleWhen: when('isForLeasedProperty', 'Yes') })),
+        required(text('leasedPropertyAddress', 'Leased Property Address', { visibleWhen: when('isForLeasedProperty', 'Yes') })),
+        text('buildingNumber', 'Building Number', { visibleWhen: when('isForLeasedProperty', 'Yes') }),
+        internalContact(),
+      ],
+    },
+    holderSection(),
+    recipientSection(),
+  ],
+};
+
+const EVENT_KIND: RequestKindDefinition = {
+  key: 'Event',
+  title: 'Event',
+  personRole: 'Event Organizer',
+  showRecipient: true,
+  documents: { required: true, hint: 'A copy of the event contract, permit or lease is required.' },
+  periods: [{ from: 'eventStartDate', to: 'eventEndDate' }],
+  sections: [
+    {
+      title: 'Event',
+      fields: [
+        required(text('eventName', 'Event Name')),
+        select('eventType', 'Event Type', EVENT_TYPES),
+        required(text('eventLocation', 'Event Location (name and address)')),
+        required({ name: 'eventDescription', label: 'Event Description', kind: 'textarea', maxLength: LONG_TEXT_MAX }),
+        date('eventStartDate', 'Event Start Date'),
+        date('eventEndDate', 'Event End Date'),
+        yesNo('eventPatientCare', 'Will patient care be provided at the event?'),
+        required({ name: 'eventPatientCareDetail', label: 'Describe the patient care and who provides it', kind: 'textarea', maxLength: LONG_TEXT_MAX, visibleWhen: when('eventPatientCare', 'Yes') }),
+        yesNo('isProviderEmployRelated', 'Do providers take part as part of their university employment?'),
+        text('ocaNumber', 'Off-Campus Authorization (OCA) Number'),
+      ],
+    },
+    { title: 'Event Organizer', fields: personFields() },
+    holderSection(),
+    recipientSection(),
+  ],
+};
+
+const isRealEstate = when('reason', 'Real Estate');
+const PROPERTY_KIND: RequestKindDefinition = {
+  key: 'Property',
+  title: 'Property',
+  personRole: null,
+  showRecipient: true,
+  documents: { required: false, hint: 'Attach the lease, loan or purchase agreement if you have it.' },
+  periods: [],
+  sections: [
+    {
+      title: 'Property',
+      fields: [
+        select('reason', 'Reason for Request', PROPERTY_REASONS),
+        required({ name: 'reasonEquipment', label: 'Equipment Description', kind: 'textarea', maxLength: LONG_TEXT_MAX, visibleWhen: when('reason', 'Equipment') }),
+        required(text('reasonOther', 'Describe the Reason', { visibleWhen: when('reason', OTHER_CHOICE.propertyReason) })),
+        yesNo('newLeaseOrEquip', 'Is this a new lease or new equipment?'),
+        required(text('lessorName', 'Lessor Name')),
+        email('lessorEmail', 'Lessor Email'),
+        text('lessorAddress', 'Lessor Address'),
+        text('leasedPropertyName', 'Leased Building Name', { visibleWhen: isRealEstate }),
+        text('buildingNumber', 'Building Number', { visibleWhen: isRealEstate }),
+        required(text('leasedPropertyAddress', 'Building Address', { visibleWhen: isRealEstate })),
+        text('contractNumber', 'Contract Number'),
+        text('loanNumber', 'Lease/Loan Number'),
+        internalContact(),
+      ],
+    },
+    holderSection(),
+    recipientSection(),
+  ],
+};
+
+export const CERTIFICATE_KINDS: Record<CertificateType, RequestKindDefinition> = {
+  Clinician: CLINICIAN_KIND,
+  Provider: PROVIDER_KIND,
+  'Auto Liability': AUTO_LIABILITY_KIND,
+  'Contracts/Lease': CONTRACTS_LEASE_KIND,
+  Event: EVENT_KIND,
+  Property: PROPERTY_KIND,
+};
+
+/** The definition of a request's kind. */
+export function requestKindOf(requestType: string, certificateType?: string | null): RequestKindDefinition {
+  if (requestType === 'credentialing') return CREDENTIALING_KIND;
+  const kind = (CERTIFICATE_KINDS as Record<string, RequestKindDefinition>)[certificateType ?? ''];
+  if (!kind) throw new Error(`Unknown certificate type "${certificateType}"`);
+  return kind;
+}
+
+export const isCertificateType = (value: unknown): value is CertificateType =>
+  typeof value === 'string' && (CERTIFICATE_TYPES as readonly string[]).includes(value);
+
+/** Every field of a kind, section order. */
+export const fieldsOf = (kind: RequestKindDefinition): FieldDefinition[] => kind.sections.flatMap((s) => s.fields);
+
+export interface ConditionContext { isExternal: boolean }
+
+export function conditionHolds(condition: Condition, values: RequestFormValues, ctx: ConditionContext): boolean {
+  if ('context' in condition) return ctx[condition.context];
+  if ('all' in condition) return condition.all.every((c) => conditionHolds(c, values, ctx));
+  return condition.equals.includes(values[condition.field] as string | boolean);
+}
+
+/** Is the field shown for these values? (A field of a hidden choice is neither shown nor validated.) */
+export const isShown = (field: FieldDefinition, values: RequestFormValues, ctx: ConditionContext & { isAdmin?: boolean }): boolean =>
+  (!field.adminOnly || !!ctx.isAdmin) && (!field.visibleWhen || conditionHolds(field.visibleWhen, values, ctx));
+
+export const isRequiredNow = (field: FieldDefinition, values: RequestFormValues, ctx: ConditionContext): boolean =>
+  isShown(field, values, ctx) && (field.required === true || (typeof field.required === 'object' && conditionHolds(field.required, values, ctx)));
+
+/** Every field name any kind uses (the API's payload and the request entity hold exactly these). */
+export const ALL_FORM_FIELDS: FieldDefinition[] = (() => {
+  const seen = new Map<string, FieldDefinition>();
+  for (const kind of [CREDENTIALING_KIND, ...Object.values(CERTIFICATE_KINDS)]) {
+    for (const field of fieldsOf(kind)) if (!seen.has(field.name)) seen.set(field.name, field);
+  }
+  return [...seen.values()];
+})();

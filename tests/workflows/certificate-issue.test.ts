@@ -1,0 +1,101 @@
+/**
+ * Issue #6 on real parts: an approved certificate request gets its Certificate of Insurance (or, approved with a
+ * Letter of Intent, the letter) printed by Chromium from the right template, stored as a document of the request
+ * and emailed with the certificate approval templates.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentSchema, RequestActivitySchema } from '../../db/entities';
+import { STATUS } from '../../domain';
+import { call, certificateDraft, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
+import { eventually } from '../support/eventually';
+import { startHarness, type Harness } from '../support/portal-harness';
+
+const run = promisify(execFile);
+let h: Harness;
+let employee: Session;
+let admin: Session;
+
+beforeAll(async () => {
+  h = await startHarness();
+  employee = await loginEmployee(h);
+  admin = await loginAdmin(h);
+});
+afterAll(async () => { await h?.stop(); });
+
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'coi-cert-'));
+  const file = path.join(dir, 'doc.pdf');
+  await writeFile(file, bytes);
+  try {
+    return (await run('pdftotext', ['-layout', file, '-'])).stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function submitAndDecide(subtype: string, status: string, verified = false) {
+  const id = await certificateDraft(h, employee, subtype);
+  const sub = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
+  expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+  const number = sub.body.requestNumber as number;
+  const decided = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status, verified });
+  expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+  return { id, number };
+}
+
+describe('the certificate is issued by the request workflow', () => {
+  it('a rental: "Certificate of Insurance <n>.pdf" with the holder and the VIN, emailed as Certificate Request Approved', async () => {
+    const { id, number } = await submitAndDecide('Rental', STATUS.approved);
+    const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} approved: certificate of insurance`, 60_000);
+    expect(mail.text).toContain('Certificate holder: Hertz Rent-A-Car');
+    expect(mail.attachments.map((a) => a.filename)).toEqual([`Certificate of Insurance ${number}.pdf`]);
+    await writeFile(path.join(os.tmpdir(), 'coi-last-certificate.pdf'), mail.attachments[0].content);
+    const text = await pdfText(mail.attachments[0].content);
+    expect(text).toContain('Certificate of Insurance');
+    expect(text).toContain('Hertz Rent-A-Car');
+    expect(text).toContain('2HGFC2F59MH512345');
+    expect(text).toMatch(/Automobile\s+Liability/);
+    expect(text).toContain(String(number));
+    const documents = await h.orm.em.fork().find(DocumentSchema, { requestId: id });
+    expect(documents.map((d) => [d.name, d.description])).toContainEqual([`Certificate of Insurance ${number}.pdf`, 'Certificate of Insurance']);
+    const audit = await eventually(async () => {
+      const rows = await h.orm.em.fork().find(RequestActivitySchema, { requestId: id });
+      return rows.some((r) => r.activityText === '"Certificate Request Approved" email sent') && rows;
+    });
+    expect(audit.map((r) => r.activityText)).toContain(`Generated "Certificate of Insurance ${number}.pdf"`);
+  });
+
+  it('an event: the certificate describes the event by name, with the policy year covering its date', async () => {
+    const { number } = await submitAndDecide('Event', STATUS.approved);
+    const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} approved: certificate of insurance`, 60_000);
+    const text = await pdfText(mail.attachments[0].content);
+    expect(text).toContain('Spring Health Fair');
+    expect(text).toContain('City of Portland Parks');
+    expect(text).toMatch(/General and Professional\s+Liability/);
+    expect(text).not.toContain('No policy year on record');
+  });
+
+  it('contracts/lease approved with Letter of Intent: "Letter of Intent <n>.pdf" emailed with its own template', async () => {
+    const unverified = await certificateDraft(h, employee, 'Contracts/Lease');
+    await call(h, employee, 'PATCH', `/api/v1/requests/${unverified}`, { status: STATUS.submitted });
+    const refused = await call(h, admin, 'PATCH', `/api/v1/requests/${unverified}`, { status: STATUS.approvedWithLetterOfIntent, verified: false });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Verification required');
+
+    const { id, number } = await submitAndDecide('Contracts/Lease', STATUS.approvedWithLetterOfIntent, true);
+    const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} approved with letter of intent`, 60_000);
+    expect(mail.attachments.map((a) => a.filename)).toEqual([`Letter of Intent ${number}.pdf`]);
+    const text = await pdfText(mail.attachments[0].content);
+    expect(text).toContain('Letter of Intent');
+    expect(text).toContain('Mercy Hospital');
+    expect(text).toContain('L-2291');
+    expect(text).toContain('Gaines Hall');
+    const documents = await h.orm.em.fork().find(DocumentSchema, { requestId: id });
+    expect(documents.map((d) => d.name)).toContain(`Letter of Intent ${number}.pdf`);
+  });
+});

@@ -1,0 +1,55 @@
+import {
+  fieldsOf, isShown, requestKindOf, type RequestFormValues,
+} from '../../../../../domain';
+import { displayDate } from '../../../lib/format';
+import type { RequestRecord } from '../../../types/api';
+import { recordToValues } from '../lib/form-values';
+
+/**
+ * Every entered value of a certificate request, by the sections of its subtype's definition (fields of choices not
+ * taken are left out), then the requester.
+ */
+export function CertificateDetails({ request, isAdmin }: { request: RequestRecord; isAdmin: boolean }) {
+  const kind = requestKindOf('certificate', request.certificateType);
+  const values: RequestFormValues = recordToValues(request, kind);
+  const ctx = { isExternal: request.employerType === 'external', isAdmin };
+  const date = (iso: string | null | undefined) => (iso ? displayDate(iso) : null);
+  const shown = (v: RequestFormValues[string]) => (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : v);
+  return (
+    <div className="details-grid">
+      <section className="details-section">
+        <h3 className="details-section__title">Certificate</h3>
+        <dl className="details">
+          <div><dt>Certificate Type</dt><dd>{request.certificateType}</dd></div>
+          {request.personRole && <div><dt>Person Role</dt><dd>{request.personRole}</dd></div>}
+        </dl>
+      </section>
+      {kind.sections.map((section) => {
+        const fields = section.fields.filter((f) => isShown(f, values, ctx) && (values[f.name] !== undefined || !f.visibleWhen));
+        const unique = fields.filter((f, i) => fields.findIndex((g) => g.name === f.name) === i);
+        if (unique.length === 0) return null;
+        return (
+          <section key={section.title} className="details-section">
+            <h3 className="details-section__title">{section.title}</h3>
+            <dl className="details">
+              {unique.map((f) => <div key={f.name}><dt>{f.label}</dt><dd>{shown(values[f.name]) || '—'}</dd></div>)}
+            </dl>
+          </section>
+        );
+      })}
+      <section className="details-section">
+        <h3 className="details-section__title">Requester</h3>
+        <dl className="details">
+          <div><dt>Name</dt><dd>{request.requesterName || '—'}</dd></div>
+          <div><dt>Email</dt><dd>{request.requesterEmail || '—'}</dd></div>
+          <div><dt>Phone</dt><dd>{request.requesterPhone || '—'}</dd></div>
+          <div><dt>Company</dt><dd>{request.requesterCompany || '—'}</dd></div>
+          <div><dt>Submission Date</dt><dd>{date(request.submitDate) || '—'}</dd></div>
+          <div><dt>Completion Date</dt><dd>{date(request.completedDate) || '—'}</dd></div>
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+export const certificateFieldCount = (request: RequestRecord) => fieldsOf(requestKindOf('certificate', request.certificateType)).length;

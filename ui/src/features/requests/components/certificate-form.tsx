@@ -1,0 +1,210 @@
+import { useMachine } from '@xstate/react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  CONTRACTS_CERTIFICATE, STATUS, hasErrors, isShown, localDay, requestKindOf, type CertificateType, type RequestFormValues,
+} from '../../../../../domain';
+import { validateRequestForm } from '../../../../../domain/request-rules';
+import { DeleteRequestButton } from '../../../components/delete-request-button';
+import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
+import { Alert } from '../../../components/ui/alert';
+import { ApiError } from '../../../lib/api-client';
+import { paths } from '../../../lib/paths';
+import { isDeletable } from '../../../lib/request-labels';
+import { commandRequest } from '../../../lib/request-api';
+import { submissionMachine } from '../../../lib/submission.machine';
+import { UI_TEXT } from '../../../lib/ui-text';
+import type { DocumentRecord, RequestRecord, User } from '../../../types/api';
+import { useRequestSaver } from '../hooks/use-request-saver';
+import { recordToValues, valuesToPayload } from '../lib/form-values';
+import { DefinitionFields } from './definition-fields';
+import { FollowUpDialog } from './follow-up-dialog';
+import { FormActions } from './form-actions';
+import type { FormErrors } from './form-section';
+import { PersonFillingSection } from './person-filling-section';
+import { PersonSearchDialog, type DirectoryPerson } from './person-search-dialog';
+import { SupportingDocumentsSection } from './supporting-documents-section';
+
+interface CertificateFormProps {
+  record: RequestRecord | null;
+  certificateType: CertificateType;
+  user: User;
+  /** values to start a new draft with (a clone, or a follow-up from a credentialing request) */
+  initialValues?: Record<string, unknown> | null;
+  cloneOf?: number | null;
+  onCreated: (record: RequestRecord) => void;
+}
+
+const PERSON_FIELDS = ['employeeId', 'lastName', 'firstName', 'middleInitial', 'title', 'email', 'workPhone'];
+
+/**
+ * A Certificate of Insurance form of any subtype, rendered from the subtype's definition (domain/request-kinds.ts)
+ * and validated with the same rules the server applies at submit. Autosaved as a draft (750 ms).
+ */
+export function CertificateForm({ record, certificateType, user, initialValues, cloneOf, onCreated }: CertificateFormProps) {
+  const navigate = useNavigate();
+  const kind = requestKindOf('certificate', certificateType);
+  const ctx = useMemo(() => ({ isExternal: user.isExternal, isAdmin: user.isAdmin }), [user.isExternal, user.isAdmin]);
+  const [values, setValues] = useState<RequestFormValues>(() => recordToValues(record ?? (initialValues as RequestRecord | null) ?? null, kind));
+  const [documents, setDocuments] = useState<DocumentRecord[]>(record?.documents ?? []);
+  const [requestId, setRequestId] = useState<number | null>(record?.id ?? null);
+  const [clientErrors, setClientErrors] = useState<FormErrors>({});
+  const [serverErrors, setServerErrors] = useState<FormErrors>({});
+  const [attempted, setAttempted] = useState(false);
+  const [scrollTick, setScrollTick] = useState(0);
+  const [searching, setSearching] = useState(false);
+  const [followUp, setFollowUp] = useState(false);
+  // Admin edit of a submitted request (spec 1 §2): no disclaimers, no type selector, Save without a status change.
+  const adminEdit = user.isAdmin && !!record && record.status !== STATUS.draft;
+  const formElement = useRef<HTMLFormElement>(null);
+  const valuesRef = useRef(values);
+  valuesRef.current = values;
+  const [submission, send] = useMachine(submissionMachine);
+
+  const saver = useRequestSaver({
+    initialId: record?.id ?? null,
+    initialVersion: record?.version,
+    payload: (mode) => valuesToPayload(valuesRef.current, kind, mode, ctx),
+    createBody: () => ({ requestType: 'certificate', certificateType, ...(cloneOf ? { cloneOf } : {}) }),
+    onCreated: (created) => {
+      setRequestId(created.id);
+      onCreated(created);
+    },
+  });
+
+  const validate = (v: RequestFormValues, documentCount: number) =>
+    validateRequestForm(kind, v, { isExternal: user.isExternal, today: localDay(new Date()), documentCount });
+
+  useEffect(() => {
+    if (attempted) setClientErrors(validate(values, documents.length));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [values, documents.length, attempted]);
+
+  useEffect(() => {
+    if (!scrollTick) return;
+    const invalid = formElement.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    invalid?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+    invalid?.focus({ preventScroll: true });
+  }, [scrollTick]);
+
+  const goHome = () => navigate(paths.home.getHref(), { state: { tab: 'submitted' } });
+  useEffect(() => {
+    if (!submission.matches('success')) return;
+    // A submitted contracts/lease certificate asks about a credentialing request as well (spec 1 §1).
+    if (adminEdit && record) navigate(paths.certificate.view.getHref(record.id));
+    else if (certificateType === CONTRACTS_CERTIFICATE && !user.isExternal) setFollowUp(true);
+    else goHome();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [submission]);
+
+  function change(field: string, value: string | boolean) {
+    setValues((prev) => ({ ...prev, [field]: value }));
+    setServerErrors(({ [field]: _cleared, ...rest }) => rest);
+    saver.scheduleAutosave();
+  }
+
+  function applyPerson(person: DirectoryPerson) {
+    setValues((prev) => ({
+      ...prev,
+      employeeId: person.employeeId, lastName: person.lastName, firstName: person.firstName,
+      middleInitial: person.middleInitial ?? '', title: person.title ?? '', email: person.email ?? '', workPhone: person.workPhone ?? '',
+    }));
+    setServerErrors(({ lastName: _l, firstName: _f, ...rest }) => rest);
+    setSearching(false);
+    saver.scheduleAutosave();
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    saver.cancelAutosave();
+    const errors = validate(values, documents.length);
+    setAttempted(true);
+    setClientErrors(errors);
+    setServerErrors({});
+    if (hasErrors(errors)) {
+      setScrollTick((n) => n + 1);
+      return;
+    }
+    send({
+      type: 'SUBMIT',
+      run: () => saver.enqueue(async (id) => {
+        try {
+          const payload = valuesToPayload(valuesRef.current, kind, 'update', ctx);
+          const submitted = await commandRequest(id, adminEdit ? payload : { ...payload, status: STATUS.submitted }, saver.version());
+          saver.remember(submitted);
+          return submitted;
+        } catch (error) {
+          if (error instanceof ApiError && error.hasFieldErrors) {
+            setServerErrors(error.errors);
+            setScrollTick((n) => n + 1);
+          }
+          throw error;
+        }
+      }),
+    });
+  }
+
+  const errors: FormErrors = { ...serverErrors, ...clientErrors };
+  const submitting = submission.matches('submitting');
+  const failure = submission.matches('error') ? submission.context.error : null;
+  const deletable = requestId != null && isDeletable({ status: record?.status ?? STATUS.draft, submitDate: record?.submitDate ?? null });
+  const fieldProps = { values, errors, ctx, onChange: change, disabled: submitting };
+
+  return (
+    <>
+    <form ref={formElement} className="request-form" onSubmit={submit} noValidate aria-label={`${kind.title} certificate request`}>
+      {failure && (isStaleRequest(failure) ? <StaleRequestAlert />
+        : <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>)}
+      {!failure && attempted && hasErrors(errors) && <Alert kind="error">{UI_TEXT.fixFields}</Alert>}
+      {kind.sections.filter((section) => section.fields.some((f) => isShown(f, values, ctx))).map((section) => {
+        const isPerson = section.fields.some((f) => f.name === 'lastName') && kind.personRole;
+        return (
+          <fieldset key={section.title} className="form-section">
+            <legend className="form-section__title">{section.title}</legend>
+            {section.note && !user.isAdmin && <p className="form-section__note">{section.note}</p>}
+            {isPerson && !user.isExternal && (
+              <div className="button-row">
+                <button type="button" className="button button--secondary" onClick={() => setSearching(true)} disabled={submitting}>
+                  {values.lastName ? `Change ${kind.personRole}` : `Add ${kind.personRole}`}
+                </button>
+                <span className="field__hint">Search the directory by employee id, email, or name; or type the details below.</span>
+              </div>
+            )}
+            <div className="form-grid">
+              <DefinitionFields fields={section.fields} {...fieldProps}
+                readOnly={isPerson && !user.isExternal && values.employeeId ? new Set(['employeeId']) : undefined} />
+            </div>
+          </fieldset>
+        );
+      })}
+      <SupportingDocumentsSection documents={documents} onDocumentsChange={setDocuments} explanation={kind.documents.hint}
+        ensureRequestId={saver.ensureRequestId} error={errors.documents} disabled={submitting} />
+      <PersonFillingSection user={user} />
+      <FormActions
+        saveState={saver.saveState}
+        submitting={submitting}
+        onSaveDraft={() => void saver.saveDraft().catch(() => undefined)}
+        adminEdit={adminEdit}
+        deleteButton={deletable && (
+          <DeleteRequestButton requestId={requestId} label="Delete This Request" className="button button--danger-outline"
+            onDeleted={() => {
+              saver.cancelAutosave();
+              navigate(paths.home.getHref(), { state: { tab: 'drafts' } });
+            }} />
+        )}
+      />
+    </form>
+      {/* The dialogs sit outside the request form: the person search is a form of its own. */}
+      {kind.personRole && !user.isExternal && (
+        <PersonSearchDialog open={searching} role={kind.personRole} onApply={applyPerson} onClose={() => setSearching(false)}
+          onAddNew={() => {
+            setSearching(false);
+            setValues((prev) => ({ ...prev, ...Object.fromEntries(PERSON_FIELDS.map((f) => [f, ''])) }));
+            setTimeout(() => formElement.current?.querySelector<HTMLElement>('[name="lastName"]')?.focus(), 0);
+          }} />
+      )}
+      <FollowUpDialog open={followUp} question="Do you also need a Claim History and Insurance Verification request?"
+        yesLabel="Start a claim history request" onYes={() => navigate(paths.credentialing.new.getHref())} onNo={goHome} />
+    </>
+  );
+}
