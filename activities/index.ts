@@ -5,6 +5,8 @@
 import type { AppConfig } from '../config/app-config';
 import type { Orm } from '../db/orm';
 import type { DocumentFiles } from '../storage/document-files';
+import { sendAccountEmailActivity } from './accounts/account-email';
+import type { AccountEmailActivities } from './account-email.types';
 import { queueEmailActivity, pendingEffectsActivity } from './effects/queue-email';
 import { queueDiscussionEmailActivity } from './effects/queue-discussion-email';
 import { recordStatusActivity } from './effects/record-status';
@@ -20,8 +22,9 @@ import type { LegacyRequestActivities, RequestActivities } from './request-activ
 export interface ActivityDeps { orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig }
 
 /** Activities of the request task queue (everything but Chromium). */
-export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter'> & Omit<LegacyRequestActivities, 'generateLetter'> {
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities {
   return {
+    sendAccountEmail: sendAccountEmailActivity(deps),
     recordStatus: recordStatusActivity(deps),
     queueEmail: queueEmailActivity(deps),
     queueDiscussionEmail: queueDiscussionEmailActivity(deps),

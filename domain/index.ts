@@ -10,5 +10,6 @@ export * from './policy-years';
 export * from './email-recipients';
 export * from './password-policy';
 export * from './limits';
+export * from './registration';
 export * from './admin-desk';
 export * from './discussions';

@@ -1,2 +1,3 @@
 /** Entry of the workflow bundle: every workflow type the worker registers. */
 export { requestWorkflow } from './request.workflow';
+export { accountEmailWorkflow } from './account-email.workflow';

@@ -1,29 +1,55 @@
 /**
- * Password hashing with scrypt, a memory-hard KDF built into Node (no native add-on to install).
- * N=2^15, r=8 → 32 MiB per hash; the parameters travel in the stored string so they can be raised later.
+ * Password hashing with argon2id at OWASP's parameters (m=19 MiB, t=2, p=1). The parameters travel in the stored
+ * PHC string, so they can be raised later: `needsRehash` says when a stored hash is older or weaker than today's,
+ * and sign-in then stores a fresh hash (hashes written before argon2, with scrypt, are verified and upgraded).
  */
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import argon2 from 'argon2';
+
+export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export async function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, ARGON2_OPTIONS);
+}
+
+/** A valid hash of no known password: sign-in verifies against it when the email is unknown (same timing). */
+let dummyHash: Promise<string> | null = null;
+export const dummyPasswordHash = () => (dummyHash ??= argon2.hash(`dummy-${Math.random()}`, ARGON2_OPTIONS));
+
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  if (!stored) return false;
+  if (stored.startsWith('$argon2')) {
+    try {
+      return await argon2.verify(stored, password);
+    } catch {
+      return false;
+    }
+  }
+  if (stored.startsWith('scrypt$')) return verifyLegacyScrypt(password, stored);
+  return false;
+}
+
+/** True when the stored hash is not argon2id at today's parameters: sign-in replaces it. */
+export function needsRehash(stored: string): boolean {
+  if (!stored.startsWith('$argon2id$')) return true;
+  try {
+    return argon2.needsRehash(stored, ARGON2_OPTIONS);
+  } catch {
+    return true;
+  }
+}
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
     scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
 
-const N = 2 ** 15, r = 8, p = 1, KEYLEN = 32;
-const maxmem = 64 * 1024 * 1024;
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await scrypt(password, salt, KEYLEN, { N, r, p, maxmem });
-  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
-}
-
-export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
-  if (!stored) return false;
-  const [scheme, n, rr, pp, salt, key] = stored.split('$');
-  if (scheme !== 'scrypt' || !key) return false;
+/** Hashes of the first release: `scrypt$N$r$p$salt$key`. Verified once more, then upgraded at sign-in. */
+async function verifyLegacyScrypt(password: string, stored: string): Promise<boolean> {
+  const [, n, rr, pp, salt, key] = stored.split('$');
+  if (!key) return false;
   const expected = Buffer.from(key, 'base64');
   const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n), r: Number(rr), p: Number(pp), maxmem,
+    N: Number(n), r: Number(rr), p: Number(pp), maxmem: 64 * 1024 * 1024,
   });
-  return timingSafeEqual(actual, expected);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

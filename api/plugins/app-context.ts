@@ -21,6 +21,6 @@ declare module 'fastify' {
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: { sub: number };
+    payload: { sub: string; sv: number };
   }
 }

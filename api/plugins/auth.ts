@@ -1,37 +1,75 @@
 import fp from 'fastify-plugin';
 import jwt from '@fastify/jwt';
-import type { FastifyRequest } from 'fastify';
-import { forbidden, notAuthenticated } from '../errors';
-import { loadSessionUser } from '../services/session-user';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MESSAGES } from '../../domain';
+import { ApiError, forbidden, notAuthenticated } from '../errors';
+import { sessionFromToken, type TokenClaims } from '../services/session-user';
 import type { SessionUser } from '../schemas/session-user.schema';
+
+/** Tokens are HS256 only, issued and checked with this issuer and audience, and expire after a day. */
+export const JWT_ALGORITHM = 'HS256';
+export const JWT_ISSUER = 'coi-portal';
+export const JWT_AUDIENCE = 'coi-portal-api';
+export const JWT_LIFETIME = '1d';
 
 /**
  * Bearer tokens (spec 2 §7.2). Every route but authentication and health requires a valid token; `requireAdmin`
  * guards admin-only routes. Routes run them as `onRequest` hooks, so a caller without a session hears 401 before
  * its body is read or validated. Access is decided here and in the services, never trusted to the browser.
+ *
+ * A token names the user and the user's session version: logging out (or changing the password) raises the
+ * version, so every earlier token is refused on the next call. A deactivated user is refused with
+ * `User account has been deactivated.`. A user whose password expired or must change is held to the password
+ * change (`requirePasswordChangeUser`) and refused everywhere else with 403 `passwordChangeRequired`.
  */
 export default fp(async (app) => {
-  await app.register(jwt, { secret: app.config.jwtSecret, sign: { expiresIn: '1d' } });
+  await app.register(jwt, {
+    secret: app.config.jwtSecret,
+    sign: { algorithm: JWT_ALGORITHM, iss: JWT_ISSUER, aud: JWT_AUDIENCE, expiresIn: JWT_LIFETIME },
+    verify: { algorithms: [JWT_ALGORITHM], allowedIss: JWT_ISSUER, allowedAud: JWT_AUDIENCE },
+  });
   app.decorateRequest('sessionUser', null);
 }, { name: 'auth', dependencies: ['orm-context'] });
 
-export async function authenticate(request: FastifyRequest): Promise<SessionUser> {
-  let payload: { sub: number };
+/** Signs a token for a user at their current session version. */
+export const signSessionToken = (app: FastifyInstance, user: { id: number; sessionVersion: number }) =>
+  app.jwt.sign({ sub: String(user.id), sv: user.sessionVersion });
+
+/** Verifies a token (signature, algorithm, issuer, audience, expiry); null when any check fails. */
+export function verifySessionToken(app: FastifyInstance, token: string): TokenClaims | null {
   try {
-    payload = await request.jwtVerify<{ sub: number }>();
+    const claims = app.jwt.verify<{ sub: string; sv?: number }>(token);
+    const id = Number(claims.sub);
+    if (!Number.isInteger(id) || typeof claims.sv !== 'number') return null;
+    return { id, sessionVersion: claims.sv };
   } catch {
-    throw notAuthenticated('Not authenticated');
+    return null;
   }
-  const user = await loadSessionUser(request.em, Number(payload.sub));
-  if (!user) throw notAuthenticated('User account has been deactivated.', { reason: 'inactiveUser' });
+}
+
+export const passwordChangeRequired = () =>
+  new ApiError(403, MESSAGES.passwordChangeRequired, { reason: 'passwordChangeRequired' });
+
+async function authenticate(request: FastifyRequest, options: { allowPasswordChange: boolean }): Promise<SessionUser> {
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer (.+)$/i.exec(header);
+  const claims = match ? verifySessionToken(request.server, match[1].trim()) : null;
+  if (!claims) throw notAuthenticated('Not authenticated');
+  const user = await sessionFromToken(request.em, claims);
+  if (!options.allowPasswordChange && (user.mustChangePassword || user.isPswdExpired)) throw passwordChangeRequired();
   request.sessionUser = user;
   return user;
 }
 
-export const requireUser = async (request: FastifyRequest) => { await authenticate(request); };
+export const requireUser = async (request: FastifyRequest) => { await authenticate(request, { allowPasswordChange: false }); };
+
+/** For the calls a user held to the password page may still make (change password, profile, log out). */
+export const requirePasswordChangeUser = async (request: FastifyRequest) => {
+  await authenticate(request, { allowPasswordChange: true });
+};
 
 export const requireAdmin = async (request: FastifyRequest) => {
-  const user = await authenticate(request);
+  const user = await authenticate(request, { allowPasswordChange: false });
   if (!user.isAdmin) throw forbidden('Administrators only');
 };
 

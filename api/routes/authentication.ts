@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UserSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';
-import { verifyPassword } from '../auth/password-hash';
 import { badRequest, notAuthenticated } from '../errors';
-import { authenticate } from '../plugins/auth';
+import { currentUser, requirePasswordChangeUser, signSessionToken, verifySessionToken } from '../plugins/auth';
 import { AuthenticationBody, AuthenticationResult, LogoutResult } from '../schemas/authentication.schema';
 import { errorResponses } from '../schemas/error.schema';
-import { loadSessionUser, toSessionUser } from '../services/session-user';
-
-const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+import { sessionFromToken, toSessionUser } from '../services/session-user';
+import { signInWithPassword } from '../services/sign-in';
 
 const tags = ['authentication'];
 
@@ -20,52 +18,43 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags, summary: 'Sign in (local) or re-authenticate (jwt)', security: [], body: AuthenticationBody,
         response: { 200: AuthenticationResult, ...errorResponses(400, 401, 429) },
       },
-      // Password guessing: 20 sign-in attempts a minute per client address and email.
+      // Per client address and email: 20 sign-in calls a minute. Across addresses, services/sign-in.ts throttles
+      // failed attempts per account (20 per 5 minutes). Neither locks an account: both windows pass on their own.
       config: {
         rateLimit: {
           max: 20,
           timeWindow: '1 minute',
           keyGenerator: (request: { ip: string; body?: unknown }) =>
-            `${request.ip}|${String((request.body as { email?: string } | undefined)?.email ?? '').toLowerCase()}`,
+            `${request.ip}|${String((request.body as { email?: string } | undefined)?.email ?? '').trim().toLowerCase()}`,
         },
       },
     }, async (request) => {
       const { strategy } = request.body;
       if (strategy === 'local') {
-        const email = request.body.email?.trim().toLowerCase();
-        const password = request.body.password ?? '';
-        if (!email || !password) throw notAuthenticated(MESSAGES.loginFailed);
-        const user = await request.em.findOne(UserSchema, { email }, { populate: ['passwordHash'] });
-        // Same work whether or not the email exists, so timing does not reveal registered addresses.
-        const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-        if (!user || !ok) throw notAuthenticated(MESSAGES.loginFailed);
-        if (user.deletedAt) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
-        user.lastLogin = new Date();
-        await request.em.flush();
-        const accessToken = await app.jwt.sign({ sub: user.id });
+        const user = await signInWithPassword(request.em, request.body.email, request.body.password);
+        const accessToken = await signSessionToken(app, user);
         return { accessToken, authentication: { strategy: 'local', accessToken }, user: await toSessionUser(request.em, user) };
       }
       if (strategy === 'jwt') {
         const accessToken = request.body.accessToken;
         if (!accessToken) throw notAuthenticated(MESSAGES.noAccessToken);
-        let sub: number;
-        try {
-          sub = Number(app.jwt.verify<{ sub: number }>(accessToken).sub);
-        } catch {
-          throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
-        }
-        const user = await loadSessionUser(request.em, sub);
-        if (!user) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
+        const claims = verifySessionToken(app, accessToken);
+        if (!claims) throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
+        const user = await sessionFromToken(request.em, claims);
         return { accessToken, authentication: { strategy: 'jwt', accessToken }, user };
       }
       throw badRequest('unknown strategy');
     });
 
-  // Tokens are stateless; logging out forgets the token in the browser. The call still requires a valid token.
+  // Logout ends the token for real: the user's session version rises, so this token (and any other of the user's
+  // earlier tokens) is refused from the next call on.
   app.delete('/authentication', {
-    schema: { tags, summary: 'Log out', response: { 200: LogoutResult, ...errorResponses(401) } },
+    onRequest: requirePasswordChangeUser,
+    schema: { tags, summary: 'Log out (ends every token of the user)', response: { 200: LogoutResult, ...errorResponses(401) } },
   }, async (request) => {
-    await authenticate(request);
+    const user = await request.em.findOneOrFail(UserSchema, { id: currentUser(request).id });
+    user.sessionVersion += 1;
+    await request.em.flush();
     return { accessToken: null };
   });
 };

@@ -1,5 +1,6 @@
 /** Every ORM entity. Never imported by workflows/ or ui/. */
 import { AdminSchema } from './admin.entity';
+import { PasswordResetSchema, UsedChallengeSchema } from './account-token.entity';
 import { ClaimDataSchema } from './claim-data.entity';
 import { ClaimHistorySchema } from './claim-history.entity';
 import { FaqSchema } from './faq.entity';
@@ -16,6 +17,7 @@ import { RequestSchema } from './request.entity';
 import { UserSchema } from './user.entity';
 
 export * from './admin.entity';
+export * from './account-token.entity';
 export * from './claim-data.entity';
 export * from './claim-history.entity';
 export * from './faq.entity';
@@ -33,7 +35,7 @@ export * from './user.entity';
 
 export const ALL_ENTITIES = [
   AdminSchema, CounterSchema, DocumentSchema, RequestEffectSchema, EmailTemplateSchema, PersonSchema, PolicyYearSchema,
-  RequestActivitySchema, RequestSchema, UserSchema,
+  RequestActivitySchema, RequestSchema, UserSchema, PasswordResetSchema, UsedChallengeSchema,
   // the administrators' desk
   ClaimDataSchema, ClaimHistorySchema, FaqSchema, RequestExportSchema,
   // working a request together (issue #7)

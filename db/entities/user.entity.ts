@@ -21,7 +21,9 @@ export const UserSchema = defineEntity({
     mustChangePassword: p.boolean().default(false),
     lastLogin: p.datetime().nullable(),
     pswdResetAt: p.datetime().nullable(),
-    deletedAt: p.datetime().nullable(),
+    deletedAt: p.datetime().nullable(), // set = deactivated (an administrator can reactivate)
+    /** Raised by logout and by a password change: every token carries the version it was signed with. */
+    sessionVersion: p.integer().default(0),
   },
 });
 export type User = InferEntity<typeof UserSchema>;

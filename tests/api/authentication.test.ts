@@ -61,9 +61,9 @@ describe('POST /api/v1/authentication', () => {
     expect(res.body).toMatchObject({ name: 'BadRequest', className: 'bad-request' });
   });
 
-  it('stores passwords as scrypt hashes, never in clear', async () => {
+  it('stores passwords as argon2id hashes, never in clear', async () => {
     const user = await h.orm.em.fork().findOneOrFail(UserSchema, { email: DEV_REQUESTER.email }, { populate: ['passwordHash'] });
-    expect(user.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(user.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
     expect(user.passwordHash).not.toContain(DEV_REQUESTER.password);
   });
 

@@ -1,8 +1,13 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { ErrorPage } from '../components/errors/error-page';
 import { NotFoundPage } from '../components/errors/not-found-page';
-import { LaterReleasePage } from '../components/later-release-page';
+import { ManageAdminsPage } from '../features/admin/components/manage-admins-page';
+import { ManageRegistrantsPage } from '../features/admin/components/manage-registrants-page';
+import { RegistrationPage } from '../features/registration/components/registration-page';
+import { ChangePasswordPage } from '../features/auth/components/change-password-page';
+import { ForgotPasswordPage } from '../features/auth/components/forgot-password-page';
 import { LoginPage } from '../features/auth/components/login-page';
+import { ResetPasswordPage } from '../features/auth/components/reset-password-page';
 import { FaqsPage } from '../features/faqs/faqs-page';
 import { CsStarsPage } from '../features/manage/cs-stars-page';
 import { ExportPage } from '../features/manage/export-page';
@@ -21,7 +26,6 @@ import { PublicLayout } from './layout/public-layout';
 import { CertificateViewPage, CredentialingViewPage } from './routes/request-view-page';
 import { RequireRole, isAdmin, isExternal } from './routes/require-role';
 
-const later = (path: string, title: string): RouteObject => ({ path, element: <LaterReleasePage title={title} /> });
 
 /** Route table of spec 1 §2. Screens not built yet say so; they show no made-up data. */
 export const routes: RouteObject[] = [
@@ -35,9 +39,9 @@ export const routes: RouteObject[] = [
           errorElement: <ErrorPage />,
           children: [
             { path: paths.login.path, element: <LoginPage /> },
-            later(paths.register.path, 'Create New Login'),
-            later(paths.forgotPassword.path, 'Forgot Password?'),
-            later(paths.passwordReset.path, 'Reset Password'),
+            { path: paths.register.path, element: <RegistrationPage /> },
+            { path: paths.forgotPassword.path, element: <ForgotPasswordPage /> },
+            { path: paths.passwordReset.path, element: <ResetPasswordPage /> },
             // Unknown addresses are a 404 for everyone (spec 1 §2): under the public layout, so a signed-out visitor
             // is not sent to login first. Known protected paths stay below, behind the session.
             { path: '*', element: <NotFoundPage /> },
@@ -58,17 +62,17 @@ export const routes: RouteObject[] = [
             { path: paths.certificate.edit.path, element: <CertificateRequestPage /> },
             { path: paths.certificate.view.path, element: <CertificateViewPage /> },
             { path: paths.faqs.path, element: <FaqsPage /> },
-            later(paths.password.path, 'Change Password'),
-            { element: <RequireRole allow={isExternal} />, children: [later(paths.profileEdit.path, 'Edit Profile')] },
+            { element: <RequireRole allow={isExternal} />, children: [{ path: paths.password.path, element: <ChangePasswordPage /> }] },
+            { element: <RequireRole allow={isExternal} />, children: [{ path: paths.profileEdit.path, element: <RegistrationPage mode="profile" /> }] },
             {
               element: <RequireRole allow={isAdmin} />,
               children: [
                 { path: paths.search.path, element: <SearchPage /> },
                 { path: paths.manage.templates.path, element: <ManageTemplatesPage /> },
                 { path: paths.manage.milestones.path, element: <UnderConstructionPage title="Manage Milestones" /> },
-                later(paths.manage.admins.path, 'Manage Administrative Users'),
-                later(paths.manage.registrants.path, 'Manage External Users'),
-                later(paths.manage.registrantEdit.path, 'Edit External Requester'),
+                { path: paths.manage.admins.path, element: <ManageAdminsPage /> },
+                { path: paths.manage.registrants.path, element: <ManageRegistrantsPage /> },
+                { path: paths.manage.registrantEdit.path, element: <RegistrationPage mode="admin" /> },
                 { path: paths.manage.policies.path, element: <ManagePoliciesPage /> },
                 { path: paths.manage.csStars.path, element: <CsStarsPage /> },
                 { path: paths.manage.oca.path, element: <UnderConstructionPage title="Manage OCA Data" /> },

@@ -31,6 +31,8 @@ interface AuthContextValue {
   /** Re-checks the stored token with the server; false (and a redirect to login) when it fails. */
   revalidate: () => Promise<boolean>;
   logout: () => Promise<void>;
+  /** After a password change: the server ended the old token and handed a new one with the refreshed user. */
+  replaceSession: (accessToken: string, user: User) => void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -96,6 +98,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         expire(error);
         return false;
       }
+    },
+    replaceSession: (accessToken, user) => {
+      storeToken(accessToken);
+      setSession({ status: 'authenticated', user });
     },
     logout: async () => {
       try {

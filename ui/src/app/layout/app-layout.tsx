@@ -28,6 +28,11 @@ export function AppLayout() {
     const state: LoginState = { ...session.loginState, from: pathname };
     return <Navigate to={paths.login.getHref()} replace state={state} />;
   }
+  // A user whose password expired or must change is held to the password page (the server refuses every other call).
+  if (session.status === 'authenticated' && (session.user.mustChangePassword || session.user.isPswdExpired)
+    && pathname !== paths.password.getHref()) {
+    return <Navigate to={paths.password.getHref()} replace />;
+  }
   return (
     <>
       <AppHeader />

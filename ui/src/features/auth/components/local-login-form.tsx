@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { MESSAGES } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { TextField } from '../../../components/ui/form-field';
+import { Link } from 'react-router-dom';
 import { ApiError } from '../../../lib/api-client';
+import { paths } from '../../../lib/paths';
 
 interface LocalLoginFormProps {
   onLogin: (email: string, password: string) => Promise<unknown>;
@@ -52,6 +54,8 @@ export function LocalLoginForm({ onLogin }: LocalLoginFormProps) {
         <div className="button-row">
           <button type="submit" className="button" disabled={busy}>Log In</button>
         </div>
+        <p><Link to={paths.forgotPassword.getHref()}>Forgot Password?</Link></p>
+        <p>New here? <Link to={paths.register.getHref()}>Create New Login</Link></p>
       </form>
     </section>
   );

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { currentUser, requireAdmin } from '../plugins/auth';
+import { AdminCreateBody, AdminList, AdminPatchBody, AdminRecord } from '../schemas/admin.schema';
+import { errorResponses } from '../schemas/error.schema';
+import { IdParams } from '../schemas/primitives';
+import { createAdmin, listAdmins, removeAdmin, updateAdmin } from '../services/admins';
+
+const tags = ['admin'];
+
+/** `admins` (spec 2 §7.11): GET, POST, PATCH admins/{id}, DELETE admins/{id}; administrators only. */
+const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/admins', {
+    onRequest: requireAdmin,
+    schema: { tags, summary: 'The admin list', response: { 200: AdminList, ...errorResponses(401, 403) } },
+  }, async (request) => listAdmins(request.em));
+
+  app.post('/admins', {
+    onRequest: requireAdmin,
+    schema: { tags, summary: 'Add an administrator', body: AdminCreateBody, response: { 201: AdminRecord, ...errorResponses(400, 401, 403) } },
+  }, async (request, reply) => reply.code(201).send(await createAdmin(request.em, request.body)));
+
+  app.patch('/admins/:id', {
+    onRequest: requireAdmin,
+    schema: {
+      tags, summary: 'Edit an administrator (not your own email)', params: IdParams, body: AdminPatchBody,
+      response: { 200: AdminRecord, ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request) => updateAdmin(request.em, currentUser(request), request.params.id, request.body));
+
+  app.delete('/admins/:id', {
+    onRequest: requireAdmin,
+    schema: {
+      tags, summary: 'Remove administrative rights (not your own)', params: IdParams,
+      response: { 200: AdminRecord, ...errorResponses(401, 403, 404) },
+    },
+  }, async (request) => removeAdmin(request.em, currentUser(request), request.params.id));
+};
+
+export default adminRoutes;

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { currentUser, requirePasswordChangeUser, signSessionToken } from '../plugins/auth';
+import { forbidden } from '../errors';
+import { errorResponses } from '../schemas/error.schema';
+import {
+  ChangePasswordBody, ChangePasswordResult, ForgotPasswordBody, ForgotPasswordResult, ResetPasswordBody, ResetPasswordResult,
+  ResetTokenParams, ResetTokenValidity,
+} from '../schemas/password.schema';
+import { IdParams } from '../schemas/primitives';
+import { changePassword, isResetTokenValid, requestPasswordReset, resetPassword } from '../services/passwords';
+import { toSessionUser } from '../services/session-user';
+
+/**
+ * Change password (the one call, with log out and re-authentication, that a user held to the password page may
+ * make) and `password-reset` (spec 2 §7.9): POST forgot-password, GET token validity, PATCH the new password.
+ */
+const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.patch('/users/:id/password', {
+    onRequest: requirePasswordChangeUser,
+    schema: {
+      tags: ['users'], summary: 'Change the signed-in external user\'s password', params: IdParams, body: ChangePasswordBody,
+      response: { 200: ChangePasswordResult, ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => {
+    const me = currentUser(request);
+    if (me.id !== request.params.id || !me.isExternal) throw forbidden('Only an external user changes their own password');
+    const user = await changePassword(request.em, me.id, request.body);
+    return { accessToken: await signSessionToken(app, user), user: await toSessionUser(request.em, user) };
+  });
+
+  const limited = { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (request: { ip: string }) => `reset|${request.ip}` } };
+
+  app.post('/password-reset', {
+    config: limited,
+    schema: {
+      tags: ['users'], summary: 'Forgot password: emails a reset link if the address belongs to an external user',
+      description: 'The answer never says whether the address was found.', security: [], body: ForgotPasswordBody,
+      response: { 201: ForgotPasswordResult, ...errorResponses(400, 429, 503) },
+    },
+  }, async (request, reply) => {
+    await requestPasswordReset(request.em, app.temporal, app.config, request.body.email);
+    return reply.code(201).send({ email: request.body.email.trim() });
+  });
+
+  app.get('/password-reset/:id', {
+    config: limited,
+    schema: {
+      tags: ['users'], summary: 'Whether a reset token is valid', security: [], params: ResetTokenParams,
+      response: { 200: ResetTokenValidity, ...errorResponses(429) },
+    },
+  }, async (request) => ({ id: request.params.id, isValid: await isResetTokenValid(request.em, request.params.id) }));
+
+  app.patch('/password-reset/:id', {
+    config: limited,
+    schema: {
+      tags: ['users'], summary: 'Set a new password with a reset token (single use)', security: [], params: ResetTokenParams,
+      body: ResetPasswordBody, response: { 200: ResetPasswordResult, ...errorResponses(400, 429) },
+    },
+  }, async (request) => {
+    await resetPassword(request.em, request.params.id, request.body);
+    return { isValid: false };
+  });
+};
+
+export default passwordRoutes;

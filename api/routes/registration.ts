@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../schemas/error.schema';
+import { ExternalUserRecord } from '../schemas/external-user.schema';
+import { CaptchaChallenge, RegistrationBody } from '../schemas/registration.schema';
+import { newCaptchaChallenge } from '../services/captcha';
+import { registerExternalUser } from '../services/registration';
+
+/** Open registration of external requesters (POST users) behind a self-hosted proof-of-work captcha. */
+const registrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/captcha-challenge', {
+    config: { rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: (request: { ip: string }) => `captcha|${request.ip}` } },
+    schema: { tags: ['users'], summary: 'A new ALTCHA challenge for the registration form', security: [], response: { 200: CaptchaChallenge, ...errorResponses(429) } },
+  }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { ...(await newCaptchaChallenge(app.config.jwtSecret)) } as Record<string, unknown>;
+  });
+
+  app.post('/users', {
+    config: { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (request: { ip: string }) => `register|${request.ip}` } },
+    schema: {
+      tags: ['users'], summary: 'Register as an external requester (a solved captcha required)', security: [], body: RegistrationBody,
+      response: { 201: ExternalUserRecord, ...errorResponses(400, 409, 429) },
+    },
+  }, async (request, reply) => reply.code(201).send(await registerExternalUser(request.em, app.config.jwtSecret, request.body)));
+};
+
+export default registrationRoutes;

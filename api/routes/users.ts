@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { methodNotAllowed } from '../errors';
+import { currentUser, requireAdmin, requireUser } from '../plugins/auth';
+import { errorResponses } from '../schemas/error.schema';
+import { ExternalUserList, ExternalUserRecord, RegistrantSearchQuery, UserPatchBody } from '../schemas/external-user.schema';
+import { IdParams } from '../schemas/primitives';
+import { getExternalUser, patchExternalUser, searchRegistrants } from '../services/external-users';
+
+const tags = ['admin'];
+
+/** `search-registrants` and `users` for administrators (spec 2 §7.11). The password hash never leaves the server. */
+const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/search-registrants', {
+    onRequest: requireAdmin,
+    schema: {
+      tags, summary: 'Search external users (at least one parameter)', querystring: RegistrantSearchQuery,
+      response: { 200: ExternalUserList, ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => searchRegistrants(request.em, request.query));
+
+  app.get('/users/:id', {
+    onRequest: requireUser,
+    schema: {
+      tags, summary: 'An external user (administrators, or the user themself)', params: IdParams,
+      response: { 200: ExternalUserRecord, ...errorResponses(401, 403, 404) },
+    },
+  }, async (request) => getExternalUser(request.em, currentUser(request), request.params.id));
+
+  app.patch('/users/:id', {
+    onRequest: requireUser,
+    schema: {
+      tags, summary: 'Edit Profile / Edit External Requester; administrators also deactivate or reactivate',
+      params: IdParams, body: UserPatchBody, response: { 200: ExternalUserRecord, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => patchExternalUser(request.em, currentUser(request), request.params.id, request.body));
+
+  app.put('/users/:id', {
+    onRequest: requireAdmin,
+    schema: { tags, summary: 'Not supported (use PATCH)', params: IdParams, response: errorResponses(401, 403, 405) },
+  }, async () => { throw methodNotAllowed(); });
+};
+
+export default userRoutes;

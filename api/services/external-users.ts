@@ -1,0 +1,75 @@
+/**
+ * External users as administrators see them (spec 2 §7.11, spec 1 §5 External user search): a search needs at
+ * least one non-empty parameter (trimmed, curly apostrophes made straight); deactivating sets `deletedAt`, which
+ * refuses the user's sign-in and every live token with `User account has been deactivated.`.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UserSchema, type User } from '../../db/entities';
+import { cleanProfile, MESSAGES, validateProfile } from '../../domain';
+import { ApiError, badRequest, forbidden, notFound } from '../errors';
+import type { RegistrantSearchQuery, UserPatchBody } from '../schemas/external-user.schema';
+import type { SessionUser } from '../schemas/session-user.schema';
+
+export const externalUserView = (u: User) => ({
+  id: u.id, firstName: u.firstName, lastName: u.lastName, middleInitial: u.middleInitial ?? null, company: u.company ?? null,
+  email: u.email, phone: u.phone ?? null, active: !u.deletedAt, lastLogin: u.lastLogin?.toISOString() ?? null,
+});
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function searchRegistrants(em: EntityManager, query: RegistrantSearchQuery) {
+  const where: Record<string, unknown> = { isExternal: true };
+  let any = false;
+  for (const key of ['lastName', 'firstName', 'company', 'email'] as const) {
+    const value = (query[key] ?? '').replace(/[\u2018\u2019]/g, "'").trim();
+    if (!value) continue;
+    any = true;
+    where[key] = { $ilike: `%${escapeLike(value)}%` };
+  }
+  if (!any) throw badRequest(MESSAGES.searchParametersRequired);
+  const users = await em.find(UserSchema, where, { orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' }, limit: 1000 });
+  return users.map(externalUserView);
+}
+
+async function externalUser(em: EntityManager, id: number) {
+  const user = await em.findOne(UserSchema, { id, isExternal: true });
+  if (!user) throw notFound();
+  return user;
+}
+
+/** Administrators see any external user; an external user sees only themself. */
+function assertMayEdit(me: SessionUser, id: number) {
+  if (!me.isAdmin && !(me.isExternal && me.id === id)) throw forbidden();
+}
+
+export async function getExternalUser(em: EntityManager, me: SessionUser, id: number) {
+  assertMayEdit(me, id);
+  return externalUserView(await externalUser(em, id));
+}
+
+/**
+ * Edit Profile (the external user) and Edit External Requester (an administrator): the registration rules without
+ * the password; an email used by another account (any case) is 409. Only administrators change `active`.
+ */
+export async function patchExternalUser(em: EntityManager, me: SessionUser, id: number, body: UserPatchBody) {
+  assertMayEdit(me, id);
+  const user = await externalUser(em, id);
+  const { active, ...profile } = body;
+  if (active !== undefined && !me.isAdmin) throw forbidden('Only administrators deactivate or reactivate users');
+  if (Object.keys(profile).length) {
+    const current = {
+      lastName: user.lastName, firstName: user.firstName, middleInitial: user.middleInitial ?? '', company: user.company ?? '',
+      phone: user.phone ?? '', email: user.email,
+    };
+    const fields = cleanProfile({ ...current, ...Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined)) });
+    const errors = validateProfile(fields, false);
+    if (Object.keys(errors).length) throw badRequest(Object.values(errors)[0], errors);
+    if (fields.email !== user.email && await em.count(UserSchema, { email: fields.email, id: { $ne: user.id } })) {
+      throw new ApiError(409, MESSAGES.emailInUse, { reason: 'emailInUse' }, { email: MESSAGES.emailInUse });
+    }
+    em.assign(user, { ...fields, middleInitial: fields.middleInitial || null });
+  }
+  if (active !== undefined) user.deletedAt = active ? null : (user.deletedAt ?? new Date());
+  await em.flush();
+  return externalUserView(user);
+}

@@ -1,0 +1,38 @@
+/**
+ * Registration of external requesters (spec 1 §5 Registration, spec 2 §8.3): a solved captcha first, the clean-up
+ * and rules of domain/registration.ts, an email unique case-insensitively (409 with the spec's message), the
+ * password hashed with argon2id and its 180-day clock started.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UserSchema } from '../../db/entities';
+import { cleanProfile, MESSAGES, validateProfile } from '../../domain';
+import { hashPassword } from '../auth/password-hash';
+import { ApiError, badRequest } from '../errors';
+import type { RegistrationBody } from '../schemas/registration.schema';
+import { redeemCaptcha } from './captcha';
+import { externalUserView } from './external-users';
+
+export async function registerExternalUser(em: EntityManager, serverSecret: string, body: RegistrationBody) {
+  const { altcha, ...rest } = body;
+  const fields = cleanProfile({ middleInitial: '', ...rest });
+  const errors = validateProfile(fields, true);
+  if (Object.keys(errors).length) throw badRequest(Object.values(errors)[0], errors);
+  // The captcha before the duplicate check, so addresses cannot be probed without solving one.
+  if (!(await redeemCaptcha(em, serverSecret, altcha))) throw badRequest(MESSAGES.captchaRequired, { altcha: MESSAGES.captchaRequired });
+  if (await em.count(UserSchema, { email: fields.email })) throw new ApiError(409, MESSAGES.emailInUse, { reason: 'emailInUse' }, { email: MESSAGES.emailInUse });
+  const user = em.create(UserSchema, {
+    email: fields.email, firstName: fields.firstName, lastName: fields.lastName, middleInitial: fields.middleInitial || null,
+    company: fields.company, phone: fields.phone, affiliation: 'external', isExternal: true,
+    passwordHash: await hashPassword(fields.password), pswdResetAt: new Date(),
+  } as never);
+  try {
+    await em.flush();
+  } catch (error) {
+    // Two registrations of one address at the same moment: the unique index decides.
+    if ((error as { code?: string }).code === '23505' || /unique/i.test(String(error))) {
+      throw new ApiError(409, MESSAGES.emailInUse, { reason: 'emailInUse' }, { email: MESSAGES.emailInUse });
+    }
+    throw error;
+  }
+  return externalUserView(user);
+}

@@ -1,0 +1,51 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { isEmailAddress, MESSAGES } from '../../../../../domain';
+import { Alert } from '../../../components/ui/alert';
+import { TextField } from '../../../components/ui/form-field';
+import { paths } from '../../../lib/paths';
+import { forgotPassword } from '../api/passwords';
+
+/** /login/forgot-password: the answer never says whether the address is registered (spec 2 §8.3). */
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [state, setState] = useState<'idle' | 'submitting' | 'success' | 'error'>('idle');
+  const [sentTo, setSentTo] = useState('');
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const value = email.trim().toLowerCase();
+    const problem = !value ? MESSAGES.required : !isEmailAddress(value) ? MESSAGES.invalidEmail : undefined;
+    setError(problem);
+    if (problem) return;
+    setState('submitting');
+    try {
+      await forgotPassword(value);
+      setSentTo(value);
+      setState('success');
+    } catch {
+      setState('error');
+    }
+  }
+
+  return (
+    <section className="page page--narrow">
+      <h1>Forgot Password?</h1>
+      {state === 'success' ? (
+        <Alert kind="success">{MESSAGES.forgotPasswordSent(sentTo)}</Alert>
+      ) : (
+        <form onSubmit={submit} noValidate className="card">
+          <p>Enter the email address you registered with. We will email you a link to choose a new password.</p>
+          {state === 'error' && <Alert kind="error">{MESSAGES.forgotPasswordFailed} at riskmanagement@coi-portal.local.</Alert>}
+          <TextField name="email" label="Email" type="email" autoComplete="email" required
+            value={email} onChange={(e) => setEmail(e.target.value)} error={error} />
+          <div className="button-row">
+            <button type="submit" className="button" disabled={state === 'submitting'}>Send Reset Link</button>
+          </div>
+        </form>
+      )}
+      <p><Link to={paths.login.getHref()}>Back to Login</Link></p>
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { cleanProfile, formatPhone, MESSAGES, PASSWORD_HELP, validateProfile, type RegistrationFields } from '../../../../../domain';
+import { Alert } from '../../../components/ui/alert';
+import { TextField } from '../../../components/ui/form-field';
+import { Loading } from '../../../components/ui/loading';
+import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
+import { paths } from '../../../lib/paths';
+import { getExternalUser, registerExternalUser, updateExternalUser } from '../api/register';
+import { Captcha } from './captcha';
+
+type Fields = RegistrationFields & { confirmPassword: string };
+const EMPTY: Fields = { lastName: '', firstName: '', middleInitial: '', company: '', phone: '', email: '', password: '', confirmPassword: '' };
+type Status = 'loading' | 'pending' | 'submitting' | 'success' | 'error' | 'duplicate';
+/** register: /login/register; profile: Edit Profile (/profile/{id}/edit); admin: Edit External Requester. */
+export type ProfileMode = 'register' | 'profile' | 'admin';
+
+const HEADINGS: Record<ProfileMode, string> = { register: 'Registration', profile: 'Edit Profile', admin: 'Edit External Requester' };
+const SUCCESS: Record<ProfileMode, string> = { register: MESSAGES.registered, profile: MESSAGES.profileUpdated, admin: MESSAGES.externalUserUpdated };
+
+/**
+ * The registration form of spec 1 §2, §5 and spec 2 §8.3. Registering (title Create New Login, heading
+ * Registration): Submit stays disabled until the captcha is solved. The same form, without password and captcha,
+ * edits the profile (the external user) or an external requester (an administrator). Values are cleaned before
+ * sending.
+ */
+export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) {
+  const { id } = useParams();
+  const { revalidate } = useAuth();
+  const registering = mode === 'register';
+  const [fields, setFields] = useState<Fields>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<keyof Fields, string>>>({});
+  const [status, setStatus] = useState<Status>(registering ? 'pending' : 'loading');
+  const [captcha, setCaptcha] = useState<string | null>(null);
+  const [captchaKey, setCaptchaKey] = useState(0);
+
+  useEffect(() => {
+    if (registering || !id) return;
+    const controller = new AbortController();
+    getExternalUser(id, controller.signal).then((user) => {
+      setFields({
+        ...EMPTY, lastName: user.lastName, firstName: user.firstName, middleInitial: user.middleInitial ?? '',
+        company: user.company ?? '', phone: user.phone ?? '', email: user.email,
+      });
+      setStatus('pending');
+    }, () => { if (!controller.signal.aborted) setStatus('error'); });
+    return () => controller.abort();
+  }, [registering, id]);
+
+  const set = (name: keyof Fields) => (event: { target: { value: string } }) =>
+    setFields((f) => ({ ...f, [name]: name === 'phone' ? formatPhone(event.target.value) : event.target.value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const { confirmPassword, ...rest } = fields;
+    const clean = cleanProfile(rest);
+    const found: Partial<Record<keyof Fields, string>> = validateProfile(clean, registering);
+    if (registering) {
+      if (!confirmPassword) found.confirmPassword = MESSAGES.required;
+      else if (confirmPassword !== fields.password) found.confirmPassword = MESSAGES.passwordsDontMatch;
+    }
+    setErrors(found);
+    if (Object.keys(found).length || (registering && !captcha)) return;
+    setStatus('submitting');
+    try {
+      if (registering) await registerExternalUser({ ...clean, altcha: captcha! });
+      else {
+        const { password: _password, ...profile } = clean;
+        void _password;
+        await updateExternalUser(id!, profile);
+        if (mode === 'profile') void revalidate();
+      }
+      setStatus('success');
+    } catch (error) {
+      // A captcha is good for one try: a new one for the next.
+      setCaptcha(null);
+      setCaptchaKey((k) => k + 1);
+      if (error instanceof ApiError && error.code === 409) setStatus('duplicate');
+      else if (error instanceof ApiError && error.code === 400 && Object.keys(error.errors).length && !error.errors.altcha) {
+        setErrors(error.errors as Partial<Record<keyof Fields, string>>);
+        setStatus('pending');
+      } else setStatus('error');
+    }
+  }
+
+  let body;
+  if (status === 'loading') body = <Loading />;
+  else if (status === 'success') {
+    body = (
+      <>
+        <Alert kind="success">{SUCCESS[mode]}</Alert>
+        {registering && <p><Link className="button" to={paths.login.getHref()}>Go to Login</Link></p>}
+        {mode === 'profile' && <p><Link className="button" to={paths.home.getHref()}>Go to the Dashboard</Link></p>}
+        {mode === 'admin' && <p><Link className="button" to={paths.manage.registrants.getHref()}>Back to Manage External Users</Link></p>}
+      </>
+    );
+  } else if (status === 'duplicate' || status === 'error') {
+    body = (
+      <>
+        {status === 'duplicate' ? (
+          <Alert kind="error">
+            {MESSAGES.emailInUse}{' '}
+            {registering
+              ? <>If it is yours, you can <Link to={paths.forgotPassword.getHref()}>reset your password</Link>.</>
+              : 'Please use a different email address.'}
+          </Alert>
+        ) : (
+          <Alert kind="error">{MESSAGES.registrationFailed}. Please try again, or contact the Risk Management team if the problem continues.</Alert>
+        )}
+        <p><button type="button" className="button button--secondary" onClick={() => setStatus('pending')}>Back to Form</button></p>
+      </>
+    );
+  } else {
+    body = (
+      <form onSubmit={submit} noValidate className="card" aria-labelledby="registration-heading">
+        <div className="form-grid">
+          <TextField name="lastName" label="Last Name" required maxLength={200} value={fields.lastName} onChange={set('lastName')} error={errors.lastName} />
+          <TextField name="firstName" label="First Name" required maxLength={200} value={fields.firstName} onChange={set('firstName')} error={errors.firstName} />
+          <TextField name="middleInitial" label="Middle Initial" maxLength={2} value={fields.middleInitial} onChange={set('middleInitial')} error={errors.middleInitial} />
+          <TextField name="company" label="Company" required maxLength={200} value={fields.company} onChange={set('company')} error={errors.company} autoComplete="organization" />
+          <TextField name="phone" label="Phone" type="tel" required maxLength={12} placeholder="503-123-1234" value={fields.phone} onChange={set('phone')} error={errors.phone} autoComplete="tel-national" />
+          <TextField name="email" label="Email" type="email" required maxLength={200} value={fields.email} onChange={set('email')} error={errors.email} autoComplete="email" />
+          {registering && (
+            <>
+              <TextField name="password" label="Password" type="password" required hint={PASSWORD_HELP} value={fields.password} onChange={set('password')} error={errors.password} autoComplete="new-password" />
+              <TextField name="confirmPassword" label="Re-type Password" type="password" required value={fields.confirmPassword} onChange={set('confirmPassword')} error={errors.confirmPassword} autoComplete="new-password" />
+            </>
+          )}
+        </div>
+        {registering && <Captcha key={captchaKey} onChange={setCaptcha} />}
+        <div className="button-row">
+          {registering ? (
+            <>
+              <button type="submit" className="button" disabled={!captcha || status === 'submitting'}>Register</button>
+              <Link to={paths.login.getHref()}>Back to Login</Link>
+            </>
+          ) : (
+            <button type="submit" className="button" disabled={status === 'submitting'}>Update</button>
+          )}
+        </div>
+      </form>
+    );
+  }
+
+  return (
+    <section className="page">
+      {registering && <title>Create New Login</title>}
+      <h1 id="registration-heading">{HEADINGS[mode]}</h1>
+      {body}
+    </section>
+  );
+}
