@@ -31,7 +31,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     pendingEffects: pendingEffectsActivity(deps),
     sendEffectEmail: sendEffectEmailActivity(deps),
     recordEffectFailure: recordEffectFailureActivity(deps),
-    recordStatusChange: recordStatusChangeActivity(deps.orm),
+    recordStatusChange: recordStatusChangeActivity(deps),
     sendTemplatedEmail: sendTemplatedEmailActivity(deps),
   };
 }

@@ -60,18 +60,8 @@ export interface RequestActivities {
 
 // ---- Legacy: the activities of workflow runs recorded before the `commands-and-effects` patch. ----
 
-export interface RecordStatusChangeInput {
-  key: string;
-  requestId: number;
-  previousStatus: RequestStatus;
-  status: RequestStatus;
-  at: string;
-  submitted: boolean;
-  completedDate: string | null;
-  verified?: boolean;
-  internalNotes?: string | null;
-  actor: { name: string; email: string };
-}
+/** The status write of a legacy run: no command id, effects kept in the run's memory. */
+export type RecordStatusChangeInput = Omit<RecordStatusInput, 'commandId' | 'effect'>;
 export interface GenerateLetterInput { key: string; requestId: number }
 export interface GenerateLetterResult { documentId: number; name: string }
 export interface SendTemplatedEmailInput { key: string; requestId: number; templateTitle: string; attachmentDocumentIds: number[] }

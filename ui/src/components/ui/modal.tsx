@@ -1,16 +1,11 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
+import { useModalDialog } from './use-modal-dialog';
 
 interface ModalProps { open: boolean; title: string; onClose: () => void; children: ReactNode; wide?: boolean }
 
 /** A modal window (native dialog: Escape closes it, focus stays inside), titled for screen readers. */
 export function Modal({ open, title, onClose, children, wide }: ModalProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   const titleId = `modal-${title.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <dialog ref={ref} className={`dialog${wide ? ' dialog--wide' : ''}`} aria-labelledby={titleId}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useModalDialog } from '../../../components/ui/use-modal-dialog';
 
 interface FollowUpDialogProps {
   open: boolean;
@@ -10,13 +10,7 @@ interface FollowUpDialogProps {
 
 /** The submit-success modal with its follow-up question (spec 1 §1). Escape answers No. */
 export function FollowUpDialog({ open, question, yesLabel, onYes, onNo }: FollowUpDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="follow-up-title" onCancel={(e) => { e.preventDefault(); onNo(); }}>
       <h2 id="follow-up-title">Your request was submitted</h2>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useModalDialog } from '../../../components/ui/use-modal-dialog';
 import { PERSON_MESSAGES } from '../../../../../domain';
 import { api, ApiError } from '../../../lib/api-client';
 
@@ -29,19 +30,12 @@ interface PersonSearchDialogProps {
  * name together (contains), pick one and Apply; no match offers Add New. Escape closes it.
  */
 export function PersonSearchDialog({ open, role, onApply, onAddNew, onClose }: PersonSearchDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const [criteria, setCriteria] = useState({ employeeId: '', email: '', lastName: '', firstName: '' });
   const [results, setResults] = useState<DirectoryPerson[] | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   async function search(event: FormEvent) {
     event.preventDefault();
