@@ -31,6 +31,7 @@ import registrationRoutes from './routes/registration';
 import peopleRoutes from './routes/people';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
+import samlRoutes from './routes/saml';
 import discussionRoutes from './routes/discussions';
 import sendEmailRoutes from './routes/send-email';
 import userRoutes from './routes/users';
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(claimHistoryRoutes);
     await api.register(exportRoutes);
   }, { prefix: '/api/v1' });
+  await app.register(samlRoutes); // browser endpoints of the university single sign-on: /saml/{product}/…
   await app.register(staticUi);
   return app;
 }

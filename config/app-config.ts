@@ -55,6 +55,40 @@ export interface AppConfig {
    * production; elsewhere unless SEED_DEV_ACCOUNTS=false.
    */
   seedDevAccounts: boolean;
+  /** University single sign-on (SAML); see SamlSettings. */
+  saml: SamlSettings;
+}
+
+/**
+ * The identity provider the API trusts and how the API names itself to it. Either `idpMetadataUrl` (the IdP's
+ * metadata: signing certificates, entity id, redirect entry point; re-read hourly) or `idpEntryPoint` + `idpCert`.
+ * None of them: single sign-on answers "not configured". `npm start` points the API at its development IdP.
+ */
+export interface SamlSettings {
+  idpMetadataUrl: string | null;
+  idpEntryPoint: string | null;
+  /** PEM certificate(s) of the IdP's signing key (several for a rollover), or a file holding them. */
+  idpCert: string | null;
+  /** The IdP's entity id: assertions from another issuer are refused (taken from the metadata when unset). */
+  idpEntityId: string | null;
+  /** Our entity id (the audience assertions must name); default `<PUBLIC_URL>/saml/<product>/metadata`. */
+  spEntityId: string | null;
+}
+
+const optional = (value: string | undefined) => (value?.trim() ? value.trim() : null);
+
+export function samlSettings(env: NodeJS.ProcessEnv = process.env): SamlSettings {
+  const settings = {
+    idpMetadataUrl: optional(env.SAML_IDP_METADATA_URL),
+    idpEntryPoint: optional(env.SAML_IDP_ENTRY_POINT),
+    idpCert: optional(env.SAML_IDP_CERT),
+    idpEntityId: optional(env.SAML_IDP_ENTITY_ID),
+    spEntityId: optional(env.SAML_SP_ENTITY_ID),
+  };
+  if (!settings.idpMetadataUrl && Boolean(settings.idpEntryPoint) !== Boolean(settings.idpCert)) {
+    throw new ConfigError('Single sign-on needs SAML_IDP_METADATA_URL, or both SAML_IDP_ENTRY_POINT and SAML_IDP_CERT.');
+  }
+  return settings;
 }
 
 function productionJwtSecret(value: string | undefined): string {
@@ -109,5 +143,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workflowAnswerTimeoutMs: Number(env.WORKFLOW_ANSWER_TIMEOUT_MS ?? 30_000),
     production,
     seedDevAccounts: seedDevAccountsSetting(env),
+    saml: samlSettings(env),
   };
 }

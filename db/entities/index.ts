@@ -15,6 +15,7 @@ import { PolicyYearSchema } from './policy-year.entity';
 import { RequestActivitySchema } from './request-activity.entity';
 import { RequestSchema } from './request.entity';
 import { UserSchema } from './user.entity';
+import { SamlMessageIdSchema } from './saml-message.entity';
 
 export * from './admin.entity';
 export * from './account-token.entity';
@@ -32,6 +33,7 @@ export * from './policy-year.entity';
 export * from './request-activity.entity';
 export * from './request.entity';
 export * from './user.entity';
+export * from './saml-message.entity';
 
 export const ALL_ENTITIES = [
   AdminSchema, CounterSchema, DocumentSchema, RequestEffectSchema, EmailTemplateSchema, PersonSchema, PolicyYearSchema,
@@ -40,4 +42,6 @@ export const ALL_ENTITIES = [
   ClaimDataSchema, ClaimHistorySchema, FaqSchema, RequestExportSchema,
   // working a request together (issue #7)
   DiscussionSchema,
+  // university single sign-on (issue #8)
+  SamlMessageIdSchema,
 ];

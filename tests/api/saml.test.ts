@@ -1,0 +1,223 @@
+/**
+ * University single sign-on against the real API and PostgreSQL: an IdP key and certificate generated here
+ * (selfsigned), answers signed with xml-crypto (devtools/dev-idp/saml-response.ts), posted to the consumer endpoint
+ * the way a browser does. Accepted: user created, token handed back in the URL hash, second sign-in updates the user,
+ * admin flag from the admin list. Refused with the code the login page explains: tampered, unsigned, signed by another
+ * key, expired, for another audience or recipient, replayed (also two posts racing), unsolicited, missing attributes.
+ */
+import { randomBytes } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
+import { generate } from 'selfsigned';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminSchema, UserSchema } from '../../db/entities';
+import { SSO_ERRORS, SAML_ATTRIBUTES } from '../../domain/single-sign-on';
+import { signedResponse, signedResponseXml, type AssertedPerson, type ResponseOptions } from '../../devtools/dev-idp/saml-response';
+import { serviceProviderUrls } from '../../api/auth/saml/service-provider';
+import { call } from '../support/api-helpers';
+import { startHarness, type Harness } from '../support/portal-harness';
+
+const IDP_ENTITY_ID = 'https://idp.university.test/metadata';
+const IDP_ENTRY_POINT = 'https://idp.university.test/sso';
+
+let h: Harness;
+let idpKeys: { private: string; cert: string };
+let foreignKeys: { private: string; cert: string };
+
+beforeAll(async () => {
+  [idpKeys, foreignKeys] = await Promise.all([1, 2].map(() => generate([{ name: 'commonName', value: 'test IdP' }], { keySize: 2048, algorithm: 'sha256' })));
+  h = await startHarness({
+    worker: false,
+    env: { SAML_IDP_ENTRY_POINT: IDP_ENTRY_POINT, SAML_IDP_CERT: idpKeys.cert, SAML_IDP_ENTITY_ID: IDP_ENTITY_ID, PUBLIC_URL: 'https://portal.university.test' },
+  });
+});
+afterAll(async () => { await h?.stop(); });
+
+const sp = () => serviceProviderUrls(h.config);
+const unique = () => randomBytes(4).toString('hex');
+const employee = (over: Partial<AssertedPerson> = {}): AssertedPerson => {
+  const id = unique();
+  return { employeeId: `7${parseInt(id, 16) % 100000}`, email: `pat.${id}@ohsu.example`, firstName: 'Pat', lastName: `Rivera${id}`, affiliation: ['employee'], ...over };
+};
+
+/** What the browser does on the login button: GET the login route; the IdP receives our AuthnRequest. */
+async function startSignIn(): Promise<string> {
+  const res = await h.app.inject({ method: 'GET', url: '/saml/OHSU/login' });
+  expect(res.statusCode).toBe(302);
+  const location = new URL(res.headers.location as string);
+  expect(`${location.origin}${location.pathname}`).toBe(IDP_ENTRY_POINT);
+  const xml = inflateRawSync(Buffer.from(location.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
+  expect(xml).toContain(`AssertionConsumerServiceURL="${sp().acsUrl}"`);
+  return /\bID="([^"]+)"/.exec(xml)![1];
+}
+
+function answer(inResponseTo: string, person: AssertedPerson, over: Partial<ResponseOptions> = {}): ResponseOptions {
+  return {
+    idpEntityId: IDP_ENTITY_ID, spEntityId: sp().entityId, acsUrl: sp().acsUrl, inResponseTo, person,
+    privateKey: idpKeys.private, certificate: idpKeys.cert, ...over,
+  };
+}
+
+/** The IdP's auto-posted form, as the browser sends it. */
+async function post(samlResponse: string) {
+  const res = await h.app.inject({
+    method: 'POST', url: '/saml/OHSU/acs',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: '' }).toString(),
+  });
+  expect(res.statusCode).toBe(303);
+  const location = res.headers.location as string;
+  const hash = new URLSearchParams(location.split('#')[1] ?? '');
+  return { location, token: hash.get('access_token'), error: hash.get('error') };
+}
+
+async function signIn(person: AssertedPerson, over: Partial<ResponseOptions> = {}) {
+  return post(signedResponse(answer(await startSignIn(), person, over)));
+}
+
+const userByEmail = (email: string) => h.orm.em.fork().findOne(UserSchema, { email });
+
+describe('single sign-on (SAML)', () => {
+  it('publishes SP metadata naming the consumer URL and asking for signed assertions', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/saml/OHSU/metadata' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(`entityID="${sp().entityId}"`);
+    expect(res.body).toContain(`Location="${sp().acsUrl}"`);
+    expect(res.body).toContain('WantAssertionsSigned="true"');
+  });
+
+  it('accepts a signed assertion: creates the user, hands the token back in the URL hash, and the token signs in', async () => {
+    const person = employee({ middleInitial: 'q' });
+    const result = await signIn(person);
+    expect(result.error).toBeNull();
+    expect(result.location).toMatch(/^\/login#access_token=/);
+    const user = await userByEmail(person.email);
+    expect(user).toMatchObject({
+      entityId: person.employeeId, firstName: 'Pat', lastName: person.lastName, middleInitial: 'Q', personType: 'Employee',
+      affiliation: 'OHSU', isExternal: false,
+    });
+    expect(Date.now() - user!.lastLogin!.getTime()).toBeLessThan(10_000);
+    const me = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: result.token });
+    expect(me.status).toBe(200);
+    expect(me.body.user).toMatchObject({ email: person.email, isExternal: false, isAdmin: false, personType: 'Employee' });
+  });
+
+  it('updates the user on the next sign-in (new name, email changed at the university, now a student)', async () => {
+    const person = employee();
+    await signIn(person);
+    const first = await userByEmail(person.email);
+    const changed = { ...person, email: `renamed.${unique()}@ohsu.example`, lastName: 'Okafor', affiliation: ['student'] };
+    const again = await signIn(changed);
+    expect(again.error).toBeNull();
+    const user = await h.orm.em.fork().findOneOrFail(UserSchema, { id: first!.id });
+    expect(user).toMatchObject({ email: changed.email, lastName: 'Okafor', personType: 'Student', entityId: person.employeeId });
+    expect(await userByEmail(person.email)).toBeNull();
+  });
+
+  it('gives the admin flag to a person whose email is in the admin list', async () => {
+    const person = employee();
+    const em = h.orm.em.fork();
+    em.create(AdminSchema, { email: person.email, firstName: person.firstName, lastName: person.lastName } as never);
+    await em.flush();
+    const { token } = await signIn(person);
+    const me = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: token });
+    expect(me.body.user.isAdmin).toBe(true);
+  });
+
+  it('refuses a tampered assertion (a signed answer whose email was changed afterwards)', async () => {
+    const person = employee();
+    const xml = signedResponseXml(answer(await startSignIn(), person));
+    const forged = xml.replace(person.email, 'boss@ohsu.example');
+    expect(forged).not.toBe(xml);
+    const result = await post(Buffer.from(forged).toString('base64'));
+    expect(result).toMatchObject({ location: '/login#error=signature', token: null });
+    expect(await userByEmail('boss@ohsu.example')).toBeNull();
+  });
+
+  it('refuses an unsigned assertion and one signed by another key', async () => {
+    const unsigned = employee();
+    expect(await signIn(unsigned, { unsigned: true })).toMatchObject({ error: 'signature', token: null });
+    const foreign = employee();
+    expect(await signIn(foreign, { privateKey: foreignKeys.private, certificate: foreignKeys.cert })).toMatchObject({ error: 'signature', token: null });
+    expect(await userByEmail(unsigned.email)).toBeNull();
+    expect(await userByEmail(foreign.email)).toBeNull();
+  });
+
+  it('refuses an assertion from another issuer, even signed with the trusted key', async () => {
+    const person = employee();
+    expect(await signIn(person, { idpEntityId: 'https://evil.test/idp' })).toMatchObject({ error: 'signature' });
+    expect(await userByEmail(person.email)).toBeNull();
+  });
+
+  it('refuses an expired assertion and one not valid yet', async () => {
+    const late = employee();
+    expect(await signIn(late, { issuedAt: new Date(Date.now() - 20 * 60_000), validForMs: 5 * 60_000 })).toMatchObject({ error: 'expired' });
+    const early = employee();
+    expect(await signIn(early, { issuedAt: new Date(Date.now() + 10 * 60_000) })).toMatchObject({ error: 'expired' });
+    expect(await userByEmail(late.email)).toBeNull();
+    expect(await userByEmail(early.email)).toBeNull();
+  });
+
+  it('refuses an assertion for another audience, and one whose Recipient is another consumer URL', async () => {
+    const audience = employee();
+    expect(await signIn(audience, { spEntityId: 'https://other-app.university.test/saml' })).toMatchObject({ error: 'audience' });
+    const recipient = employee();
+    expect(await signIn(recipient, { acsUrl: 'https://other-app.university.test/acs' })).toMatchObject({ error: 'audience' });
+    expect(await userByEmail(audience.email)).toBeNull();
+    expect(await userByEmail(recipient.email)).toBeNull();
+  });
+
+  it('refuses a replayed answer, an answer to a request we never made, and lets only one of two racing posts in', async () => {
+    const person = employee();
+    const samlResponse = signedResponse(answer(await startSignIn(), person));
+    expect((await post(samlResponse)).error).toBeNull();
+    expect(await post(samlResponse)).toMatchObject({ error: 'replayed', token: null });
+
+    expect(await post(signedResponse(answer('_never-requested', employee())))).toMatchObject({ error: 'replayed' });
+
+    // The assertion id is remembered too: what stops the second of two posts racing on two API processes (both
+    // past the request check) is the same id met again, here under a fresh request.
+    const assertionId = `_assertion-${unique()}`;
+    expect((await signIn(employee(), { assertionId })).error).toBeNull();
+    expect(await signIn(employee(), { assertionId })).toMatchObject({ error: 'replayed', token: null });
+
+    const racing = signedResponse(answer(await startSignIn(), employee()));
+    const results = await Promise.all([post(racing), post(racing), post(racing)]);
+    expect(results.filter((r) => r.token).length).toBe(1);
+    expect(results.filter((r) => r.error === 'replayed').length).toBe(2);
+  });
+
+  it('refuses an assertion without the attributes a user needs, and a deactivated user', async () => {
+    const noAffiliation = employee({ affiliation: ['affiliate'] });
+    expect(await signIn(noAffiliation)).toMatchObject({ error: 'attributes' });
+    expect(await userByEmail(noAffiliation.email)).toBeNull();
+
+    const person = employee();
+    await signIn(person);
+    const em = h.orm.em.fork();
+    const user = await em.findOneOrFail(UserSchema, { email: person.email });
+    user.deletedAt = new Date();
+    await em.flush();
+    expect(await signIn(person)).toMatchObject({ error: 'inactiveUser', token: null });
+  });
+
+  it('explains every refusal code in words and names the attributes it reads once', () => {
+    for (const code of ['signature', 'expired', 'audience', 'replayed', 'attributes', 'inactiveUser']) {
+      expect(SSO_ERRORS[code as keyof typeof SSO_ERRORS]).toMatch(/\w+ \w+/);
+    }
+    expect(SSO_ERRORS.inactiveUser).toBe('User account has been deactivated.');
+    expect(Object.keys(SAML_ATTRIBUTES)).toEqual(expect.arrayContaining(['employeeId', 'email', 'firstName', 'lastName', 'affiliation']));
+  });
+});
+
+describe('single sign-on without an identity provider configured', () => {
+  it('sends the browser back to the login page with the not-configured code', async () => {
+    const bare = await startHarness({ worker: false });
+    try {
+      const res = await bare.app.inject({ method: 'GET', url: '/saml/OHSU/login' });
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe('/login#error=notConfigured');
+    } finally {
+      await bare.stop();
+    }
+  });
+});
