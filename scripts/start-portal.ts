@@ -3,7 +3,8 @@
  *   1. PostgreSQL database: created, migrated and seeded (db/prepare-database.ts)
  *   2. Temporal dev server with its state in data/temporal/temporal.sqlite (reused if one answers on TEMPORAL_ADDRESS)
  *   3. SMTP sink on 127.0.0.1:2525 (SMTP_SINK_PORT; mail kept in data/mail) + the outbox web page, unless SMTP_URL is set
- *   4. the UI build (ui/dist) when it is missing or older than the sources
+ *   4. the UI build (ui/dist) when it is missing or older than the sources, and the development identity provider
+ *      for single sign-on on 127.0.0.1:8026 (DEV_IDP_PORT) unless SAML_IDP_* names a real one; never in production
  *   5. the Temporal worker (temporal/worker.ts) and the API (api/server.ts) as supervised child processes: once the
  *      portal is up, a child that crashes is restarted with exponential backoff (1 s, 2 s, 4 s … 30 s; back to 1 s
  *      after 60 s up) and the restart is reported (scripts/supervise.ts). A child that dies during start-up stops
@@ -14,16 +15,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { serviceProviderUrls } from '../api/auth/saml/service-provider';
 import { loadConfig } from '../config/app-config';
+import { createOrm, type Orm } from '../db/orm';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../db/seed-data';
 import { ensureTemporalServer, isPortOpen, type TemporalServerHandle } from '../temporal/dev-server';
 import { startSmtpSink, type SmtpSink } from '../devtools/smtp-sink';
 import { startOutbox, type Outbox } from '../devtools/outbox-server';
+import { startDevIdp, type DevIdp } from '../devtools/dev-idp/dev-idp-server';
 import { describeExit, Supervisor, type ChildExit } from './supervise';
 
 /** Development-only knob of this script (not an app setting): where the SMTP sink listens. */
 const SMTP_SINK_PORT = Number(process.env.SMTP_SINK_PORT ?? 2525);
+/** Development-only knob of this script: where the development identity provider listens. */
+const DEV_IDP_PORT = Number(process.env.DEV_IDP_PORT ?? 8026);
 const HEALTH_TIMEOUT_MS = 90_000;
 
 const config = loadConfig();
@@ -37,6 +43,7 @@ const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} 
 let temporal: TemporalServerHandle | null = null;
 let sink: SmtpSink | null = null;
 let outbox: Outbox | null = null;
+let devIdp: { idp: DevIdp; orm: Orm } | null = null;
 const children = new Map<string, Supervisor>();
 let shuttingDown = false;
 /** Set once the API answered its health check: from then on a crashed child is restarted. */
@@ -50,6 +57,8 @@ async function shutdown(code: number, reason?: string): Promise<never> {
   // API first (stops taking requests), then the worker, then the infrastructure they use.
   for (const name of ['api', 'worker']) await children.get(name)?.stop();
   await outbox?.close().catch(() => {});
+  await devIdp?.idp.close().catch(() => {});
+  await devIdp?.orm.close().catch(() => {});
   await sink?.close().catch(() => {});
   if (temporal?.started) {
     log('stopping the Temporal dev server…');
@@ -238,6 +247,25 @@ async function main() {
   // 4. UI
   await buildUiIfStale();
 
+  // Single sign-on: a development IdP unless a real one is configured (and never in production, where it refuses)
+  const realIdp = config.saml.idpMetadataUrl ?? config.saml.idpEntryPoint;
+  if (realIdp) log(`single sign-on: identity provider ${realIdp}`);
+  else if (config.production) warn('single sign-on: not configured (set SAML_IDP_METADATA_URL, or SAML_IDP_ENTRY_POINT and SAML_IDP_CERT)');
+  else {
+    const orm = await createOrm(config.databaseUrl, { poolMax: 2 });
+    const start = (port: number) => startDevIdp({ orm, dataDir: config.dataDir, port, serviceProvider: () => serviceProviderUrls(config) });
+    let idp: DevIdp;
+    try {
+      idp = await start(DEV_IDP_PORT);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      warn(`single sign-on: port ${DEV_IDP_PORT} is in use; the development IdP takes a random port instead (set DEV_IDP_PORT to choose)`);
+      idp = await start(0);
+    }
+    devIdp = { idp, orm };
+    log(`single sign-on: development IdP ${idp.url} (key and certificate in ${show(path.join(config.dataDir, 'dev-idp'))})`);
+  }
+
   // 5. Worker and API
   const entries = { worker: 'temporal/worker.ts', api: 'api/server.ts' } as const;
   const missing = Object.values(entries).filter((entry) => !fs.existsSync(path.join(root, entry)));
@@ -255,6 +283,7 @@ async function main() {
     TEMPORAL_UI_URL: temporalUiUrl,
     SMTP_URL: smtpUrl,
     DATA_DIR: config.dataDir,
+    ...(devIdp ? { SAML_IDP_METADATA_URL: devIdp.idp.metadataUrl } : {}),
     FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? '1' : '0'),
   };
   log('starting the worker and the API…');
@@ -278,6 +307,7 @@ async function main() {
     `Portal:            ${config.publicUrl}`,
     `Temporal Web UI:   ${temporalUiUrl}`,
     `Mail outbox:       ${outbox ? outbox.url : `(external SMTP: ${smtpUrl})`}`,
+    `Single sign-on:    ${devIdp ? `${devIdp.idp.url} (development IdP: Employee / Student Log In, pick a person)` : realIdp ?? 'not configured'}`,
     '',
     ...credentials,
     '',

@@ -37,7 +37,13 @@ function ensureUiBuilt(): void {
     { cwd: root, stdio: 'inherit' });
 }
 
-export function usePortalBrowser(screenshotPrefix: string, options: { viewport?: { width: number; height: number } } = {}): PortalBrowser {
+export interface PortalBrowserOptions {
+  viewport?: { width: number; height: number };
+  /** extra settings for the portal, read when it starts (after earlier beforeAll hooks ran, e.g. an IdP's URL) */
+  env?: () => Record<string, string>;
+}
+
+export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowserOptions = {}): PortalBrowser {
   const shots = path.join(root, 'test-results', 'screenshots');
   const a11y = new AccessibilityWatch();
   let step = 0;
@@ -46,7 +52,7 @@ export function usePortalBrowser(screenshotPrefix: string, options: { viewport?:
   beforeAll(async () => {
     ensureUiBuilt();
     mkdirSync(shots, { recursive: true });
-    state.h = await startHarness({ listen: true });
+    state.h = await startHarness({ listen: true, env: options.env?.() });
     state.browser = await chromium.launch({ executablePath: state.h.config.chromiumPath });
     state.context = await state.browser.newContext({
       baseURL: state.h.baseUrl!, acceptDownloads: true, viewport: options.viewport ?? { width: 1280, height: 900 },

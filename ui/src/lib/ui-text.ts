@@ -2,8 +2,6 @@
  * UI-only wording: labels, headings and notices the spec does not quote. Spec strings live in domain/messages.ts.
  */
 export const UI_TEXT = {
-  laterRelease: 'This screen arrives in a later release.',
-  ssoLaterRelease: 'Single sign-on for employees and students arrives in a later release.',
   loading: 'Loading…',
   saving: 'Saving...',
   saveSuccessful: 'Save Successful',

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '../../../../../domain';
+import { ssoErrorMessage } from '../../../../../domain/single-sign-on';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { useAuth, type LoginState } from '../../../lib/auth';
@@ -17,6 +18,12 @@ function tokenFromUrl(search: URLSearchParams, hash: string): string | null {
   return search.get('token') ?? new URLSearchParams(hash.replace(/^#/, '')).get('access_token');
 }
 
+/** A single sign-on the API refused comes back as `#error=<code>` (spec 2 §7.2); only known codes are worded. */
+function ssoErrorFromUrl(hash: string): string | null {
+  const code = new URLSearchParams(hash.replace(/^#/, '')).get('error');
+  return code ? ssoErrorMessage(code) : null;
+}
+
 export function LoginPage() {
   const { session, loginWithPassword, loginWithToken } = useAuth();
   const navigate = useNavigate();
@@ -24,6 +31,7 @@ export function LoginPage() {
   const [search] = useSearchParams();
   const state = (location.state ?? {}) as LoginState;
   const handedToken = tokenFromUrl(search, location.hash);
+  const ssoError = ssoErrorFromUrl(location.hash);
   const [tryingToken, setTryingToken] = useState(Boolean(handedToken));
 
   useEffect(() => {
@@ -45,6 +53,7 @@ export function LoginPage() {
       <h1>Login</h1>
       {state.authFail && <Alert kind="error">{MESSAGES.sessionExpired}</Alert>}
       {state.inactiveUser && <Alert kind="error">{MESSAGES.inactiveUser}</Alert>}
+      {ssoError && <Alert kind="error">{ssoError}</Alert>}
       <div className="card-grid">
         <SsoCard />
         <LocalLoginForm onLogin={async (email, password) => navigate(landingFor(await loginWithPassword(email, password)), { replace: true })} />
