@@ -95,7 +95,7 @@ export const SEED_POLICY_YEARS = Array.from({ length: 23 }, (_, i) => {
 
 export const FIRST_REQUEST_NUMBER = 50001;
 
-/** An internal requester (Employee) who signs in with a password until single sign-on exists. */
+/** An internal requester (Employee): signs in through single sign-on (the development IdP lists them) or, in development, with a password. */
 export const DEV_INTERNAL_REQUESTER = {
   email: 'employee@ohsu.example', password: 'Employee-Pass1', firstName: 'Jordan', lastName: 'Staffer',
   phone: '503-494-0000', employeeId: '400100',

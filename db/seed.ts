@@ -59,7 +59,7 @@ async function seedDevAccounts(em: EntityManager): Promise<void> {
   }
   const staff = DEV_INTERNAL_REQUESTER;
   if (!(await em.findOne(UserSchema, { email: staff.email }))) {
-    // An internal requester (Employee) signs in with a password until single sign-on lands.
+    // An internal requester (Employee): single sign-on, or a password in development.
     em.create(UserSchema, {
       email: staff.email, firstName: staff.firstName, lastName: staff.lastName, phone: staff.phone, affiliation: PRODUCT_NAME,
       personType: 'Employee', isExternal: false, passwordHash: await hashPassword(staff.password),

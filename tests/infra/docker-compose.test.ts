@@ -18,6 +18,11 @@ const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
  * development accounts (refused with NODE_ENV=production).
  */
 const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS']);
+/**
+ * Settings with no value that fits every site: compose must pass them through (`${NAME:-}`), the operator fills them
+ * in. Single sign-on takes the IdP's metadata URL or its entry point and certificate (config/app-config.ts).
+ */
+const SITE_SPECIFIC = new Set(['SAML_IDP_METADATA_URL', 'SAML_IDP_ENTRY_POINT', 'SAML_IDP_CERT', 'SAML_IDP_ENTITY_ID', 'SAML_SP_ENTITY_ID']);
 /** Secrets the operator must supply: compose's `${NAME:?message}` (no default may be committed). */
 const REQUIRED_SECRETS = ['JWT_SECRET', 'POSTGRES_PASSWORD'];
 
@@ -129,8 +134,15 @@ describe('docker-compose.yml', () => {
       });
 
       it('receives every production setting the app reads', () => {
-        const missing = productionEnvNames.filter((name) => !(name in env(service)) || env(service)[name] === '');
+        const missing = productionEnvNames.filter((name) => !(name in env(service)) || (env(service)[name] === '' && !SITE_SPECIFIC.has(name)));
         expect(missing, `add these to the ${service} environment in docker-compose.yml (or to DEVELOPMENT_ONLY)`).toEqual([]);
+      });
+
+      it('passes the site-specific single sign-on settings through from the operator', () => {
+        for (const name of SITE_SPECIFIC) {
+          expect(envNamesReadByTheApp, `${name} is still read by the app`).toContain(name);
+          expect(rawEnv(service)[name], name).toBe(`\${${name}:-}`);
+        }
       });
 
       it('points DATABASE_URL at the postgresql service with its credentials', () => {
