@@ -46,7 +46,7 @@ import searchRequestRoutes from './routes/search-requests';
 /**
  * The CSP the UI runs under: scripts, styles, fonts and calls from this origin only; the ALTCHA widget's
  * proof-of-work runs in a worker made from a blob and may set inline styles; forms post to this origin only (the
- * development IdP's page posts its assertion to our consumer endpoint); no framing.
+ * identity provider's page posting its assertion to /saml/…/acs runs under the IdP's own policy); no framing.
  */
 export const contentSecurityPolicy = () => ({
   defaultSrc: ["'self'"],

@@ -307,7 +307,7 @@ async function main() {
     `Portal:            ${config.publicUrl}`,
     `Temporal Web UI:   ${temporalUiUrl}`,
     `Mail outbox:       ${outbox ? outbox.url : `(external SMTP: ${smtpUrl})`}`,
-    `Single sign-on:    ${devIdp ? `${devIdp.idp.url} (development IdP: Employee / Student Log In, pick a person)` : realIdp ?? 'not configured'}`,
+    `Single sign-on:    ${devIdp ? `${devIdp.idp.url} (development IdP: Sign in with university single sign-on, pick a person)` : realIdp ?? 'not configured'}`,
     '',
     ...credentials,
     '',

@@ -123,11 +123,12 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     const people = await em.find(PersonSchema, where, { orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' }, limit: PAGE_SIZE });
     const rows = people.map((person) => {
       const name = `${person.firstName} ${person.lastName}`;
-      return '<li><div class="who">' +
+      // Namesakes are common in a directory: the button is described by the person's line (type, id, email).
+      return `<li><div class="who" id="person-${person.id}">` +
         `<strong>${escapeHtml(name)}</strong> <span class="muted">(${escapeHtml(person.personType)}, ${escapeHtml(person.employeeId)})</span><br>` +
         `<span class="muted">${escapeHtml(person.email)}</span></div>` +
         `<form method="post" action="/sso">${hidden('SAMLRequest', samlRequest)}${hidden('RelayState', relayState)}${hidden('person', String(person.id))}` +
-        `<button type="submit">Sign in as ${escapeHtml(name)}</button></form></li>`;
+        `<button type="submit" aria-describedby="person-${person.id}">Sign in as ${escapeHtml(name)}</button></form></li>`;
     }).join('');
     return page('Development sign-in', '<h1>Development sign-in</h1>' +
       '<p class="note">This page stands in for the university single sign-on while developing: pick a person of the seeded ' +

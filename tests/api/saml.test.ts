@@ -209,15 +209,18 @@ describe('single sign-on (SAML)', () => {
   });
 });
 
-describe('single sign-on without an identity provider configured', () => {
-  it('sends the browser back to the login page with the not-configured code', async () => {
-    const bare = await startHarness({ worker: false });
+describe('single sign-on without a usable identity provider', () => {
+  it.each([
+    ['none is configured', {}, 'notConfigured'],
+    ['its metadata cannot be read', { SAML_IDP_METADATA_URL: 'http://127.0.0.1:9/metadata' }, 'providerUnavailable'],
+  ])('sends the browser back to the login page when %s', async (_label, env, code) => {
+    const other = await startHarness({ worker: false, env });
     try {
-      const res = await bare.app.inject({ method: 'GET', url: '/saml/OHSU/login' });
+      const res = await other.app.inject({ method: 'GET', url: '/saml/OHSU/login' });
       expect(res.statusCode).toBe(303);
-      expect(res.headers.location).toBe('/login#error=notConfigured');
+      expect(res.headers.location).toBe(`/login#error=${code}`);
     } finally {
-      await bare.stop();
+      await other.stop();
     }
   });
 });
