@@ -58,7 +58,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       raw.write(': heartbeat\n\n');
     }, heartbeatMs);
     app.eventStreams.add(end);
-    request.raw.on('close', end);
+    raw.on('close', end); // the client went away (the response never finishes by itself)
   });
 };
 

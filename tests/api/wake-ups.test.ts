@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PersonSchema, RequestActivitySchema, RequestSchema } from '../../db/entities';
 import { REQUEST_RETURNED_TO_REVIEW, STATUS, WAKE_UP_ACTOR } from '../../domain';
-import { WAKE_UP_SWEEP_WORKFLOW, WAKE_UP_WORKFLOW, type WakeUpInput } from '../../workflows/wake-up.messages';
+import { ensureWakeUpSweepSchedule } from '../../temporal/wake-up-sweep';
+import { WAKE_UP_SWEEP_SCHEDULE_ID, WAKE_UP_SWEEP_WORKFLOW, WAKE_UP_WORKFLOW, type WakeUpInput } from '../../workflows/wake-up.messages';
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
@@ -79,7 +80,6 @@ describe('Pending New Policy Year wakes by itself', () => {
 
   it('applies once however often it is triggered: one audit row, one email', async () => {
     const waiting = await waitingRequest(STATUS.pendingNewPolicyYear, { eventStartDate: day('2075-09-01'), eventEndDate: day('2075-09-01') });
-    // Saved while the API "could not" start the wake-up: the row is there, no workflow was started.
     const em = h.orm.em.fork();
     const added = await call(h, admin, 'POST', '/api/v1/policies', { startDate: '07/01/2075', endDate: '06/30/2076', policyNumber: 'UHS-PL-2075-76', limitClaim: '3000000', annualAggregate: '6000000' });
     expect(added.status).toBe(201);
@@ -149,6 +149,20 @@ describe('Pending Employment wakes by itself', () => {
     const woken = await runWakeUp(`test-sweep-person-${person.id}`, null);
     expect(woken).toBeGreaterThanOrEqual(1);
     await expectWoken(waiting);
+  });
+
+  it('the sweep Schedule the worker sets at start wakes it too, with nobody starting a workflow', async () => {
+    const person = await directoryPerson('W7005', 'T');
+    const waiting = await waitingRequest(STATUS.pendingEmployment, { employeeId: 'W7005' });
+    await h.orm.em.fork().nativeUpdate(PersonSchema, { id: person.id }, { employmentStatus: 'A', updatedAt: new Date() });
+    await ensureWakeUpSweepSchedule(h.temporal, h.config.taskQueue); // what temporal/worker.ts does at start
+    try {
+      await expectWoken(waiting);
+      const schedule = await h.temporal.schedule.getHandle(WAKE_UP_SWEEP_SCHEDULE_ID).describe();
+      expect(schedule.action).toMatchObject({ workflowType: WAKE_UP_SWEEP_WORKFLOW, taskQueue: h.config.taskQueue });
+    } finally {
+      await h.temporal.schedule.getHandle(WAKE_UP_SWEEP_SCHEDULE_ID).delete();
+    }
   });
 
   it('refuses directory writes from requesters', async () => {

@@ -80,4 +80,17 @@ describe('live dashboards', () => {
     await portal.checkA11y('requester dashboard after a live update', requesterPage);
     await portal.shot('requester-dashboard-live-768', requesterPage);
   });
+
+  it("shows a requester's new message on the request page the administrator has open", async () => {
+    const requester = await loginRequester(h);
+    const id = await credentialingDraft(h, requester, { lastName: 'Pagewatch' });
+    expect((await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted })).status).toBe(200);
+    await adminPage.goto(`/requests/credentialing/${id}`);
+    await adminPage.getByRole('heading', { name: 'Recent Discussions' }).waitFor();
+    await adminPage.waitForTimeout(300);
+    const posted = await call(h, requester, 'POST', '/api/v1/discussions', { requestId: id, topic: 'Start date', message: 'Live from the other side' });
+    expect(posted.status).toBe(201);
+    await adminPage.getByText('Live from the other side').waitFor({ timeout: 3000 });
+    await portal.checkA11y('request page after a live message');
+  });
 });
