@@ -86,6 +86,9 @@ export const WAKE_UP_EMAIL_TEMPLATE = {
     requestLine + link + signature,
 };
 
+/** Templates seeded beside the twelve of the spec (issue #10 onwards), each a separate entry with its own order. */
+export const EXTRA_EMAIL_TEMPLATES = [WAKE_UP_EMAIL_TEMPLATE];
+
 /**
  * Sample policy years July 1 2002 – June 30 2025 (spec 2 §9.2). 2024-25 carries the spec's figures; earlier years
  * step down 3% a year (our choice: the spec only says the limits rise over time).

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PersonSchema, RequestActivitySchema, RequestSchema } from '../../db/entities';
-import { REQUEST_RETURNED_TO_REVIEW, STATUS, WAKE_UP_ACTOR } from '../../domain';
+import { EMAIL_TEMPLATE_ORDER, REQUEST_RETURNED_TO_REVIEW, STATUS, WAKE_UP_ACTOR } from '../../domain';
 import { ensureWakeUpSweepSchedule } from '../../temporal/wake-up-sweep';
 import { WAKE_UP_SWEEP_SCHEDULE_ID, WAKE_UP_SWEEP_WORKFLOW, WAKE_UP_WORKFLOW, type WakeUpInput } from '../../workflows/wake-up.messages';
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
@@ -169,5 +169,19 @@ describe('Pending Employment wakes by itself', () => {
     const res = await call(h, owner, 'POST', '/api/v1/people', { employeeId: 'W7999', lastName: 'X', firstName: 'Y', employmentStatus: 'A', personType: 'Employee' });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ name: 'Forbidden', code: 403 });
+  });
+});
+
+describe('the Request Returned to Review template', () => {
+  it('is seeded after the twelve, which keep their titles and orders, and is editable like them', async () => {
+    const list = await call(h, admin, 'GET', '/api/v1/email-templates');
+    expect(list.status).toBe(200);
+    const rows = list.body.data as Array<{ id: number; title: string; order: number }>;
+    const template = rows.find((t) => t.title === REQUEST_RETURNED_TO_REVIEW)!;
+    expect(template.order).toBe(45);
+    for (const [title, order] of EMAIL_TEMPLATE_ORDER) expect(rows.find((t) => t.title === title)?.order, title).toBe(order);
+    const edited = await call(h, admin, 'PATCH', `/api/v1/email-templates/${template.id}`, { subject: 'Request {{requestNumber}} is back in review (edited)' });
+    expect(edited.status).toBe(200);
+    expect(edited.body.subject).toBe('Request {{requestNumber}} is back in review (edited)');
   });
 });
