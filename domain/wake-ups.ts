@@ -6,7 +6,6 @@
  * Only a change of the world made *after* the request started waiting wakes it: an administrator who parks a
  * request while the condition already holds (a future hire already listed as active) is not overruled at once.
  */
-import { RENTAL_AUTO_TYPE } from './reference-lists';
 import { STATUS, type RequestStatus } from './request-status';
 
 export const WAKE_REASONS = ['policy-year', 'employment'] as const;
@@ -34,52 +33,6 @@ export const WAKE_UP_ACTOR = { name: 'COI Automated Review System', email: 'auto
 /** Update id of a wake-up: the same request, reason, cause and request version is the same update, applied once. */
 export const wakeCommandIdOf = (requestNumber: number, reason: WakeReason, sourceId: number, version: number) =>
   `wake:${requestNumber}:${reason}:${sourceId}:v${version}`;
-
-const day = (value: Date | string | null | undefined) =>
-  value ? (typeof value === 'string' ? value : value.toISOString()).slice(0, 10) : null;
-
-export interface CoveredPeriodFields {
-  requestType: string;
-  certificateType?: string | null;
-  autoType?: string | null;
-  dateFrom?: Date | string | null;
-  dateTo?: Date | string | null;
-  eventStartDate?: Date | string | null;
-  eventEndDate?: Date | string | null;
-  rentalStartDate?: Date | string | null;
-  rentalEndDate?: Date | string | null;
-}
-
-/**
- * The calendar days (yyyy-mm-dd) whose policy years a request's document shows: the credentialing dates; for
- * certificates the clinician/provider dates, the event dates or the rental dates; else the day it is issued.
- */
-export function coveredPeriod(r: CoveredPeriodFields, issuedOn: string): { from: string; to: string } {
-  const pair = (a: Date | string | null | undefined, b: Date | string | null | undefined) => {
-    const from = day(a);
-    return from ? { from, to: day(b) ?? from } : null;
-  };
-  const today = { from: issuedOn.slice(0, 10), to: issuedOn.slice(0, 10) };
-  if (r.requestType === 'credentialing') return pair(r.dateFrom, r.dateTo) ?? today;
-  if (r.certificateType === 'Clinician' || r.certificateType === 'Provider') return pair(r.dateFrom, r.dateTo) ?? today;
-  if (r.certificateType === 'Event') return pair(r.eventStartDate, r.eventEndDate) ?? today;
-  if (r.autoType === RENTAL_AUTO_TYPE) return pair(r.rentalStartDate, r.rentalEndDate) ?? today;
-  return today;
-}
-
-const nextDay = (d: string) => new Date(Date.parse(`${d}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
-/** True when every day from `from` to `to` lies in some policy year (years may be given in any order). */
-export function periodCovered(years: ReadonlyArray<{ startDate: Date | string; endDate: Date | string }>, from: string, to: string): boolean {
-  const spans = years.map((y) => ({ start: day(y.startDate)!, end: day(y.endDate)! })).sort((a, b) => a.start.localeCompare(b.start));
-  let uncovered = from; // the first day not yet known to be covered
-  for (const span of spans) {
-    if (span.start > uncovered) break;
-    if (span.end >= uncovered) uncovered = nextDay(span.end);
-    if (uncovered > to) return true;
-  }
-  return uncovered > to;
-}
 
 /** Employment status `A` (spec 2 §9.3: A active, T terminated). */
 export const isActiveInDirectory = (person: { employmentStatus?: string | null }) => (person.employmentStatus ?? '').trim().toUpperCase() === 'A';
