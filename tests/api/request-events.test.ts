@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await h?.stop(); });
 
-interface Stream { events: Array<{ name: string; data: any }>; raw: string; ended: Promise<void>; close(): void }
+interface Stream { events: Array<{ name: string; data: { kind: string; requestId: number } }>; raw: string; ended: Promise<void>; close(): void }
 
 /** Opens the stream the way the UI does (fetch with the Bearer header) and collects what arrives. */
 async function openStream(session: Session): Promise<Stream> {
