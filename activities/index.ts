@@ -18,11 +18,14 @@ import { sendTemplatedEmailActivity } from './legacy/send-templated-email';
 import type { Mailer } from './mailer';
 import type { ChromiumPdfRenderer } from './pdf/chromium-pdf-renderer';
 import type { LegacyRequestActivities, RequestActivities } from './request-activities.types';
+import type { WakeUpActivities } from './wake-up-activities.types';
+import { findRequestsToWakeActivity } from './wake-ups/find-requests-to-wake';
+import { wakeRequestActivity } from './wake-ups/wake-request';
 
 export interface ActivityDeps { orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig }
 
 /** Activities of the request task queue (everything but Chromium). */
-export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities {
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities & WakeUpActivities {
   return {
     sendAccountEmail: sendAccountEmailActivity(deps),
     recordStatus: recordStatusActivity(deps),
@@ -33,6 +36,8 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     recordEffectFailure: recordEffectFailureActivity(deps),
     recordStatusChange: recordStatusChangeActivity(deps),
     sendTemplatedEmail: sendTemplatedEmailActivity(deps),
+    findRequestsToWake: findRequestsToWakeActivity(deps),
+    wakeRequest: wakeRequestActivity(deps),
   };
 }
 

@@ -24,6 +24,8 @@ export interface RecordStatusInput {
   commandId: string | null;
   /** written in the same transaction, with a snapshot of the request as it is at this change */
   effect: EffectOrder | null;
+  /** why the change happened when nobody pressed anything (a wake-up), appended to the audit text */
+  note?: string;
 }
 
 export interface QueueEmailInput {

@@ -29,6 +29,8 @@ import healthRoutes from './routes/health';
 import passwordRoutes from './routes/passwords';
 import registrationRoutes from './routes/registration';
 import peopleRoutes from './routes/people';
+import eventRoutes from './routes/events';
+import requestEventsPlugin from './plugins/request-events';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
 import samlRoutes from './routes/saml';
@@ -89,6 +91,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
   await app.register(multipart, {
     limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12, headerPairs: 100 },
   });
+  await app.register(requestEventsPlugin);
   await app.register(apiDocs); // before the routes: it collects them as they are added
   await app.register(async (api) => {
     await api.register(healthRoutes);
@@ -104,6 +107,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(userRoutes);
     await api.register(registrationRoutes);
     await api.register(peopleRoutes);
+    await api.register(eventRoutes); // live dashboards (issue #10)
     // the administrators' desk (issue #9)
     await api.register(searchRequestRoutes);
     await api.register(faqRoutes);

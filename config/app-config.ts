@@ -48,6 +48,8 @@ export interface AppConfig {
   workflowBundlePath: string | null;
   /** How long the API waits for the workflow to take a status change before answering 503 (try again). */
   workflowAnswerTimeoutMs: number;
+  /** Live event streams (GET /events): heartbeat interval, at which each stream also re-checks its session. */
+  eventsHeartbeatMs: number;
   /** NODE_ENV=production. */
   production: boolean;
   /**
@@ -141,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? null,
     workflowAnswerTimeoutMs: Number(env.WORKFLOW_ANSWER_TIMEOUT_MS ?? 30_000),
+    eventsHeartbeatMs: Number(env.EVENTS_HEARTBEAT_MS ?? 15_000),
     production,
     seedDevAccounts: seedDevAccountsSetting(env),
     saml: samlSettings(env),

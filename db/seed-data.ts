@@ -1,5 +1,6 @@
 /** Development defaults seeded on first start (issue #2): users, the twelve email templates, policy years. */
 import { EMAIL_TEMPLATE_ORDER, EMAIL_TEMPLATE_TITLES as T, type EmailTemplateTitle } from '../domain/notification-template';
+import { REQUEST_RETURNED_TO_REVIEW, REQUEST_RETURNED_TO_REVIEW_ORDER } from '../domain/wake-ups';
 import { NON_EMPLOYEE_IS_CODES, PRODUCT_NAME, STUDENT_IS_CODE } from '../domain/reference-lists';
 
 export const DEV_ADMIN = { email: 'admin@coi-portal.local', password: 'Admin-Pass1', firstName: 'Riley', lastName: 'Manager' };
@@ -74,6 +75,19 @@ const TEMPLATE_TEXT: Record<EmailTemplateTitle, { subject: string; body: string 
 
 export const SEED_EMAIL_TEMPLATES = EMAIL_TEMPLATE_ORDER.map(([title, order]) => ({ title, order, ...TEMPLATE_TEXT[title] }));
 export const TEMPLATE_PRODUCT_NAME = PRODUCT_NAME;
+
+/** Beyond the twelve (issue #10): the administrators hear that a waiting request returned to review by itself. */
+export const WAKE_UP_EMAIL_TEMPLATE = {
+  title: REQUEST_RETURNED_TO_REVIEW,
+  order: REQUEST_RETURNED_TO_REVIEW_ORDER,
+  subject: 'Request {{requestNumber}} is back in review',
+  body: 'Request {{requestNumber}} ({{requestTypeLabel}}) returned to the review queue by itself: what it was waiting for ' +
+    'has arrived (a policy year covering its dates, or the clinician\'s active employment). The audit trail says which.\n\n' +
+    requestLine + link + signature,
+};
+
+/** Templates seeded beside the twelve of the spec (issue #10 onwards), each a separate entry with its own order. */
+export const EXTRA_EMAIL_TEMPLATES = [WAKE_UP_EMAIL_TEMPLATE];
 
 /**
  * Sample policy years July 1 2002 – June 30 2025 (spec 2 §9.2). 2024-25 carries the spec's figures; earlier years

@@ -8,6 +8,7 @@ import { hashPassword } from '../api/auth/password-hash';
 import { AdminSchema, CounterSchema, EmailTemplateSchema, FaqSchema, PersonSchema, PolicyYearSchema, UserSchema } from './entities';
 import {
   DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER, FIRST_REQUEST_NUMBER, generateDirectory, SEED_EMAIL_TEMPLATES, SEED_FAQS, SEED_POLICY_YEARS,
+  EXTRA_EMAIL_TEMPLATES,
 } from './seed-data';
 import { PRODUCT_NAME } from '../domain/reference-lists';
 
@@ -26,7 +27,7 @@ export async function seed(em: EntityManager, options: SeedOptions): Promise<voi
     if (present > 0) options.log?.(`WARNING: development accounts (${DEV_ADMIN.email}, ${DEV_REQUESTER.email}) exist in this database and their passwords are public: delete them or change their passwords`);
   }
   const titles = new Set((await em.find(EmailTemplateSchema, {})).map((t) => t.title));
-  for (const template of SEED_EMAIL_TEMPLATES) {
+  for (const template of [...SEED_EMAIL_TEMPLATES, ...EXTRA_EMAIL_TEMPLATES]) {
     if (!titles.has(template.title)) em.create(EmailTemplateSchema, template);
   }
   if ((await em.count(PolicyYearSchema, {})) === 0) {

@@ -5,6 +5,7 @@
  */
 import type { RequestType } from './reference-lists';
 import { DECIDED_STATUSES, STATUS, type RequestStatus } from './request-status';
+import { REQUEST_RETURNED_TO_REVIEW, wakeReasonOf } from './wake-ups';
 
 /** The twelve template titles of spec 2 §9.3 with the order values listed there (paired in listed order). */
 export const EMAIL_TEMPLATE_TITLES = {
@@ -33,7 +34,7 @@ export interface StatusChange {
 }
 
 /** Template for a status change, or null when no email goes out. */
-export function notificationTemplateFor({ requestType, previousStatus, newStatus }: StatusChange): EmailTemplateTitle | null {
+export function notificationTemplateFor({ requestType, previousStatus, newStatus }: StatusChange): EmailTemplateTitle | typeof REQUEST_RETURNED_TO_REVIEW | null {
   const T = EMAIL_TEMPLATE_TITLES;
   // Submitting a draft is the submission itself, confirmed by its own email (issue #2 step 5); any other change
   // away from Draft (there is none in the lifecycle) and every change *to* Draft (Reopen) sends nothing.
@@ -43,7 +44,10 @@ export function notificationTemplateFor({ requestType, previousStatus, newStatus
   if (DECIDED_STATUSES.includes(previousStatus)) return null;
   switch (newStatus) {
     // Submitted again after more information was asked for: the administrators hear of it (domain/email-recipients.ts).
-    case STATUS.submitted: return previousStatus === STATUS.pendingAdditionalInformation ? T.requestResubmission : T.submissionConfirmation;
+    case STATUS.submitted:
+      if (previousStatus === STATUS.pendingAdditionalInformation) return T.requestResubmission;
+      // Only a wake-up leaves a waiting status for Submitted (domain/wake-ups.ts): the administrators hear of it.
+      return wakeReasonOf(previousStatus) ? REQUEST_RETURNED_TO_REVIEW : T.submissionConfirmation;
     case STATUS.pendingAdditionalInformation: return T.additionalInformationNeeded;
     case STATUS.pendingEmployment: return T.pendingEmployment;
     case STATUS.pendingNewPolicyYear: return T.pendingNewPolicyYear;

@@ -11,6 +11,7 @@ import { CONTRACTS_CERTIFICATE, type CertificateType, type RequestType } from '.
 import {
   ALL_STATUSES, COMPLETED_STATUSES, FINISHED_STATUSES, STATUS, statusKeyOf, type RequestStatus, type StatusKey,
 } from './request-status';
+import { WAITING_STATUS, wakeReasonOf, type WakeReason } from './wake-ups';
 
 export interface LifecycleContext {
   requestType: RequestType;
@@ -20,7 +21,9 @@ export interface LifecycleContext {
 export type LifecycleEvent =
   | { type: 'SUBMIT' }
   | { type: 'SET_STATUS'; status: RequestStatus; verified: boolean }
-  | { type: 'REOPEN' };
+  | { type: 'REOPEN' }
+  /** Nobody pressed anything: what a waiting request waited for arrived (domain/wake-ups.ts), back to review. */
+  | { type: 'WAKE'; reason: WakeReason };
 
 /** Statuses an administrator may choose, by request type and subtype (spec 1 §4 "Admin status choices differ"). */
 export function adminStatusChoices(ctx: LifecycleContext): RequestStatus[] {
@@ -59,11 +62,13 @@ const stateFor = (status: RequestStatus) => {
     };
   }
   const needsInfo = status === STATUS.pendingAdditionalInformation;
+  const wakesFor = wakeReasonOf(status);
   return {
     tags: needsInfo ? ['open', 'editable'] : ['open'],
     on: {
       SET_STATUS: setStatusTransitions(status),
       ...(needsInfo ? { SUBMIT: { target: 'submitted' } } : {}),
+      ...(wakesFor ? { WAKE: { target: 'submitted', guard: { type: 'wakesFor' as const, params: { reason: wakesFor } } } } : {}),
     },
   };
 };
@@ -81,6 +86,7 @@ export const requestLifecycleMachine = setup({
         && adminStatusChoices(context).includes(params.status)
         && (e.verified || !requiresVerification(context, params.status));
     },
+    wakesFor: ({ event }, params: { reason: WakeReason }) => event.type === 'WAKE' && event.reason === params.reason,
   },
 }).createMachine({
   id: 'requestLifecycle',
@@ -118,6 +124,7 @@ export function applyLifecycleEvent(
     return { ok: false, message: `A request in status "${status}" cannot be changed to "${event.status}"` };
   }
   if (event.type === 'SUBMIT') return { ok: false, message: `A request in status "${status}" cannot be submitted` };
+  if (event.type === 'WAKE') return { ok: false, message: `A request in status "${status}" is not waiting in "${WAITING_STATUS[event.reason]}"` };
   return { ok: false, message: `A request in status "${status}" cannot be reopened` };
 }
 

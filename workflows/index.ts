@@ -1,3 +1,4 @@
 /** Entry of the workflow bundle: every workflow type the worker registers. */
 export { requestWorkflow } from './request.workflow';
 export { accountEmailWorkflow } from './account-email.workflow';
+export { wakeUpWorkflow, wakeUpSweepWorkflow } from './wake-up.workflow';

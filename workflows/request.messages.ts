@@ -3,7 +3,7 @@
  * Safe for the workflow bundle: only @temporalio/workflow and domain types.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { CertificateType, RequestStatus, RequestType } from '../domain';
+import type { CertificateType, RequestStatus, RequestType, WakeReason } from '../domain';
 
 export interface Actor { name: string; email: string }
 
@@ -61,6 +61,13 @@ export const sendEmailUpdate = defineUpdate<SendEmailResult, [SendEmailCommand]>
 export interface DiscussionPostedCommand { discussionRowId: number; actor: Actor }
 export interface DiscussionPostedResult { queued: boolean }
 export const discussionPostedUpdate = defineUpdate<DiscussionPostedResult, [DiscussionPostedCommand]>('discussionPosted');
+/**
+ * What a waiting request waited for arrived (domain/wake-ups.ts): back to Submitted through the lifecycle machine,
+ * by the system actor. Sent by the wake-up workflow (workflows/wake-up.workflow.ts) with the update id
+ * `wake:<number>:<reason>:<policyId|personId>:v<version>`: a repeated or concurrent delivery applies once.
+ */
+export interface WakeCommand { reason: WakeReason; note: string; actor: Actor; commandId: string }
+export const wakeUpdate = defineUpdate<StatusResult, [WakeCommand]>('wake');
 export const stateQuery = defineQuery<RequestWorkflowState>('state');
 
 export const REQUEST_WORKFLOW_TYPE = 'requestWorkflow';

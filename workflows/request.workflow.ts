@@ -26,7 +26,7 @@ import {
 } from '../domain';
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
-  discussionPostedUpdate, letterTaskQueue, reopenUpdate, sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate,
+  discussionPostedUpdate, letterTaskQueue, reopenUpdate, sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate, wakeUpdate,
   type Actor, type RequestWorkflowInput, type RequestWorkflowState, type StatusResult,
 } from './request.messages';
 import { RequestStatusKey } from './search-attributes';
@@ -88,7 +88,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     if (!outcome.ok) throw ApplicationFailure.nonRetryable(outcome.message, 'BadRequest');
   };
 
-  async function change(event: LifecycleEvent, actor: Actor, commandId: string | undefined, extra: { verified?: boolean; internalNotes?: string | null }): Promise<StatusResult> {
+  async function change(event: LifecycleEvent, actor: Actor, commandId: string | undefined, extra: { verified?: boolean; internalNotes?: string | null; note?: string }): Promise<StatusResult> {
     // Re-check after every wake-up: handlers woken in the same activation must not all take the lock.
     while (busy) await condition(() => !busy);
     busy = true;
@@ -109,7 +109,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
         submitted: event.type === 'SUBMIT',
         completedDate: stampsCompletionDate(status) ? at : null,
         verified: extra.verified, internalNotes: extra.internalNotes, actor,
-        commandId: commandId ?? null, effect,
+        commandId: commandId ?? null, effect, ...(extra.note ? { note: extra.note } : {}),
       });
       state.status = status;
       if (commandId) state.lastCommandId = commandId;
@@ -131,6 +131,10 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   });
   setHandler(reopenUpdate, ({ actor, commandId }) => change({ type: 'REOPEN' }, actor, commandId, {}), {
     validator: ({ commandId }) => refuseIfIllegal({ type: 'REOPEN' }, commandId),
+  });
+  // New handler (issue #10): existing command paths are untouched, so recorded histories replay as before.
+  setHandler(wakeUpdate, ({ reason, note, actor, commandId }) => change({ type: 'WAKE', reason }, actor, commandId, { note }), {
+    validator: ({ reason, commandId }) => refuseIfIllegal({ type: 'WAKE', reason }, commandId),
   });
   setHandler(sendEmailUpdate, async ({ templateTitle, retryOf, actor, recipients }) => {
     const effect = await records.queueEmail({ key: nextKey(), requestId: state.requestId, templateTitle, retryOf, actor, ...(recipients ? { recipients } : {}) });

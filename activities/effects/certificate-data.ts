@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolicyYearSchema, type Request } from '../../db/entities';
-import { formatUsDate, policyYearsCovering, PRODUCT_NAME, RENTAL_AUTO_TYPE, STATUS } from '../../domain';
+import { coveredPeriod, formatUsDate, policyYearsCovering, PRODUCT_NAME, RENTAL_AUTO_TYPE, STATUS } from '../../domain';
 import type { CertificateData } from '../pdf/certificate.html';
 
 /** The coverage a subtype's certificate shows. */
@@ -71,16 +71,6 @@ export function describeInsuredActivity(r: Request): Array<[string, string]> {
       break;
   }
   return rows.filter((row): row is [string, string] => !!row[1] && row[1].replace(/[–\s]/g, '') !== '');
-}
-
-/** The dates whose policy year the certificate shows. */
-function coveredPeriod(r: Request, issuedOn: string): { from: string; to: string } {
-  const pair = (a: Date | null | undefined, b: Date | null | undefined) =>
-    a ? { from: a.toISOString(), to: (b ?? a).toISOString() } : null;
-  return pair(r.dateFrom, r.dateTo) && (r.certificateType === 'Clinician' || r.certificateType === 'Provider') ? pair(r.dateFrom, r.dateTo)!
-    : r.certificateType === 'Event' && pair(r.eventStartDate, r.eventEndDate) ? pair(r.eventStartDate, r.eventEndDate)!
-      : r.autoType === RENTAL_AUTO_TYPE && pair(r.rentalStartDate, r.rentalEndDate) ? pair(r.rentalStartDate, r.rentalEndDate)!
-        : { from: issuedOn, to: issuedOn };
 }
 
 export async function certificateData(em: EntityManager, r: Request, issuedOn: string): Promise<CertificateData> {

@@ -36,7 +36,7 @@ export function recordStatusActivity(deps: { orm: Orm; config: AppConfig }) {
         activityType: input.submitted ? 'Submission' : 'Status Change',
         activityText: input.submitted
           ? `Request submitted (status "${input.status}")`
-          : `Status changed from "${input.previousStatus}" to "${input.status}"`,
+          : `Status changed from "${input.previousStatus}" to "${input.status}"${input.note ? `: ${input.note}` : ''}`,
         performedBy: input.actor.name,
         idempotencyKey: auditKey,
       } as never);

@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PersonSchema } from '../../db/entities';
+import { PersonSchema, type Person } from '../../db/entities';
 import { PERSON_MESSAGES } from '../../domain';
 import { badRequest, forbidden } from '../errors';
-import { currentUser, requireUser } from '../plugins/auth';
+import { currentUser, requireAdmin, requireUser } from '../plugins/auth';
 import { errorResponses } from '../schemas/error.schema';
-import { PeopleList, PeopleQuery } from '../schemas/person.schema';
+import { DirectoryPersonBody, PatchPersonBody, PeopleList, PeopleQuery, PersonRecord } from '../schemas/person.schema';
+import { IdParams } from '../schemas/primitives';
+import { saveDirectoryPerson, updatePerson } from '../services/people';
+import { wakeUpsOf } from '../services/wake-ups';
 
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -37,14 +40,37 @@ const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
     return {
       total,
-      data: rows.map((p) => ({
-        id: p.id, employeeId: p.employeeId, email: p.email ?? null, lastName: p.lastName, firstName: p.firstName,
-        middleInitial: p.middleInitial ?? null, title: p.title ?? null, workPhone: p.workPhone ?? null,
-        birthDate: p.birthDate ?? null, hireDate: p.hireDate ?? null, employmentStatus: p.employmentStatus,
-        terminationDate: p.terminationDate ?? null, ...(user.isAdmin ? { personType: p.personType } : {}),
-      })),
+      data: rows.map((p) => personRecord(p, user.isAdmin)),
     };
   });
+
+  // Directory writes (issue #10): administrators only. A person shown active wakes requests waiting for them.
+  app.patch('/people/:id', {
+    onRequest: requireAdmin,
+    schema: {
+      tags: ['people'], summary: 'Edit a person of the directory', params: IdParams, body: PatchPersonBody,
+      response: { 200: PersonRecord, ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request) => personRecord(await updatePerson(request.em, request.params.id, request.body, wakeUpsOf(app)), true));
+  app.post('/people', {
+    onRequest: requireAdmin,
+    schema: {
+      tags: ['people'], summary: 'Directory update: add or replace the person with this employee id', body: DirectoryPersonBody,
+      response: { 200: PersonRecord, 201: PersonRecord, ...errorResponses(400, 401, 403) },
+    },
+  }, async (request, reply) => {
+    const { person, created } = await saveDirectoryPerson(request.em, request.body, wakeUpsOf(app));
+    return reply.code(created ? 201 : 200).send(personRecord(person, true));
+  });
 };
+
+function personRecord(p: Person, withType: boolean): PersonRecord {
+  return {
+    id: p.id, employeeId: p.employeeId, email: p.email ?? null, lastName: p.lastName, firstName: p.firstName,
+    middleInitial: p.middleInitial ?? null, title: p.title ?? null, workPhone: p.workPhone ?? null,
+    birthDate: p.birthDate ?? null, hireDate: p.hireDate ?? null, employmentStatus: p.employmentStatus,
+    terminationDate: p.terminationDate ?? null, ...(withType ? { personType: p.personType } : {}),
+  };
+}
 
 export default peopleRoutes;

@@ -5,6 +5,7 @@ import { CreatePolicyBody, PatchPolicyBody, PolicyRecord } from '../schemas/desk
 import { errorResponses } from '../schemas/error.schema';
 import { IdParams } from '../schemas/primitives';
 import { createPolicy, deletePolicy, listPolicies, updatePolicy } from '../services/policies';
+import { wakeUpsOf } from '../services/wake-ups';
 
 const tags = ['policies'];
 
@@ -19,10 +20,10 @@ const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
   app.post('/policies', {
     schema: { tags, summary: 'Add a policy year', body: CreatePolicyBody, response: { 201: PolicyRecord, ...errorResponses(400, 401, 403) } },
-  }, async (request, reply) => reply.code(201).send(await createPolicy(request.em, request.body)));
+  }, async (request, reply) => reply.code(201).send(await createPolicy(request.em, request.body, wakeUpsOf(app))));
   app.patch('/policies/:id', {
     schema: { tags, summary: 'Change a policy year', params: IdParams, body: PatchPolicyBody, response: { 200: PolicyRecord, ...errorResponses(400, 401, 403, 404) } },
-  }, async (request) => updatePolicy(request.em, request.params.id, request.body));
+  }, async (request) => updatePolicy(request.em, request.params.id, request.body, wakeUpsOf(app)));
   app.delete('/policies/:id', {
     schema: { tags, summary: 'Delete a policy year', params: IdParams, response: { 200: PolicyRecord, ...errorResponses(401, 403, 404) } },
   }, async (request) => deletePolicy(request.em, request.params.id));

@@ -1,6 +1,6 @@
 /** The people directory (spec 1 §3 "Person search result", spec 2 §7.5). */
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, NullableTimestamp } from './primitives';
+import { DateTimeInput, Id, Nullable, NullableTimestamp, StringEnum } from './primitives';
 
 const criterion = Type.Optional(Type.String({ maxLength: 200 }));
 export const PeopleQuery = Type.Object({
@@ -27,3 +27,26 @@ export const PersonRecord = Type.Object({
 });
 export type PersonRecord = Static<typeof PersonRecord>;
 export const PeopleList = Type.Object({ total: Type.Integer(), data: Type.Array(PersonRecord) });
+
+/**
+ * A directory record as an administrator or the directory feed writes it (issue #10): dates as ISO timestamps,
+ * employment status A (active) or T (terminated). PATCH sends only what changes; POST (a directory update) names
+ * the person by employee id and adds or replaces the record.
+ */
+const personFields = {
+  email: Type.Optional(Nullable(Type.String({ maxLength: 255, format: 'email' }))),
+  lastName: Type.String({ minLength: 1, maxLength: 255 }),
+  firstName: Type.String({ minLength: 1, maxLength: 255 }),
+  middleInitial: Type.Optional(Nullable(Type.String({ maxLength: 5 }))),
+  title: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  workPhone: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
+  birthDate: Type.Optional(Nullable(DateTimeInput)),
+  hireDate: Type.Optional(Nullable(DateTimeInput)),
+  employmentStatus: StringEnum(['A', 'T'], { description: 'A active, T terminated' }),
+  terminationDate: Type.Optional(Nullable(DateTimeInput)),
+  personType: StringEnum(['Employee', 'Student']),
+};
+export const DirectoryPersonBody = Type.Object({ employeeId: Type.String({ minLength: 1, maxLength: 50 }), ...personFields });
+export type DirectoryPersonBody = Static<typeof DirectoryPersonBody>;
+export const PatchPersonBody = Type.Partial(Type.Object(personFields), { minProperties: 1 });
+export type PatchPersonBody = Static<typeof PatchPersonBody>;

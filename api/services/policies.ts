@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { dayToServerIso, formatUsDate, policyOverlapMessage, validatePolicy, type PolicyInput } from '../../domain';
 import { PolicyYearSchema, type PolicyYear } from '../../db/entities';
 import { badRequest, notFound } from '../errors';
+import type { WakeUps } from './wake-ups';
 
 async function assertNoOverlap(em: EntityManager, startDay: string, endDay: string, exceptId?: number) {
   await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', ['policies'], 'all', em.getTransactionContext());
@@ -28,19 +29,24 @@ function valuesOf(input: PolicyInput) {
 
 export const listPolicies = (em: EntityManager) => em.find(PolicyYearSchema, {}, { orderBy: { startDate: 'desc' } });
 
-export async function createPolicy(em: EntityManager, input: PolicyInput): Promise<PolicyYear> {
+/** A saved policy year may cover the dates of requests waiting in Pending New Policy Year: they wake (issue #10). */
+const wakeWaitingRequests = (wakeUps: WakeUps, policy: PolicyYear) => wakeUps.start({ reason: 'policy-year', sourceId: policy.id }, policy.updatedAt);
+
+export async function createPolicy(em: EntityManager, input: PolicyInput, wakeUps: WakeUps): Promise<PolicyYear> {
   const v = valuesOf(input);
-  return em.transactional(async (tx) => {
+  const policy = await em.transactional(async (tx) => {
     await assertNoOverlap(tx, v.startDay, v.endDay);
     return tx.create(PolicyYearSchema, {
       startDate: new Date(dayToServerIso(v.startDay)), endDate: new Date(dayToServerIso(v.endDay)),
       policyNumber: v.policyNumber, limitClaim: v.limitClaim, annualAggregate: v.annualAggregate,
     } as never);
   });
+  await wakeWaitingRequests(wakeUps, policy);
+  return policy;
 }
 
-export async function updatePolicy(em: EntityManager, id: number, input: PolicyInput): Promise<PolicyYear> {
-  return em.transactional(async (tx) => {
+export async function updatePolicy(em: EntityManager, id: number, input: PolicyInput, wakeUps: WakeUps): Promise<PolicyYear> {
+  const policy = await em.transactional(async (tx) => {
     const policy = await tx.findOne(PolicyYearSchema, id);
     if (!policy) throw notFound('Policy not found');
     const merged: PolicyInput = {
@@ -56,6 +62,8 @@ export async function updatePolicy(em: EntityManager, id: number, input: PolicyI
     });
     return policy;
   });
+  await wakeWaitingRequests(wakeUps, policy);
+  return policy;
 }
 
 export async function deletePolicy(em: EntityManager, id: number): Promise<PolicyYear> {

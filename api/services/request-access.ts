@@ -15,7 +15,7 @@ export function visibleRequestsFilter(user: SessionUser): Record<string, unknown
   return { $or: [{ requesterId: user.id }, { email: user.email.toLowerCase() }] };
 }
 
-export function canSee(user: SessionUser, request: Request): boolean {
+export function canSee(user: SessionUser, request: Pick<Request, 'requesterId' | 'email'>): boolean {
   return user.isAdmin || request.requesterId === user.id || (!!request.email && request.email.toLowerCase() === user.email.toLowerCase());
 }
 

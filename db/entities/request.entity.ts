@@ -106,6 +106,8 @@ export const RequestSchema = defineEntity({
     clonedFromId: p.integer().nullable(),
     /** The last command the request's workflow applied (its update id): a repeat is answered like the first. */
     lastCommandId: p.string().nullable(),
+    /** When the request entered its status: set by a database trigger on every status write (wake-ups compare it). */
+    statusChangedAt: p.datetime().nullable(),
     version: p.integer().version(),
   },
 });

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dropDatabase } from '../../db/database';
-import { DEV_ADMIN, SEED_EMAIL_TEMPLATES } from '../../db/seed-data';
+import { DEV_ADMIN, SEED_EMAIL_TEMPLATES, EXTRA_EMAIL_TEMPLATES } from '../../db/seed-data';
 import { buildProduction, type BuildResult } from '../../scripts/build';
 import { freePort } from '../../temporal/dev-server';
 
@@ -117,7 +117,7 @@ describe('production build', () => {
       );
       expect((await client.query('select count(*)::int as n from users')).rows[0].n).toBe(0);
       expect((await client.query('select count(*)::int as n from admins')).rows[0].n).toBe(0);
-      expect((await client.query('select count(*)::int as n from email_templates')).rows[0].n).toBe(SEED_EMAIL_TEMPLATES.length);
+      expect((await client.query('select count(*)::int as n from email_templates')).rows[0].n).toBe(SEED_EMAIL_TEMPLATES.length + EXTRA_EMAIL_TEMPLATES.length);
     } finally {
       await client.end();
     }

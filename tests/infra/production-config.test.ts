@@ -10,7 +10,7 @@ import { dropDatabase } from '../../db/database';
 import { createOrm } from '../../db/orm';
 import { prepareDatabase } from '../../db/prepare-database';
 import { AdminSchema, CounterSchema, EmailTemplateSchema, PolicyYearSchema, UserSchema } from '../../db/entities';
-import { DEV_ADMIN, DEV_REQUESTER, SEED_EMAIL_TEMPLATES } from '../../db/seed-data';
+import { DEV_ADMIN, DEV_REQUESTER, SEED_EMAIL_TEMPLATES, EXTRA_EMAIL_TEMPLATES } from '../../db/seed-data';
 
 const GOOD_SECRET = randomBytes(36).toString('base64');
 const production = (env: Record<string, string | undefined> = {}) => ({ NODE_ENV: 'production', JWT_SECRET: GOOD_SECRET, ...env });
@@ -80,7 +80,7 @@ describe('seeding a production database', () => {
       const em = orm.em.fork();
       expect(await em.count(UserSchema, {})).toBe(0);
       expect(await em.count(AdminSchema, {})).toBe(0);
-      expect(await em.count(EmailTemplateSchema, {})).toBe(SEED_EMAIL_TEMPLATES.length);
+      expect(await em.count(EmailTemplateSchema, {})).toBe(SEED_EMAIL_TEMPLATES.length + EXTRA_EMAIL_TEMPLATES.length);
       expect(await em.count(PolicyYearSchema, {})).toBeGreaterThan(0);
       expect(await em.findOne(CounterSchema, { name: 'request' })).not.toBeNull();
     } finally {

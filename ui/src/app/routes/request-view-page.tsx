@@ -19,6 +19,7 @@ import { getRequest } from '../../lib/request-api';
 import { UI_TEXT } from '../../lib/ui-text';
 import { useApiQuery } from '../../lib/use-api-query';
 import { usePolling } from '../../lib/use-polling';
+import { useRequestEvents } from '../../lib/use-request-events';
 import type { RequestRecord } from '../../types/api';
 
 type ViewTab = 'details' | 'audit';
@@ -33,6 +34,8 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
   const request = useApiQuery((signal) => getRequest(id, signal), [id]);
   const activity = useApiQuery((signal) => (user.isAdmin ? getRequestActivity(id, signal) : Promise.resolve([])), [id, user.isAdmin]);
   const [tab, setTab] = useState<ViewTab>('details');
+  // A status change or a message made elsewhere (another administrator, the requester, a wake-up) shows at once.
+  useRequestEvents(() => { request.refetch(); activity.refetch(); }, { requestId: id });
   const startPolling = usePolling(() => {
     request.refetch();
     activity.refetch();

@@ -4,6 +4,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { Tabs } from '../../../components/ui/tabs';
 import { useApiQuery } from '../../../lib/use-api-query';
+import { useRequestEvents } from '../../../lib/use-request-events';
 import { getAdminDashboard } from '../api/get-admin-dashboard';
 import { GroupedRequestTables } from './grouped-request-tables';
 import { NewRequestButtons } from './new-request-buttons';
@@ -21,6 +22,7 @@ export function AdminDashboard() {
   const [tab, setTab] = useState<AdminTab>('credentialing');
   const [filter, setFilter] = useState('');
   const dashboard = useApiQuery((signal) => getAdminDashboard(signal), []);
+  useRequestEvents(dashboard.refetch); // new requests, status changes and messages appear without a reload
 
   const lists = useMemo(() => {
     const rows = (dashboard.data?.adminRequests ?? []).filter((r) => !filter || requestTypeLabel(r) === filter);

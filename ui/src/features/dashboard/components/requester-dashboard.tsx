@@ -6,6 +6,7 @@ import { Loading } from '../../../components/ui/loading';
 import { Tabs } from '../../../components/ui/tabs';
 import { requestTypeLabel } from '../../../lib/request-labels';
 import { useApiQuery } from '../../../lib/use-api-query';
+import { useRequestEvents } from '../../../lib/use-request-events';
 import { getRequests } from '../api/get-requests';
 import { GroupedRequestTables } from './grouped-request-tables';
 import { NewRequestButtons } from './new-request-buttons';
@@ -21,6 +22,7 @@ export function RequesterDashboard() {
   const [tab, setTab] = useState<RequesterTab>(initialTab);
   const [filter, setFilter] = useState('');
   const requests = useApiQuery((signal) => getRequests(signal), []);
+  useRequestEvents(requests.refetch); // status changes made by the office appear without a reload
 
   const { submitted, drafts } = useMemo(() => {
     const rows = (requests.data ?? []).filter((r) => !filter || requestTypeLabel(r) === filter);

@@ -1,0 +1,67 @@
+/**
+ * Which waiting requests a change wakes (domain/wake-ups.ts has the rules). Reads PostgreSQL only; the wake-up
+ * itself goes through each request's workflow (wake-request.ts).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../db/orm';
+import { PersonSchema, PolicyYearSchema, RequestSchema, type Person, type PolicyYear, type Request } from '../../db/entities';
+import {
+  coveredPeriod, formatUsDate, isActiveInDirectory, namesPerson, periodCovered, STATUS, wakeAuditNote, type WakeReason,
+} from '../../domain';
+import type { WakeOrder, WakeUpActivities } from '../wake-up-activities.types';
+
+/** The change came after the request started waiting (a request without the stamp predates it: any change counts). */
+const changedSinceWaiting = (request: Request, changedAt: Date) => !request.statusChangedAt || changedAt > request.statusChangedAt;
+
+const order = (request: Request, reason: WakeReason, sourceId: number, detail: string): WakeOrder => ({
+  requestId: request.id, requestNumber: request.requestNumber!, reason, sourceId, note: wakeAuditNote(reason, detail),
+});
+
+async function policyYearOrders(em: EntityManager, policyId: number | null): Promise<WakeOrder[]> {
+  const waiting = await em.find(RequestSchema, { status: STATUS.pendingNewPolicyYear, requestNumber: { $ne: null } }, { orderBy: { id: 'asc' } });
+  if (waiting.length === 0) return [];
+  const years = await em.find(PolicyYearSchema, {});
+  const today = new Date().toISOString();
+  const orders: WakeOrder[] = [];
+  for (const request of waiting) {
+    const { from, to } = coveredPeriod(request, today);
+    if (!periodCovered(years, from, to)) continue;
+    // The cause: the given policy year, or (sweep) the latest-saved one among those covering the dates.
+    const overlapping = years.filter((y) => y.startDate.toISOString().slice(0, 10) <= to && y.endDate.toISOString().slice(0, 10) >= from);
+    const causes = overlapping.filter((y) => (policyId === null || y.id === policyId) && changedSinceWaiting(request, y.updatedAt));
+    const cause = causes.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0] as PolicyYear | undefined;
+    if (!cause) continue;
+    orders.push(order(request, 'policy-year', cause.id,
+      `${formatUsDate(cause.startDate.toISOString())} – ${formatUsDate(cause.endDate.toISOString())} (${cause.policyNumber})`));
+  }
+  return orders;
+}
+
+async function employmentOrders(em: EntityManager, personId: number | null): Promise<WakeOrder[]> {
+  const waiting = await em.find(RequestSchema, { status: STATUS.pendingEmployment, requestNumber: { $ne: null } }, { orderBy: { id: 'asc' } });
+  if (waiting.length === 0) return [];
+  let people: Person[];
+  if (personId !== null) {
+    people = await em.find(PersonSchema, { id: personId });
+  } else {
+    const ids = [...new Set(waiting.map((r) => r.employeeId?.trim()).filter((v): v is string => !!v))];
+    const emails = [...new Set(waiting.filter((r) => !r.employeeId?.trim() && r.email).map((r) => r.email!.trim().toLowerCase()))];
+    people = await em.find(PersonSchema, { $or: [{ employeeId: { $in: ids } }, { email: { $in: emails } }] });
+  }
+  const active = people.filter(isActiveInDirectory);
+  const orders: WakeOrder[] = [];
+  for (const request of waiting) {
+    const person = active.find((p) => namesPerson(request, p) && changedSinceWaiting(request, p.updatedAt));
+    if (person) orders.push(order(request, 'employment', person.id, `${person.firstName} ${person.lastName} (${person.employeeId})`));
+  }
+  return orders;
+}
+
+export function findRequestsToWakeActivity(deps: { orm: Orm }): WakeUpActivities['findRequestsToWake'] {
+  return async function findRequestsToWake({ cause }) {
+    const em = deps.orm.em.fork();
+    if (cause?.reason === 'policy-year') return policyYearOrders(em, cause.sourceId);
+    if (cause?.reason === 'employment') return employmentOrders(em, cause.sourceId);
+    return [...await policyYearOrders(em, null), ...await employmentOrders(em, null)];
+  };
+}

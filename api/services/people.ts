@@ -1,0 +1,50 @@
+/**
+ * Writes to the employee directory (issue #10): an administrator edits a person's record, or the directory feed
+ * adds or replaces one by employee id. After the commit, requests waiting in Pending Employment for that person
+ * wake if the record now shows them active (the wake-up workflow decides which: domain/wake-ups.ts).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PersonSchema, type Person } from '../../db/entities';
+import { notFound } from '../errors';
+import type { DirectoryPersonBody, PatchPersonBody } from '../schemas/person.schema';
+import type { WakeUps } from './wake-ups';
+
+const DATE_FIELDS = ['birthDate', 'hireDate', 'terminationDate'] as const;
+
+/** Body values as columns: ISO strings become dates, an absent field stays as it is. */
+function columnsOf(body: PatchPersonBody): Partial<Person> {
+  const columns: Record<string, unknown> = { ...body };
+  for (const field of DATE_FIELDS) {
+    const value = body[field];
+    if (value !== undefined) columns[field] = value === null ? null : new Date(value);
+  }
+  if (typeof body.email === 'string') columns.email = body.email.trim().toLowerCase();
+  return columns as Partial<Person>;
+}
+
+const wakeWaitingRequests = (wakeUps: WakeUps, person: Person) => wakeUps.start({ reason: 'employment', sourceId: person.id }, person.updatedAt);
+
+export async function updatePerson(em: EntityManager, id: number, body: PatchPersonBody, wakeUps: WakeUps): Promise<Person> {
+  const person = await em.findOne(PersonSchema, id);
+  if (!person) throw notFound(`No record found for id '${id}'`);
+  em.assign(person, columnsOf(body));
+  // Saved even when nothing changed, so the edit counts as a change of the directory (updatedAt) for wake-ups.
+  person.updatedAt = new Date();
+  await em.flush();
+  await wakeWaitingRequests(wakeUps, person);
+  return person;
+}
+
+/** A directory update: the person with that employee id is replaced, or added. */
+export async function saveDirectoryPerson(em: EntityManager, body: DirectoryPersonBody, wakeUps: WakeUps): Promise<{ person: Person; created: boolean }> {
+  const employeeId = body.employeeId.trim();
+  let person = await em.findOne(PersonSchema, { employeeId });
+  const created = !person;
+  const columns = { middleInitial: null, title: null, workPhone: null, birthDate: null, hireDate: null, terminationDate: null, email: null, ...columnsOf(body), employeeId };
+  if (person) em.assign(person, columns);
+  else person = em.create(PersonSchema, columns as never);
+  person.updatedAt = new Date();
+  await em.flush();
+  await wakeWaitingRequests(wakeUps, person);
+  return { person, created };
+}

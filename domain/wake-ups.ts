@@ -1,0 +1,55 @@
+/**
+ * Requests that wake by themselves (issue #10 items 2 and 3): a request waiting in Pending New Policy Year returns
+ * to review when a policy year covering its dates exists; one waiting in Pending Employment when the directory
+ * shows its clinician as active. The lifecycle machine allows the move (event `WAKE`); these rules say when.
+ *
+ * Only a change of the world made *after* the request started waiting wakes it: an administrator who parks a
+ * request while the condition already holds (a future hire already listed as active) is not overruled at once.
+ */
+import { STATUS, type RequestStatus } from './request-status';
+
+export const WAKE_REASONS = ['policy-year', 'employment'] as const;
+export type WakeReason = (typeof WAKE_REASONS)[number];
+
+/** The status a request waits in for each reason. */
+export const WAITING_STATUS: Record<WakeReason, RequestStatus> = {
+  'policy-year': STATUS.pendingNewPolicyYear,
+  employment: STATUS.pendingEmployment,
+};
+
+export const wakeReasonOf = (status: RequestStatus): WakeReason | null =>
+  (Object.keys(WAITING_STATUS) as WakeReason[]).find((reason) => WAITING_STATUS[reason] === status) ?? null;
+
+/**
+ * The email the administrators' mailbox receives when a request returns to review by itself. Not one of the
+ * twelve templates of spec 2 §9.3: a separate entry, seeded and editable like them, ordered after them.
+ */
+export const REQUEST_RETURNED_TO_REVIEW = 'Request Returned to Review';
+export const REQUEST_RETURNED_TO_REVIEW_ORDER = 45;
+
+/** Who the audit trail names for a wake-up: nobody pressed anything. */
+export const WAKE_UP_ACTOR = { name: 'COI Automated Review System', email: 'automated-review@coi-portal.local' } as const;
+
+/** Update id of a wake-up: the same request, reason, cause and request version is the same update, applied once. */
+export const wakeCommandIdOf = (requestNumber: number, reason: WakeReason, sourceId: number, version: number) =>
+  `wake:${requestNumber}:${reason}:${sourceId}:v${version}`;
+
+/** Employment status `A` (spec 2 §9.3: A active, T terminated). */
+export const isActiveInDirectory = (person: { employmentStatus?: string | null }) => (person.employmentStatus ?? '').trim().toUpperCase() === 'A';
+
+/**
+ * Whether a request names this directory person as its clinician: by employee id; a request without an employee
+ * id (the person was not in the directory yet) by email.
+ */
+export function namesPerson(request: { employeeId?: string | null; email?: string | null }, person: { employeeId: string; email?: string | null }): boolean {
+  const norm = (v: string | null | undefined) => (v ?? '').trim().toLowerCase();
+  if (norm(request.employeeId)) return norm(request.employeeId) === norm(person.employeeId);
+  return !!norm(request.email) && norm(request.email) === norm(person.email);
+}
+
+/** What the audit row says about a wake-up (after `Status changed from "…" to "Submitted"`). */
+export function wakeAuditNote(reason: WakeReason, detail: string): string {
+  return reason === 'policy-year'
+    ? `returned to review by itself: policy year ${detail} now covers the request's dates`
+    : `returned to review by itself: the employee directory shows ${detail} as active`;
+}

@@ -1,0 +1,67 @@
+/** The wake-up rules (issue #10 items 2 and 3) and the lifecycle's WAKE event, as pure functions. */
+import { describe, expect, it } from 'vitest';
+import {
+  ADMINISTRATOR_TEMPLATES, applyLifecycleEvent, coveredPeriod, namesPerson, notificationTemplateFor, periodCovered,
+  REQUEST_RETURNED_TO_REVIEW, STATUS, statusChoicesNow, wakeCommandIdOf,
+} from '../../domain';
+
+const year = (start: number) => ({ startDate: `${start}-07-01T11:00:00.000Z`, endDate: `${start + 1}-06-30T11:00:00.000Z` });
+const credentialing = { requestType: 'credentialing' as const };
+
+describe('WAKE in the lifecycle', () => {
+  it('returns a request waiting for a policy year or employment to Submitted, for its own reason only', () => {
+    expect(applyLifecycleEvent(STATUS.pendingNewPolicyYear, credentialing, { type: 'WAKE', reason: 'policy-year' })).toEqual({ ok: true, status: STATUS.submitted });
+    expect(applyLifecycleEvent(STATUS.pendingEmployment, credentialing, { type: 'WAKE', reason: 'employment' })).toEqual({ ok: true, status: STATUS.submitted });
+    expect(applyLifecycleEvent(STATUS.pendingEmployment, credentialing, { type: 'WAKE', reason: 'policy-year' })).toEqual({
+      ok: false, message: `A request in status "${STATUS.pendingEmployment}" is not waiting in "${STATUS.pendingNewPolicyYear}"`,
+    });
+    for (const status of [STATUS.submitted, STATUS.pendingAdditionalInformation, STATUS.approved, STATUS.draft]) {
+      expect(applyLifecycleEvent(status, credentialing, { type: 'WAKE', reason: 'employment' }).ok, status).toBe(false);
+    }
+  });
+
+  it('does not offer Submitted to administrators: only a wake-up leaves a waiting status for it', () => {
+    expect(statusChoicesNow(STATUS.pendingEmployment, credentialing)).not.toContain(STATUS.submitted);
+  });
+
+  it('emails the administrators Request Returned to Review on a wake-up, and nothing changes for the twelve', () => {
+    expect(notificationTemplateFor({ requestType: 'certificate', previousStatus: STATUS.pendingNewPolicyYear, newStatus: STATUS.submitted })).toBe(REQUEST_RETURNED_TO_REVIEW);
+    expect(notificationTemplateFor({ requestType: 'credentialing', previousStatus: STATUS.pendingEmployment, newStatus: STATUS.submitted })).toBe(REQUEST_RETURNED_TO_REVIEW);
+    expect(notificationTemplateFor({ requestType: 'credentialing', previousStatus: STATUS.draft, newStatus: STATUS.submitted })).toBe('Submission Confirmation');
+    expect(ADMINISTRATOR_TEMPLATES).toContain(REQUEST_RETURNED_TO_REVIEW);
+  });
+
+  it('names the update after request, reason, cause and version', () => {
+    expect(wakeCommandIdOf(50012, 'policy-year', 7, 3)).toBe('wake:50012:policy-year:7:v3');
+  });
+});
+
+describe('policy years covering a request', () => {
+  it('needs every day of the period inside some policy year, across consecutive years', () => {
+    expect(periodCovered([year(2071)], '2071-08-01', '2071-12-31')).toBe(true);
+    expect(periodCovered([year(2071)], '2071-08-01', '2072-08-01')).toBe(false);
+    expect(periodCovered([year(2072), year(2071)], '2071-08-01', '2072-08-01')).toBe(true);
+    expect(periodCovered([year(2071), year(2073)], '2071-08-01', '2073-08-01')).toBe(false); // a year missing between
+    expect(periodCovered([], '2071-08-01', '2071-08-01')).toBe(false);
+  });
+
+  it('takes the dates of the request kind: credentialing, clinician, event, rental; else the day it is judged', () => {
+    expect(coveredPeriod({ requestType: 'credentialing', dateFrom: '2020-01-01T11:00:00.000Z', dateTo: '2024-12-31T11:00:00.000Z' }, '2026-11-22T00:00:00Z'))
+      .toEqual({ from: '2020-01-01', to: '2024-12-31' });
+    expect(coveredPeriod({ requestType: 'certificate', certificateType: 'Event', eventStartDate: new Date('2071-08-01T11:00:00Z') }, '2026-11-22T00:00:00Z'))
+      .toEqual({ from: '2071-08-01', to: '2071-08-01' });
+    expect(coveredPeriod({ requestType: 'certificate', certificateType: 'Auto Liability', autoType: 'Rental', rentalStartDate: '2071-03-01T11:00:00Z', rentalEndDate: '2071-03-05T11:00:00Z' }, '2026-11-22T00:00:00Z'))
+      .toEqual({ from: '2071-03-01', to: '2071-03-05' });
+    expect(coveredPeriod({ requestType: 'certificate', certificateType: 'Property' }, '2026-11-22T09:00:00Z')).toEqual({ from: '2026-11-22', to: '2026-11-22' });
+  });
+});
+
+describe('the clinician in the directory', () => {
+  it('matches by employee id, or by email when the request has none', () => {
+    const person = { employeeId: 'W7001', email: 'New.Hire@hospital.example' };
+    expect(namesPerson({ employeeId: ' w7001 ' }, person)).toBe(true);
+    expect(namesPerson({ employeeId: 'W7002', email: 'new.hire@hospital.example' }, person)).toBe(false);
+    expect(namesPerson({ employeeId: null, email: 'new.hire@hospital.example' }, person)).toBe(true);
+    expect(namesPerson({ employeeId: '', email: null }, person)).toBe(false);
+  });
+});

@@ -1,0 +1,26 @@
+import { useEffect, useRef } from 'react';
+import { subscribeToRequestEvents, type RequestEvent } from './request-events';
+
+/**
+ * Calls `onChange` (at most once per `debounceMs`, trailing) when a live event concerns what the page shows:
+ * every request the user may see, or only request `requestId`. Pages reload through their ordinary calls.
+ */
+export function useRequestEvents(onChange: () => void, options: { requestId?: number; debounceMs?: number } = {}) {
+  const onChangeRef = useRef(onChange);
+  useEffect(() => { onChangeRef.current = onChange; });
+  const { requestId, debounceMs = 250 } = options;
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const relevant = (event: RequestEvent) => event.kind === 'resync' || requestId === undefined || event.requestId === requestId;
+    const unsubscribe = subscribeToRequestEvents((event) => {
+      if (!relevant(event)) return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => { timer = null; onChangeRef.current(); }, debounceMs);
+    });
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [requestId, debounceMs]);
+}
