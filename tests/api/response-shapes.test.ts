@@ -22,7 +22,7 @@ describe('documents', () => {
     expect(up.status).toBe(201);
     expect(up.body).toEqual({ storedName: expect.stringMatching(new RegExp(`^r${id}-`)), filename: 'extra.pdf', size: SAMPLE_PDF.length, mimeType: 'application/pdf' });
 
-    const created = await call(h, owner, 'POST', '/api/v1/documents', { requestId: id, filename: 'Extra.pdf', storedName: up.body.storedName });
+    const created = await call(h, owner, 'POST', '/api/v1/documents', { requestId: id, filename: 'Extra.pdf', description: 'Extra', storedName: up.body.storedName });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ requestId: id, name: 'Extra.pdf', mimeType: 'application/pdf', size: SAMPLE_PDF.length });
     expect(created.body).not.toHaveProperty('storedName');
