@@ -11,7 +11,8 @@ import { CertificateDetails } from '../../features/requests/components/certifica
 import { ClaimHistorySection } from '../../features/claims/claim-history-section';
 import { CredentialingDetails } from '../../features/requests/components/credentialing-details';
 import { RecentDiscussions } from '../../features/discussions/recent-discussions';
-import { DocumentsTable } from '../../features/requests/components/documents-table';
+import { AdminEditCredentialing } from '../../features/requests/components/admin-edit-credentialing';
+import { RequestDocumentsPanel } from '../../features/requests/components/request-documents-panel';
 import { LoadError } from '../../features/requests/components/load-error';
 import { RequestSummary } from '../../features/requests/components/request-summary';
 import { useUser } from '../../lib/auth';
@@ -33,10 +34,14 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
   const request = useApiQuery((signal) => getRequest(id, signal), [id]);
   const activity = useApiQuery((signal) => (user.isAdmin ? getRequestActivity(id, signal) : Promise.resolve([])), [id, user.isAdmin]);
   const [tab, setTab] = useState<ViewTab>('details');
+  const [editing, setEditing] = useState(false);
+  const [editSaved, setEditSaved] = useState(false);
   const startPolling = usePolling(() => {
     request.refetch();
     activity.refetch();
   });
+
+  const refresh = () => { request.refetch(); activity.refetch(); };
 
   const onSaved = (updated: RequestRecord, statusChanged: boolean) => {
     // The answer carries the new version at once (the next command is made on it); the PATCH answer has no
@@ -54,7 +59,10 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
       {request.status === 'error' && !request.data && <LoadError error={request.error} />}
       {request.data && (
         <>
-          <RequestSummary request={request.data} canEdit={!user.isAdmin} adminEdit={user.isAdmin && requestType === 'certificate'} />
+          <RequestSummary request={request.data} canEdit={!user.isAdmin} adminEdit={user.isAdmin && requestType === 'certificate'}
+            onAdminEdit={user.isAdmin && requestType === 'credentialing' && !editing
+              ? () => { setEditSaved(false); setTab('details'); setEditing(true); } : undefined} />
+          <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
           {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={onSaved} />}
           {user.isAdmin && <SendEmailButton request={request.data} onSent={() => { activity.refetch(); startPolling(); }} />}
           <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}
@@ -69,14 +77,17 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
                   {request.data.requestType === 'credentialing' && (
                     <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={request.refetch} />
                   )}
-                  <RequestDetails request={request.data} isAdmin />
+                  {editing ? (
+                    <AdminEditCredentialing request={request.data} onCancel={() => setEditing(false)}
+                      onSaved={(updated) => { setEditing(false); setEditSaved(true); onSaved(updated, false); }} />
+                  ) : <RequestDetails request={request.data} isAdmin onChanged={refresh} />}
                 </>
               ) : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
                   : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={activity.refetch} /> : <Loading />
               )}
             </Tabs>
-          ) : <RequestDetails request={request.data} isAdmin={false} />}
+          ) : <RequestDetails request={request.data} isAdmin={false} onChanged={refresh} />}
         </>
       )}
     </section>
@@ -86,14 +97,11 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
 export const CredentialingViewPage = () => <RequestViewPage requestType="credentialing" />;
 export const CertificateViewPage = () => <RequestViewPage requestType="certificate" />;
 
-function RequestDetails({ request, isAdmin }: { request: RequestRecord; isAdmin: boolean }) {
+function RequestDetails({ request, isAdmin, onChanged }: { request: RequestRecord; isAdmin: boolean; onChanged: () => void }) {
   return (
     <>
       {request.requestType === 'certificate' ? <CertificateDetails request={request} isAdmin={isAdmin} /> : <CredentialingDetails request={request} />}
-      <section className="details-section" aria-labelledby="documents-heading">
-        <h2 id="documents-heading" className="details-section__title">Supporting Documents</h2>
-        <DocumentsTable documents={request.documents ?? []} />
-      </section>
+      <RequestDocumentsPanel request={request} isAdmin={isAdmin} onChanged={onChanged} />
     </>
   );
 }

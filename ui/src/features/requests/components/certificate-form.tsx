@@ -178,7 +178,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
         );
       })}
       <SupportingDocumentsSection documents={documents} onDocumentsChange={setDocuments} explanation={kind.documents.hint}
-        ensureRequestId={saver.ensureRequestId} error={errors.documents} disabled={submitting} />
+        ensureRequestId={saver.ensureRequestId} error={errors.documents} disabled={submitting} isAdmin={user.isAdmin} />
       <PersonFillingSection user={user} />
       <FormActions
         saveState={saver.saveState}
