@@ -30,17 +30,15 @@ export const documentAuditText = {
   regenerationFailed: (reason: string) => `The letter could not be generated: ${reason}`,
 };
 
-/** `generate-pdfs` regenerates the document a request's approval issues; any submitted request may get one. */
-export const mayGenerateLetter = (status: RequestStatus): boolean => status !== STATUS.draft;
-
 /**
- * The approval email a regenerated letter goes out with (`sendWithEmail`), by the request's kind. Only an approved
- * request's letter is emailed (`mayEmailLetter`): the requester must never hear "approved" before it is.
+ * `generate-pdfs` regenerates the document an approval issued: only an approved request has one (a requester must
+ * never find a letter, or hear "approved", before the request is).
  */
+export const mayGenerateLetter = (status: RequestStatus): boolean => isCompleted(status);
+export const LETTER_NOT_APPROVED = 'Only an approved request has a letter or certificate to generate';
+
+/** The approval email a regenerated letter goes out with (`sendWithEmail`), by the request's kind. */
 export function letterEmailTemplateFor(requestType: RequestType | string, status: RequestStatus): EmailTemplateTitle {
   if (requestType === 'credentialing') return EMAIL_TEMPLATE_TITLES.credentialingApproved;
   return status === STATUS.approvedWithLetterOfIntent ? EMAIL_TEMPLATE_TITLES.certificateApprovedLetterOfIntent : EMAIL_TEMPLATE_TITLES.certificateApproved;
 }
-export const mayEmailLetter = (status: RequestStatus): boolean => isCompleted(status);
-export const LETTER_EMAIL_REFUSED = 'Only the letter of an approved request can be emailed';
-export const LETTER_NOT_SUBMITTED = 'This request has not been submitted yet: there is no letter to generate';

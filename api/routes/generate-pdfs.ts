@@ -9,7 +9,7 @@ import { generatePdfs } from '../services/generate-pdfs';
 
 export const GeneratePdfsBody = Type.Object({
   requestId: Id,
-  sendWithEmail: Type.Optional(Type.Boolean({ description: 'email the new letter with the approval template (approved requests only)' })),
+  sendWithEmail: Type.Optional(Type.Boolean({ description: 'email the new letter with the approval template' })),
 }, { additionalProperties: false });
 
 /** `api/v1/generate-pdfs` (spec 2 §7.7): regenerate a request's letter or certificate (administrators). */
@@ -18,7 +18,7 @@ const generatePdfRoutes: FastifyPluginAsyncTypebox = async (app) => {
     onRequest: requireAdmin,
     schema: {
       tags: ['documents'],
-      summary: "Regenerate the request's letter or certificate; answers the request's document list",
+      summary: "Regenerate an approved request's letter or certificate; answers the request's document list",
       description: 'Goes through the request workflow: the letter activity renders it (audited, retried, keyed by the command). '
         + 'With `sendWithEmail` the approval email goes out with it. A failure answers 500 with the reason; no answer in time, 503.',
       body: GeneratePdfsBody,

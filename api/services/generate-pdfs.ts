@@ -6,9 +6,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DocumentSchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
-import {
-  isCompleted, letterEmailTemplateFor, LETTER_EMAIL_REFUSED, LETTER_NOT_SUBMITTED, mayGenerateLetter, type RequestStatus,
-} from '../../domain';
+import { letterEmailTemplateFor, LETTER_NOT_APPROVED, mayGenerateLetter, type RequestStatus } from '../../domain';
 import { ApiError, badRequest, forbidden, notFound, unavailable } from '../errors';
 import type { DocumentRecord } from '../schemas/document.schema';
 import type { CommandContext } from './command-context';
@@ -34,9 +32,8 @@ export async function generatePdfs(ctx: CommandContext, body: { requestId: numbe
   const row = await ctx.em.findOne(RequestSchema, body.requestId);
   if (!row) throw notFound(`No record found for id '${body.requestId}'`);
   const status = row.status as RequestStatus;
-  if (!row.requestNumber || !row.submitDate || !mayGenerateLetter(status)) throw badRequest(LETTER_NOT_SUBMITTED);
+  if (!row.requestNumber || !mayGenerateLetter(status)) throw badRequest(LETTER_NOT_APPROVED);
   const sendWithEmail = !!body.sendWithEmail;
-  if (sendWithEmail && !isCompleted(status)) throw badRequest(LETTER_EMAIL_REFUSED);
   const [latest] = await ctx.em.find(DocumentSchema, { requestId: row.id }, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });
   const commandId = letterCommandIdOf(row.requestNumber, sendWithEmail, row.version, latest?.id ?? 0);
   const { effectKey } = await generateLetter(ctx.workflows, {

@@ -108,6 +108,7 @@ describe('working a request together, in Chromium', () => {
     await form.getByText(MESSAGES.required).first().waitFor();
     await portal.checkA11y('admin in-place edit with an error');
     await form.locator('input[name="lastName"]').fill('Nguyen');
+    await expect.poll(() => form.getByText(MESSAGES.required).count()).toBe(0); // the message follows the correction
     await form.locator('input[name="facilityName"]').fill('Mercy Medical Center');
     await portal.shot('admin-edit-form');
     await form.getByRole('button', { name: 'Save' }).click();

@@ -1,12 +1,12 @@
 /**
  * generate-pdfs (spec 2 §7.7, issue #7) on real parts: it goes through the request's workflow (re-created from
  * PostgreSQL once an approved request's run has ended), the letter activity stores the new PDF with its audit row,
- * `sendWithEmail` emails it with the approval template, a repeat of the same command makes one letter, and an
+ * `sendWithEmail` emails it with the approval template, only approved requests have one, a repeat of the same command makes one letter, and an
  * approval email never carries older generated letters. Prints the answer time p50/p95 over 20 calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentSchema, RequestActivitySchema, RequestEffectSchema } from '../../db/entities';
-import { LETTER_EMAIL_REFUSED } from '../../domain';
+import { LETTER_NOT_APPROVED } from '../../domain';
 import { requestWorkflowId } from '../../workflows/request.messages';
 import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
@@ -22,6 +22,13 @@ beforeAll(async () => {
   admin = await loginAdmin(h);
 });
 afterAll(async () => { await h?.stop(); });
+
+async function approved() {
+  const { id, number } = await submitted();
+  expect((await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Approved', verified: true })).status).toBe(200);
+  await eventually(async () => (await letters(id)).length === 1, 30_000);
+  return { id, number };
+}
 
 async function submitted() {
   const id = await credentialingDraft(h, requester);
@@ -68,21 +75,23 @@ describe('POST /api/v1/generate-pdfs', () => {
     expect(audit.filter(([type, text]) => type === 'Document' && String(text).startsWith('Generated "'))).toHaveLength(3);
   });
 
-  it('the same command twice makes one letter; administrators only; only an approved request\'s letter is emailed', async () => {
-    const { id } = await submitted();
+  it('the same command twice makes one letter; administrators only; approved requests only', async () => {
+    const { id } = await approved();
     const [a, b] = await Promise.all([generate(id), generate(id)]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect(await letters(id)).toHaveLength(1);
-    const refused = await generate(id, { sendWithEmail: true });
-    expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ name: 'BadRequest', message: LETTER_EMAIL_REFUSED });
+    expect(await letters(id)).toHaveLength(2);
     expect((await generate(id, {}, requester)).status).toBe(403);
+    const pending = await submitted();
+    const refused = await generate(pending.id, { sendWithEmail: true });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ name: 'BadRequest', message: LETTER_NOT_APPROVED });
+    expect(await letters(pending.id)).toHaveLength(0);
     const draft = await credentialingDraft(h, requester);
     expect((await generate(draft)).status).toBe(400);
   });
 
   it('answer time over 20 calls (p50/p95, printed for the issue note)', async () => {
-    const { id } = await submitted();
+    const { id } = await approved();
     const times: number[] = [];
     for (let i = 0; i < 20; i += 1) {
       const started = performance.now();
@@ -90,7 +99,7 @@ describe('POST /api/v1/generate-pdfs', () => {
       times.push(performance.now() - started);
       expect(res.status).toBe(200);
     }
-    expect(await letters(id)).toHaveLength(20);
+    expect(await letters(id)).toHaveLength(21);
     const sorted = [...times].sort((x, y) => x - y);
     const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
     console.log(`[generate-pdfs] 20 calls: p50 ${pick(0.5).toFixed(0)} ms, p95 ${pick(0.95).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`);

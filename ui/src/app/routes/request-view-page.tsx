@@ -63,7 +63,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
             onAdminEdit={user.isAdmin && requestType === 'credentialing' && !editing
               ? () => { setEditSaved(false); setTab('details'); setEditing(true); } : undefined} />
           <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
-          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={onSaved} />}
+          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={(updated, changed) => { setEditSaved(false); onSaved(updated, changed); }} />}
           {user.isAdmin && <SendEmailButton request={request.data} onSent={() => { activity.refetch(); startPolling(); }} />}
           <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}
             onChanged={() => { request.refetch(); activity.refetch(); startPolling(); }} />

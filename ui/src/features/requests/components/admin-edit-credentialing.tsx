@@ -29,6 +29,7 @@ export function AdminEditCredentialing({ request, onSaved, onCancel }: AdminEdit
   const [form, setForm] = useState<FormValues>(() => recordToForm(request));
   const [clientErrors, setClientErrors] = useState<FormErrors>({});
   const [serverErrors, setServerErrors] = useState<FormErrors>({});
+  const [attempted, setAttempted] = useState(false);
   const [save, send] = useMachine(submissionMachine);
   const formElement = useRef<HTMLFormElement>(null);
   const isExternal = request.employerType === 'external';
@@ -39,13 +40,17 @@ export function AdminEditCredentialing({ request, onSaved, onCancel }: AdminEdit
   useEffect(() => { formElement.current?.querySelector<HTMLElement>('input')?.focus(); }, []);
 
   function change(field: keyof FormValues, value: string) {
-    setForm((prev) => ({ ...prev, [field]: value, ...(field === 'reason' && value !== LICENSING_REASON ? { licensingState: '' } : {}) }));
+    const next = { ...form, [field]: value, ...(field === 'reason' && value !== LICENSING_REASON ? { licensingState: '' } : {}) };
+    setForm(next);
+    // After a refused Save, messages follow the corrections.
+    if (attempted) setClientErrors(validate(next));
     setServerErrors(({ [field]: _cleared, ...rest }) => rest);
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const errors = validate(form);
+    setAttempted(true);
     setClientErrors(errors);
     setServerErrors({});
     if (hasErrors(errors)) {

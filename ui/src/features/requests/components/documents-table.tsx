@@ -23,7 +23,7 @@ export function DocumentsTable({ documents, actions, showAttachment }: Documents
     { header: 'Name', cell: (d) => d.name },
     { header: 'Description', cell: (d) => d.description || '—' },
     { header: 'Upload Date', cell: (d) => displayDate(d.createdAt) },
-    ...(showAttachment ? [{ header: 'Approval Email', cell: (d: DocumentRecord) => (d.isAttachment ? 'Attached' : '—') }] : []),
+    ...(showAttachment ? [{ header: 'Approval Email', cell: (d: DocumentRecord) => (d.origin === 'system' ? 'Generated letter' : d.isAttachment ? 'Attached' : '—') }] : []),
     { header: 'File', className: 'cell--action', cell: (d) => <DownloadDocumentButton document={d} /> },
     ...(actions ? [{ header: 'Action', className: 'cell--action', cell: (d: DocumentRecord) => <div className="button-row button-row--tight">{actions(d)}</div> }] : []),
   ];

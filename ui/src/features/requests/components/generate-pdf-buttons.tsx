@@ -1,19 +1,18 @@
 import { useState } from 'react';
-import { mayEmailLetter, MESSAGES } from '../../../../../domain';
+import { mayGenerateLetter, MESSAGES } from '../../../../../domain';
 import { Modal } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
 import type { DocumentRecord, RequestRecord } from '../../../types/api';
 import { generatePdfs } from '../api/documents';
 
 /**
- * Administrators regenerate the request's letter or certificate (generate-pdfs), and email it when the request is
- * approved. The answer is the document list; a failure opens an error dialog (spec 2 §8.3).
+ * Administrators regenerate an approved request's letter or certificate (generate-pdfs), and may email it. The answer is the document list; a failure opens an error dialog (spec 2 §8.3).
  */
 export function GeneratePdfButtons({ request, onGenerated }: { request: RequestRecord; onGenerated: (documents: DocumentRecord[]) => void }) {
   const [busy, setBusy] = useState<'letter' | 'email' | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  if (!request.submitDate) return null;
+  if (!mayGenerateLetter(request.status)) return null;
 
   async function generate(sendWithEmail: boolean) {
     setBusy(sendWithEmail ? 'email' : 'letter');
@@ -33,11 +32,9 @@ export function GeneratePdfButtons({ request, onGenerated }: { request: RequestR
       <button type="button" className="button button--secondary" disabled={!!busy} onClick={() => void generate(false)}>
         {busy === 'letter' ? 'Generating...' : 'Generate PDF'}
       </button>
-      {mayEmailLetter(request.status) && (
-        <button type="button" className="button button--secondary" disabled={!!busy} onClick={() => void generate(true)}>
-          {busy === 'email' ? 'Generating...' : 'Generate and Email PDF'}
-        </button>
-      )}
+      <button type="button" className="button button--secondary" disabled={!!busy} onClick={() => void generate(true)}>
+        {busy === 'email' ? 'Generating...' : 'Generate and Email PDF'}
+      </button>
       <span role="status">{done}</span>
       <Modal open={!!failure} title="PDF Generation Failed" onClose={() => setFailure(null)}>
         <p>The PDF could not be generated. Please try again; if it keeps failing, contact support.</p>
