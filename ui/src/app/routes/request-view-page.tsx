@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { useLocation, useParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { Loading } from '../../components/ui/loading';
 import { Tabs } from '../../components/ui/tabs';
@@ -35,7 +35,9 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
   const activity = useApiQuery((signal) => (user.isAdmin ? getRequestActivity(id, signal) : Promise.resolve([])), [id, user.isAdmin]);
   const [tab, setTab] = useState<ViewTab>('details');
   const [editing, setEditing] = useState(false);
-  const [editSaved, setEditSaved] = useState(false);
+  // Save Successful after Admin Edit: in place (credentialing) or back from the certificate's form page.
+  const arrivedSaved = Boolean((useLocation().state as { saved?: boolean } | null)?.saved);
+  const [editSaved, setEditSaved] = useState(arrivedSaved);
   const startPolling = usePolling(() => {
     request.refetch();
     activity.refetch();
