@@ -75,6 +75,16 @@ describe('working a request together, in Chromium', () => {
     await page.getByText('"Additional Information Needed" email queued.').waitFor();
     await h.sink.waitFor((m) => forRequest(m.subject) && /additional information/i.test(m.subject), 20_000);
 
+    // a message posted by mistake and deleted: the thread keeps its two messages, the trail says so
+    await page.getByRole('button', { name: 'New Discussion' }).click();
+    const mistake = page.getByRole('dialog', { name: 'New Discussion' });
+    await mistake.getByLabel('Discussion Topic').fill('Wrong request');
+    await mistake.getByLabel('Message').fill('Sorry, this was meant for another request.');
+    await mistake.getByRole('button', { name: 'Post Message' }).click();
+    await expect.poll(() => threadRows().count()).toBe(3);
+    await threadRows().filter({ hasText: 'Wrong request' }).getByRole('button', { name: /^Delete message/ }).click();
+    await expect.poll(() => threadRows().count()).toBe(2);
+
     // description is required, in the browser as on the server
     await page.locator('input[name="file"]').setInputFiles({
       name: 'policy-summary.pdf', mimeType: 'application/pdf',
@@ -138,6 +148,7 @@ describe('working a request together, in Chromium', () => {
       ['The requester posted a message in "Requesting facility"', `${DEV_REQUESTER.firstName} ${DEV_REQUESTER.lastName}`],
       ['"Request Discussion" email sent', 'COI Automated Email System'],
       ['Sent the "Additional Information Needed" email by hand', admin],
+      ['A message in "Wrong request" was deleted', admin],
       ['"Additional Information Needed" email sent', 'COI Automated Email System'],
       ['Added "policy-summary.pdf" (attached to the approval email)', admin],
       ['Renamed "policy-summary.pdf" to "Policy summary.pdf"', admin],
