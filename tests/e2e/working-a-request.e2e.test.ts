@@ -97,7 +97,7 @@ describe('working a request together, in Chromium', () => {
     await page.getByRole('button', { name: 'Add a Document' }).click();
     await documentRow('policy-summary.pdf').getByText('Attached').waitFor();
 
-    await page.getByRole('button', { name: 'Edit policy-summary.pdf' }).click();
+    await documentRow('policy-summary.pdf').getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Document' });
     await edit.getByLabel('Name').fill('Signed release.pdf');
     await edit.getByRole('button', { name: 'Save' }).click();

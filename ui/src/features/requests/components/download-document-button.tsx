@@ -30,8 +30,7 @@ export function DownloadDocumentButton({ document }: { document: DocumentRecord 
 
   return (
     <>
-      <button type="button" className="button button--small" disabled={busy} onClick={() => void download()}
-        aria-label={`Download ${document.name}`}>
+      <button type="button" className="button button--small" disabled={busy} onClick={() => void download()}>
         Download
       </button>
       {failed && <span className="error-text" role="alert">{UI_TEXT.downloadFailed}</span>}

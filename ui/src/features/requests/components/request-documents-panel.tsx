@@ -33,8 +33,7 @@ export function RequestDocumentsPanel({ request, isAdmin, onChanged }: RequestDo
       <h2 id="documents-heading" className="details-section__title">Supporting Documents</h2>
       <DocumentsTable documents={documents} showAttachment={isAdmin} actions={editable ? (document) => (
         <>
-          <button type="button" className="button button--small button--secondary" onClick={() => setEditing(document)}
-            aria-label={`Edit ${document.name}`}>Edit</button>
+          <button type="button" className="button button--small button--secondary" onClick={() => setEditing(document)}>Edit</button>
           <ConfirmButton label="Delete" className="button button--small button--danger-outline"
             message={`Are you sure you want to delete "${document.name}"?`} confirmLabel="Yes, please!"
             failureMessage="Oops, something went wrong. Please cancel and try again."
