@@ -111,7 +111,7 @@ describe('working a request together, in Chromium', () => {
   });
 
   it('the administrator edits a field in place: the form rules apply, Saving... then Save Successful', async () => {
-    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByRole('button', { name: 'Admin Edit' }).click();
     const form = page.getByRole('form', { name: 'Edit request' });
     await form.locator('input[name="lastName"]').fill('');
     await form.getByRole('button', { name: 'Save' }).click();
@@ -174,7 +174,7 @@ describe('working a request together, in Chromium', () => {
     await page.getByText('its discussions are closed to new messages').waitFor();
     expect(await page.getByRole('button', { name: 'New Discussion' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Reply to/ }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Admin Edit' }).count()).toBe(0);
     expect(await documentsTable().getByRole('columnheader', { name: 'Action' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Add a Document' }).count()).toBe(0);
 

@@ -22,7 +22,7 @@ export function RequestSummary({ request, canEdit, adminEdit = false, onAdminEdi
       <p className="request-meta">Status: {request.status}</p>
       {canEdit && isEditable(request) && <Link className="button" to={requestEditHref(request)}>Edit</Link>}
       {adminEdit && adminMayEdit && <Link className="button button--secondary" to={requestEditHref(request)}>Admin Edit</Link>}
-      {onAdminEdit && adminMayEdit && <button type="button" className="button button--secondary" onClick={onAdminEdit}>Edit</button>}
+      {onAdminEdit && adminMayEdit && <button type="button" className="button button--secondary" onClick={onAdminEdit}>Admin Edit</button>}
     </div>
   );
 }
