@@ -9,6 +9,7 @@ import { sendAccountEmailActivity } from './accounts/account-email';
 import type { AccountEmailActivities } from './account-email.types';
 import { queueEmailActivity, pendingEffectsActivity } from './effects/queue-email';
 import { queueDiscussionEmailActivity } from './effects/queue-discussion-email';
+import { finishLetterEffectActivity, queueLetterActivity } from './effects/queue-letter';
 import { recordStatusActivity } from './effects/record-status';
 import { renderEffectLetterActivity } from './effects/render-letter';
 import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
@@ -34,6 +35,8 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     pendingEffects: pendingEffectsActivity(deps),
     sendEffectEmail: sendEffectEmailActivity(deps),
     recordEffectFailure: recordEffectFailureActivity(deps),
+    queueLetter: queueLetterActivity(deps),
+    finishLetterEffect: finishLetterEffectActivity(deps),
     recordStatusChange: recordStatusChangeActivity(deps),
     sendTemplatedEmail: sendTemplatedEmailActivity(deps),
     findRequestsToWake: findRequestsToWakeActivity(deps),

@@ -39,8 +39,12 @@ export interface QueueEmailInput {
   recipients?: string[];
 }
 
-/** An effect the workflow carries out; its row in `request_effects` holds the rest. */
-export interface EffectRef { key: string; kind: 'email' | 'letter-and-email'; templateTitle: string }
+/** An effect the workflow carries out; its row in `request_effects` holds the rest. `letter`: rendered, not emailed. */
+export interface EffectRef { key: string; kind: 'email' | 'letter-and-email' | 'letter'; templateTitle: string }
+
+/** generate-pdfs: the effect of a regenerated letter (and its email), keyed by the command. */
+export interface QueueLetterInput { key: string; requestId: number; sendWithEmail: boolean; templateTitle: string; actor: ActorRef }
+export interface QueueLetterResult { effect: EffectRef; state: 'pending' | 'sent' | 'failed' }
 
 export interface EffectKeyInput { key: string }
 export interface EffectFailureInput { key: string; reason: string }
@@ -58,6 +62,9 @@ export interface RequestActivities {
   renderEffectLetter(input: EffectKeyInput): Promise<{ documentId: number }>;
   sendEffectEmail(input: EffectKeyInput): Promise<SendEffectEmailResult>;
   recordEffectFailure(input: EffectFailureInput): Promise<void>;
+  queueLetter(input: QueueLetterInput): Promise<QueueLetterResult>;
+  /** a `letter` effect whose letter is made: nothing more is owed */
+  finishLetterEffect(input: EffectKeyInput): Promise<void>;
 }
 
 // ---- Legacy: the activities of workflow runs recorded before the `commands-and-effects` patch. ----

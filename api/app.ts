@@ -36,6 +36,7 @@ import requestRoutes from './routes/requests';
 import samlRoutes from './routes/saml';
 import discussionRoutes from './routes/discussions';
 import sendEmailRoutes from './routes/send-email';
+import generatePdfRoutes from './routes/generate-pdfs';
 import userRoutes from './routes/users';
 import claimHistoryRoutes from './routes/claim-history';
 import csStarsRoutes from './routes/cs-stars';
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(documentRoutes);
     await api.register(requestActivityRoutes);
     await api.register(sendEmailRoutes);
+    await api.register(generatePdfRoutes);
     await api.register(discussionRoutes);
     await api.register(passwordRoutes);
     await api.register(adminRoutes);

@@ -14,3 +14,5 @@ export * from './registration';
 export * from './admin-desk';
 export * from './discussions';
 export * from './wake-ups';
+export * from './request-documents';
+export * from './request-edit';

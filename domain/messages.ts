@@ -77,6 +77,9 @@ export const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
 /** Audit rows of an email that could not be sent; an administrator can send it again from the audit trail. */
 export const EMAIL_FAILED_ACTIVITY = 'Email Failed';
 export const emailFailedAuditText = (templateTitle: string, reason: string): string => `"${templateTitle}" email failed: ${reason}`;
+/** An administrator sent a template by hand (Send Email), or pressed Send again on a failed one. */
+export const emailRequestedAuditText = (templateTitle: string, again: boolean): string =>
+  again ? `Sent the "${templateTitle}" email again` : `Sent the "${templateTitle}" email by hand`;
 
 /** Person search (spec 1 §5 "Person search", spec 2 §8.3). */
 export const PERSON_MESSAGES = {

@@ -21,7 +21,8 @@ export interface RequestWorkflowInput {
   pendingEffects?: PendingEffect[];
 }
 
-export interface PendingEffect { key: string; kind: 'email' | 'letter-and-email'; templateTitle: string }
+/** `letter`: a letter regenerated on demand (generate-pdfs without sendWithEmail): rendered, never emailed. */
+export interface PendingEffect { key: string; kind: 'email' | 'letter-and-email' | 'letter'; templateTitle: string }
 
 export interface RequestWorkflowState {
   requestId: number;
@@ -68,6 +69,17 @@ export const discussionPostedUpdate = defineUpdate<DiscussionPostedResult, [Disc
  */
 export interface WakeCommand { reason: WakeReason; note: string; actor: Actor; commandId: string }
 export const wakeUpdate = defineUpdate<StatusResult, [WakeCommand]>('wake');
+
+/**
+ * `generate-pdfs` (spec 2 §7.7): regenerate the request's letter or certificate and, with `sendWithEmail`, email it
+ * with the approval template. The update id is the command id (derived from the command by the API); the effect is
+ * keyed by it too, so a repeat (same run or a later one) renders and sends nothing more. The update answers once the
+ * effect is queued; the letter activity renders it in turn with the usual retries and audit rows.
+ */
+export interface GenerateLetterCommand { commandId: string; sendWithEmail: boolean; templateTitle: string; actor: Actor }
+export interface GenerateLetterResult { effectKey: string }
+export const generateLetterUpdate = defineUpdate<GenerateLetterResult, [GenerateLetterCommand]>('generateLetter');
+export const letterEffectKeyOf = (commandId: string) => `effect:${commandId}`;
 export const stateQuery = defineQuery<RequestWorkflowState>('state');
 
 export const REQUEST_WORKFLOW_TYPE = 'requestWorkflow';

@@ -26,7 +26,8 @@ import {
 } from '../domain';
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
-  discussionPostedUpdate, letterTaskQueue, reopenUpdate, sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate, wakeUpdate,
+  discussionPostedUpdate, generateLetterUpdate, letterEffectKeyOf, letterTaskQueue, reopenUpdate, sendEmailUpdate, setStatusUpdate, stateQuery,
+  submitUpdate, wakeUpdate,
   type Actor, type RequestWorkflowInput, type RequestWorkflowState, type StatusResult,
 } from './request.messages';
 import { RequestStatusKey } from './search-attributes';
@@ -155,12 +156,24 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     return { queued: true };
   });
 
+  // generate-pdfs: a letter regenerated (and emailed) on demand. The effect is keyed by the command, so a repeat
+  // finds its row; the main loop renders it like any approval letter. A new handler: no existing path changes.
+  setHandler(generateLetterUpdate, async ({ commandId, sendWithEmail, templateTitle, actor }) => {
+    const { effect, state: effectState } = await records.queueLetter({
+      key: letterEffectKeyOf(commandId), requestId: state.requestId, sendWithEmail, templateTitle, actor,
+    });
+    if (effectState === 'pending' && !queue.some((q) => q.key === effect.key)) queue.push(effect);
+    return { effectKey: effect.key };
+  });
+
   async function carryOut(effect: EffectRef): Promise<void> {
     let step = 'letter';
     try {
-      if (effect.kind === 'letter-and-email') await letters.renderEffectLetter({ key: effect.key });
+      // The command sequence of 'email' and 'letter-and-email' effects is unchanged (saved histories replay).
+      if (effect.kind === 'letter-and-email' || effect.kind === 'letter') await letters.renderEffectLetter({ key: effect.key });
       step = 'email';
-      await emails.sendEffectEmail({ key: effect.key });
+      if (effect.kind === 'letter') await records.finishLetterEffect({ key: effect.key });
+      else await emails.sendEffectEmail({ key: effect.key });
     } catch (error) {
       const reason = step === 'letter' ? `the letter could not be generated: ${failureReason(error)}` : failureReason(error);
       log.warn('request effect failed', { key: effect.key, templateTitle: effect.templateTitle, reason });

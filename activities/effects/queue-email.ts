@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { EmailTemplateSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
-import { EMAIL_FAILED_ACTIVITY } from '../../domain';
+import { EMAIL_FAILED_ACTIVITY, emailRequestedAuditText } from '../../domain';
 import type { EffectRef, QueueEmailInput } from '../request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
@@ -37,6 +37,11 @@ export function queueEmailActivity(deps: { orm: Orm; config: AppConfig }) {
       at: new Date().toISOString(), publicUrl: deps.config.publicUrl, withLetter: kind === 'letter-and-email' && !letterDocumentId,
     });
     if (input.recipients?.length) snapshot.recipients = input.recipients;
+    // Who asked for it, in the trail beside the automated "email sent" row (keyed: a retried activity writes one).
+    em.create(RequestActivitySchema, {
+      requestId: request.id, date: new Date(), activityType: 'Email', activityText: emailRequestedAuditText(input.templateTitle, !!input.retryOf),
+      performedBy: input.actor.name, recipients: snapshot.recipients.join(', '), channel: 'Portal', idempotencyKey: `${input.key}:requested`,
+    } as never);
     const effect = em.create(RequestEffectSchema, {
       idempotencyKey: input.key, requestId: request.id, kind, templateTitle: input.templateTitle, retryOf: input.retryOf,
       letterDocumentId,

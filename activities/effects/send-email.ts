@@ -4,13 +4,14 @@ import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { DocumentSchema, EmailTemplateSchema, RequestActivitySchema, RequestEffectSchema } from '../../db/entities';
 import {
-  AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress,
+  AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress,
   POSSIBLY_TWICE_SUFFIX,
 } from '../../domain';
 import type { DocumentFiles } from '../../storage/document-files';
 import type { Mailer } from '../mailer';
 import type { EffectKeyInput, SendEffectEmailResult } from '../request-activities.types';
 import { withHeartbeat } from './heartbeat';
+import { LETTER_AUTHOR } from './render-letter';
 import type { RequestSnapshot } from './request-snapshot';
 
 /** The Message-ID of an effect's email: the same on every attempt, so a mail client folds a copy. */
@@ -54,9 +55,10 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
     if (effect.kind === 'letter-and-email' && !documents.length) {
       throw ApplicationFailure.nonRetryable('The letter of this email is missing', 'NotFound');
     }
-    // The approval email also carries the documents an administrator flagged "attach to the approval email".
+    // The approval email also carries the documents an administrator flagged "attach to the approval email" (not
+    // letters generated earlier: those have a key, and the email carries its own).
     if (effect.kind === 'letter-and-email') {
-      const flagged = await em.find(DocumentSchema, { requestId: effect.requestId, isAttachment: true, legacyId: null }, { orderBy: { id: 'asc' } });
+      const flagged = await em.find(DocumentSchema, { requestId: effect.requestId, isAttachment: true, legacyId: null, idempotencyKey: null }, { orderBy: { id: 'asc' } });
       documents.push(...flagged.filter((d) => d.id !== effect.letterDocumentId));
     }
 
@@ -104,6 +106,15 @@ export function recordEffectFailureActivity(deps: { orm: Orm }) {
       const effect = await em.findOne(RequestEffectSchema, { idempotencyKey: input.key });
       if (!effect || effect.state !== 'pending') return;
       em.assign(effect, { state: 'failed', failedAt: new Date(), failure: input.reason });
+      // A letter regenerated without an email: no email failed, nothing to send again; the trail says what happened.
+      if (effect.kind === 'letter') {
+        em.create(RequestActivitySchema, {
+          requestId: effect.requestId, date: new Date(), activityType: DOCUMENT_ACTIVITY,
+          activityText: documentAuditText.regenerationFailed(input.reason.replace(/^the letter could not be generated: /, '')),
+          performedBy: LETTER_AUTHOR, recipients: null, channel: 'Portal', idempotencyKey: `${input.key}:failed`,
+        } as never);
+        return;
+      }
       em.create(RequestActivitySchema, {
         requestId: effect.requestId, date: new Date(), activityType: EMAIL_FAILED_ACTIVITY,
         activityText: emailFailedAuditText(effect.templateTitle, input.reason),

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { open, stat } from 'node:fs/promises';
 import { Type } from 'typebox';
-import { DocumentSchema, type Request } from '../../db/entities';
-import { cleanText, isFinished, MESSAGES, type RequestStatus } from '../../domain';
+import { DocumentSchema } from '../../db/entities';
+import { MESSAGES } from '../../domain';
 import { DocumentFiles } from '../../storage/document-files';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors';
+import { ApiError, badRequest, notFound } from '../errors';
 import { currentUser, requireUser } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
 import {
@@ -15,8 +14,8 @@ import { errorResponses } from '../schemas/error.schema';
 import { findQuery } from '../schemas/find-query.schema';
 import { Page } from '../schemas/page.schema';
 import { IdParams } from '../schemas/primitives';
-import type { SessionUser } from '../schemas/session-user.schema';
-import { canEditForm, findVisibleRequest } from '../services/request-access';
+import { documentRecordOf, editableRequest, patchDocument, recordDocument, removeDocument } from '../services/documents';
+import { findVisibleRequest } from '../services/request-access';
 import { ALLOWED_UPLOAD_DESCRIPTION, sniffUpload } from '../services/upload-sniffing';
 
 const QUERY_FIELDS = queryFieldsOf(DocumentSchema, Object.keys(DocumentRecord.properties));
@@ -26,13 +25,6 @@ const tags = ['documents'];
 /** Stored names carry their request id, so an upload can only be registered on the request it was sent for. */
 const storedNameFor = (requestId: number, extension: string) => `r${requestId}-${DocumentFiles.newStoredName(`x.${extension}`)}`;
 const belongsTo = (storedName: string, requestId: number) => storedName.startsWith(`r${requestId}-`);
-
-/** Documents may change while the requester (or an admin) may edit the request; never once it is finished. */
-function assertDocumentsEditable(user: SessionUser, request: Request) {
-  if (isFinished(request.status as RequestStatus) || !canEditForm(user, request)) {
-    throw forbidden('Documents of this request can no longer be changed');
-  }
-}
 
 const notAccepted = () => new ApiError(422, `This file type is not accepted. Upload ${ALLOWED_UPLOAD_DESCRIPTION}.`);
 
@@ -45,12 +37,6 @@ async function sniffStored(path: string): Promise<{ mimeType: string; size: numb
   const sniffed = await sniffUpload(head);
   if (!sniffed) throw notAccepted();
   return { mimeType: sniffed.mimeType, size };
-}
-
-async function editableRequest(em: EntityManager, user: SessionUser, requestId: number): Promise<Request> {
-  const target = await findVisibleRequest(em, user, requestId);
-  assertDocumentsEditable(user, target);
-  return target;
 }
 
 /** `api/v1/upload` and `api/v1/documents` (spec 2 §7.7). */
@@ -99,16 +85,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const body = request.body;
     const target = await editableRequest(request.em, user, body.requestId);
     if (!belongsTo(body.storedName, target.id)) throw badRequest('This upload belongs to another request');
-    if (body.isAttachment && !user.isAdmin) throw forbidden('Only administrators can attach documents to the approval email');
-    const name = cleanText(body.filename);
-    if (!name) throw badRequest(MESSAGES.required, { filename: MESSAGES.required });
-    if (await request.em.count(DocumentSchema, { requestId: target.id, name })) throw conflict(MESSAGES.documentExists);
-    const { mimeType, size } = await sniffStored(app.files.pathOf(body.storedName));
-    const document = request.em.create(DocumentSchema, {
-      requestId: target.id, name, description: cleanText(body.description) ?? null, storedName: body.storedName,
-      mimeType, size, isAttachment: !!body.isAttachment, uploadedBy: `${user.firstName} ${user.lastName}`.trim(),
-    } as never);
-    await request.em.flush();
+    const document = await recordDocument(request.em, user, target, body, () => sniffStored(app.files.pathOf(body.storedName)));
     return reply.code(201).send(document);
   });
 
@@ -128,7 +105,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       limit: params.limit, offset: params.skip,
       orderBy: (Object.keys(params.orderBy).length ? params.orderBy : { createdAt: 'asc' }) as never,
     });
-    return { total, limit: params.limit, skip: params.skip, data };
+    return { total, limit: params.limit, skip: params.skip, data: data.map(documentRecordOf) };
   });
 
   app.get('/documents/:requestId/:name', {
@@ -156,42 +133,14 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams, body: PatchDocumentBody,
       response: { 200: DocumentRecord, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => {
-    const user = currentUser(request);
-    if (!user.isAdmin) throw forbidden('Only administrators can change a document');
-    const document = await request.em.findOne(DocumentSchema, request.params.id);
-    if (!document) throw notFound('Document not found');
-    const target = await findVisibleRequest(request.em, user, document.requestId);
-    assertDocumentsEditable(user, target);
-    const body = request.body;
-    if (body.filename !== undefined) {
-      const name = cleanText(body.filename);
-      if (!name) throw badRequest(MESSAGES.required, { filename: MESSAGES.required });
-      if (name !== document.name && await request.em.count(DocumentSchema, { requestId: target.id, name })) throw conflict(MESSAGES.documentExists);
-      document.name = name;
-    }
-    if (body.description !== undefined) document.description = cleanText(body.description) ?? null;
-    if (body.isAttachment !== undefined) document.isAttachment = body.isAttachment;
-    await request.em.flush();
-    return document;
-  });
+  }, async (request) => patchDocument(request.em, currentUser(request), request.params.id, request.body));
 
   app.delete('/documents/:id', {
     schema: {
       tags, summary: 'Remove a document', params: IdParams,
       response: { 200: DocumentRecord, ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => {
-    const user = currentUser(request);
-    const document = await request.em.findOne(DocumentSchema, request.params.id);
-    if (!document) throw notFound('Document not found');
-    const target = await findVisibleRequest(request.em, user, document.requestId);
-    assertDocumentsEditable(user, target);
-    request.em.remove(document);
-    await request.em.flush();
-    await app.files.remove(document.storedName);
-    return document;
-  });
+  }, async (request) => removeDocument(request.em, currentUser(request), request.params.id, (storedName) => app.files.remove(storedName)));
 };
 
 export default documentRoutes;

@@ -1,6 +1,7 @@
 import { discussionsOf } from '../services/discussions';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ClaimHistorySchema, DocumentSchema, RequestSchema } from '../../db/entities';
+import { ClaimHistorySchema, RequestSchema } from '../../db/entities';
+import { documentsOf } from '../services/documents';
 import { methodNotAllowed } from '../errors';
 import { currentUser, requireUser } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
@@ -49,7 +50,7 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const user = currentUser(request);
     const found = await findVisibleRequest(request.em, user, request.params.id);
-    const documents = await request.em.find(DocumentSchema, { requestId: found.id }, { orderBy: { createdAt: 'asc' } });
+    const documents = await documentsOf(request.em, found.id);
     // Claim history is the administrators' work on a credentialing request (issue #9).
     const claimHistory = user.isAdmin
       ? await request.em.find(ClaimHistorySchema, { requestId: found.id }, { orderBy: { reportDate: 'asc', id: 'asc' } })

@@ -1,7 +1,7 @@
 /** Upload and document payloads and records (spec 2 §7.7). Limits come from domain/. */
 import { Type, type Static, type TSchema } from 'typebox';
 import { TEXT_MAX } from '../../domain';
-import { Id, Nullable, Timestamp } from './primitives';
+import { Id, Nullable, StringEnum, Timestamp } from './primitives';
 
 /**
  * The upload handle: the generated name the bytes were stored under (`r<requestId>-<uuid>.<ext>`). `POST /upload`
@@ -21,7 +21,7 @@ export type UploadResult = Static<typeof UploadResult>;
 export const CreateDocumentBody = Type.Object({
   requestId: Id,
   filename: Type.String({ minLength: 1, maxLength: TEXT_MAX }),
-  description: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX }))),
+  description: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX, description: 'required (spec 1 §5)' }))),
   storedName: StoredName,
   isAttachment: Type.Optional(Type.Boolean({ description: 'administrators only: attach to the approval email' })),
 }, { additionalProperties: false });
@@ -46,6 +46,9 @@ export const DocumentRecord = Type.Object({
   isAttachment: Type.Optional(Type.Boolean()),
   uploadedBy: Type.Optional(Nullable(Type.String())),
   legacyId: Type.Optional(Nullable(Type.String({ description: 'set on documents of the old system (unavailable)' }))),
+  origin: Type.Optional(StringEnum(['requester', 'administrator', 'system'], {
+    description: 'who added it: a requester removes only what a requester added; `system` is a generated letter',
+  })),
   createdAt: Timestamp,
   updatedAt: Type.Optional(Timestamp),
 });

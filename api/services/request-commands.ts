@@ -18,6 +18,7 @@ import type { SendEmailAccepted, SendEmailBody } from '../schemas/send-email.sch
 import type { SessionUser } from '../schemas/session-user.schema';
 import type { CommandContext } from './command-context';
 import { canEditForm, findVisibleRequest, requestForCaller } from './request-access';
+import { auditFieldEdit, isAdminEdit, saveAdminEdit } from './admin-edit';
 import { applyFormFields, cloneFormFields, formOf } from './request-form';
 import { assignRequestNumber } from './request-numbers';
 import { changeStatus, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflows';
@@ -103,6 +104,7 @@ function assertMayPatch(user: SessionUser, current: RequestStatus, body: PatchRe
 
 async function saveFormFields(ctx: CommandContext, row: Request, form: Record<string, unknown>): Promise<void> {
   if (Object.keys(form).length === 0) return;
+  if (isAdminEdit(ctx.user, row)) return saveAdminEdit(ctx, row, form);
   if (!canEditForm(ctx.user, row)) throw forbidden('This request can no longer be edited');
   applyFormFields(row, form);
   await ctx.em.flush();
@@ -154,8 +156,13 @@ async function saveAdminFields(ctx: CommandContext, row: Request, body: PatchReq
   if (isFinished(row.status as RequestStatus) && verified !== undefined && verified !== row.verified) {
     throw badRequest('This request is finished');
   }
+  const labels = [
+    ...(verified !== undefined && verified !== row.verified ? ['Verified'] : []),
+    ...(internalNotes !== undefined && (internalNotes ?? '') !== (row.internalNotes ?? '') ? ['Internal Notes'] : []),
+  ];
   if (verified !== undefined) row.verified = verified;
   if (internalNotes !== undefined) row.internalNotes = internalNotes;
+  if (labels.length) auditFieldEdit(ctx, row.id, labels);
   await ctx.em.flush();
 }
 

@@ -14,7 +14,7 @@ import {
 } from '@temporalio/client';
 import { applyLifecycleEvent, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
 import {
-  discussionPostedUpdate, REQUEST_WORKFLOW_TYPE, reopenUpdate, requestWorkflowId, sendEmailUpdate, setStatusUpdate, submitUpdate,
+  discussionPostedUpdate, generateLetterUpdate, REQUEST_WORKFLOW_TYPE, reopenUpdate, requestWorkflowId, sendEmailUpdate, setStatusUpdate, submitUpdate,
   type Actor, type RequestWorkflowInput, type StatusResult,
 } from '../../workflows/request.messages';
 import { RequestNumberKey, RequestStatusKey, RequestTypeKey } from '../../workflows/search-attributes';
@@ -183,5 +183,21 @@ export function postDiscussion(access: WorkflowAccess, request: RequestRow, disc
   const commandId = discussionCommandIdOf(request.requestNumber, discussionRowId);
   return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(discussionPostedUpdate, {
     args: [{ discussionRowId, actor }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
+  }));
+}
+
+/**
+ * generate-pdfs through the request's workflow: `<number>`, what is asked, the request version and the newest
+ * document the caller's request had. The same press (or its retry after a 503) is the same command and makes one
+ * letter; once that letter exists the next press is a new command.
+ */
+export const letterCommandIdOf = (requestNumber: number, sendWithEmail: boolean, version: number, latestDocumentId: number) =>
+  `pdf:${requestNumber}:${sendWithEmail ? 'letter-and-email' : 'letter'}:v${version}:d${latestDocumentId}`;
+
+export function generateLetter(
+  access: WorkflowAccess, request: RequestRow, command: { commandId: string; sendWithEmail: boolean; templateTitle: string; actor: Actor },
+): Promise<{ effectKey: string }> {
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(generateLetterUpdate, {
+    args: [command], updateId: command.commandId, startWorkflowOperation: startOperation(access, request),
   }));
 }

@@ -1,7 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseProperties } from './common';
 
-export type EffectKind = 'email' | 'letter-and-email';
+/** `letter`: a letter regenerated on demand without an email (generate-pdfs). */
+export type EffectKind = 'email' | 'letter-and-email' | 'letter';
 export type EffectState = 'pending' | 'sent' | 'failed';
 
 /**

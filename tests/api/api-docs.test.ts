@@ -29,6 +29,7 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/discussions/{id}': ['patch'],
   '/api/v1/request-activity': ['get'],
   '/api/v1/send-email': ['post'],
+  '/api/v1/generate-pdfs': ['post'],
   '/api/v1/users/{id}/password': ['patch'],
   '/api/v1/password-reset': ['post'],
   '/api/v1/password-reset/{id}': ['get', 'patch'],

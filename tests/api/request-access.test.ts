@@ -135,7 +135,7 @@ describe('uploads are bounded and sniffed', () => {
   it('refuses a duplicate document name within a request', async () => {
     const id = await credentialingDraft(h, owner);
     const up = await upload(h, owner, id, 'again.pdf', Buffer.from('%PDF-1.4\n%%EOF\n'));
-    const dup = await call(h, owner, 'POST', '/api/v1/documents', { requestId: id, filename: 'Signed release.pdf', storedName: up.body.storedName });
+    const dup = await call(h, owner, 'POST', '/api/v1/documents', { requestId: id, filename: 'Signed release.pdf', description: 'Again', storedName: up.body.storedName });
     expect(dup.status).toBe(409);
     expect(dup.body.message).toBe('This document already exists');
   });

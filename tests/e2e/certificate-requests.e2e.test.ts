@@ -214,6 +214,7 @@ describe('the administrator approves each one and the requesters receive the PDF
     await fill('eventLocation', 'Director Park');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Director Park').first().waitFor();
+    await page.getByText('Save Successful').first().waitFor();
     expect(await page.getByText('Status: Submitted').first().isVisible()).toBe(true);
     await portal.shot('admin-edited-event');
     await decide(numbers.event, 'Approved');

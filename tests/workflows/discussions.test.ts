@@ -152,7 +152,7 @@ describe('attach to the approval email', () => {
     const { id, number } = await submitted();
     const up = await upload(h, admin, id, 'policy.pdf', SAMPLE_PDF);
     expect(up.status).toBe(201);
-    const doc = await call(h, admin, 'POST', '/api/v1/documents', { requestId: id, filename: 'Policy summary.pdf', storedName: up.body.storedName, isAttachment: true });
+    const doc = await call(h, admin, 'POST', '/api/v1/documents', { requestId: id, filename: 'Policy summary.pdf', description: 'Policy summary', storedName: up.body.storedName, isAttachment: true });
     expect(doc.status).toBe(201);
     const approved = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Approved', verified: true });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);

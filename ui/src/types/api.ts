@@ -1,6 +1,6 @@
 import type { ClaimLink } from '../features/desk/desk-api';
 /** Shapes of the API's answers (docs/API.md). */
-import type { CertificateType, RequestStatus, RequestType } from '../../../domain';
+import type { CertificateType, DocumentOrigin, RequestStatus, RequestType } from '../../../domain';
 
 export interface User {
   id: number;
@@ -41,6 +41,9 @@ export interface DocumentRecord {
   storedName?: string;
   isAttachment?: boolean;
   legacyId?: string | null;
+  /** who added it: a requester removes only what a requester added (domain mayRemoveDocument) */
+  origin?: DocumentOrigin;
+  uploadedBy?: string | null;
   createdAt: string;
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { useLocation, useParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { Loading } from '../../components/ui/loading';
 import { Tabs } from '../../components/ui/tabs';
@@ -11,7 +11,8 @@ import { CertificateDetails } from '../../features/requests/components/certifica
 import { ClaimHistorySection } from '../../features/claims/claim-history-section';
 import { CredentialingDetails } from '../../features/requests/components/credentialing-details';
 import { RecentDiscussions } from '../../features/discussions/recent-discussions';
-import { DocumentsTable } from '../../features/requests/components/documents-table';
+import { AdminEditCredentialing } from '../../features/requests/components/admin-edit-credentialing';
+import { RequestDocumentsPanel } from '../../features/requests/components/request-documents-panel';
 import { LoadError } from '../../features/requests/components/load-error';
 import { RequestSummary } from '../../features/requests/components/request-summary';
 import { useUser } from '../../lib/auth';
@@ -36,10 +37,16 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
   const [tab, setTab] = useState<ViewTab>('details');
   // A status change or a message made elsewhere (another administrator, the requester, a wake-up) shows at once.
   useRequestEvents(() => { request.refetch(); activity.refetch(); }, { requestId: id });
+  const [editing, setEditing] = useState(false);
+  // Save Successful after Admin Edit: in place (credentialing) or back from the certificate's form page.
+  const arrivedSaved = Boolean((useLocation().state as { saved?: boolean } | null)?.saved);
+  const [editSaved, setEditSaved] = useState(arrivedSaved);
   const startPolling = usePolling(() => {
     request.refetch();
     activity.refetch();
   });
+
+  const refresh = () => { request.refetch(); activity.refetch(); };
 
   const onSaved = (updated: RequestRecord, statusChanged: boolean) => {
     // The answer carries the new version at once (the next command is made on it); the PATCH answer has no
@@ -57,8 +64,11 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
       {request.status === 'error' && !request.data && <LoadError error={request.error} />}
       {request.data && (
         <>
-          <RequestSummary request={request.data} canEdit={!user.isAdmin} adminEdit={user.isAdmin && requestType === 'certificate'} />
-          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={onSaved} />}
+          <RequestSummary request={request.data} canEdit={!user.isAdmin} adminEdit={user.isAdmin && requestType === 'certificate'}
+            onAdminEdit={user.isAdmin && requestType === 'credentialing' && !editing
+              ? () => { setEditSaved(false); setTab('details'); setEditing(true); } : undefined} />
+          <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
+          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={(updated, changed) => { setEditSaved(false); onSaved(updated, changed); }} />}
           {user.isAdmin && <SendEmailButton request={request.data} onSent={() => { activity.refetch(); startPolling(); }} />}
           <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}
             onChanged={() => { request.refetch(); activity.refetch(); startPolling(); }} />
@@ -72,14 +82,17 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
                   {request.data.requestType === 'credentialing' && (
                     <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={request.refetch} />
                   )}
-                  <RequestDetails request={request.data} isAdmin />
+                  {editing ? (
+                    <AdminEditCredentialing request={request.data} onCancel={() => setEditing(false)}
+                      onSaved={(updated) => { setEditing(false); setEditSaved(true); onSaved(updated, false); }} />
+                  ) : <RequestDetails request={request.data} isAdmin onChanged={refresh} />}
                 </>
               ) : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
                   : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={activity.refetch} /> : <Loading />
               )}
             </Tabs>
-          ) : <RequestDetails request={request.data} isAdmin={false} />}
+          ) : <RequestDetails request={request.data} isAdmin={false} onChanged={refresh} />}
         </>
       )}
     </section>
@@ -89,14 +102,11 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
 export const CredentialingViewPage = () => <RequestViewPage requestType="credentialing" />;
 export const CertificateViewPage = () => <RequestViewPage requestType="certificate" />;
 
-function RequestDetails({ request, isAdmin }: { request: RequestRecord; isAdmin: boolean }) {
+function RequestDetails({ request, isAdmin, onChanged }: { request: RequestRecord; isAdmin: boolean; onChanged: () => void }) {
   return (
     <>
       {request.requestType === 'certificate' ? <CertificateDetails request={request} isAdmin={isAdmin} /> : <CredentialingDetails request={request} />}
-      <section className="details-section" aria-labelledby="documents-heading">
-        <h2 id="documents-heading" className="details-section__title">Supporting Documents</h2>
-        <DocumentsTable documents={request.documents ?? []} />
-      </section>
+      <RequestDocumentsPanel request={request} isAdmin={isAdmin} onChanged={onChanged} />
     </>
   );
 }

@@ -15,13 +15,16 @@ interface AddDocumentFormProps {
   /** The form's "documents" error (none attached at submit). */
   documentsError?: string;
   disabled?: boolean;
+  /** Administrators may attach the document to the approval email (spec 1 §3 isAttachment). */
+  allowAttach?: boolean;
 }
 
 /** Upload the file, then record it: POST /upload, then POST /documents (spec 2 §7.7). */
-export function AddDocumentForm({ documents, ensureRequestId, onAdded, documentsError, disabled }: AddDocumentFormProps) {
+export function AddDocumentForm({ documents, ensureRequestId, onAdded, documentsError, disabled, allowAttach }: AddDocumentFormProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [description, setDescription] = useState('');
+  const [attach, setAttach] = useState(false);
   const [errors, setErrors] = useState<{ file?: string; description?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
 
@@ -36,9 +39,13 @@ export function AddDocumentForm({ documents, ensureRequestId, onAdded, documents
     try {
       const requestId = await ensureRequestId();
       const uploaded = await uploadFile(requestId, file);
-      onAdded(await createDocument({ requestId, filename: uploaded.filename, description: description.trim(), storedName: uploaded.storedName }));
+      onAdded(await createDocument({
+        requestId, filename: uploaded.filename, description: description.trim(), storedName: uploaded.storedName,
+        ...(allowAttach ? { isAttachment: attach } : {}),
+      }));
       setFile(null);
       setDescription('');
+      setAttach(false);
       if (fileInput.current) fileInput.current.value = '';
     } catch (error) {
       setErrors({ form: error instanceof ApiError ? error.message : UI_TEXT.uploadFailed });
@@ -58,6 +65,13 @@ export function AddDocumentForm({ documents, ensureRequestId, onAdded, documents
         </FieldFrame>
         <TextField name="description" label="Description" maxLength={TEXT_MAX} autoComplete="off" required value={description}
           error={errors.description} disabled={disabled || busy} onChange={(event) => setDescription(event.target.value)} />
+        {allowAttach && (
+          <div className="field field--checkbox">
+            <input id={fieldId('isAttachment')} name="isAttachment" type="checkbox" checked={attach} disabled={disabled || busy}
+              onChange={(event) => setAttach(event.target.checked)} />
+            <label htmlFor={fieldId('isAttachment')}>Attach to the approval email</label>
+          </div>
+        )}
       </div>
       {errors.form && <p className="error-text" role="alert">{errors.form}</p>}
       <div className="button-row">

@@ -91,7 +91,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   useEffect(() => {
     if (!submission.matches('success')) return;
     // A submitted contracts/lease certificate asks about a credentialing request as well (spec 1 §1).
-    if (adminEdit && record) navigate(paths.certificate.view.getHref(record.id));
+    if (adminEdit && record) navigate(paths.certificate.view.getHref(record.id), { state: { saved: true } });
     else if (certificateType === CONTRACTS_CERTIFICATE && !user.isExternal) setFollowUp(true);
     else goHome();
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -178,7 +178,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
         );
       })}
       <SupportingDocumentsSection documents={documents} onDocumentsChange={setDocuments} explanation={kind.documents.hint}
-        ensureRequestId={saver.ensureRequestId} error={errors.documents} disabled={submitting} />
+        ensureRequestId={saver.ensureRequestId} error={errors.documents} disabled={submitting} isAdmin={user.isAdmin} />
       <PersonFillingSection user={user} />
       <FormActions
         saveState={saver.saveState}

@@ -159,7 +159,7 @@ export function CredentialingForm({ record, user, onCreated, cloneFrom }: Creden
       <ClinicianSection {...section} birthDateRequired={user.isExternal} />
       <RequestInformationSection {...section} />
       <SupportingDocumentsSection documents={documents} onDocumentsChange={setDocuments}
-        ensureRequestId={saver.ensureRequestId} error={errors.documents} disabled={submitting} />
+        ensureRequestId={saver.ensureRequestId} error={errors.documents} disabled={submitting} isAdmin={user.isAdmin} />
       <RecipientSection {...section} />
       <PersonFillingSection user={user} />
       <FollowUpDialog open={followUp} question="Do you also need a current Certificate of Insurance for this clinician?"

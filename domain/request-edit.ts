@@ -1,0 +1,24 @@
+/**
+ * An administrator's in-place edit of a submitted request (spec 1 §2 "Admin Edit", issue #7): allowed until the
+ * request is completed or closed, and audited with one row naming the fields that changed, by their labels.
+ */
+import type { RequestFormValues } from './request-kinds';
+import { fieldsOf, type RequestKindDefinition } from './request-kinds';
+import { isFinished, STATUS, type RequestStatus } from './request-status';
+
+export const FIELD_EDIT_ACTIVITY = 'Field Edit';
+
+/** Admin Edit is offered on submitted requests that are not finished (drafts are the requester's own). */
+export const adminMayEditFields = (status: RequestStatus): boolean => status !== STATUS.draft && !isFinished(status);
+
+export const ADMIN_EDIT_REFUSED = 'This request is completed or closed: its fields can no longer be edited';
+
+const comparable = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
+
+/** The labels of the kind's fields whose value differs, in form order (each label once). */
+export function changedFieldLabels(kind: RequestKindDefinition, before: RequestFormValues, after: RequestFormValues): string[] {
+  const labels = fieldsOf(kind).filter((f) => comparable(before[f.name]) !== comparable(after[f.name])).map((f) => f.label);
+  return [...new Set(labels)];
+}
+
+export const fieldEditAuditText = (labels: readonly string[]): string => `Edited ${labels.map((l) => `"${l}"`).join(', ')}`;
