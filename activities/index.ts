@@ -10,6 +10,7 @@ import type { AccountEmailActivities } from './account-email.types';
 import { queueEmailActivity, pendingEffectsActivity } from './effects/queue-email';
 import { queueDiscussionEmailActivity } from './effects/queue-discussion-email';
 import { recordStatusActivity } from './effects/record-status';
+import { clockStartActivity, recordClockEffectActivity, recordSignedReleaseActivity } from './effects/request-clocks';
 import { renderEffectLetterActivity } from './effects/render-letter';
 import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
 import { generateLetterActivity } from './legacy/generate-letter';
@@ -31,6 +32,9 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     pendingEffects: pendingEffectsActivity(deps),
     sendEffectEmail: sendEffectEmailActivity(deps),
     recordEffectFailure: recordEffectFailureActivity(deps),
+    clockStart: clockStartActivity(deps),
+    recordClockEffect: recordClockEffectActivity(deps),
+    recordSignedRelease: recordSignedReleaseActivity(deps),
     recordStatusChange: recordStatusChangeActivity(deps),
     sendTemplatedEmail: sendTemplatedEmailActivity(deps),
   };

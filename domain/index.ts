@@ -13,3 +13,5 @@ export * from './limits';
 export * from './registration';
 export * from './admin-desk';
 export * from './discussions';
+export * from './business-calendar';
+export * from './request-clocks';

@@ -4,6 +4,7 @@
  * Approved with Letter of Intent or Denied. Approved statuses use the approval templates (approval-email call).
  */
 import type { RequestType } from './reference-lists';
+import { CLOCK_TEMPLATE_ORDER, type ClockTemplateTitle } from './request-clocks';
 import { DECIDED_STATUSES, STATUS, type RequestStatus } from './request-status';
 
 /** The twelve template titles of spec 2 §9.3 with the order values listed there (paired in listed order). */
@@ -25,6 +26,15 @@ export type EmailTemplateTitle = (typeof EMAIL_TEMPLATE_TITLES)[keyof typeof EMA
 
 export const EMAIL_TEMPLATE_ORDER: ReadonlyArray<readonly [EmailTemplateTitle, number]> = Object.values(EMAIL_TEMPLATE_TITLES)
   .map((title, i) => [title, [3, 5, 7, 10, 11, 12, 15, 20, 25, 30, 35, 40][i]] as const);
+
+/**
+ * Every template the portal seeds and sends: the twelve of the spec, then the ones the request clocks send
+ * (domain/request-clocks.ts), which come after them without changing their titles or orders.
+ */
+export const ALL_EMAIL_TEMPLATE_ORDER: ReadonlyArray<readonly [EmailTemplateTitle | ClockTemplateTitle, number]> = [
+  ...EMAIL_TEMPLATE_ORDER, ...CLOCK_TEMPLATE_ORDER,
+];
+export const ALL_EMAIL_TEMPLATE_TITLES: readonly string[] = ALL_EMAIL_TEMPLATE_ORDER.map(([title]) => title);
 
 export interface StatusChange {
   requestType: RequestType;

@@ -3,7 +3,7 @@
  * Safe for the workflow bundle: only @temporalio/workflow and domain types.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { CertificateType, RequestStatus, RequestType } from '../domain';
+import type { CertificateType, ClockKind, ClockPolicy, ClockState, RequestStatus, RequestType } from '../domain';
 
 export interface Actor { name: string; email: string }
 
@@ -19,6 +19,12 @@ export interface RequestWorkflowInput {
   lastCommandId?: string | null;
   /** Effects still owed, carried across continue-as-new (a fresh start reads them from PostgreSQL instead). */
   pendingEffects?: PendingEffect[];
+  /**
+   * The clocks' policy and state (domain/request-clocks.ts), carried across continue-as-new so a due instant
+   * survives it. A fresh start reads both once (activity `clockStart`: the worker's policy, the row's dates).
+   */
+  clockPolicy?: ClockPolicy;
+  clocks?: ClockState;
 }
 
 export interface PendingEffect { key: string; kind: 'email' | 'letter-and-email'; templateTitle: string }
@@ -32,6 +38,8 @@ export interface RequestWorkflowState {
   effectSeq: number;
   pendingEffects: number;
   lastCommandId?: string | null;
+  /** what the workflow's timer waits for now (operators: also the RequestClock search attribute and the timer's summary) */
+  clock?: { kind: ClockKind; dueAt: string; summary: string } | null;
 }
 
 /**
@@ -62,6 +70,12 @@ export interface DiscussionPostedCommand { discussionRowId: number; actor: Actor
 export interface DiscussionPostedResult { queued: boolean }
 export const discussionPostedUpdate = defineUpdate<DiscussionPostedResult, [DiscussionPostedCommand]>('discussionPosted');
 export const stateQuery = defineQuery<RequestWorkflowState>('state');
+/**
+ * The administrator recorded the signed release date of a credentialing request (`yyyy-mm-dd`, validated by the API
+ * with domain/request-clocks.ts). The workflow writes it with an audit row and arms the release expiry.
+ */
+export interface RecordSignedReleaseCommand { signedReleaseDate: string; actor: Actor; commandId: string }
+export const recordSignedReleaseUpdate = defineUpdate<{ signedReleaseDate: string }, [RecordSignedReleaseCommand]>('recordSignedRelease');
 
 export const REQUEST_WORKFLOW_TYPE = 'requestWorkflow';
 export const requestWorkflowId = (requestNumber: number) => `request-${requestNumber}`;
