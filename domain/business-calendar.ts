@@ -4,7 +4,7 @@
  * JavaScript engine's Intl data), so the request workflow can compute its timers from it.
  *
  * A business day is one full span of office hours: two business days after Friday 16:00 (office 08:00–17:00) is
- * Tuesday 15:00; a request that arrives at night starts counting at the next opening.
+ * Tuesday 16:00 (one hour on Friday, nine on Monday, eight on Tuesday); a request that arrives at night starts counting at the next opening.
  */
 
 export interface BusinessCalendar {

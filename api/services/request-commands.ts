@@ -185,16 +185,19 @@ export async function patchRequest(ctx: CommandContext, id: number, body: PatchR
   const seenVersion = version ?? loadedVersion;
   assertMayPatch(ctx.user, current, body);
   await saveFormFields(ctx, row, form);
-  if (signedReleaseDate !== undefined && signedReleaseDate !== storedDay(row.signedReleaseDate)) {
-    await recordReleaseAsAdmin(ctx, row, signedReleaseDate, loadedVersion, seenVersion);
-  }
+  // The release goes to the workflow before a status change (which may finish the request) and after a plain save
+  // of the admin fields (the workflow's write would make this call's copy of the row stale).
+  const release = signedReleaseDate !== undefined && signedReleaseDate !== storedDay(row.signedReleaseDate)
+    ? () => recordReleaseAsAdmin(ctx, row, signedReleaseDate, loadedVersion, seenVersion) : null;
 
   if (isSubmit(current, status)) {
     await submit(ctx, row, loadedVersion, seenVersion);
   } else if (status !== undefined && status !== current) {
+    await release?.();
     await changeStatusAsAdmin(ctx, row, { ...body, status }, loadedVersion, seenVersion);
-  } else if (ctx.user.isAdmin && (verified !== undefined || internalNotes !== undefined)) {
-    await saveAdminFields(ctx, row, body);
+  } else {
+    if (ctx.user.isAdmin && (verified !== undefined || internalNotes !== undefined)) await saveAdminFields(ctx, row, body);
+    await release?.();
   }
   // The workflow wrote the status through its own connection: read the row afresh.
   return ctx.em.fork().findOneOrFail(RequestSchema, row.id);
