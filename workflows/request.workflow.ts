@@ -231,7 +231,13 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
       // Wait for work or for the next clock (a durable timer named after what it waits for); a command that moves the
       // clocks (a status change, a release date) wakes the loop, which arms the clock that is now next.
       const due = await clocks.waitFor(wake, state.requestType);
-      if (due) await locked(async () => { const action = clocks.fire(due, ctx(), state.status); if (action) await carryOutClock(action); });
+      if (due) {
+        await locked(async () => {
+          const action = clocks.fire(due, ctx(), state.status);
+          // A clock that cannot be carried out (its request row is gone) is logged, never the end of the request.
+          if (action) await carryOutClock(action).catch((error) => log.warn('request clock failed', { kind: due.kind, reason: failureReason(error) }));
+        });
+      }
     } else {
       await condition(wake);
     }
