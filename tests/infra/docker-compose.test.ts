@@ -9,6 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { SEARCH_ATTRIBUTES } from '../../temporal/dev-server';
+import { REQUEST_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -243,7 +245,7 @@ describe('docker-compose.yml', () => {
 
     const setup = Object.entries(compose.services).find(([, s]) => /search-attribute create/.test(commandText(s)));
     expect(setup, 'a service that registers the search attributes').toBeDefined();
-    for (const attribute of ['RequestNumber', 'RequestStatus', 'RequestType']) expect(commandText(setup![1])).toContain(attribute);
+    for (const key of REQUEST_SEARCH_ATTRIBUTE_KEYS) expect(commandText(setup![1])).toContain(`${key.name}:${SEARCH_ATTRIBUTES[key.name]}`);
     for (const service of ['api', 'worker']) expect(dependsOn(service)).toContain(setup![0]);
   });
 
