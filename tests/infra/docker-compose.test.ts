@@ -19,7 +19,8 @@ const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
  * Settings that only matter on a developer machine: the in-process mail outbox of `npm start`, and the switch for the
  * development accounts (refused with NODE_ENV=production).
  */
-const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS']);
+/** CLOCK_DAY_SECONDS compresses the request clocks' days for tests and demonstrations: never in production. */
+const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS', 'CLOCK_DAY_SECONDS']);
 /** Secrets the operator must supply: compose's `${NAME:?message}` (no default may be committed). */
 const REQUIRED_SECRETS = ['JWT_SECRET', 'POSTGRES_PASSWORD'];
 
