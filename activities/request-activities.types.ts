@@ -40,6 +40,8 @@ export interface ClockStartResult {
   escalated: boolean;
   signedReleaseDate: string | null;
   signedReleaseRecordedAt: string | null;
+  /** the recorded release's expiry was already acted on (by an earlier run) */
+  releaseExpiryHandled: boolean;
 }
 
 /** A clock fired (reminder, escalation, expired release on a request that cannot move): its audit row and email. */

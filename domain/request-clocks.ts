@@ -151,8 +151,9 @@ export const autoCloseReason = (businessDays: number) =>
 export const releaseExpiredText = (releaseDay: string, validityDays: number) =>
   `The signed release dated ${formatDay(releaseDay)} is more than ${validityDays} days old. Please upload a new signed release and resubmit the request.`;
 /** Said after the status change (or on its own row) when the signed release expires. */
+export const RELEASE_EXPIRED_MARK = 'a new signed release was requested';
 export const releaseExpiredReason = (releaseDay: string, validityDays: number) =>
-  `signed release dated ${formatDay(releaseDay)} expired after ${validityDays} days: a new signed release was requested`;
+  `signed release dated ${formatDay(releaseDay)} expired after ${validityDays} days: ${RELEASE_EXPIRED_MARK}`;
 export const signedReleaseRecordedText = (releaseDay: string) => `Signed release dated ${formatDay(releaseDay)} recorded`;
 export const SIGNED_RELEASE_ACTIVITY = 'Signed Release';
 

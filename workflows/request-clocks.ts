@@ -56,7 +56,7 @@ export class RequestClocks {
       escalated: start.escalated,
       signedReleaseDate: start.signedReleaseDate,
       signedReleaseRecordedAt: start.signedReleaseRecordedAt,
-      releaseExpiryHandled: false,
+      releaseExpiryHandled: start.releaseExpiryHandled,
     };
     this.version++;
   }

@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
-import { AUTOMATED_EMAIL_ACTOR, ESCALATION_ACTIVITY, REMINDER_ACTIVITY, SIGNED_RELEASE_ACTIVITY, signedReleaseRecordedText, statusEmailRecipients } from '../../domain';
+import { AUTOMATED_EMAIL_ACTOR, ESCALATION_ACTIVITY, RELEASE_EXPIRED_MARK, REMINDER_ACTIVITY, SIGNED_RELEASE_ACTIVITY, signedReleaseRecordedText, statusEmailRecipients } from '../../domain';
 import type { ClockStartResult, EffectRef, RecordClockEffectInput, RecordSignedReleaseInput } from '../request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
@@ -21,6 +21,10 @@ export function clockStartActivity(deps: { orm: Orm; config: AppConfig }) {
     if (!request) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
     const [lastChange] = await em.find(RequestActivitySchema, { requestId: request.id, activityType: { $in: ['Submission', 'Status Change'] } }, { orderBy: { date: 'desc', id: 'desc' }, limit: 1 });
     const since = lastChange ? { date: { $gte: lastChange.date } } : {};
+    const recordedAt = request.signedReleaseRecordedAt;
+    const expiryRows = recordedAt
+      ? await em.count(RequestActivitySchema, { requestId: request.id, date: { $gte: recordedAt }, activityText: { $like: `%${RELEASE_EXPIRED_MARK}%` } })
+      : 0;
     return {
       policy: deps.config.clockPolicy,
       statusSince: lastChange?.date.toISOString() ?? null,
@@ -28,6 +32,7 @@ export function clockStartActivity(deps: { orm: Orm; config: AppConfig }) {
       escalated: (await em.count(RequestActivitySchema, { requestId: request.id, activityType: ESCALATION_ACTIVITY, ...since })) > 0,
       signedReleaseDate: dayOf(request.signedReleaseDate),
       signedReleaseRecordedAt: request.signedReleaseRecordedAt?.toISOString() ?? null,
+      releaseExpiryHandled: expiryRows > 0,
     };
   };
 }
