@@ -11,6 +11,7 @@ import { queueEmailActivity, pendingEffectsActivity } from './effects/queue-emai
 import { queueDiscussionEmailActivity } from './effects/queue-discussion-email';
 import { finishLetterEffectActivity, queueLetterActivity } from './effects/queue-letter';
 import { recordStatusActivity } from './effects/record-status';
+import { clockStartActivity, recordClockEffectActivity, recordSignedReleaseActivity } from './effects/request-clocks';
 import { renderEffectLetterActivity } from './effects/render-letter';
 import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
 import { generateLetterActivity } from './legacy/generate-letter';
@@ -37,6 +38,9 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     recordEffectFailure: recordEffectFailureActivity(deps),
     queueLetter: queueLetterActivity(deps),
     finishLetterEffect: finishLetterEffectActivity(deps),
+    clockStart: clockStartActivity(deps),
+    recordClockEffect: recordClockEffectActivity(deps),
+    recordSignedRelease: recordSignedReleaseActivity(deps),
     recordStatusChange: recordStatusChangeActivity(deps),
     sendTemplatedEmail: sendTemplatedEmailActivity(deps),
     findRequestsToWake: findRequestsToWakeActivity(deps),

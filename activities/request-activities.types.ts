@@ -1,5 +1,5 @@
 /** Activity signatures as the workflow sees them (type-only import into the workflow bundle). */
-import type { RequestStatus } from '../domain';
+import type { ClockPolicy, RequestStatus } from '../domain';
 
 export interface ActorRef { name: string; email: string }
 
@@ -24,9 +24,39 @@ export interface RecordStatusInput {
   commandId: string | null;
   /** written in the same transaction, with a snapshot of the request as it is at this change */
   effect: EffectOrder | null;
-  /** why the change happened when nobody pressed anything (a wake-up), appended to the audit text */
-  note?: string;
+  /** why the portal made this change by itself (a clock): appended to the audit text */
+  reason?: string;
+  /** the email's `{{additionalInformation}}` (what is asked of the requester) */
+  additionalInformation?: string;
 }
+
+/** What a run needs to keep the request's clocks: the worker's policy and what PostgreSQL knows of the request. */
+export interface ClockStartResult {
+  policy: ClockPolicy;
+  /** when the request entered its current status (its last status audit row), or null */
+  statusSince: string | null;
+  /** reminders sent and whether it was escalated since then (a run re-created for an open request repeats neither) */
+  remindersSent: number;
+  escalated: boolean;
+  signedReleaseDate: string | null;
+  signedReleaseRecordedAt: string | null;
+  /** the recorded release's expiry was already acted on (by an earlier run) */
+  releaseExpiryHandled: boolean;
+}
+
+/** A clock fired (reminder, escalation, expired release on a request that cannot move): its audit row and email. */
+export interface RecordClockEffectInput {
+  key: string;
+  requestId: number;
+  at: string;
+  activityType: string;
+  activityText: string;
+  templateTitle: string;
+  additionalInformation?: string;
+}
+
+/** The administrator recorded the signed release date (credentialing, when verifying). */
+export interface RecordSignedReleaseInput { key: string; requestId: number; signedReleaseDate: string; at: string; actor: ActorRef }
 
 export interface QueueEmailInput {
   key: string;
@@ -65,6 +95,9 @@ export interface RequestActivities {
   queueLetter(input: QueueLetterInput): Promise<QueueLetterResult>;
   /** a `letter` effect whose letter is made: nothing more is owed */
   finishLetterEffect(input: EffectKeyInput): Promise<void>;
+  clockStart(input: { requestId: number }): Promise<ClockStartResult>;
+  recordClockEffect(input: RecordClockEffectInput): Promise<EffectRef>;
+  recordSignedRelease(input: RecordSignedReleaseInput): Promise<void>;
 }
 
 // ---- Legacy: the activities of workflow runs recorded before the `commands-and-effects` patch. ----

@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { DEFAULT_CLOCK_POLICY, type ClockPolicy } from '../domain/request-clocks';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -52,6 +53,10 @@ export interface AppConfig {
   eventsHeartbeatMs: number;
   /** NODE_ENV=production. */
   production: boolean;
+  /** The request clocks (reminders, escalation, auto-close, release expiry, business calendar): domain/request-clocks.ts. */
+  clockPolicy: ClockPolicy;
+  /** Workflows a worker keeps in memory at most (older ones are replayed from history when they wake). */
+  maxCachedWorkflows: number;
   /**
    * Whether database preparation seeds the development accounts (db/seed-data.ts DEV_ADMIN, DEV_REQUESTER): never in
    * production; elsewhere unless SEED_DEV_ACCOUNTS=false.
@@ -147,5 +152,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     production,
     seedDevAccounts: seedDevAccountsSetting(env),
     saml: samlSettings(env),
+    clockPolicy: clockPolicySetting(env),
+    maxCachedWorkflows: Number(env.WORKER_MAX_CACHED_WORKFLOWS ?? 1000),
+  };
+}
+
+const numberList = (value: string, name: string): number[] => {
+  const numbers = value.split(',').map((v) => Number(v.trim()));
+  if (numbers.some((n) => !Number.isFinite(n) || n < 0)) throw new ConfigError(`${name} must be non-negative numbers separated by commas (got "${value}")`);
+  return numbers;
+};
+
+/**
+ * The clocks of domain/request-clocks.ts from the environment (README "Request clocks"), each with the default of
+ * DEFAULT_CLOCK_POLICY. CLOCK_DAY_SECONDS compresses every day to that many seconds (tests, demonstrations).
+ */
+export function clockPolicySetting(env: NodeJS.ProcessEnv = process.env): ClockPolicy {
+  const d = DEFAULT_CLOCK_POLICY;
+  const reminders = env.REMINDER_BUSINESS_DAYS ? numberList(env.REMINDER_BUSINESS_DAYS, 'REMINDER_BUSINESS_DAYS') : d.reminderAfterBusinessDays;
+  if (reminders.length !== 2 || reminders[1] <= reminders[0]) throw new ConfigError('REMINDER_BUSINESS_DAYS must be two numbers N,M with M > N (e.g. 5,10)');
+  const autoClose = env.AUTO_CLOSE_BUSINESS_DAYS?.trim();
+  const autoCloseDays = autoClose && autoClose !== 'off' ? numberList(autoClose, 'AUTO_CLOSE_BUSINESS_DAYS')[0] : d.autoClose.afterBusinessDays;
+  if (autoClose !== 'off' && autoCloseDays <= reminders[1]) throw new ConfigError('AUTO_CLOSE_BUSINESS_DAYS must come after the second reminder (or be off)');
+  const hours = (env.OFFICE_HOURS ?? `${d.calendar.officeHours.start}-${d.calendar.officeHours.end}`).split('-').map((t) => t.trim());
+  if (hours.length !== 2 || !hours.every((t) => /^\d{2}:\d{2}$/.test(t)) || hours[0] >= hours[1]) throw new ConfigError('OFFICE_HOURS must read HH:MM-HH:MM (e.g. 08:00-17:00)');
+  const seconds = env.CLOCK_DAY_SECONDS ? Number(env.CLOCK_DAY_SECONDS) : null;
+  if (seconds !== null && !(seconds > 0)) throw new ConfigError('CLOCK_DAY_SECONDS must be a positive number of seconds');
+  return {
+    calendar: {
+      timeZone: env.OFFICE_TIME_ZONE ?? d.calendar.timeZone,
+      officeHours: { start: hours[0], end: hours[1] },
+      workDays: env.OFFICE_WORK_DAYS ? numberList(env.OFFICE_WORK_DAYS, 'OFFICE_WORK_DAYS') : d.calendar.workDays,
+      holidays: env.OFFICE_HOLIDAYS !== undefined ? env.OFFICE_HOLIDAYS.split(',').map((h) => h.trim()).filter(Boolean) : d.calendar.holidays,
+    },
+    compressedDayMs: seconds === null ? null : seconds * 1000,
+    reminderAfterBusinessDays: [reminders[0], reminders[1]],
+    autoClose: { enabled: autoClose !== 'off', afterBusinessDays: autoCloseDays },
+    escalateAfterBusinessDays: env.ESCALATION_BUSINESS_DAYS ? numberList(env.ESCALATION_BUSINESS_DAYS, 'ESCALATION_BUSINESS_DAYS')[0] : d.escalateAfterBusinessDays,
+    releaseValidityDays: env.SIGNED_RELEASE_VALID_DAYS ? numberList(env.SIGNED_RELEASE_VALID_DAYS, 'SIGNED_RELEASE_VALID_DAYS')[0] : d.releaseValidityDays,
   };
 }

@@ -1,5 +1,6 @@
 /** Development defaults seeded on first start (issue #2): users, the twelve email templates, policy years. */
-import { EMAIL_TEMPLATE_ORDER, EMAIL_TEMPLATE_TITLES as T, type EmailTemplateTitle } from '../domain/notification-template';
+import { ALL_EMAIL_TEMPLATE_ORDER, EMAIL_TEMPLATE_TITLES as T, type EmailTemplateTitle } from '../domain/notification-template';
+import { CLOCK_TEMPLATE_TITLES as C, type ClockTemplateTitle } from '../domain/request-clocks';
 import { REQUEST_RETURNED_TO_REVIEW, REQUEST_RETURNED_TO_REVIEW_ORDER } from '../domain/wake-ups';
 import { NON_EMPLOYEE_IS_CODES, PRODUCT_NAME, STUDENT_IS_CODE } from '../domain/reference-lists';
 
@@ -14,9 +15,18 @@ const requestLine = 'Request number: {{requestNumber}}\nClinician: {{clinicianNa
 const link = 'View the request: {{requestUrl}}\n';
 const certificateLine = 'Request number: {{requestNumber}}\nCertificate: {{certificateType}}\nCertificate holder: {{certificateHolder}}\nStatus: {{status}}\n';
 
+/**
+ * The body of Additional Information Needed. `{{additionalInformation}}` says what is asked when the portal asks by
+ * itself (an expired signed release); migration 20261122063000 adds the block to a body still as first seeded.
+ */
+export const ADDITIONAL_INFORMATION_BODY_BEFORE_CLOCKS = 'Dear {{requesterName}},\n\nWe need more information before we can complete your request. Please open it, ' +
+  'read the discussion and resubmit.\n\n' + requestLine + link + signature;
+export const ADDITIONAL_INFORMATION_BLOCK = '{{#if additionalInformation}}{{additionalInformation}}\n\n{{/if}}';
+const ADDITIONAL_INFORMATION_BODY = ADDITIONAL_INFORMATION_BODY_BEFORE_CLOCKS.replace('resubmit.\n\n', `resubmit.\n\n${ADDITIONAL_INFORMATION_BLOCK}`);
+
 /** Handlebars variables: requesterName, requestNumber, requestTypeLabel, clinicianName, status, requestUrl, portalUrl, productName,
  * certificateType, certificateHolder. */
-const TEMPLATE_TEXT: Record<EmailTemplateTitle, { subject: string; body: string }> = {
+const TEMPLATE_TEXT: Record<EmailTemplateTitle | ClockTemplateTitle, { subject: string; body: string }> = {
   [T.submissionConfirmation]: {
     subject: 'Request {{requestNumber}} received: {{requestTypeLabel}}',
     body: 'Dear {{requesterName}},\n\nThank you. We received your {{requestTypeLabel}} request.\n\n' + requestLine + link +
@@ -47,8 +57,7 @@ const TEMPLATE_TEXT: Record<EmailTemplateTitle, { subject: string; body: string 
   },
   [T.additionalInformationNeeded]: {
     subject: 'Request {{requestNumber}}: additional information needed',
-    body: 'Dear {{requesterName}},\n\nWe need more information before we can complete your request. Please open it, ' +
-      'read the discussion and resubmit.\n\n' + requestLine + link + signature,
+    body: ADDITIONAL_INFORMATION_BODY,
   },
   [T.pendingEmployment]: {
     subject: 'Request {{requestNumber}}: pending employment',
@@ -71,9 +80,25 @@ const TEMPLATE_TEXT: Record<EmailTemplateTitle, { subject: string; body: string 
     subject: 'Request {{requestNumber}}: new message',
     body: 'Dear {{requesterName}},\n\nThere is a new message about your request. Open it to read and reply.\n\n' + requestLine + link + signature,
   },
+  // Sent by the request's clocks (domain/request-clocks.ts).
+  [C.reminder]: {
+    subject: 'Reminder: request {{requestNumber}} needs additional information',
+    body: 'Dear {{requesterName}},\n\nWe are still waiting for more information before we can complete your request. Please open it, ' +
+      'read the discussion and resubmit.\n\n' + requestLine + link + signature,
+  },
+  [C.escalation]: {
+    subject: 'Request {{requestNumber}} is waiting for review',
+    body: 'Request {{requestNumber}} ({{requestTypeLabel}}) from {{requesterName}} was submitted and has not been reviewed yet.\n\n' +
+      requestLine + link + signature,
+  },
+  [C.autoClosed]: {
+    subject: 'Request {{requestNumber}} closed',
+    body: 'Dear {{requesterName}},\n\nWe closed your request because we did not receive the additional information we asked for. ' +
+      'You may submit a new request at any time.\n\n' + requestLine + link + signature,
+  },
 };
 
-export const SEED_EMAIL_TEMPLATES = EMAIL_TEMPLATE_ORDER.map(([title, order]) => ({ title, order, ...TEMPLATE_TEXT[title] }));
+export const SEED_EMAIL_TEMPLATES = ALL_EMAIL_TEMPLATE_ORDER.map(([title, order]) => ({ title, order, ...TEMPLATE_TEXT[title] }));
 export const TEMPLATE_PRODUCT_NAME = PRODUCT_NAME;
 
 /** Beyond the twelve (issue #10): the administrators hear that a waiting request returned to review by itself. */

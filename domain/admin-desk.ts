@@ -109,7 +109,7 @@ export function validatePolicy(input: PolicyInput, typed = false): { errors: Rec
  */
 export const TEMPLATE_VARIABLES = [
   'productName', 'requesterName', 'requestNumber', 'requestTypeLabel', 'clinicianName', 'status', 'requestUrl', 'portalUrl',
-  'certificateType', 'certificateHolder',
+  'certificateType', 'certificateHolder', 'additionalInformation',
 ] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
 
@@ -134,6 +134,8 @@ export function templateVariablesOf(request: TemplateRequestFields, publicUrl: s
     portalUrl: publicUrl,
     certificateType: request.certificateType ?? '',
     certificateHolder: request.certificateHolder ?? '',
+    // What a particular email asks of the requester (an expired signed release); empty in every other email.
+    additionalInformation: '',
   };
 }
 

@@ -4,9 +4,10 @@ import { REQUEST_RETURNED_TO_REVIEW } from './wake-ups';
  * WHO RECEIVES EACH AUTOMATED EMAIL (the one place; docs/ARCHITECTURE.md points here):
  * - status-change emails (Submission Confirmation, Additional Information Needed, the Pending ones, approvals with
  *   their letter or certificate, denials) and any template an administrator sends by hand: `emailRecipients`.
- * - Request Resubmission (a requester submits again from Pending Additional Information): the administrators'
- *   (risk-management) mailbox only, `statusEmailRecipients`; so does Request Returned to Review (a waiting request
- *   woke by itself, domain/wake-ups.ts).
+ * - Request Resubmission (a requester submits again from Pending Additional Information), Request Escalation (a
+ *   request not reviewed in time, domain/request-clocks.ts) and Request Returned to Review (a waiting request woke
+ *   by itself, domain/wake-ups.ts): the administrators' (risk-management) mailbox only, `statusEmailRecipients`.
+ * - The clocks' Reminder and automatic close emails: like status-change emails, `emailRecipients`.
  * - Request Discussion: `discussionRecipients`: the other side of the conversation.
  * - Email failures are not emailed: they become an `Email Failed` audit row the administrators see.
  *
@@ -43,7 +44,7 @@ export function onDemandRecipients(requesterEmail: string | null | undefined, ad
 }
 
 /** Templates a status change sends to the administrators' mailbox instead of the requester. */
-export const ADMINISTRATOR_TEMPLATES: readonly string[] = ['Request Resubmission', REQUEST_RETURNED_TO_REVIEW];
+export const ADMINISTRATOR_TEMPLATES: readonly string[] = ['Request Resubmission', 'Request Escalation', REQUEST_RETURNED_TO_REVIEW];
 
 /** Recipients of a status-change email: the administrators' mailbox for ADMINISTRATOR_TEMPLATES, else `emailRecipients`. */
 export function statusEmailRecipients(templateTitle: string, request: Parameters<typeof emailRecipients>[0], riskManagementMailbox: string): string[] {

@@ -16,3 +16,5 @@ export * from './discussions';
 export * from './wake-ups';
 export * from './request-documents';
 export * from './request-edit';
+export * from './business-calendar';
+export * from './request-clocks';

@@ -4,6 +4,7 @@
  * Approved with Letter of Intent or Denied. Approved statuses use the approval templates (approval-email call).
  */
 import type { RequestType } from './reference-lists';
+import { CLOCK_TEMPLATE_ORDER, type ClockTemplateTitle } from './request-clocks';
 import { DECIDED_STATUSES, STATUS, type RequestStatus } from './request-status';
 import { REQUEST_RETURNED_TO_REVIEW, wakeReasonOf } from './wake-ups';
 
@@ -26,6 +27,16 @@ export type EmailTemplateTitle = (typeof EMAIL_TEMPLATE_TITLES)[keyof typeof EMA
 
 export const EMAIL_TEMPLATE_ORDER: ReadonlyArray<readonly [EmailTemplateTitle, number]> = Object.values(EMAIL_TEMPLATE_TITLES)
   .map((title, i) => [title, [3, 5, 7, 10, 11, 12, 15, 20, 25, 30, 35, 40][i]] as const);
+
+/**
+ * Every template the portal seeds and sends: the twelve of the spec, then the ones the request clocks send
+ * (domain/request-clocks.ts), which come after them without changing their titles or orders.
+ */
+export const ALL_EMAIL_TEMPLATE_ORDER: ReadonlyArray<readonly [EmailTemplateTitle | ClockTemplateTitle, number]> = [
+  ...EMAIL_TEMPLATE_ORDER, ...CLOCK_TEMPLATE_ORDER,
+];
+/** Every title an email may be sent (again) with: the above, plus the wake-up's (seeded beside them, db/seed-data.ts). */
+export const ALL_EMAIL_TEMPLATE_TITLES: readonly string[] = [...ALL_EMAIL_TEMPLATE_ORDER.map(([title]) => title), REQUEST_RETURNED_TO_REVIEW];
 
 export interface StatusChange {
   requestType: RequestType;

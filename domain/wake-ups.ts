@@ -25,7 +25,7 @@ export const wakeReasonOf = (status: RequestStatus): WakeReason | null =>
  * twelve templates of spec 2 §9.3: a separate entry, seeded and editable like them, ordered after them.
  */
 export const REQUEST_RETURNED_TO_REVIEW = 'Request Returned to Review';
-export const REQUEST_RETURNED_TO_REVIEW_ORDER = 45;
+export const REQUEST_RETURNED_TO_REVIEW_ORDER = 60; // after the clocks' templates (45, 50, 55: domain/request-clocks.ts)
 
 /** Who the audit trail names for a wake-up: nobody pressed anything. */
 export const WAKE_UP_ACTOR = { name: 'COI Automated Review System', email: 'automated-review@coi-portal.local' } as const;

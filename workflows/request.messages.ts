@@ -3,7 +3,7 @@
  * Safe for the workflow bundle: only @temporalio/workflow and domain types.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { CertificateType, RequestStatus, RequestType, WakeReason } from '../domain';
+import type { CertificateType, ClockKind, ClockPolicy, ClockState, RequestStatus, RequestType, WakeReason } from '../domain';
 
 export interface Actor { name: string; email: string }
 
@@ -19,6 +19,12 @@ export interface RequestWorkflowInput {
   lastCommandId?: string | null;
   /** Effects still owed, carried across continue-as-new (a fresh start reads them from PostgreSQL instead). */
   pendingEffects?: PendingEffect[];
+  /**
+   * The clocks' policy and state (domain/request-clocks.ts), carried across continue-as-new so a due instant
+   * survives it. A fresh start reads both once (activity `clockStart`: the worker's policy, the row's dates).
+   */
+  clockPolicy?: ClockPolicy;
+  clocks?: ClockState;
 }
 
 /** `letter`: a letter regenerated on demand (generate-pdfs without sendWithEmail): rendered, never emailed. */
@@ -33,6 +39,8 @@ export interface RequestWorkflowState {
   effectSeq: number;
   pendingEffects: number;
   lastCommandId?: string | null;
+  /** what the workflow's timer waits for now (operators: also the RequestClock search attribute and the timer's summary) */
+  clock?: { kind: ClockKind; dueAt: string; summary: string } | null;
 }
 
 /**
@@ -81,6 +89,12 @@ export interface GenerateLetterResult { effectKey: string }
 export const generateLetterUpdate = defineUpdate<GenerateLetterResult, [GenerateLetterCommand]>('generateLetter');
 export const letterEffectKeyOf = (commandId: string) => `effect:${commandId}`;
 export const stateQuery = defineQuery<RequestWorkflowState>('state');
+/**
+ * The administrator recorded the signed release date of a credentialing request (`yyyy-mm-dd`, validated by the API
+ * with domain/request-clocks.ts). The workflow writes it with an audit row and arms the release expiry.
+ */
+export interface RecordSignedReleaseCommand { signedReleaseDate: string; actor: Actor; commandId: string }
+export const recordSignedReleaseUpdate = defineUpdate<{ signedReleaseDate: string }, [RecordSignedReleaseCommand]>('recordSignedRelease');
 
 export const REQUEST_WORKFLOW_TYPE = 'requestWorkflow';
 export const requestWorkflowId = (requestNumber: number) => `request-${requestNumber}`;

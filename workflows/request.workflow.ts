@@ -21,15 +21,16 @@ import {
 } from '@temporalio/workflow';
 import type { EffectRef, RequestActivities } from '../activities/request-activities.types';
 import {
-  applyLifecycleEvent, EMAIL_TEMPLATE_TITLES, generatesLetter, isFinished, notificationTemplateFor, stampsCompletionDate,
-  STATUS, type LifecycleEvent,
+  ALL_EMAIL_TEMPLATE_TITLES, applyLifecycleEvent, EMAIL_TEMPLATE_TITLES, generatesLetter, isFinished, notificationTemplateFor,
+  stampsCompletionDate, STATUS, type LifecycleEvent,
 } from '../domain';
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
-  discussionPostedUpdate, generateLetterUpdate, letterEffectKeyOf, letterTaskQueue, reopenUpdate, sendEmailUpdate, setStatusUpdate, stateQuery,
-  submitUpdate, wakeUpdate,
+  discussionPostedUpdate, generateLetterUpdate, letterEffectKeyOf, letterTaskQueue, recordSignedReleaseUpdate, reopenUpdate,
+  sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate, wakeUpdate,
   type Actor, type RequestWorkflowInput, type RequestWorkflowState, type StatusResult,
 } from './request.messages';
+import { REQUEST_CLOCKS_PATCH, RequestClocks, type ClockAction } from './request-clocks';
 import { RequestStatusKey } from './search-attributes';
 
 /** Runs recorded before command ids and the effects table replay on the legacy body. */
@@ -56,6 +57,8 @@ function failureReason(error: unknown): string {
 
 export async function requestWorkflow(input: RequestWorkflowInput): Promise<void> {
   if (!patched(COMMANDS_AND_EFFECTS_PATCH)) return legacyRequestWorkflow(input);
+  // Runs recorded before the clocks replay without them (no timers, no clock activities, no new search attributes).
+  const clocksOn = patched(REQUEST_CLOCKS_PATCH);
 
   const { workflowId, runId, taskQueue } = workflowInfo();
   const letters = proxyActivities<RequestActivities>({
@@ -77,6 +80,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   const result = (): StatusResult => ({ status: state.status, requestNumber: state.requestNumber });
   const isRepeat = (commandId?: string) => !!commandId && commandId === state.lastCommandId;
   let busy = false; // one change at a time: handlers interleave at every await
+  const clocks = clocksOn ? new RequestClocks(input, records) : null;
 
   /**
    * A validator judges against the status as it stands. While another change is under way (its status write may
@@ -89,40 +93,71 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     if (!outcome.ok) throw ApplicationFailure.nonRetryable(outcome.message, 'BadRequest');
   };
 
-  async function change(event: LifecycleEvent, actor: Actor, commandId: string | undefined, extra: { verified?: boolean; internalNotes?: string | null; note?: string }): Promise<StatusResult> {
-    // Re-check after every wake-up: handlers woken in the same activation must not all take the lock.
+  /** Takes the one-change-at-a-time lock. Re-checks after every wake-up: handlers woken together must not all take it. */
+  async function locked<T>(body: () => Promise<T>): Promise<T> {
     while (busy) await condition(() => !busy);
     busy = true;
     try {
-      if (isRepeat(commandId)) return result();
-      // A submit repeated while the first is on its way (the requester retried) answers like the first.
-      if (event.type === 'SUBMIT' && state.status === STATUS.submitted) return result();
-      const outcome = applyLifecycleEvent(state.status, ctx(), event);
-      if (!outcome.ok) throw ApplicationFailure.nonRetryable(outcome.message, 'BadRequest');
-      const previousStatus = state.status;
-      const status = outcome.status;
-      const key = nextKey();
-      const at = new Date().toISOString(); // workflow time: deterministic on replay
-      const templateTitle = notificationTemplateFor({ requestType: state.requestType, previousStatus, newStatus: status });
-      const effect = templateTitle ? { kind: generatesLetter(status) ? 'letter-and-email' as const : 'email' as const, templateTitle } : null;
-      await records.recordStatus({
-        key, requestId: state.requestId, previousStatus, status, at,
-        submitted: event.type === 'SUBMIT',
-        completedDate: stampsCompletionDate(status) ? at : null,
-        verified: extra.verified, internalNotes: extra.internalNotes, actor,
-        commandId: commandId ?? null, effect, ...(extra.note ? { note: extra.note } : {}),
-      });
-      state.status = status;
-      if (commandId) state.lastCommandId = commandId;
-      upsertSearchAttributes([{ key: RequestStatusKey, value: status }]);
-      if (effect) queue.push({ key, ...effect });
-      return result();
+      return await body();
     } finally {
       busy = false;
     }
   }
 
-  setHandler(stateQuery, () => ({ ...state, pendingEffects: queue.length }));
+  interface ChangeExtra {
+    verified?: boolean; internalNotes?: string | null;
+    /** a clock's change: its own email instead of the status's, the reason in the audit row, the email's request */
+    templateTitle?: string; reason?: string; additionalInformation?: string;
+  }
+
+  /** Applies a legal change under the lock: status write, audit row and effect (one transaction), then the clocks. */
+  async function applyChange(event: LifecycleEvent, actor: Actor, commandId: string | undefined, extra: ChangeExtra): Promise<StatusResult> {
+    const outcome = applyLifecycleEvent(state.status, ctx(), event);
+    if (!outcome.ok) throw ApplicationFailure.nonRetryable(outcome.message, 'BadRequest');
+    if (clocks) await clocks.ready();
+    const previousStatus = state.status;
+    const status = outcome.status;
+    const key = nextKey();
+    const at = new Date().toISOString(); // workflow time: deterministic on replay
+    const templateTitle = extra.templateTitle ?? notificationTemplateFor({ requestType: state.requestType, previousStatus, newStatus: status });
+    const effect = templateTitle ? { kind: generatesLetter(status) ? 'letter-and-email' as const : 'email' as const, templateTitle } : null;
+    await records.recordStatus({
+      key, requestId: state.requestId, previousStatus, status, at,
+      submitted: event.type === 'SUBMIT',
+      completedDate: stampsCompletionDate(status) ? at : null,
+      verified: extra.verified, internalNotes: extra.internalNotes, actor,
+      commandId: commandId ?? null, effect,
+      ...(extra.reason ? { reason: extra.reason } : {}),
+      ...(extra.additionalInformation ? { additionalInformation: extra.additionalInformation } : {}),
+    });
+    state.status = status;
+    if (commandId) state.lastCommandId = commandId;
+    upsertSearchAttributes([{ key: RequestStatusKey, value: status }]);
+    if (effect) queue.push({ key, ...effect });
+    clocks?.statusEntered(status, at);
+    return result();
+  }
+
+  function change(event: LifecycleEvent, actor: Actor, commandId: string | undefined, extra: ChangeExtra): Promise<StatusResult> {
+    return locked(async () => {
+      if (isRepeat(commandId)) return result();
+      // A submit repeated while the first is on its way (the requester retried) answers like the first.
+      if (event.type === 'SUBMIT' && state.status === STATUS.submitted) return result();
+      return applyChange(event, actor, commandId, extra);
+    });
+  }
+
+  /** A clock fell due: what it does (domain/request-clocks.ts decides, the lock keeps it apart from commands). */
+  async function carryOutClock(action: ClockAction): Promise<void> {
+    if (action.type === 'status') {
+      await applyChange(action.event, action.actor, undefined, action.extra);
+      return;
+    }
+    const effect = await records.recordClockEffect({ key: nextKey(), requestId: state.requestId, at: new Date().toISOString(), ...action.record });
+    queue.push(effect);
+  }
+
+  setHandler(stateQuery, () => ({ ...state, pendingEffects: queue.length, clock: clocks?.describe(state.requestType) ?? null }));
   setHandler(submitUpdate, ({ actor, commandId }) => change({ type: 'SUBMIT' }, actor, commandId, {}), {
     validator: ({ commandId }) => { if (state.status !== STATUS.submitted) refuseIfIllegal({ type: 'SUBMIT' }, commandId); },
   });
@@ -134,7 +169,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     validator: ({ commandId }) => refuseIfIllegal({ type: 'REOPEN' }, commandId),
   });
   // New handler (issue #10): existing command paths are untouched, so recorded histories replay as before.
-  setHandler(wakeUpdate, ({ reason, note, actor, commandId }) => change({ type: 'WAKE', reason }, actor, commandId, { note }), {
+  setHandler(wakeUpdate, ({ reason, note, actor, commandId }) => change({ type: 'WAKE', reason }, actor, commandId, { reason: note }), {
     validator: ({ reason, commandId }) => refuseIfIllegal({ type: 'WAKE', reason }, commandId),
   });
   setHandler(sendEmailUpdate, async ({ templateTitle, retryOf, actor, recipients }) => {
@@ -143,7 +178,24 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     return { queued: true as const, templateTitle };
   }, {
     validator: ({ templateTitle }) => {
-      if (!TEMPLATE_TITLES.includes(templateTitle)) throw ApplicationFailure.nonRetryable(`Unknown email template "${templateTitle}"`, 'BadRequest');
+      // The clocks' templates may be sent (again) once the clocks exist; older runs know the twelve.
+      const known = clocksOn ? ALL_EMAIL_TEMPLATE_TITLES : TEMPLATE_TITLES;
+      if (!known.includes(templateTitle)) throw ApplicationFailure.nonRetryable(`Unknown email template "${templateTitle}"`, 'BadRequest');
+    },
+  });
+
+  // The signed release date (credentialing, recorded when verifying): written with an audit row; arms its expiry.
+  setHandler(recordSignedReleaseUpdate, ({ signedReleaseDate, actor }) => locked(async () => {
+    if (clocks) await clocks.ready();
+    const at = new Date().toISOString();
+    await records.recordSignedRelease({ key: nextKey(), requestId: state.requestId, signedReleaseDate, at, actor });
+    clocks?.releaseRecorded(signedReleaseDate, at);
+    return { signedReleaseDate };
+  }), {
+    validator: ({ signedReleaseDate }) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(signedReleaseDate)) throw ApplicationFailure.nonRetryable('Date input not valid.', 'BadRequest');
+      if (state.requestType !== 'credentialing') throw ApplicationFailure.nonRetryable('Only claim history requests have a signed release', 'BadRequest');
+      if (isFinished(state.status)) throw ApplicationFailure.nonRetryable('This request is finished', 'BadRequest');
     },
   });
 
@@ -187,9 +239,25 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     queue.unshift(...owed.filter((e) => !queue.some((q) => q.key === e.key)));
   }
 
+  if (clocks) await clocks.ready();
+
   const finishedAndIdle = () => isFinished(state.status) && queue.length === 0 && !busy;
   for (;;) {
-    await condition(() => queue.length > 0 || finishedAndIdle() || workflowInfo().continueAsNewSuggested);
+    const wake = () => queue.length > 0 || finishedAndIdle() || workflowInfo().continueAsNewSuggested;
+    if (clocks) {
+      // Wait for work or for the next clock (a durable timer named after what it waits for); a command that moves the
+      // clocks (a status change, a release date) wakes the loop, which arms the clock that is now next.
+      const due = await clocks.waitFor(wake, state.requestType);
+      if (due) {
+        await locked(async () => {
+          const action = clocks.fire(due, ctx(), state.status);
+          // A clock that cannot be carried out (its request row is gone) is logged, never the end of the request.
+          if (action) await carryOutClock(action).catch((error) => log.warn('request clock failed', { kind: due.kind, reason: failureReason(error) }));
+        });
+      }
+    } else {
+      await condition(wake);
+    }
     while (queue.length > 0) {
       await carryOut(queue[0]);
       queue.shift();
@@ -205,6 +273,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
       await continueAsNew<typeof requestWorkflow>({
         requestId: state.requestId, requestNumber: state.requestNumber, requestType: state.requestType,
         certificateType: state.certificateType, status: state.status, lastCommandId: state.lastCommandId, pendingEffects: [],
+        ...(clocks ? clocks.carryOver() : {}),
       });
     }
   }

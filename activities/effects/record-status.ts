@@ -9,6 +9,7 @@ import { takeSnapshot } from './request-snapshot';
 async function snapshotFor(em: Parameters<typeof takeSnapshot>[0], request: Parameters<typeof takeSnapshot>[1], input: RecordStatusInput, config: AppConfig) {
   const snapshot = await takeSnapshot(em, request, { at: input.at, publicUrl: config.publicUrl, withLetter: input.effect!.kind === 'letter-and-email' });
   snapshot.recipients = statusEmailRecipients(input.effect!.templateTitle, request, config.riskManagementEmail);
+  if (input.additionalInformation) snapshot.variables.additionalInformation = input.additionalInformation;
   return snapshot;
 }
 
@@ -34,9 +35,9 @@ export function recordStatusActivity(deps: { orm: Orm; config: AppConfig }) {
         requestId: input.requestId,
         date: new Date(input.at),
         activityType: input.submitted ? 'Submission' : 'Status Change',
-        activityText: input.submitted
+        activityText: (input.submitted
           ? `Request submitted (status "${input.status}")`
-          : `Status changed from "${input.previousStatus}" to "${input.status}"${input.note ? `: ${input.note}` : ''}`,
+          : `Status changed from "${input.previousStatus}" to "${input.status}"`) + (input.reason ? `: ${input.reason}` : ''),
         performedBy: input.actor.name,
         idempotencyKey: auditKey,
       } as never);

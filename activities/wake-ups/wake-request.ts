@@ -10,7 +10,7 @@ import type { Orm } from '../../db/orm';
 import { RequestSchema } from '../../db/entities';
 import { WAITING_STATUS, WAKE_UP_ACTOR, wakeCommandIdOf, type CertificateType, type RequestStatus, type RequestType } from '../../domain';
 import { REQUEST_WORKFLOW_TYPE, requestWorkflowId, wakeUpdate, type RequestWorkflowInput } from '../../workflows/request.messages';
-import { RequestNumberKey, RequestStatusKey, RequestTypeKey } from '../../workflows/search-attributes';
+import { requestStartSearchAttributes } from '../../workflows/search-attributes';
 import type { WakeUpActivities } from '../wake-up-activities.types';
 
 export function wakeRequestActivity(deps: { orm: Orm }): WakeUpActivities['wakeRequest'] {
@@ -34,11 +34,7 @@ export function wakeRequestActivity(deps: { orm: Orm }): WakeUpActivities['wakeR
           args: [input],
           workflowIdConflictPolicy: 'USE_EXISTING',
           workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-          typedSearchAttributes: [
-            { key: RequestNumberKey, value: request.requestNumber! },
-            { key: RequestStatusKey, value: request.status },
-            { key: RequestTypeKey, value: request.requestType },
-          ],
+          typedSearchAttributes: requestStartSearchAttributes({ ...request, requestNumber: request.requestNumber! }),
         }),
       });
       return 'woken';

@@ -48,6 +48,10 @@ export const PatchRequestBody = Type.Object({
   ...FORM_FIELDS,
   status: Type.Optional(StringEnum(ALL_STATUSES)),
   verified: Type.Optional(Type.Boolean()),
+  signedReleaseDate: Type.Optional(Type.String({
+    maxLength: 10, description: 'administrators, claim history requests: the signed release\'s date (yyyy-mm-dd, within the last 180 days); '
+      + 'the request goes back to the requester when it expires',
+  })),
   internalNotes: Type.Optional(Nullable(Type.String({ maxLength: INTERNAL_NOTES_MAX }))),
   version: Type.Optional(Type.Integer({
     minimum: 1,
@@ -56,7 +60,7 @@ export const PatchRequestBody = Type.Object({
   })),
 }, { additionalProperties: false });
 export type PatchRequestBody = {
-  status?: (typeof ALL_STATUSES)[number]; verified?: boolean; internalNotes?: string | null; version?: number;
+  status?: (typeof ALL_STATUSES)[number]; verified?: boolean; internalNotes?: string | null; version?: number; signedReleaseDate?: string;
 } & Record<string, unknown>;
 
 const nullableText = Type.Optional(Nullable(Type.String()));
@@ -88,6 +92,8 @@ export const RequestRecord = Type.Object({
   recipientEmail: nullableText,
   internalNotes: Type.Optional(Nullable(Type.String({ description: 'administrators only' }))),
   verified: Type.Optional(Type.Boolean()),
+  signedReleaseDate: Type.Optional(Nullable(Type.String({ description: 'yyyy-mm-dd: the signed release the administrator verified' }))),
+  signedReleaseRecordedAt: nullableDate,
   credentialingCompany: nullableText,
   employeeId: nullableText,
   title: nullableText,

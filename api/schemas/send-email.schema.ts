@@ -1,11 +1,12 @@
 /** `POST /send-email` (spec 2 §7.9): an administrator sends a template email for a request. */
 import { Type, type Static } from 'typebox';
-import { EMAIL_TEMPLATE_TITLES } from '../../domain';
+import { ALL_EMAIL_TEMPLATE_TITLES } from '../../domain';
 import { Id, StringEnum } from './primitives';
 
 export const SendEmailBody = Type.Object({
   requestId: Id,
-  templateTitle: StringEnum(Object.values(EMAIL_TEMPLATE_TITLES)),
+  // The twelve of the spec and the clocks' templates (a failed reminder can be sent again).
+  templateTitle: StringEnum(ALL_EMAIL_TEMPLATE_TITLES),
   recipients: Type.Optional(Type.String({
     maxLength: 1000,
     description: 'additional recipients (split on spaces, semicolons and commas); the requester always comes first. '

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { DocumentSchema, RequestActivitySchema, RequestSchema, type Request } from '../../db/entities';
 import {
-  COMPLETED_STATUSES, hasErrors, isCertificateType, isFinished, localDay, PRODUCT_NAME, requestKindOf, STATUS,
-  type RequestStatus,
+  COMPLETED_STATUSES, hasErrors, isCertificateType, isFinished, localDay, MESSAGES, PRODUCT_NAME, requestKindOf,
+  SIGNED_RELEASE_MESSAGES, signedReleaseDateError, STATUS, zonedDay, type RequestStatus,
   onDemandRecipients,
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
@@ -21,7 +21,7 @@ import { canEditForm, findVisibleRequest, requestForCaller } from './request-acc
 import { auditFieldEdit, isAdminEdit, saveAdminEdit } from './admin-edit';
 import { applyFormFields, cloneFormFields, formOf } from './request-form';
 import { assignRequestNumber } from './request-numbers';
-import { changeStatus, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflows';
+import { changeStatus, recordSignedRelease, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflows';
 
 const actorOf = (user: SessionUser): Actor => ({ name: `${user.firstName} ${user.lastName}`.trim(), email: user.email });
 
@@ -38,6 +38,7 @@ const workflowRowOf = (row: Request, requestNumber: number, loadedVersion: numbe
   status: row.status,
   version: loadedVersion,
   lastCommandId: row.lastCommandId,
+  requesterEmail: row.requesterEmail,
 });
 
 // ---- create ----------------------------------------------------------------------------------------------------
@@ -96,7 +97,7 @@ export async function createDraft(ctx: CommandContext, body: CreateRequestBody):
 /** Administrators' fields, and status changes other than a requester's own submit, are refused before anything is saved. */
 function assertMayPatch(user: SessionUser, current: RequestStatus, body: PatchRequestBody): void {
   if (user.isAdmin) return;
-  if (body.verified !== undefined || body.internalNotes !== undefined) throw forbidden('Administrators only');
+  if (body.verified !== undefined || body.internalNotes !== undefined || body.signedReleaseDate !== undefined) throw forbidden('Administrators only');
   if (body.status !== undefined && body.status !== current && body.status !== STATUS.submitted) {
     throw forbidden("Only administrators can change a request's status");
   }
@@ -150,6 +151,22 @@ async function changeStatusAsAdmin(
   }
 }
 
+/**
+ * The signed release date an administrator records when verifying a credentialing request (spec: dated within the
+ * last 180 days). Goes through the workflow, which writes it with an audit row and arms the release's expiry.
+ */
+async function recordReleaseAsAdmin(ctx: CommandContext, row: Request, day: string, loadedVersion: number, seenVersion: number): Promise<void> {
+  if (row.requestType !== 'credentialing') throw badRequest(SIGNED_RELEASE_MESSAGES.credentialingOnly);
+  if (isFinished(row.status as RequestStatus)) throw badRequest('This request is finished');
+  if (!row.requestNumber || !row.submitDate) throw badRequest('A signed release is recorded once the request is submitted');
+  const error = signedReleaseDateError(day, zonedDay(Date.now(), ctx.clockPolicy.calendar.timeZone), ctx.clockPolicy.releaseValidityDays);
+  if (error) throw badRequest(MESSAGES.fieldValidation, { signedReleaseDate: error });
+  await recordSignedRelease(ctx.workflows, workflowRowOf(row, row.requestNumber, loadedVersion), day, actorOf(ctx.user), seenVersion);
+}
+
+const storedDay = (value: unknown): string | null =>
+  value == null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
+
 /** `verified` and internal notes without a status change are plain saves (a finished request's verification stays). */
 async function saveAdminFields(ctx: CommandContext, row: Request, body: PatchRequestBody): Promise<void> {
   const { verified, internalNotes } = body;
@@ -169,19 +186,25 @@ async function saveAdminFields(ctx: CommandContext, row: Request, body: PatchReq
 /** `PATCH /requests/:id`: answers the request as stored after the command (status included). */
 export async function patchRequest(ctx: CommandContext, id: number, body: PatchRequestBody): Promise<Request> {
   const row = await findVisibleRequest(ctx.em, ctx.user, id);
-  const { status, verified, internalNotes, version, ...form } = body;
+  const { status, verified, internalNotes, version, signedReleaseDate, ...form } = body;
   const current = row.status as RequestStatus;
   const loadedVersion = row.version; // before this call's own form changes bump it
   const seenVersion = version ?? loadedVersion;
   assertMayPatch(ctx.user, current, body);
   await saveFormFields(ctx, row, form);
+  // The release goes to the workflow before a status change (which may finish the request) and after a plain save
+  // of the admin fields (the workflow's write would make this call's copy of the row stale).
+  const release = signedReleaseDate !== undefined && signedReleaseDate !== storedDay(row.signedReleaseDate)
+    ? () => recordReleaseAsAdmin(ctx, row, signedReleaseDate, loadedVersion, seenVersion) : null;
 
   if (isSubmit(current, status)) {
     await submit(ctx, row, loadedVersion, seenVersion);
   } else if (status !== undefined && status !== current) {
+    await release?.();
     await changeStatusAsAdmin(ctx, row, { ...body, status }, loadedVersion, seenVersion);
-  } else if (ctx.user.isAdmin && (verified !== undefined || internalNotes !== undefined)) {
-    await saveAdminFields(ctx, row, body);
+  } else {
+    if (ctx.user.isAdmin && (verified !== undefined || internalNotes !== undefined)) await saveAdminFields(ctx, row, body);
+    await release?.();
   }
   // The workflow wrote the status through its own connection: read the row afresh.
   return ctx.em.fork().findOneOrFail(RequestSchema, row.id);

@@ -14,10 +14,11 @@ import {
 } from '@temporalio/client';
 import { applyLifecycleEvent, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
 import {
-  discussionPostedUpdate, generateLetterUpdate, REQUEST_WORKFLOW_TYPE, reopenUpdate, requestWorkflowId, sendEmailUpdate, setStatusUpdate, submitUpdate,
+  discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, REQUEST_WORKFLOW_TYPE, reopenUpdate, requestWorkflowId,
+  sendEmailUpdate, setStatusUpdate, submitUpdate,
   type Actor, type RequestWorkflowInput, type StatusResult,
 } from '../../workflows/request.messages';
-import { RequestNumberKey, RequestStatusKey, RequestTypeKey } from '../../workflows/search-attributes';
+import { requestStartSearchAttributes } from '../../workflows/search-attributes';
 import { ApiError, badRequest, conflict, unavailable } from '../errors';
 
 /**
@@ -40,6 +41,8 @@ export interface RequestRow {
   version: number;
   /** id of the last command the workflow applied (written with the status) */
   lastCommandId?: string | null;
+  /** the requester's email: a search attribute operators find the workflow by */
+  requesterEmail?: string | null;
 }
 
 /** `<kind>:<number>:<target>:v<version>`: the same press of the same button on the same version, the same id. */
@@ -91,11 +94,7 @@ function startOperation(access: WorkflowAccess, request: RequestRow) {
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    typedSearchAttributes: [
-      { key: RequestNumberKey, value: request.requestNumber },
-      { key: RequestStatusKey, value: request.status },
-      { key: RequestTypeKey, value: request.requestType },
-    ],
+    typedSearchAttributes: requestStartSearchAttributes(request),
   });
 }
 
@@ -172,6 +171,19 @@ export function sendEmail(
     }],
     updateId: commandId,
     startWorkflowOperation: startOperation(access, request),
+  }));
+}
+
+/**
+ * Records the signed release date of a credentialing request through its workflow (audit row, expiry timer). The
+ * update id derives from the request, the date and the version the administrator saw: Save pressed again is one update.
+ */
+export function recordSignedRelease(
+  access: WorkflowAccess, request: RequestRow, signedReleaseDate: string, actor: Actor, version = request.version,
+): Promise<{ signedReleaseDate: string }> {
+  const commandId = `release:${request.requestNumber}:${signedReleaseDate}:v${version}`;
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(recordSignedReleaseUpdate, {
+    args: [{ signedReleaseDate, actor, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
   }));
 }
 

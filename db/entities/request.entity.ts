@@ -29,6 +29,9 @@ export const RequestSchema = defineEntity({
     recipientEmail: p.string().nullable(),
     internalNotes: p.text().nullable(),
     verified: p.boolean().default(false),
+    /** credentialing: the signed release's date (`yyyy-mm-dd`), recorded by an administrator when verifying; valid 180 days */
+    signedReleaseDate: p.date().nullable(),
+    signedReleaseRecordedAt: p.datetime().nullable(),
     credentialingCompany: p.string().nullable(),
     // clinician / person
     employeeId: p.string().nullable(),

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { SEARCH_ATTRIBUTES } from '../../temporal/dev-server';
+import { REQUEST_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -17,7 +19,8 @@ const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
  * Settings that only matter on a developer machine: the in-process mail outbox of `npm start`, and the switch for the
  * development accounts (refused with NODE_ENV=production).
  */
-const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS']);
+/** CLOCK_DAY_SECONDS compresses the request clocks' days for tests and demonstrations: never in production. */
+const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS', 'CLOCK_DAY_SECONDS']);
 /**
  * Settings with no value that fits every site: compose must pass them through (`${NAME:-}`), the operator fills them
  * in. Single sign-on takes the IdP's metadata URL or its entry point and certificate (config/app-config.ts).
@@ -255,7 +258,7 @@ describe('docker-compose.yml', () => {
 
     const setup = Object.entries(compose.services).find(([, s]) => /search-attribute create/.test(commandText(s)));
     expect(setup, 'a service that registers the search attributes').toBeDefined();
-    for (const attribute of ['RequestNumber', 'RequestStatus', 'RequestType']) expect(commandText(setup![1])).toContain(attribute);
+    for (const key of REQUEST_SEARCH_ATTRIBUTE_KEYS) expect(commandText(setup![1])).toContain(`${key.name}:${SEARCH_ATTRIBUTES[key.name]}`);
     for (const service of ['api', 'worker']) expect(dependsOn(service)).toContain(setup![0]);
   });
 

@@ -1,7 +1,8 @@
 /**
  * Saved histories of request workflows must replay on the current code: a change to the workflow or to the shared
  * lifecycle machine that would break running requests fails here (guard such changes with `patched()`).
- * Record a fresh history with `RECORD_HISTORY=1 npx vitest run --project workflows`.
+ * Record a fresh history with `RECORD_HISTORY=1 npx vitest run --project workflows` (v2: request-workflow.test.ts;
+ * v3, with the request clocks: request-clocks.test.ts).
  */
 import { Worker } from '@temporalio/worker';
 import { loadHistory } from './history-files';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORKFLOWS_PATH } from '../../temporal/request-worker';
 import { COMMANDS_AND_EFFECTS_PATCH } from '../../workflows/request.workflow';
+import { REQUEST_CLOCKS_PATCH } from '../../workflows/request-clocks';
 
 const dir = path.join(import.meta.dirname, 'histories');
 
@@ -32,6 +34,25 @@ describe('replay of saved request workflow histories', async () => {
     expect(v2.length).toBeGreaterThan(0);
     for (const file of v1) expect(await marked(file)).toBe(false);
     for (const file of v2) expect(await marked(file)).toBe(true);
+  });
+
+  it('covers the request clocks: v2 runs recorded without them (no timers) and v3 runs with them (patch and timers)', async () => {
+    const events = async (file: string) => (await loadHistory(path.join(dir, file))).events!;
+    const hasClocksPatch = async (file: string) => (await events(file)).some((e) =>
+      e.markerRecordedEventAttributes?.markerName === 'core_patch'
+      && Object.values(e.markerRecordedEventAttributes.details ?? {}).some((p) => p.payloads?.some((payload) =>
+        Buffer.from(payload.data as Uint8Array).toString().includes(`"id":"${REQUEST_CLOCKS_PATCH}"`))));
+    const v2 = files.filter((f) => f.startsWith('v2-'));
+    const v3 = files.filter((f) => f.startsWith('v3-'));
+    expect(v3.length).toBeGreaterThan(0);
+    for (const file of v2) {
+      expect(await hasClocksPatch(file)).toBe(false);
+      expect((await events(file)).some((e) => e.timerStartedEventAttributes)).toBe(false);
+    }
+    for (const file of v3) {
+      expect(await hasClocksPatch(file)).toBe(true);
+      expect((await events(file)).some((e) => e.timerFiredEventAttributes)).toBe(true);
+    }
   });
 
   for (const file of files) {

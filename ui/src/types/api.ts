@@ -64,6 +64,8 @@ export interface RequestRecord {
   requesterCompany?: string | null;
   employerType?: string | null;
   verified?: boolean;
+  /** claim history: the signed release's date (`yyyy-mm-dd`) the administrator recorded */
+  signedReleaseDate?: string | null;
   internalNotes?: string | null;
   lastName?: string | null;
   firstName?: string | null;

@@ -1,8 +1,11 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { INTERNAL_NOTES_MAX, MESSAGES, STATUS, type RequestStatus } from '../../../../../domain';
+import {
+  DEFAULT_CLOCK_POLICY, formatUsDate, INTERNAL_NOTES_MAX, MESSAGES, parseUsDate, SIGNED_RELEASE_DATE_LABEL, signedReleaseDateError, STATUS, zonedDay,
+  type RequestStatus,
+} from '../../../../../domain';
 import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
-import { fieldId } from '../../../components/ui/form-field';
+import { fieldId, TextField } from '../../../components/ui/form-field';
 import { commandRequest } from '../../../lib/request-api';
 import { submissionMachine } from '../../../lib/submission.machine';
 import { UI_TEXT } from '../../../lib/ui-text';
@@ -23,6 +26,11 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
   const [chosen, setChosen] = useState<RequestStatus>(request.status);
   const [verified, setVerified] = useState(Boolean(request.verified));
   const [notes, setNotes] = useState(request.internalNotes ?? '');
+  // Claim history requests: the signed release's date, recorded when verifying; the request goes back to the
+  // requester when it is 180 days old (domain/request-clocks.ts).
+  const hasRelease = request.requestType === 'credentialing' && Boolean(request.submitDate);
+  const [releaseDate, setReleaseDate] = useState(formatUsDate(request.signedReleaseDate));
+  const [releaseError, setReleaseError] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [save, send] = useMachine(submissionMachine);
   const manage = useManageChoices(request, chosen, verified);
@@ -30,6 +38,7 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
   // A status written elsewhere (the workflow, a reopen) becomes the selected one.
   useEffect(() => setChosen(request.status), [request.status]);
   useEffect(() => setVerified(Boolean(request.verified)), [request.verified]);
+  useEffect(() => setReleaseDate(formatUsDate(request.signedReleaseDate)), [request.signedReleaseDate]);
 
   function run(changes: Record<string, unknown>, statusChanged: boolean) {
     setRefusal(null);
@@ -40,19 +49,36 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
     });
   }
 
+  /** The release date as the API takes it (`yyyy-mm-dd`), `undefined` when unchanged, or null after showing an error. */
+  function releaseChange(): string | undefined | null {
+    setReleaseError(null);
+    if (!hasRelease || !releaseDate.trim() || releaseDate.trim() === formatUsDate(request.signedReleaseDate)) return undefined;
+    const day = parseUsDate(releaseDate);
+    // "Today" at the office (the server checks again with the configured time zone).
+    const error = day ? signedReleaseDateError(day, zonedDay(Date.now(), DEFAULT_CLOCK_POLICY.calendar.timeZone)) : MESSAGES.dateInputInvalid;
+    if (error) { setReleaseError(error); return null; }
+    return day!;
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!manage.canSave) {
       setRefusal(manage.verificationMissing ? MESSAGES.verificationRequired : MESSAGES.adminSaveFailed);
       return;
     }
-    run({ ...(manage.statusChanged ? { status: chosen } : {}), verified, internalNotes: notes }, manage.statusChanged);
+    const signedReleaseDate = releaseChange();
+    if (signedReleaseDate === null) return;
+    run({
+      ...(manage.statusChanged ? { status: chosen } : {}), verified, internalNotes: notes,
+      ...(signedReleaseDate ? { signedReleaseDate } : {}),
+    }, manage.statusChanged);
   }
 
   const error = save.matches('error') ? save.context.error : null;
   const stale = isStaleRequest(error);
+  const serverReleaseError = error?.errors?.signedReleaseDate ?? null;
   const message = refusal
-    ?? (error && !stale ? (error.code === 400 ? error.message : MESSAGES.adminSaveFailed) : null)
+    ?? (error && !stale && !serverReleaseError ? (error.code === 400 ? error.message : MESSAGES.adminSaveFailed) : null)
     ?? (manage.verificationMissing ? MESSAGES.verificationRequired : null);
   const busy = save.matches('submitting');
 
@@ -83,6 +109,13 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
                 onChange={(event) => { setRefusal(null); setVerified(event.target.checked); }} />
               <label htmlFor={fieldId('verified')}>Verified</label>
             </div>
+            {hasRelease && (
+              <TextField name="signedReleaseDate" label={SIGNED_RELEASE_DATE_LABEL} value={releaseDate} disabled={busy}
+                inputMode="numeric" autoComplete="off" placeholder="mm/dd/yyyy"
+                hint="Date on the signed release (mm/dd/yyyy), within the last 180 days. When it is older the request returns to the requester."
+                error={releaseError ?? serverReleaseError ?? undefined}
+                onChange={(event) => { setReleaseError(null); setReleaseDate(event.target.value); }} />
+            )}
           </div>
           <div className="field">
             <label htmlFor={fieldId('internalNotes')} className="field__label">Internal Notes</label>

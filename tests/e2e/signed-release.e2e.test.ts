@@ -1,0 +1,54 @@
+/**
+ * Issue #10 item 4 in Chromium, 768 px wide: the administrator records the signed release date in Manage Request
+ * when verifying a claim history request. A date in the future is refused at the field; a valid one is saved through
+ * the workflow (audit row) and shown again after a reload. Every page is scanned by axe.
+ */
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEV_ADMIN } from '../../db/seed-data';
+import { addDays, DEFAULT_CLOCK_POLICY, formatUsDate, STATUS, zonedDay } from '../../domain';
+import { call, credentialingDraft, loginRequester } from '../support/api-helpers';
+import { usePortalBrowser } from '../support/portal-browser';
+
+const portal = usePortalBrowser('signed-release', { viewport: { width: 768, height: 1024 } });
+let page: Page;
+let requestId: number;
+const today = zonedDay(Date.now(), DEFAULT_CLOCK_POLICY.calendar.timeZone);
+
+beforeAll(async () => {
+  page = portal.page;
+  const requester = await loginRequester(portal.h);
+  requestId = await credentialingDraft(portal.h, requester, { lastName: 'Released' });
+  const submitted = await call(portal.h, requester, 'PATCH', `/api/v1/requests/${requestId}`, { status: STATUS.submitted });
+  expect(submitted.status).toBe(200);
+  await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
+  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+});
+
+describe('Signed Release Date in Manage Request', () => {
+  it('refuses a date in the future at the field, saves a valid one with Verified, and shows it after a reload', async () => {
+    await page.goto(`/requests/credentialing/${requestId}`);
+    await page.getByRole('heading', { name: 'Manage Request' }).waitFor();
+    const field = page.getByLabel('Signed Release Date');
+    await field.fill(formatUsDate(addDays(today, 2)));
+    await page.getByLabel('Verified').check();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('The signed release date cannot be in the future').waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await portal.checkA11y('release date error');
+    await portal.shot('future-date');
+
+    const signed = addDays(today, -10);
+    await field.fill(formatUsDate(signed));
+    await field.press('Enter'); // keyboard: Enter submits the form
+    await page.getByText('Save Successful').waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Manage Request' }).waitFor();
+    await expect.poll(() => page.getByLabel('Signed Release Date').inputValue()).toBe(formatUsDate(signed));
+    expect(await page.getByLabel('Verified').isChecked()).toBe(true);
+    await page.getByRole('tab', { name: 'Request Audit Details' }).click();
+    await page.getByText(`Signed release dated ${formatUsDate(signed)} recorded`).waitFor();
+    await portal.checkA11y('audit tab with the release row');
+    await portal.shot('recorded');
+  });
+});
