@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PersonSchema, RequestActivitySchema, RequestSchema } from '../../db/entities';
-import { EMAIL_TEMPLATE_ORDER, REQUEST_RETURNED_TO_REVIEW, STATUS, WAKE_UP_ACTOR } from '../../domain';
+import { EMAIL_TEMPLATE_ORDER, REQUEST_RETURNED_TO_REVIEW, REQUEST_RETURNED_TO_REVIEW_ORDER, STATUS, WAKE_UP_ACTOR } from '../../domain';
 import { ensureWakeUpSweepSchedule } from '../../temporal/wake-up-sweep';
 import { WAKE_UP_SWEEP_SCHEDULE_ID, WAKE_UP_SWEEP_WORKFLOW, WAKE_UP_WORKFLOW, type WakeUpInput } from '../../workflows/wake-up.messages';
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
@@ -178,7 +178,7 @@ describe('the Request Returned to Review template', () => {
     expect(list.status).toBe(200);
     const rows = list.body.data as Array<{ id: number; title: string; order: number }>;
     const template = rows.find((t) => t.title === REQUEST_RETURNED_TO_REVIEW)!;
-    expect(template.order).toBe(45);
+    expect(template.order).toBe(REQUEST_RETURNED_TO_REVIEW_ORDER);
     for (const [title, order] of EMAIL_TEMPLATE_ORDER) expect(rows.find((t) => t.title === title)?.order, title).toBe(order);
     const edited = await call(h, admin, 'PATCH', `/api/v1/email-templates/${template.id}`, { subject: 'Request {{requestNumber}} is back in review (edited)' });
     expect(edited.status).toBe(200);
