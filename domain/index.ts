@@ -13,3 +13,4 @@ export * from './limits';
 export * from './registration';
 export * from './admin-desk';
 export * from './discussions';
+export * from './stale-letters';

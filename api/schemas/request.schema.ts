@@ -87,6 +87,8 @@ export const RequestRecord = Type.Object({
   addlRecipients: nullableText,
   recipientEmail: nullableText,
   internalNotes: Type.Optional(Nullable(Type.String({ description: 'administrators only' }))),
+  /** administrators only: when a CS-STARS upload made the issued claim-history letter possibly out of date (issue #10) */
+  letterStaleSince: nullableDate,
   verified: Type.Optional(Type.Boolean()),
   credentialingCompany: nullableText,
   employeeId: nullableText,

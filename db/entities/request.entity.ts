@@ -106,6 +106,12 @@ export const RequestSchema = defineEntity({
     clonedFromId: p.integer().nullable(),
     /** The last command the request's workflow applied (its update id): a repeat is answered like the first. */
     lastCommandId: p.string().nullable(),
+    /**
+     * Set by a CS-STARS upload that added or changed a claim of this clinician within the period of the issued
+     * claim-history letter; cleared when a new letter is stored (issue #10 item 5). Written by plain SQL only, so
+     * setting it never bumps `version` under an administrator's open page.
+     */
+    letterStaleSince: p.datetime().nullable(),
     version: p.integer().version(),
   },
 });

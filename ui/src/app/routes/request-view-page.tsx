@@ -14,6 +14,7 @@ import { RecentDiscussions } from '../../features/discussions/recent-discussions
 import { DocumentsTable } from '../../features/requests/components/documents-table';
 import { LoadError } from '../../features/requests/components/load-error';
 import { RequestSummary } from '../../features/requests/components/request-summary';
+import { StaleLetterNotice } from '../../features/stale-letters/stale-letter-notice';
 import { useUser } from '../../lib/auth';
 import { getRequest } from '../../lib/request-api';
 import { UI_TEXT } from '../../lib/ui-text';
@@ -55,6 +56,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
       {request.data && (
         <>
           <RequestSummary request={request.data} canEdit={!user.isAdmin} adminEdit={user.isAdmin && requestType === 'certificate'} />
+          {user.isAdmin && <StaleLetterNotice request={request.data} />}
           {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={onSaved} />}
           {user.isAdmin && <SendEmailButton request={request.data} onSent={() => { activity.refetch(); startPolling(); }} />}
           <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}
