@@ -9,6 +9,7 @@
  *     ones by an UPDATE of the rows that differ. That is about a third cheaper than INSERT … ON CONFLICT, whose
  *     speculative insertion writes an extra WAL record and probes the key index twice per row. It is safe because the
  *     upload holds `SHARE ROW EXCLUSIVE` on claims_data (uploads queue behind each other; reading goes on);
+ *   - work_mem is raised for this transaction only, so the hash joins and the staged rows stay in memory;
  *   - dates are cast with DateStyle ISO, MDY (mm/dd/yyyy and yyyy-mm-dd, the two forms the checker lets through),
  *     several times cheaper than to_date.
  */
@@ -24,7 +25,10 @@ export async function createStaging(client: pg.Client, fields: (ClaimField | nul
   return 'copy claims_staging from stdin with (format csv, header true)';
 }
 
-/** SQL for each field of a staging row, typed as claims_data stores it. */
+/**
+ * SQL for each field of a staging row, typed as claims_data stores it: trimmed, and the middle initial without its
+ * first dot, as checkClaimRow keys a claim (so the checker's duplicate check and the claim key agree).
+ */
 function typedColumns(fields: (ClaimField | null)[]) {
   const col = (f: ClaimField) => {
     const i = fields.indexOf(f);
@@ -32,7 +36,7 @@ function typedColumns(fields: (ClaimField | null)[]) {
   };
   const day = (f: ClaimField) => `(${col(f)}::date + time '11:00') at time zone 'UTC'`;
   return `${day('exportDate')} as export_date, ${col('physicianLastName')} as physician_last_name,
-    ${col('physicianFirstName')} as physician_first_name, replace(${col('physicianMiddleInitial')}, '.', '') as physician_middle_initial,
+    ${col('physicianFirstName')} as physician_first_name, regexp_replace(${col('physicianMiddleInitial')}, '\\.', '') as physician_middle_initial,
     ${col('involvement')} as involvement, ${col('claimNumber')} as claim_number, ${col('type')} as type, ${col('status')} as status,
     ${col('outcome')} as outcome, ${day('claimDate')} as claim_date, ${day('reportDate')} as report_date,
     replace(replace(${col('indemnityPaid')}, '$', ''), ',', '')::numeric(15,2) as indemnity_paid, ${col('description')} as description`;
@@ -100,6 +104,9 @@ export function mergeSql(fields: (ClaimField | null)[]) {
 
 export async function mergeStaging(client: pg.Client, fields: (ClaimField | null)[]): Promise<MergeCounts> {
   await client.query(`set local datestyle = 'ISO, MDY'`);
+  // The staging rows, the key hash of a re-upload and the claims to match against letters fit in memory at 100,000
+  // rows with this much; at the default 4 MB they spill to temporary files.
+  await client.query(`set local work_mem = '64MB'`);
   await client.query('lock table claims_data in share row exclusive mode');
   const result = await client.query<{ inserted: string; updated: string; flagged: string }>(mergeSql(fields), [
     GENERATED_DOCUMENT_AUTHOR, STALE_LETTER_ACTIVITY_TYPE, STALE_LETTER_LABEL, CS_STARS_IMPORT_AUTHOR, STALE_LETTER_CLAIMS_LISTED,
