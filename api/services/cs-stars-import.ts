@@ -115,6 +115,7 @@ export async function importClaimsCsv(databaseUrl: string, input: Readable, timi
     return { rows: verdict.rows, inserted, updated, unchanged: verdict.rows - inserted - updated, staleLetters: flagged };
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
+    toCopy.destroy(); // no COPY reads it any more (a failed connect never started one): let the feed finish the checker
     await Promise.allSettled([check, feed]);
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'The file is larger than the upload limit; nothing was loaded.');
     throw error;
