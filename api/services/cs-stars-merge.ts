@@ -5,10 +5,11 @@
  *
  * Why it is shaped so (bench/desk.bench.ts measures it):
  *   - staging is a TEMP table of text columns: no WAL, and COPY cannot refuse a value there (Node's checker decides);
- *   - claims are keyed by claim number and physician; new keys go in by a plain INSERT … WHERE NOT EXISTS and changed
- *     ones by an UPDATE of the rows that differ. That is about a third cheaper than INSERT … ON CONFLICT, whose
- *     speculative insertion writes an extra WAL record and probes the key index twice per row. It is safe because the
- *     upload holds `SHARE ROW EXCLUSIVE` on claims_data (uploads queue behind each other; reading goes on);
+ *   - claims are keyed by claim number and physician: one LEFT JOIN of the staged rows to claims_data sorts them into
+ *     new keys (a plain INSERT) and changed claims (an UPDATE of the rows that differ; equal ones are not touched).
+ *     That is about a third cheaper than INSERT … ON CONFLICT, whose speculative insertion writes an extra WAL record
+ *     and probes the key index twice per row, and a re-upload hashes the claims once, not twice. It is safe because
+ *     the upload holds `SHARE ROW EXCLUSIVE` on claims_data (uploads queue behind each other; reading goes on);
  *   - work_mem is raised for this transaction only, so the hash joins and the staged rows stay in memory;
  *   - dates are cast with DateStyle ISO, MDY (mm/dd/yyyy and yyyy-mm-dd, the two forms the checker lets through),
  *     several times cheaper than to_date.
@@ -44,6 +45,8 @@ function typedColumns(fields: (ClaimField | null)[]) {
 
 const KEY_MATCH = `d.claim_number = s.claim_number and d.physician_last_name = s.physician_last_name
   and d.physician_first_name = s.physician_first_name and d.physician_middle_initial = s.physician_middle_initial`;
+const INSERTED = ['export_date', 'physician_last_name', 'physician_first_name', 'physician_middle_initial', 'involvement', 'claim_number',
+  'type', 'status', 'outcome', 'claim_date', 'report_date', 'indemnity_paid', 'description'];
 const COMPARED = ['involvement', 'type', 'status', 'outcome', 'claim_date', 'report_date', 'indemnity_paid', 'description'];
 const utcDay = (column: string) => `(${column} at time zone 'UTC')::date`;
 const usDay = (column: string) => `to_char(${column} at time zone 'UTC', 'MM/DD/YYYY')`;
@@ -56,21 +59,20 @@ const usDay = (column: string) => `to_char(${column} at time zone 'UTC', 'MM/DD/
  */
 export function mergeSql(fields: (ClaimField | null)[]) {
   return `
-    with src as materialized (select ${typedColumns(fields)} from claims_staging),
-    diff as (
-      select d.id, d.report_date as old_report_date, s.* from src s join claims_data d on ${KEY_MATCH}
-      where (${COMPARED.map((c) => `d.${c}`).join(', ')}) is distinct from (${COMPARED.map((c) => `s.${c}`).join(', ')})),
+    with joined as materialized (
+      select s.*, d.id as existing_id, d.report_date as old_report_date,
+        d.id is not null and (${COMPARED.map((c) => `d.${c}`).join(', ')}) is distinct from (${COMPARED.map((c) => `s.${c}`).join(', ')}) as differs
+      from (select ${typedColumns(fields)} from claims_staging) s left join claims_data d on ${KEY_MATCH}),
     updated as (
-      update claims_data d set updated_at = now(), export_date = diff.export_date,
-        ${COMPARED.map((c) => `${c} = diff.${c}`).join(', ')}
-      from diff where d.id = diff.id
-      returning d.id, d.claim_number, d.physician_last_name, d.physician_first_name, d.report_date, diff.old_report_date),
+      update claims_data d set updated_at = now(), export_date = j.export_date,
+        ${COMPARED.map((c) => `${c} = j.${c}`).join(', ')}
+      from joined j where j.differs and d.id = j.existing_id),
     inserted as (
-      insert into claims_data (created_at, updated_at, export_date, physician_last_name, physician_first_name, physician_middle_initial,
-        involvement, claim_number, type, status, outcome, claim_date, report_date, indemnity_paid, description)
-      select now(), now(), s.* from src s where not exists (select 1 from claims_data d where ${KEY_MATCH})
-      returning id, claim_number, physician_last_name, physician_first_name, report_date, null::timestamptz as old_report_date),
-    changed as (select * from updated union all select * from inserted),
+      insert into claims_data (created_at, updated_at, ${INSERTED.join(', ')})
+      select now(), now(), ${INSERTED.map((c) => `j.${c}`).join(', ')} from joined j where j.existing_id is null),
+    -- What the two statements above write, read from their input rather than from RETURNING (100,000 rows fewer to
+    -- collect on a first upload): the upload's lock on claims_data makes the two the same.
+    changed as (select * from joined where existing_id is null or differs),
     letters as (
       select r.id, lower(btrim(r.last_name)) as last_name, lower(btrim(r.first_name)) as first_name,
         ${utcDay('r.date_from')} as day_from, ${utcDay('r.date_to')} as day_to
@@ -98,8 +100,9 @@ export function mergeSql(fields: (ClaimField | null)[]) {
         $4
       from flagged f
       returning 1)
-    select (select count(*) from inserted) as inserted, (select count(*) from updated) as updated,
-      (select count(*) from audited) as flagged`;
+    select count(*) filter (where existing_id is null) as inserted, count(*) filter (where differs) as updated,
+      (select count(*) from audited) as flagged
+    from joined`;
 }
 
 export async function mergeStaging(client: pg.Client, fields: (ClaimField | null)[]): Promise<MergeCounts> {
