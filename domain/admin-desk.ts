@@ -245,7 +245,7 @@ export function checkClaimRow(record: Partial<Record<ClaimField, string>>): { ro
   const money = t.indemnityPaid ? parseMoney(t.indemnityPaid) : null;
   if (t.indemnityPaid && (money === null || Number(money) < 0)) reasons.push(`indemnityPaid "${t.indemnityPaid}" is not an amount of US dollars`);
   const middle = t.physicianMiddleInitial.replace('.', '');
-  if (middle.length > 1) reasons.push('physicianMiddleInitial must be one letter');
+  if (middle.length > 1 || (middle && !/^\p{L}$/u.test(middle))) reasons.push('physicianMiddleInitial must be one letter');
   for (const f of ['physicianLastName', 'physicianFirstName', 'claimNumber'] as const) {
     if (t[f].length > TEXT_INPUT_MAX) reasons.push(`${f} cannot be longer than ${TEXT_INPUT_MAX} characters`);
   }

@@ -28,7 +28,8 @@ export async function createStaging(client: pg.Client, fields: (ClaimField | nul
 
 /**
  * SQL for each field of a staging row, typed as claims_data stores it: trimmed, and the middle initial without its
- * first dot, as checkClaimRow keys a claim (so the checker's duplicate check and the claim key agree).
+ * dot. checkClaimRow drops the first dot and then wants one letter, so for every value it lets through this is the
+ * same key (the checker's duplicate check and the claim key agree).
  */
 function typedColumns(fields: (ClaimField | null)[]) {
   const col = (f: ClaimField) => {
@@ -37,7 +38,7 @@ function typedColumns(fields: (ClaimField | null)[]) {
   };
   const day = (f: ClaimField) => `(${col(f)}::date + time '11:00') at time zone 'UTC'`;
   return `${day('exportDate')} as export_date, ${col('physicianLastName')} as physician_last_name,
-    ${col('physicianFirstName')} as physician_first_name, regexp_replace(${col('physicianMiddleInitial')}, '\\.', '') as physician_middle_initial,
+    ${col('physicianFirstName')} as physician_first_name, replace(${col('physicianMiddleInitial')}, '.', '') as physician_middle_initial,
     ${col('involvement')} as involvement, ${col('claimNumber')} as claim_number, ${col('type')} as type, ${col('status')} as status,
     ${col('outcome')} as outcome, ${day('claimDate')} as claim_date, ${day('reportDate')} as report_date,
     replace(replace(${col('indemnityPaid')}, '$', ''), ',', '')::numeric(15,2) as indemnity_paid, ${col('description')} as description`;
