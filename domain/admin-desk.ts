@@ -208,44 +208,56 @@ function csvDay(text: string): string | null {
   return parseUsDate(text);
 }
 
-/** Checks one CSV record against spec 1 §3. Returns the clean row (dates as yyyy-mm-dd) or the reasons it is refused. */
+const INVOLVEMENT_SET: ReadonlySet<string> = new Set(CLAIM_INVOLVEMENTS);
+const TYPE_SET: ReadonlySet<string> = new Set(CLAIM_TYPES);
+const STATUS_SET: ReadonlySet<string> = new Set(CLAIM_STATUSES);
+const OUTCOME_SET: ReadonlySet<string> = new Set(CLAIM_OUTCOMES);
+const listText = (list: readonly string[]) => list.map((x) => `'${x}'`).join(', ');
+
+/**
+ * Checks one CSV record against spec 1 §3. Returns the clean row (dates as yyyy-mm-dd) or the reasons it is refused.
+ * It runs once per line of a 100,000-line upload, so each value is trimmed once and the lists are sets.
+ */
 export function checkClaimRow(record: Partial<Record<ClaimField, string>>): { row: ClaimRow | null; reasons: string[] } {
   const reasons: string[] = [];
-  const v = (f: ClaimField) => (record[f] ?? '').trim();
-  for (const field of REQUIRED_CLAIM_FIELDS) if (!v(field)) reasons.push(`${field} is required`);
-  const oneOf = (f: ClaimField, list: readonly string[]) => {
-    if (v(f) && !list.includes(v(f))) reasons.push(`${f} "${v(f)}" is not one of ${list.map((x) => `'${x}'`).join(', ')}`);
+  const t: Record<ClaimField, string> = {
+    exportDate: (record.exportDate ?? '').trim(), physicianLastName: (record.physicianLastName ?? '').trim(),
+    physicianFirstName: (record.physicianFirstName ?? '').trim(), physicianMiddleInitial: (record.physicianMiddleInitial ?? '').trim(),
+    involvement: (record.involvement ?? '').trim(), claimNumber: (record.claimNumber ?? '').trim(), type: (record.type ?? '').trim(),
+    status: (record.status ?? '').trim(), outcome: (record.outcome ?? '').trim(), claimDate: (record.claimDate ?? '').trim(),
+    reportDate: (record.reportDate ?? '').trim(), indemnityPaid: (record.indemnityPaid ?? '').trim(), description: (record.description ?? '').trim(),
   };
-  oneOf('involvement', CLAIM_INVOLVEMENTS);
-  oneOf('type', CLAIM_TYPES);
-  oneOf('status', CLAIM_STATUSES);
-  const outcome = v('outcome');
-  if (v('status') === 'Open' && outcome) reasons.push('outcome must be empty while the claim is Open');
-  if (v('status') === 'Final' && !outcome) reasons.push('outcome is required for a Final claim');
-  if (outcome && !(CLAIM_OUTCOMES as readonly string[]).includes(outcome)) {
-    reasons.push(`outcome "${outcome}" is not one of ${CLAIM_OUTCOMES.map((x) => `'${x}'`).join(', ')}`);
-  }
-  const days: Partial<Record<ClaimField, string>> = {};
-  for (const f of ['exportDate', 'claimDate', 'reportDate'] as const) {
-    if (!v(f)) continue;
-    const day = csvDay(v(f));
-    if (!day) reasons.push(`${f} "${v(f)}" is not a date (mm/dd/yyyy)`);
-    else days[f] = day;
-  }
-  const money = v('indemnityPaid') ? parseMoney(v('indemnityPaid')) : null;
-  if (v('indemnityPaid') && (money === null || Number(money) < 0)) reasons.push(`indemnityPaid "${v('indemnityPaid')}" is not an amount of US dollars`);
-  if (v('physicianMiddleInitial').replace('.', '').length > 1) reasons.push('physicianMiddleInitial must be one letter');
+  for (const field of REQUIRED_CLAIM_FIELDS) if (!t[field]) reasons.push(`${field} is required`);
+  if (t.involvement && !INVOLVEMENT_SET.has(t.involvement)) reasons.push(`involvement "${t.involvement}" is not one of ${listText(CLAIM_INVOLVEMENTS)}`);
+  if (t.type && !TYPE_SET.has(t.type)) reasons.push(`type "${t.type}" is not one of ${listText(CLAIM_TYPES)}`);
+  if (t.status && !STATUS_SET.has(t.status)) reasons.push(`status "${t.status}" is not one of ${listText(CLAIM_STATUSES)}`);
+  const outcome = t.outcome;
+  if (t.status === 'Open' && outcome) reasons.push('outcome must be empty while the claim is Open');
+  if (t.status === 'Final' && !outcome) reasons.push('outcome is required for a Final claim');
+  if (outcome && !OUTCOME_SET.has(outcome)) reasons.push(`outcome "${outcome}" is not one of ${listText(CLAIM_OUTCOMES)}`);
+  const day = (f: 'exportDate' | 'claimDate' | 'reportDate') => {
+    if (!t[f]) return '';
+    const value = csvDay(t[f]);
+    if (!value) reasons.push(`${f} "${t[f]}" is not a date (mm/dd/yyyy)`);
+    return value ?? '';
+  };
+  const exportDate = day('exportDate');
+  const claimDate = day('claimDate');
+  const reportDate = day('reportDate');
+  const money = t.indemnityPaid ? parseMoney(t.indemnityPaid) : null;
+  if (t.indemnityPaid && (money === null || Number(money) < 0)) reasons.push(`indemnityPaid "${t.indemnityPaid}" is not an amount of US dollars`);
+  const middle = t.physicianMiddleInitial.replace('.', '');
+  if (middle.length > 1 || (middle && !/^\p{L}$/u.test(middle))) reasons.push('physicianMiddleInitial must be one letter');
   for (const f of ['physicianLastName', 'physicianFirstName', 'claimNumber'] as const) {
-    if (v(f).length > TEXT_INPUT_MAX) reasons.push(`${f} cannot be longer than ${TEXT_INPUT_MAX} characters`);
+    if (t[f].length > TEXT_INPUT_MAX) reasons.push(`${f} cannot be longer than ${TEXT_INPUT_MAX} characters`);
   }
   if (reasons.length) return { row: null, reasons };
   return {
     reasons,
     row: {
-      exportDate: days.exportDate!, physicianLastName: v('physicianLastName'), physicianFirstName: v('physicianFirstName'),
-      physicianMiddleInitial: v('physicianMiddleInitial').replace('.', ''), involvement: v('involvement'),
-      claimNumber: v('claimNumber'), type: v('type'), status: v('status'), outcome, claimDate: days.claimDate!,
-      reportDate: days.reportDate!, indemnityPaid: money!, description: v('description'),
+      exportDate, physicianLastName: t.physicianLastName, physicianFirstName: t.physicianFirstName, physicianMiddleInitial: middle,
+      involvement: t.involvement, claimNumber: t.claimNumber, type: t.type, status: t.status, outcome, claimDate, reportDate,
+      indemnityPaid: money!, description: t.description,
     },
   };
 }

@@ -18,3 +18,4 @@ export * from './request-documents';
 export * from './request-edit';
 export * from './business-calendar';
 export * from './request-clocks';
+export * from './stale-letters';

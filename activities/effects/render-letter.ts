@@ -1,6 +1,8 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Orm } from '../../db/orm';
 import { DocumentSchema, RequestActivitySchema, RequestEffectSchema } from '../../db/entities';
+import { GENERATED_DOCUMENT_AUTHOR } from '../../domain';
 import { DocumentFiles } from '../../storage/document-files';
 import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
 import { renderLetterDocument } from '../pdf/letter-documents';
@@ -8,7 +10,21 @@ import type { EffectKeyInput } from '../request-activities.types';
 import { withHeartbeat } from './heartbeat';
 import type { RequestSnapshot } from './request-snapshot';
 
-export const LETTER_AUTHOR = 'COI Automated Document System';
+export const LETTER_AUTHOR = GENERATED_DOCUMENT_AUTHOR;
+
+const isClaimHistoryLetter = (letter: RequestSnapshot['letter']) => !!letter && (!('kind' in letter) || letter.kind === 'credentialing-letter');
+
+/**
+ * A new claim-history letter answers the "letter may be out of date" flag of a CS-STARS upload (issue #10 item 5),
+ * but only when its snapshot was taken after the upload flagged it: a letter printed late from an older snapshot
+ * would not show the new claims. Plain SQL, so the request's `version` (an administrator's open page) is untouched.
+ */
+async function clearStaleLetterFlag(tx: EntityManager, requestId: number, snapshotTakenAt: Date) {
+  await tx.getConnection().execute(
+    'update requests set letter_stale_since = null where id = ? and letter_stale_since <= ?',
+    [requestId, snapshotTakenAt], 'run', tx.getTransactionContext(),
+  );
+}
 
 /**
  * Prints the effect's letter from its snapshot and stores it as a document of the request (once per effect: a
@@ -45,6 +61,7 @@ export function renderEffectLetterActivity(deps: { orm: Orm; pdf: ChromiumPdfRen
         performedBy: LETTER_AUTHOR, idempotencyKey: `${input.key}:letter`,
       } as never);
       await tx.flush();
+      if (isClaimHistoryLetter(letter)) await clearStaleLetterFlag(tx, effect.requestId, effect.createdAt);
       tx.assign(effect, { letterDocumentId: document.id });
       tx.persist(effect);
       return { documentId: document.id };

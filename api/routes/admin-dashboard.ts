@@ -21,14 +21,20 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const startOfMonth = new Date(now.getFullYear(), now.getMonth(), 1);
     const startOfYear = new Date(now.getFullYear(), 0, 1);
     const em = request.em;
-    const [adminRequests, today, monthToDate, yearToDate] = await Promise.all([
+    const [adminRequests, staleLetters, today, monthToDate, yearToDate] = await Promise.all([
       // Spec 2 §7.4: the queue leaves out Approved, Approved with Letter of Intent and Denied (Closed stays listed).
       em.fork().find(RequestSchema, { status: { $nin: [...DECIDED_STATUSES] } }, { orderBy: { updatedAt: 'desc', id: 'desc' }, limit: 1000 }),
+      // Issue #10 item 5: decided requests leave the queue, so their stale letters are listed on their own.
+      em.fork().find(RequestSchema, { letterStaleSince: { $ne: null } }, { orderBy: { letterStaleSince: 'asc', id: 'asc' }, limit: 1000 }),
       em.fork().count(RequestSchema, { submitDate: { $gte: startOfDay } }),
       em.fork().count(RequestSchema, { submitDate: { $gte: startOfMonth } }),
       em.fork().count(RequestSchema, { submitDate: { $gte: startOfYear } }),
     ]);
-    return { adminRequests: adminRequests.map((r) => requestForCaller(user, r)), requestCounts: { today, monthToDate, yearToDate } };
+    return {
+      adminRequests: adminRequests.map((r) => requestForCaller(user, r)),
+      staleLetters: staleLetters.map((r) => requestForCaller(user, r)),
+      requestCounts: { today, monthToDate, yearToDate },
+    };
   });
 };
 

@@ -84,6 +84,7 @@ export const ClaimsPage = Type.Object({
 });
 export const CsStarsUploadResult = Type.Object({
   rows: Type.Integer(), inserted: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer(),
+  staleLetters: Type.Integer({ description: 'issued claim-history letters this upload flagged "Letter may be out of date"' }),
   total: Type.Integer(), limit: Type.Integer(), skip: Type.Integer(), data: Type.Array(ClaimDataRecord),
 });
 const Opt = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) => Type.Optional(schema);

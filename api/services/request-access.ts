@@ -40,11 +40,14 @@ export function canEditForm(user: SessionUser, request: Request): boolean {
 }
 
 /**
- * A request as the caller may see it: internal notes are for administrators only. Columns the response schema
+ * A request as the caller may see it: internal notes and the stale-letter flag are for administrators only. Columns the response schema
  * does not list (`lastCommandId`) are dropped by the serializer.
  */
 export function requestForCaller(user: SessionUser, request: Request): RequestRecord {
   const plain = wrap(request).toObject() as unknown as RequestRecord;
-  if (!user.isAdmin) delete plain.internalNotes;
+  if (!user.isAdmin) {
+    delete plain.internalNotes;
+    delete plain.letterStaleSince;
+  }
   return plain;
 }

@@ -111,6 +111,12 @@ export const RequestSchema = defineEntity({
     lastCommandId: p.string().nullable(),
     /** When the request entered its status: set by a database trigger on every status write (wake-ups compare it). */
     statusChangedAt: p.datetime().nullable(),
+    /**
+     * Set by a CS-STARS upload that added or changed a claim of this clinician within the period of the issued
+     * claim-history letter; cleared when a new letter is stored (issue #10 item 5). Written by plain SQL only, so
+     * setting it never bumps `version` under an administrator's open page.
+     */
+    letterStaleSince: p.datetime().nullable(),
     version: p.integer().version(),
   },
 });

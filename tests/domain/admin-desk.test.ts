@@ -56,6 +56,12 @@ describe('CS-STARS rows', () => {
     expect(checkClaimRow({ ...good, status: 'Open' }).reasons).toEqual(['outcome must be empty while the claim is Open']);
     expect(checkClaimRow({ ...good, outcome: '' }).reasons).toEqual(['outcome is required for a Final claim']);
   });
+  it('takes a middle initial as one letter with or without its dot (the claim key the import merges on)', () => {
+    for (const initial of ['Q', 'Q.', '.Q', 'é']) expect(checkClaimRow({ ...good, physicianMiddleInitial: initial }).reasons).toEqual([]);
+    for (const initial of ['..', 'QR', 'Q..', '7']) {
+      expect(checkClaimRow({ ...good, physicianMiddleInitial: initial }).reasons).toEqual(['physicianMiddleInitial must be one letter']);
+    }
+  });
 });
 
 describe('admin search and export', () => {

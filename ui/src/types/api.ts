@@ -67,6 +67,8 @@ export interface RequestRecord {
   /** claim history: the signed release's date (`yyyy-mm-dd`) the administrator recorded */
   signedReleaseDate?: string | null;
   internalNotes?: string | null;
+  /** administrators only: set when a CS-STARS upload may have made the issued claim-history letter out of date */
+  letterStaleSince?: string | null;
   lastName?: string | null;
   firstName?: string | null;
   middleInitial?: string | null;
@@ -104,6 +106,8 @@ export interface RequestCounts {
 
 export interface AdminDashboardData {
   adminRequests: RequestRecord[];
+  /** requests whose issued letter may be out of date (absent from servers that do not send it yet) */
+  staleLetters?: RequestRecord[];
   requestCounts: RequestCounts;
 }
 

@@ -15,6 +15,7 @@ import { AdminEditCredentialing } from '../../features/requests/components/admin
 import { RequestDocumentsPanel } from '../../features/requests/components/request-documents-panel';
 import { LoadError } from '../../features/requests/components/load-error';
 import { RequestSummary } from '../../features/requests/components/request-summary';
+import { StaleLetterNotice } from '../../features/stale-letters/stale-letter-notice';
 import { useUser } from '../../lib/auth';
 import { getRequest } from '../../lib/request-api';
 import { UI_TEXT } from '../../lib/ui-text';
@@ -68,6 +69,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
             onAdminEdit={user.isAdmin && requestType === 'credentialing' && !editing
               ? () => { setEditSaved(false); setTab('details'); setEditing(true); } : undefined} />
           <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
+          {user.isAdmin && <StaleLetterNotice request={request.data} />}
           {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={(updated, changed) => { setEditSaved(false); onSaved(updated, changed); }} />}
           {user.isAdmin && <SendEmailButton request={request.data} onSent={() => { activity.refetch(); startPolling(); }} />}
           <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}

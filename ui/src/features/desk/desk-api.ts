@@ -48,7 +48,7 @@ export const getClaims = (signal?: AbortSignal) =>
   api.get<List<Claim>>('/cs-stars', { query: { $limit: 10000, $skip: 0, $sort: { reportDate: -1 } }, signal });
 
 /** The CSV upload, with the browser's upload progress (0..1), then the server's answer. */
-export function uploadClaims(file: File, onProgress: (fraction: number) => void): Promise<{ rows: number; inserted: number; updated: number } & List<Claim>> {
+export function uploadClaims(file: File, onProgress: (fraction: number) => void): Promise<{ rows: number; inserted: number; updated: number; staleLetters?: number } & List<Claim>> {
   return new Promise((resolve, reject) => {
     const form = new FormData();
     form.append('limit', '10000');

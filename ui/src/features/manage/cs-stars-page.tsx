@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { DESK_MESSAGES, formatUsd } from '../../../../domain';
+import { DESK_MESSAGES, formatUsd, STALE_LETTER_LABEL } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { DataTable, type Column } from '../../components/ui/data-table';
 import { Loading } from '../../components/ui/loading';
@@ -13,7 +13,7 @@ type Upload =
   | { state: 'idle' }
   | { state: 'sending'; fraction: number }
   | { state: 'loading' }
-  | { state: 'done'; rows: number; inserted: number; updated: number }
+  | { state: 'done'; rows: number; inserted: number; updated: number; staleLetters: number }
   | { state: 'refused'; message: string; lines: LineError[] }
   | { state: 'failed' };
 
@@ -27,6 +27,9 @@ const COLUMNS: Column<Claim>[] = [
   { header: 'Report Date', cell: (c) => displayDate(c.reportDate), className: 'cell--nowrap' },
   { header: 'Indemnity Paid', cell: (c) => formatUsd(c.indemnityPaid), className: 'cell--nowrap' },
 ];
+
+const staleLettersNotice = (n: number) =>
+  `${n.toLocaleString('en-US')} issued letter${n > 1 ? 's are' : ' is'} now marked "${STALE_LETTER_LABEL}" (listed on the dashboard).`;
 
 /** `/manage/cs-stars` (spec 1 §5, spec 2 §7.11): upload the CS-STARS CSV export; the 10,000 latest claims by report date. */
 export function CsStarsPage() {
@@ -44,7 +47,7 @@ export function CsStarsPage() {
     setUpload({ state: 'sending', fraction: 0 });
     try {
       const result = await uploadClaims(file, (fraction) => setUpload(fraction < 1 ? { state: 'sending', fraction } : { state: 'loading' }));
-      setUpload({ state: 'done', rows: result.rows, inserted: result.inserted, updated: result.updated });
+      setUpload({ state: 'done', rows: result.rows, inserted: result.inserted, updated: result.updated, staleLetters: result.staleLetters ?? 0 });
       claims.setData(result);
       setFile(null);
       if (input.current) input.current.value = '';
@@ -80,7 +83,8 @@ export function CsStarsPage() {
           <p role="status"><label htmlFor="load-progress">Checking and loading the claims…</label> <progress id="load-progress" className="progress" /></p>
         )}
         {upload.state === 'done' && (
-          <Alert kind="success">Loaded {upload.rows.toLocaleString('en-US')} claims: {upload.inserted.toLocaleString('en-US')} new, {upload.updated.toLocaleString('en-US')} updated.</Alert>
+          <Alert kind="success">Loaded {upload.rows.toLocaleString('en-US')} claims: {upload.inserted.toLocaleString('en-US')} new, {upload.updated.toLocaleString('en-US')} updated.
+            {upload.staleLetters > 0 && ` ${staleLettersNotice(upload.staleLetters)}`}</Alert>
         )}
         {upload.state === 'refused' && (
           <Alert kind="error">

@@ -9,6 +9,7 @@ import { getAdminDashboard } from '../api/get-admin-dashboard';
 import { GroupedRequestTables } from './grouped-request-tables';
 import { NewRequestButtons } from './new-request-buttons';
 import { RequestCounts } from './request-counts';
+import { StaleLettersSection } from '../../stale-letters/stale-letters-section';
 import { adminColumns } from './request-columns';
 import { RequestTypeFilter } from './request-type-filter';
 import { requestTypeLabel } from '../../../lib/request-labels';
@@ -44,6 +45,7 @@ export function AdminDashboard() {
       {dashboard.status === 'success' && (
         <>
           <RequestCounts counts={dashboard.data.requestCounts} />
+          <StaleLettersSection requests={dashboard.data.staleLetters ?? []} />
           <Tabs label="Requests" active={tab} onChange={setTab} tabs={[
             { id: 'credentialing', label: `Claim History and Insurance Verification Requests (${lists.credentialing.length})` },
             { id: 'certificate', label: `Certificate Requests (${lists.certificate.length})` },

@@ -9,6 +9,7 @@ import {
 } from '../../../lib/request-labels';
 import type { RequestRecord } from '../../../types/api';
 import type { Column } from '../../../components/ui/data-table';
+import { StaleLetterBadge } from '../../stale-letters/stale-letter-badge';
 
 const fromDashboard = { fromDashboard: true };
 
@@ -86,7 +87,8 @@ export function adminColumns(filter = ''): Column<RequestRecord>[] {
     person(filter),
     ...(filter === 'COI Request: Rental' ? [vin] : []),
     submissionDate,
-    status,
+    // A request reopened after its letter was flagged stays marked in the queue too (issue #10 item 5).
+    { header: 'Status', cell: (r) => <>{r.status}{r.letterStaleSince && <> <StaleLetterBadge since={r.letterStaleSince} /></>}</> },
     { header: 'Action', className: 'cell--action', cell: (r) => rowLink('View', r) },
   ];
 }
