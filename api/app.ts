@@ -9,6 +9,7 @@ import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import ajvErrors from 'ajv-errors';
 import type { Client } from '@temporalio/client';
 import qs from 'qs';
 import type { AppConfig } from '../config/app-config';
@@ -75,7 +76,8 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     logger: options.logger ?? false,
     bodyLimit: 1024 * 1024,
     routerOptions: { querystringParser: (text: string) => qs.parse(text, QS_OPTIONS) as Record<string, unknown> },
-    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: true, useDefaults: true } },
+    // ajv-errors: a route schema may carry the spec's message for a field (`errorMessage`), e.g. person dates.
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: true, useDefaults: true }, plugins: [ajvErrors as never] },
     ...options,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('config', deps.config);

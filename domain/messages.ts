@@ -86,6 +86,8 @@ export const PERSON_MESSAGES = {
   criteriaRequired: 'Search criteria is required.',
   noMatch: 'No individual found matching this criteria.',
   nameTogether: 'Last and first name must be given together.',
+  /** spec 1 §5 / spec 2 §8.3: a date on a person form (birth, hire, termination) */
+  invalidDate: 'Invalid date',
   /** spec 2 §8.3 "Person: failure" */
   failed: 'Oops, something went wrong.',
   failedAdvice: 'Navigate back to check the form and submit again, or refresh the page if problems continue.',

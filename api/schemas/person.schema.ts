@@ -1,6 +1,7 @@
 /** The people directory (spec 1 §3 "Person search result", spec 2 §7.5). */
 import { Type, type Static } from 'typebox';
-import { DateTimeInput, Id, Nullable, NullableTimestamp, StringEnum } from './primitives';
+import { PERSON_MESSAGES } from '../../domain/messages';
+import { Id, Nullable, NullableTimestamp, StringEnum } from './primitives';
 
 const criterion = Type.Optional(Type.String({ maxLength: 200 }));
 export const PeopleQuery = Type.Object({
@@ -33,6 +34,9 @@ export const PeopleList = Type.Object({ total: Type.Integer(), data: Type.Array(
  * employment status A (active) or T (terminated). PATCH sends only what changes; POST (a directory update) names
  * the person by employee id and adds or replaces the record.
  */
+/** A date on a person form: ISO date-time or null; anything else answers the spec's `Invalid date`. */
+const PersonDate = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', errorMessage: PERSON_MESSAGES.invalidDate });
+
 const personFields = {
   email: Type.Optional(Nullable(Type.String({ maxLength: 255, format: 'email' }))),
   lastName: Type.String({ minLength: 1, maxLength: 255 }),
@@ -40,10 +44,10 @@ const personFields = {
   middleInitial: Type.Optional(Nullable(Type.String({ maxLength: 5 }))),
   title: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
   workPhone: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
-  birthDate: Type.Optional(Nullable(DateTimeInput)),
-  hireDate: Type.Optional(Nullable(DateTimeInput)),
+  birthDate: Type.Optional(PersonDate),
+  hireDate: Type.Optional(PersonDate),
   employmentStatus: StringEnum(['A', 'T'], { description: 'A active, T terminated' }),
-  terminationDate: Type.Optional(Nullable(DateTimeInput)),
+  terminationDate: Type.Optional(PersonDate),
   personType: StringEnum(['Employee', 'Student']),
 };
 export const DirectoryPersonBody = Type.Object({ employeeId: Type.String({ minLength: 1, maxLength: 50 }), ...personFields });

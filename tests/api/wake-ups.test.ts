@@ -126,6 +126,19 @@ describe('Pending Employment wakes by itself', () => {
     expect(await statusOf(other.id)).toBe(STATUS.pendingEmployment);
   });
 
+  it('refuses a person date that is not a date with the person form\'s message, and keeps the record', async () => {
+    const person = await directoryPerson('W7010', 'T');
+    const refused = await call(h, admin, 'PATCH', `/api/v1/people/${person.id}`, { employmentStatus: 'A', hireDate: '13/45/2026' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toMatchObject({ hireDate: 'Invalid date' });
+    const added = await call(h, admin, 'POST', '/api/v1/people', { employeeId: 'W7011', lastName: 'Date', firstName: 'Bad', employmentStatus: 'A', personType: 'Employee', birthDate: 'yesterday' });
+    expect(added.status).toBe(400);
+    expect(added.body.errors).toMatchObject({ birthDate: 'Invalid date' });
+    const stored = await h.orm.em.fork().findOneOrFail(PersonSchema, person.id);
+    expect(stored.employmentStatus).toBe('T');
+    expect(await h.orm.em.fork().count(PersonSchema, { employeeId: 'W7011' })).toBe(0);
+  });
+
   it('does not wake on a record that stays terminated; a directory update showing the person active does', async () => {
     const person = await directoryPerson('W7003', 'T');
     const waiting = await waitingRequest(STATUS.pendingEmployment, { employeeId: 'W7003' });

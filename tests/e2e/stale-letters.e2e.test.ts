@@ -46,7 +46,8 @@ beforeAll(async () => {
 
 describe('a letter a CS-STARS upload made out of date, as an administrator sees it', () => {
   it('an upload with a new claim of the clinician within the dates flags the letter', async () => {
-    expect(await page.getByRole('heading', { name: /Letters that may be out of date/ }).count()).toBe(0);
+    // Other e2e files share this database (the desk's 100,000-claim upload may flag their letters): judge this request only.
+    expect((await call(h, admin, 'GET', '/api/v1/admin-dashboard')).body.staleLetters.map((r: { requestNumber: number }) => r.requestNumber)).not.toContain(requestNumber);
     // Uploaded over HTTP rather than on /manage/cs-stars: that page lists up to 10,000 claims, and with the 100,000
     // of the desk's e2e test in the shared database, axe would scan them all.
     const form = new FormData();
@@ -59,7 +60,7 @@ describe('a letter a CS-STARS upload made out of date, as an administrator sees 
 
   it('the dashboard lists the request with the badge; the keyboard opens it and its page explains the flag', async () => {
     await page.goto('/');
-    const section = page.getByRole('region', { name: 'Letters that may be out of date (1)' });
+    const section = page.getByRole('region', { name: /^Letters that may be out of date \(\d+\)$/ });
     await section.waitFor();
     const row = section.getByRole('row').filter({ hasText: String(requestNumber) });
     await expect.poll(() => row.getByText(STALE_LETTER_LABEL).isVisible()).toBe(true);

@@ -89,4 +89,24 @@ describe('a letter made stale by a CS-STARS upload, and made again', () => {
     expect((await call(h, admin, 'GET', '/api/v1/admin-dashboard')).body.staleLetters.map((r: { id: number }) => r.id)).not.toContain(id);
     expect((await call(h, admin, 'GET', `/api/v1/requests/${id}`)).body.letterStaleSince).toBeNull();
   });
+
+  it('is cleared when an administrator regenerates the letter (generate-pdfs, the same letter activity)', async () => {
+    const id = await credentialingDraft(h, requester, {
+      lastName: 'Ostrander-Vale', firstName: 'Cosima', dateFrom: '2018-01-01T11:00:00.000Z', dateTo: '2022-12-31T11:00:00.000Z',
+    });
+    const submitted = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    await approve(id);
+    await eventually(async () => (await letters(id)).length === 1, 60_000);
+
+    const csv = [CSV_HEADER, '06/30/2025,Ostrander-Vale,Cosima,,Named in Claim,WF-GEN-1,Claim,Open,,01/02/2020,03/04/2020,0,Within the period'];
+    expect((await uploadCsv(csv.join('\n'))).body).toMatchObject({ inserted: 1, staleLetters: 1 });
+    expect(await flagOf(id)).toBeInstanceOf(Date);
+
+    const regenerated = await call(h, admin, 'POST', '/api/v1/generate-pdfs', { requestId: id });
+    expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200);
+    expect(await letters(id)).toHaveLength(2);
+    await eventually(async () => (await flagOf(id)) === null, 10_000);
+    expect((await call(h, admin, 'GET', '/api/v1/admin-dashboard')).body.staleLetters.map((r: { id: number }) => r.id)).not.toContain(id);
+  });
 });
