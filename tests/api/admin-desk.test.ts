@@ -10,7 +10,7 @@ import { takeSnapshot } from '../../activities/effects/request-snapshot';
 import { claimsCsv, CSV_HEADER } from '../../bench/generate-cs-stars';
 import { ClaimDataSchema, EmailTemplateSchema, RequestSchema } from '../../db/entities';
 import { DESK_MESSAGES, EMAIL_TEMPLATE_TITLES, MESSAGES, MONEY_MESSAGE, TEMPLATE_VARIABLES } from '../../domain';
-import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
+import { call, credentialingDraft, loginAdmin, loginRequester, uploadClaimsCsv, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
@@ -26,19 +26,7 @@ afterAll(async () => { await h?.stop(); });
 
 const api = (session: Session | null, method: string, url: string, body?: unknown) => call(h, session, method, url, body);
 
-async function uploadCsv(session: Session, text: string, filename = 'claims.csv', contentType = 'text/csv') {
-  const boundary = `----desk${Math.random().toString(16).slice(2)}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="limit"\r\n\r\n10000\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
-    Buffer.from(text), Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await h.app.inject({
-    method: 'POST', url: '/api/v1/cs-stars', payload,
-    headers: { authorization: `Bearer ${session.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+const uploadCsv = (session: Session, text: string, filename?: string, contentType?: string) => uploadClaimsCsv(h, session, text, filename, contentType);
 
 /** A submitted request, written directly (the workflow is not what these tests are about). */
 async function submitted(fields: Record<string, unknown>) {

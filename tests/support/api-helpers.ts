@@ -121,3 +121,18 @@ export async function certificateDraft(h: Harness, session: Session, subtype: st
   if (certificateType === 'Contracts/Lease' || certificateType === 'Event') await attachDocument(h, session, id);
   return id;
 }
+
+/** Uploads a CS-STARS claims file to `POST /cs-stars` as the browser's form does (multipart, with the list limit). */
+export async function uploadClaimsCsv(h: Harness, session: Session, text: string, filename = 'claims.csv', contentType = 'text/csv') {
+  const boundary = `----claims${Math.random().toString(16).slice(2)}`;
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="limit"\r\n\r\n10000\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    Buffer.from(text), Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await h.app.inject({
+    method: 'POST', url: '/api/v1/cs-stars', payload,
+    headers: { authorization: `Bearer ${session.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
+  return { status: res.statusCode, body: res.json() };
+}

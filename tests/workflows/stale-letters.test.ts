@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_HEADER } from '../../bench/generate-cs-stars';
 import { DocumentSchema, RequestActivitySchema, RequestSchema } from '../../db/entities';
 import { CS_STARS_IMPORT_AUTHOR, STATUS } from '../../domain';
-import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
+import { call, credentialingDraft, loginAdmin, loginRequester, uploadClaimsCsv, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
 
@@ -23,18 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await h?.stop(); });
 
-async function uploadCsv(text: string) {
-  const boundary = `----stale${Math.random().toString(16).slice(2)}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="claims.csv"\r\nContent-Type: text/csv\r\n\r\n`),
-    Buffer.from(text), Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await h.app.inject({
-    method: 'POST', url: '/api/v1/cs-stars', payload,
-    headers: { authorization: `Bearer ${admin.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+const uploadCsv = (text: string) => uploadClaimsCsv(h, admin, text);
 
 const letters = async (id: number) => (await h.orm.em.fork().find(DocumentSchema, { requestId: id, description: 'Approval letter' }, { orderBy: { id: 'asc' } }))
   .map((d) => d.name);
