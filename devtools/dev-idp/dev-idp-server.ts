@@ -156,6 +156,11 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
       const url = new URL(request.url ?? '/', state.url);
       if (request.method === 'GET' && url.pathname === '/metadata') return send(200, 'application/samlmetadata+xml', metadata());
       if (request.method === 'GET' && url.pathname === '/auto-post.js') return send(200, 'text/javascript', 'document.getElementById("saml-post").submit();');
+      // The address npm start prints: opened directly, begin where the portal's button would (our SP's login route).
+      if (request.method === 'GET' && url.pathname === '/') {
+        response.writeHead(302, { location: options.serviceProvider().acsUrl.replace(/\/acs$/, '/login'), 'cache-control': 'no-store' });
+        return response.end();
+      }
       if (url.pathname !== '/sso') return fail(404, 'Not found.');
       const form = request.method === 'POST' ? await readForm(request) : url.searchParams;
       const samlRequest = form.get('SAMLRequest') ?? '';
