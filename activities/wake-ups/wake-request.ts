@@ -2,15 +2,15 @@
  * Sends one waiting request the `wake` update of its own workflow, so the lifecycle machine judges the change and
  * the workflow records it (audit row, Request Returned to Review email) like any other. Update-with-start: a
  * request whose run has ended (terminated, lost) is re-created from PostgreSQL first, as the API does
- * (api/services/request-workflows.ts `startOperation`; activities may not import api/, hence the copy below).
+ * (the same operation: temporal/request-workflow-start.ts).
  */
 import { Context } from '@temporalio/activity';
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Orm } from '../../db/orm';
 import { RequestSchema } from '../../db/entities';
-import { WAITING_STATUS, WAKE_UP_ACTOR, wakeCommandIdOf, type CertificateType, type RequestStatus, type RequestType } from '../../domain';
-import { REQUEST_WORKFLOW_TYPE, requestWorkflowId, wakeUpdate, type RequestWorkflowInput } from '../../workflows/request.messages';
-import { requestStartSearchAttributes } from '../../workflows/search-attributes';
+import { WAITING_STATUS, WAKE_UP_ACTOR, wakeCommandIdOf } from '../../domain';
+import { requestStartOperation } from '../../temporal/request-workflow-start';
+import { wakeUpdate } from '../../workflows/request.messages';
 import type { WakeUpActivities } from '../wake-up-activities.types';
 
 export function wakeRequestActivity(deps: { orm: Orm }): WakeUpActivities['wakeRequest'] {
@@ -18,24 +18,12 @@ export function wakeRequestActivity(deps: { orm: Orm }): WakeUpActivities['wakeR
     const request = await deps.orm.em.fork().findOne(RequestSchema, order.requestId);
     if (!request || request.status !== WAITING_STATUS[order.reason]) return 'not-waiting';
     const commandId = wakeCommandIdOf(order.requestNumber, order.reason, order.sourceId, request.version);
-    const input: RequestWorkflowInput = {
-      requestId: request.id, requestNumber: request.requestNumber!, requestType: request.requestType as RequestType,
-      certificateType: (request.certificateType ?? null) as CertificateType | null, status: request.status as RequestStatus,
-      lastCommandId: request.lastCommandId ?? null,
-    };
     const { client, info } = Context.current();
     try {
       await client.workflow.executeUpdateWithStart(wakeUpdate, {
         args: [{ reason: order.reason, note: order.note, actor: { ...WAKE_UP_ACTOR }, commandId }],
         updateId: commandId,
-        startWorkflowOperation: new WithStartWorkflowOperation(REQUEST_WORKFLOW_TYPE, {
-          workflowId: requestWorkflowId(request.requestNumber!),
-          taskQueue: info.taskQueue,
-          args: [input],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-          typedSearchAttributes: requestStartSearchAttributes({ ...request, requestNumber: request.requestNumber! }),
-        }),
+        startWorkflowOperation: requestStartOperation({ ...request, requestNumber: request.requestNumber! }, info.taskQueue),
       });
       return 'woken';
     } catch (error) {

@@ -10,15 +10,14 @@
  * PostgreSQL like the first.
  */
 import {
-  WithStartWorkflowOperation, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
+  WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
 } from '@temporalio/client';
 import { applyLifecycleEvent, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
 import {
-  discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, REQUEST_WORKFLOW_TYPE, reopenUpdate, requestWorkflowId,
-  sendEmailUpdate, setStatusUpdate, submitUpdate,
-  type Actor, type RequestWorkflowInput, type StatusResult,
+  discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, reopenUpdate, sendEmailUpdate, setStatusUpdate, submitUpdate,
+  type Actor, type StatusResult,
 } from '../../workflows/request.messages';
-import { requestStartSearchAttributes } from '../../workflows/search-attributes';
+import { requestStartOperation } from '../../temporal/request-workflow-start';
 import { ApiError, badRequest, conflict, unavailable } from '../errors';
 
 /**
@@ -79,24 +78,7 @@ async function translateFailures<T>(access: WorkflowAccess, call: () => Promise<
 }
 
 /** Starts the request's workflow from PostgreSQL when no run is open; otherwise the open run takes the update. */
-function startOperation(access: WorkflowAccess, request: RequestRow) {
-  const input: RequestWorkflowInput = {
-    requestId: request.id,
-    requestNumber: request.requestNumber,
-    requestType: request.requestType as RequestType,
-    certificateType: (request.certificateType ?? null) as CertificateType | null,
-    status: request.status as RequestStatus,
-    lastCommandId: request.lastCommandId ?? null,
-  };
-  return new WithStartWorkflowOperation(REQUEST_WORKFLOW_TYPE, {
-    workflowId: requestWorkflowId(request.requestNumber),
-    taskQueue: access.taskQueue,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    typedSearchAttributes: requestStartSearchAttributes(request),
-  });
-}
+const startOperation = (access: WorkflowAccess, request: RequestRow) => requestStartOperation(request, access.taskQueue);
 
 export const STALE_VERSION_MESSAGE = 'This request changed since you opened it. Please reload the page and try again.';
 
