@@ -6,7 +6,8 @@
  * count the matching rows. Both read the same condition (where-sql.ts), so a total always matches its rows.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RequestSchema, type Request } from '../../db/entities';
+import { RequestSchema } from '../../db/entities';
+import type { RequestRecord } from '../schemas/request.schema';
 import { badRequest } from '../errors';
 import { requestTypeLabelWhere } from '../../domain';
 import { fieldsOf, whereSql } from './where-sql';
@@ -34,8 +35,27 @@ export function columnsOf(em: EntityManager): (field: string) => string {
   return (field) => `"${properties[field].fieldNames[0]}"`;
 }
 
-/** The page's rows as entities of the caller's entity manager, newest first by default. */
-export async function findRequestRows(em: EntityManager, query: RequestPageQuery): Promise<Request[]> {
+/**
+ * Each property of a request with its column, and whether it is a timestamp. A row becomes a record by renaming
+ * and by parsing the timestamps the driver answers as text (as MikroORM's hydration does, with its platform's
+ * parser): no entity, no identity map, no serializer pass (issue #11: most of a list call's CPU went there).
+ */
+let columnNames: [property: string, column: string, timestamp: boolean][] | null = null;
+function recordOf(em: EntityManager, row: Record<string, unknown>): RequestRecord {
+  columnNames ??= Object.entries(em.getMetadata(RequestSchema).properties as Record<string, { fieldNames?: string[]; runtimeType?: string }>)
+    .filter(([, p]) => p.fieldNames?.length === 1).map(([name, p]) => [name, p.fieldNames![0], p.runtimeType === 'Date']);
+  const platform = em.getPlatform();
+  const record: Record<string, unknown> = {};
+  for (const [property, column, timestamp] of columnNames) {
+    if (!(column in row)) continue;
+    const value = row[column];
+    record[property] = timestamp && typeof value === 'string' ? platform.parseDate(value) : value;
+  }
+  return record as RequestRecord;
+}
+
+/** The page's rows as records (every column the response may carry: the route's caller rules and schema trim them). */
+export async function findRequestRows(em: EntityManager, query: RequestPageQuery): Promise<RequestRecord[]> {
   if (query.limit === 0) return [];
   const column = columnsOf(em);
   const where = whereSql(query.where, column);
@@ -43,7 +63,7 @@ export async function findRequestRows(em: EntityManager, query: RequestPageQuery
   const columns = query.fields ? query.fields.map(column).join(', ') : '*';
   const sql = `select ${columns} from "requests" where ${where.sql} order by ${order} limit ${query.limit} offset ${query.skip}`;
   const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, where.values, 'all');
-  return rows.map((row) => em.map(RequestSchema, row));
+  return rows.map((row) => recordOf(em, row));
 }
 
 /** How many requests match (exactly, by the database). */
@@ -59,7 +79,7 @@ export async function countRequests(em: EntityManager, where: Record<string, unk
 }
 
 /** A page and its total: the total is counted only when the page does not already show it (a short last page). */
-export async function findRequestPage(em: EntityManager, query: RequestPageQuery): Promise<{ rows: Request[]; total: number }> {
+export async function findRequestPage(em: EntityManager, query: RequestPageQuery): Promise<{ rows: RequestRecord[]; total: number }> {
   const rows = await findRequestRows(em, query);
   const shortPage = query.limit > 0 && rows.length < query.limit && (rows.length > 0 || query.skip === 0);
   return { rows, total: shortPage ? query.skip + rows.length : await countRequests(em, query.where) };

@@ -14,7 +14,7 @@ import {
   CreateRequestBody, PatchRequestBody, RequestDetail, RequestListItem, RequestRecord,
 } from '../schemas/request.schema';
 import { commandContextOf } from '../services/command-context';
-import { findVisibleRequest, requestForCaller, visibleRequestsFilter } from '../services/request-access';
+import { findVisibleRequest, recordForCaller, requestForCaller, visibleRequestsFilter } from '../services/request-access';
 import { createDraft, deleteDraft, patchRequest } from '../services/request-commands';
 
 /** What a list may be queried by: the fields callers see; internal notes only by administrators. */
@@ -41,7 +41,7 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       orderBy: { ...params.orderBy, id: params.orderBy.id ?? 'desc' }, // id breaks ties
       limit: params.limit, skip: params.skip, fields: params.fields,
     });
-    return { total, limit: params.limit, skip: params.skip, data: rows.map((r) => requestForCaller(user, r)) };
+    return { total, limit: params.limit, skip: params.skip, data: rows.map((r) => recordForCaller(user, r)) };
   });
 
   app.get('/requests/:id', {

@@ -44,10 +44,14 @@ export function canEditForm(user: SessionUser, request: Request): boolean {
  * does not list (`lastCommandId`) are dropped by the serializer.
  */
 export function requestForCaller(user: SessionUser, request: Request): RequestRecord {
-  const plain = wrap(request).toObject() as unknown as RequestRecord;
+  return recordForCaller(user, wrap(request).toObject() as unknown as RequestRecord);
+}
+
+/** The same rule for a record read without an entity (the lists, api/query/request-list.ts). */
+export function recordForCaller(user: SessionUser, record: RequestRecord): RequestRecord {
   if (!user.isAdmin) {
-    delete plain.internalNotes;
-    delete plain.letterStaleSince;
+    delete record.internalNotes;
+    delete record.letterStaleSince;
   }
-  return plain;
+  return record;
 }

@@ -162,6 +162,18 @@ describe('GET /requests with requestTypeLabel', () => {
     expect(all.body.total).toBe(rows.filter((r) => r.requesterId === other.user.id).length);
   });
 
+  it('answers each record as the request itself reads (ISO timestamps, every field, caller rules)', async () => {
+    for (const session of [admin, owner]) {
+      const list = await call(h, session, 'GET', '/api/v1/requests?$limit=3&$sort[updatedAt]=-1');
+      expect(list.body.data.length).toBeGreaterThan(1);
+      for (const item of list.body.data) {
+        const { documents: _d, discussions: _s, claimHistory: _c, ...detail } = (await call(h, session, 'GET', `/api/v1/requests/${item.id}`)).body;
+        expect(item).toEqual(detail);
+        expect(item.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      }
+    }
+  });
+
   it('refuses an unknown label', async () => {
     const res = await call(h, owner, 'GET', '/api/v1/requests?requestTypeLabel=COI%20Request%3A%20Boat');
     expect(res.status).toBe(400);
