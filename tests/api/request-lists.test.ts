@@ -148,7 +148,15 @@ describe('GET /requests with requestTypeLabel', () => {
     expect(res.body.total).toBeGreaterThan(1);
   });
 
-  it("keeps a requester to their own requests", async () => {
+  it("keeps a requester to their own requests and those naming their email", async () => {
+    const naming = await call(h, owner, 'POST', '/api/v1/requests', { requestType: 'credentialing', lastName: 'Named', email: 'lists-other@clinic.example' });
+    expect(naming.status).toBe(201);
+    const named = await call(h, other, 'GET', `/api/v1/requests?$limit=1000&$sort[updatedAt]=-1`);
+    expect(named.body.data.map((r: Row) => r.id)).toContain(naming.body.id);
+    expect(named.body.total).toBe(named.body.data.length);
+    const firstOfTwo = await call(h, other, 'GET', `/api/v1/requests?$limit=1&$sort[updatedAt]=-1`);
+    expect(firstOfTwo.body).toMatchObject({ total: named.body.total, data: [{ id: naming.body.id }] });
+    await call(h, owner, 'DELETE', `/api/v1/requests/${naming.body.id}`);
     const rows = await allRows();
     const label = REQUEST_TYPE_FILTERS[0];
     const res = await call(h, other, 'GET', `/api/v1/requests?$limit=1&requestTypeLabel=${encodeURIComponent(label)}`);
