@@ -38,6 +38,13 @@ export async function toSessionUser(em: EntityManager, user: User): Promise<Sess
   return sessionUserOf(user, isAdmin);
 }
 
+/** The row of {@link sessionFromToken}'s statement (timestamps as the driver answers them: text). */
+interface SessionRow {
+  id: number; email: string; first_name: string; last_name: string; middle_initial: string | null; phone: string | null;
+  company: string | null; affiliation: string; person_type: string | null; is_external: boolean; must_change_password: boolean;
+  pswd_reset_at: string | null; last_login: string | null; deleted_at: string | null; session_version: number; is_admin: boolean;
+}
+
 /**
  * The user a verified token stands for. Refused (401): an unknown user or a token from before the last logout or
  * password change (`authFail`), a deactivated user (`inactiveUser`, spec 1 §2).
@@ -47,14 +54,14 @@ export async function toSessionUser(em: EntityManager, user: User): Promise<Sess
  * on the very next call, with no cache to invalidate (issue #11).
  */
 export async function sessionFromToken(em: EntityManager, claims: TokenClaims): Promise<SessionUser> {
-  const [row] = await em.getConnection().execute<Record<string, any>[]>(
+  const [row] = await em.getConnection().execute<SessionRow[]>(
     `select u."id", u."email", u."first_name", u."last_name", u."middle_initial", u."phone", u."company", u."affiliation", u."person_type",
       u."is_external", u."must_change_password", u."pswd_reset_at", u."last_login", u."deleted_at", u."session_version",
       exists (select 1 from "admins" a where a."email" = lower(u."email")) as "is_admin"
     from "users" u where u."id" = ?`, [claims.id], 'all');
   if (!row || row.session_version !== claims.sessionVersion) throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
   if (row.deleted_at) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
-  const date = (value: unknown) => (value ? new Date(em.getPlatform().parseDate(value as string) as Date) : null);
+  const date = (value: string | null) => (value ? new Date(em.getPlatform().parseDate(value) as Date) : null);
   return sessionUserOf({
     id: row.id, email: row.email, firstName: row.first_name, lastName: row.last_name, middleInitial: row.middle_initial,
     phone: row.phone, company: row.company, affiliation: row.affiliation, personType: row.person_type, isExternal: row.is_external,
