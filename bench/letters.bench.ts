@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { renderEffectLetterActivity } from '../activities/effects/render-letter';
 import { createMailer } from '../activities/mailer';
 import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
-import { renderLetterDocument } from '../activities/pdf/letter-documents';
+import { prelaunchLetterRenderer, renderLetterDocument } from '../activities/pdf/letter-documents';
 import { buildApp } from '../api/app';
 import { loadConfig } from '../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../db/database';
@@ -194,9 +194,11 @@ async function main(): Promise<number> {
   const mailer = createMailer(config.smtpUrl!);
   cleanups.push(['close mailer', () => mailer.close()]);
 
-  // After a start: the worker's renderer is created with the worker; its first letter is asked for once the worker runs.
+  // After a start: the worker's renderer is created and prelaunched as temporal/activity-deps.ts does; its first
+  // letter is asked for once the worker runs.
   const workerStarted = performance.now();
   const pdf = new ChromiumPdfRenderer(config.chromiumPath);
+  void prelaunchLetterRenderer(pdf);
   cleanups.push(['close Chromium', () => pdf.close()]);
   const worker = await createRequestWorker({
     address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue, deps: { orm, mailer, pdf, files, config },
