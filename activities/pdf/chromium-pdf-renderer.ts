@@ -42,13 +42,17 @@ class Lane {
     return opening;
   }
 
-  async render(html: string): Promise<Buffer> {
+  /** A browser found dead (killed, out of memory) since the last letter is replaced once, then the letter printed. */
+  async render(html: string, retryOnDeadBrowser = true): Promise<Buffer> {
+    let browser: Browser | null = null;
     try {
-      const { page } = await this.open();
-      await page.setContent(html, { waitUntil: 'load' });
-      return await page.pdf(PDF_OPTIONS);
+      const opened = await this.open();
+      browser = opened.browser;
+      await opened.page.setContent(html, { waitUntil: 'load' });
+      return await opened.page.pdf(PDF_OPTIONS);
     } catch (error) {
       await this.close();
+      if (retryOnDeadBrowser && browser && !browser.isConnected()) return this.render(html, false);
       throw error;
     }
   }
