@@ -4,9 +4,9 @@
  * worker calls at start) and again after a crash.
  *
  * Why each lane is a single-process Chromium (bench/README.md "Letters"): in the default multi-process mode every
- * `page.pdf` starts a fresh print-compositor process that exits after the job, about 80 of the 150–170 CPU-ms a
- * letter cost, and a letter took 240 ms of wall time at p50. In one process the compositor is a thread: about
- * 60 CPU-ms and 80–110 ms a letter, the same PDF (pdftoppm renders identical pixels). A single-process browser
+ * `page.pdf` starts a fresh print-compositor process that exits after the job, about half of a letter's Chromium
+ * CPU. In one process the compositor is a thread: measured side by side on the shared 2-core machine, 84 instead
+ * of 187 CPU-ms a letter and 141 instead of 413 ms at p50, the same PDF (pdftoppm renders identical pixels). A single-process browser
  * serves one browser context only and runs its pages on one renderer thread, hence a browser per lane rather than
  * pages of one browser. Nothing is lost in isolation: the HTML is the portal's own template with every value
  * escaped, JavaScript is off, nothing is loaded from the network, and playwright already runs Chromium unsandboxed.
