@@ -217,7 +217,7 @@ async function main(): Promise<number> {
   cleanups.push(['close API', () => app.close()]);
 
   // Requests: drafts with one signed release each, submitted (untimed), over real HTTP like a browser.
-  const call = async (token: string | null, method: string, url: string, body?: unknown): Promise<any> => {
+  const call = async (token: string | null, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> => {
     const res = await fetch(`${baseUrl}/api/v1${url}`, {
       method,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}) },
@@ -225,7 +225,7 @@ async function main(): Promise<number> {
     });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
-    return text ? JSON.parse(text) : null;
+    return text ? JSON.parse(text) : {};
   };
   const login = async (email: string, password: string) => (await call(null, 'POST', '/authentication', { strategy: 'local', email, password })).accessToken as string;
   const requester = await login(DEV_REQUESTER.email, DEV_REQUESTER.password);
