@@ -2,6 +2,7 @@
 import type { ActivityDeps } from '../activities';
 import { createMailer } from '../activities/mailer';
 import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
+import { prelaunchLetterRenderer } from '../activities/pdf/letter-documents';
 import type { AppConfig } from '../config/app-config';
 import { createOrm } from '../db/orm';
 import { DocumentFiles } from '../storage/document-files';
@@ -11,6 +12,7 @@ export async function createActivityDeps(config: AppConfig): Promise<ActivityDep
   const orm = await createOrm(config.databaseUrl);
   const mailer = createMailer(config.smtpUrl);
   const pdf = new ChromiumPdfRenderer(config.chromiumPath);
+  void prelaunchLetterRenderer(pdf); // while the worker bundles its workflows and connects
   const files = await new DocumentFiles(config.uploadsDir).init();
   return {
     orm, mailer, pdf, files, config,

@@ -1,6 +1,6 @@
 /**
  * Builds the workers that run request workflows and their activities: one on the request task queue (workflows,
- * status records, emails) and one on the letters queue (Chromium PDFs, as many at once as the renderer has pages).
+ * status records, emails) and one on the letters queue (Chromium PDFs, two activities per renderer lane).
  * Used by `temporal/worker.ts` (the process `npm start` and the worker image run) and by tests and the bench.
  */
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
@@ -58,7 +58,9 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     namespace: options.namespace,
     taskQueue: letterTaskQueue(options.taskQueue),
     activities: createLetterActivities(options.deps),
-    maxConcurrentActivityTaskExecutions: options.deps.pdf.maxConcurrent,
+    // Two activities per Chromium lane: while one stores its PDF and writes its rows, the next is already printing
+    // (the extra one waits for a free lane, heartbeating). Its own queue, so a backlog never delays a status save.
+    maxConcurrentActivityTaskExecutions: options.deps.pdf.maxConcurrent * 2,
   });
   return new RequestWorkers(connection, [requests, letters]);
 }

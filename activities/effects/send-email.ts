@@ -1,8 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import Handlebars from 'handlebars';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
-import { DocumentSchema, EmailTemplateSchema, RequestActivitySchema, RequestEffectSchema } from '../../db/entities';
+import { DocumentSchema, EmailTemplateSchema, RequestActivitySchema, RequestEffectSchema, type Document, type RequestEffect } from '../../db/entities';
 import {
   AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress,
   POSSIBLY_TWICE_SUFFIX,
@@ -24,6 +25,33 @@ function classify(error: SmtpError): Error {
   const permanent = (error.responseCode ?? 0) >= 500 || error.code === 'EENVELOPE';
   const reason = error.response ?? error.message;
   return permanent ? ApplicationFailure.nonRetryable(reason, 'SmtpRejected') : error;
+}
+
+/**
+ * Compiled templates by their text: an approval burst sends the same few templates hundreds of times, and an
+ * edited template has a new text (so a new entry). Bounded in case templates are edited very often.
+ */
+const compiledTemplates = new Map<string, HandlebarsTemplateDelegate>();
+function compiled(source: string): HandlebarsTemplateDelegate {
+  let template = compiledTemplates.get(source);
+  if (!template) {
+    if (compiledTemplates.size >= 200) compiledTemplates.clear();
+    template = Handlebars.compile(source, { noEscape: true });
+    compiledTemplates.set(source, template);
+  }
+  return template;
+}
+
+/**
+ * The effect's letter first, then (approval emails only) the documents an administrator flagged "attach to the
+ * approval email" (not letters generated earlier: those have a key, and the email carries its own). One query.
+ */
+async function attachmentsOf(em: EntityManager, effect: RequestEffect): Promise<Document[]> {
+  const letter = effect.letterDocumentId ? [{ id: effect.letterDocumentId }] : [];
+  const flagged = effect.kind === 'letter-and-email' ? [{ isAttachment: true, legacyId: null, idempotencyKey: null }] : [];
+  if (!letter.length && !flagged.length) return [];
+  const found = await em.find(DocumentSchema, { requestId: effect.requestId, $or: [...letter, ...flagged] }, { orderBy: { id: 'asc' } });
+  return [...found.filter((d) => d.id === effect.letterDocumentId), ...found.filter((d) => d.id !== effect.letterDocumentId)];
 }
 
 /**
@@ -49,17 +77,11 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
     if (!snapshot.recipients.length) throw ApplicationFailure.nonRetryable('The request names no recipient', 'InvalidAddress');
     const template = await em.findOne(EmailTemplateSchema, { title: effect.templateTitle });
     if (!template) throw ApplicationFailure.nonRetryable(`No email template "${effect.templateTitle}"`, 'NotFound');
-    const subject = Handlebars.compile(template.subject, { noEscape: true })(snapshot.variables);
-    const text = Handlebars.compile(template.body, { noEscape: true })(snapshot.variables);
-    const documents = effect.letterDocumentId ? await em.find(DocumentSchema, { id: effect.letterDocumentId, requestId: effect.requestId }) : [];
-    if (effect.kind === 'letter-and-email' && !documents.length) {
+    const subject = compiled(template.subject)(snapshot.variables);
+    const text = compiled(template.body)(snapshot.variables);
+    const documents = await attachmentsOf(em, effect);
+    if (effect.kind === 'letter-and-email' && documents[0]?.id !== effect.letterDocumentId) {
       throw ApplicationFailure.nonRetryable('The letter of this email is missing', 'NotFound');
-    }
-    // The approval email also carries the documents an administrator flagged "attach to the approval email" (not
-    // letters generated earlier: those have a key, and the email carries its own).
-    if (effect.kind === 'letter-and-email') {
-      const flagged = await em.find(DocumentSchema, { requestId: effect.requestId, isAttachment: true, legacyId: null, idempotencyKey: null }, { orderBy: { id: 'asc' } });
-      documents.push(...flagged.filter((d) => d.id !== effect.letterDocumentId));
     }
 
     const possiblyTwice = !!effect.claimedAt;

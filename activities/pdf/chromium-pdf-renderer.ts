@@ -1,72 +1,117 @@
 /**
- * Renders HTML to PDF in Debian's Chromium through playwright-core. One browser per worker process, launched on
- * first use and again after a crash; `maxConcurrent` pages, each kept and reused for the next letter.
+ * Renders HTML to PDF in Debian's Chromium through playwright-core. `maxConcurrent` lanes, each its own browser
+ * with one page kept and reused for the next letter; a lane is launched on first use (or by `warmUp`, which the
+ * worker calls at start) and again after a crash.
  *
- * Why reuse pages: a fresh context per letter cost about 0.7 CPU-seconds on the 2-core machines, a reused page
- * about 0.08 (bench/README.md). The HTML is the portal's own letter template with every value escaped and no
- * script, so one letter cannot leave anything behind for the next; a page that fails is closed and replaced.
+ * Why each lane is a single-process Chromium (bench/README.md "Letters"): in the default multi-process mode every
+ * `page.pdf` starts a fresh print-compositor process that exits after the job, about half of a letter's Chromium
+ * CPU. In one process the compositor is a thread: measured side by side on the shared 2-core machine, 84 instead
+ * of 187 CPU-ms a letter and 141 instead of 413 ms at p50, the same PDF (pdftoppm renders identical pixels). A single-process browser
+ * serves one browser context only and runs its pages on one renderer thread, hence a browser per lane rather than
+ * pages of one browser. Nothing is lost in isolation: the HTML is the portal's own template with every value
+ * escaped, JavaScript is off, nothing is loaded from the network, and playwright already runs Chromium unsandboxed.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
+const LAUNCH_ARGS = ['--disable-gpu', '--single-process', '--no-zygote'];
+const PDF_OPTIONS = {
+  format: 'Letter', printBackground: true, margin: { top: '0.75in', bottom: '0.75in', left: '0.9in', right: '0.9in' },
+} as const;
+
+/** One browser and its one page. Any failure closes the browser: the next letter starts a new one. */
+class Lane {
+  private current: Promise<{ browser: Browser; page: Page }> | null = null;
+
+  constructor(private readonly executablePath: string) {}
+
+  private open(): Promise<{ browser: Browser; page: Page }> {
+    if (this.current) return this.current;
+    const opening = (async () => {
+      const browser = await chromium.launch({ executablePath: this.executablePath, args: LAUNCH_ARGS });
+      browser.on('disconnected', () => { if (this.current === opening) this.current = null; });
+      try {
+        return { browser, page: await (await browser.newContext({ javaScriptEnabled: false })).newPage() };
+      } catch (error) {
+        await browser.close().catch(() => {});
+        throw error;
+      }
+    })();
+    this.current = opening;
+    opening.catch(() => { if (this.current === opening) this.current = null; });
+    return opening;
+  }
+
+  /** A browser found dead (killed, out of memory) since the last letter is replaced once, then the letter printed. */
+  async render(html: string, retryOnDeadBrowser = true): Promise<Buffer> {
+    let browser: Browser | null = null;
+    try {
+      const opened = await this.open();
+      browser = opened.browser;
+      await opened.page.setContent(html, { waitUntil: 'load' });
+      return await opened.page.pdf(PDF_OPTIONS);
+    } catch (error) {
+      await this.close();
+      if (retryOnDeadBrowser && browser && !browser.isConnected()) return this.render(html, false);
+      throw error;
+    }
+  }
+
+  /** Closes the browser, also one still starting. */
+  async close(): Promise<void> {
+    const current = this.current;
+    this.current = null;
+    await current?.then(({ browser }) => browser.close(), () => {}).catch(() => {});
+  }
+}
+
 export class ChromiumPdfRenderer {
-  private browser: Promise<Browser> | null = null;
-  private idlePages: Page[] = [];
-  private active = 0;
-  private waiting: Array<() => void> = [];
+  private readonly idle: Lane[];
+  private readonly lanes: Lane[];
+  private waiting: Array<(lane: Lane) => void> = [];
 
-  constructor(private readonly executablePath: string, readonly maxConcurrent = 2) {}
+  constructor(private readonly executablePath: string, readonly maxConcurrent = 2) {
+    this.lanes = Array.from({ length: maxConcurrent }, () => new Lane(executablePath));
+    this.idle = [...this.lanes];
+  }
 
-  private launch(): Promise<Browser> {
+  private checkExecutable() {
     if (!existsSync(this.executablePath)) {
       throw new Error(`Chromium not found at ${this.executablePath}: install it with  ` +
         'apt-get install -y chromium fonts-liberation fonts-dejavu-core  (or set CHROMIUM_PATH)');
     }
-    if (!this.browser) {
-      this.browser = chromium.launch({ executablePath: this.executablePath, args: ['--disable-gpu'] }).then((browser) => {
-        browser.on('disconnected', () => { this.browser = null; this.idlePages = []; });
-        return browser;
-      }, (error) => { this.browser = null; throw error; });
-    }
-    return this.browser;
   }
 
-  private async slot(): Promise<() => void> {
-    if (this.active >= this.maxConcurrent) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    return () => { this.active--; this.waiting.shift()?.(); };
+  private async take(): Promise<Lane> {
+    return this.idle.pop() ?? new Promise<Lane>((resolve) => this.waiting.push(resolve));
   }
 
-  private async takePage(): Promise<Page> {
-    const idle = this.idlePages.pop();
-    if (idle && !idle.isClosed()) return idle;
-    const browser = await this.launch();
-    const context = await browser.newContext({ javaScriptEnabled: false });
-    return context.newPage();
+  private give(lane: Lane) {
+    const next = this.waiting.shift();
+    if (next) next(lane);
+    else this.idle.push(lane);
   }
 
   async render(html: string): Promise<Buffer> {
-    const release = await this.slot();
+    this.checkExecutable();
+    const lane = await this.take();
     try {
-      const page = await this.takePage();
-      try {
-        await page.setContent(html, { waitUntil: 'load' });
-        const pdf = await page.pdf({ format: 'Letter', printBackground: true, margin: { top: '0.75in', bottom: '0.75in', left: '0.9in', right: '0.9in' } });
-        this.idlePages.push(page);
-        return pdf;
-      } catch (error) {
-        await page.context().close().catch(() => {});
-        throw error;
-      }
+      return await lane.render(html);
     } finally {
-      release();
+      this.give(lane);
     }
   }
 
+  /**
+   * Launches every lane and prints `html` on each (fonts and the print path loaded), so the first letter after a
+   * worker starts does not wait for a browser. Failures are left for the letters themselves to report.
+   */
+  async warmUp(html: string): Promise<void> {
+    if (!existsSync(this.executablePath)) return;
+    await Promise.all(this.lanes.map(() => this.render(html).catch(() => {})));
+  }
+
   async close(): Promise<void> {
-    const browser = this.browser;
-    this.browser = null;
-    this.idlePages = [];
-    if (browser) await (await browser.catch(() => null))?.close();
+    await Promise.all(this.lanes.map((lane) => lane.close()));
   }
 }

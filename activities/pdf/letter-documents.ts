@@ -23,3 +23,16 @@ export function renderLetterDocument(letter: LetterDocument | CredentialingLette
       return { html: credentialingLetterHtml(doc), baseName: `Claim History and Insurance Verification ${doc.requestNumber}`, description: 'Approval letter' };
   }
 }
+
+/**
+ * Launches the renderer's browsers at worker start and prints a sample letter on each (fonts and print path
+ * loaded), so the first real letter after a start does not wait seconds for Chromium (issue #11: ≤ 2 s).
+ */
+export function prelaunchLetterRenderer(renderer: { warmUp(html: string): Promise<void> }): Promise<void> {
+  return renderer.warmUp(renderLetterDocument({
+    kind: 'credentialing-letter', requestNumber: 0, issuedOn: new Date().toISOString(), clinicianName: 'Sample Clinician',
+    birthDate: null, dateFrom: '2024-07-01T00:00:00.000Z', dateTo: '2025-06-30T00:00:00.000Z', recipientName: 'Sample',
+    recipientCompany: null, claims: [],
+    policyYears: [{ startDate: '2024-07-01T00:00:00.000Z', endDate: '2025-06-30T00:00:00.000Z', policyNumber: 'SAMPLE', limitClaim: '1', annualAggregate: '1' }],
+  }).html);
+}

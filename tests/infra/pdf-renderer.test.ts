@@ -1,0 +1,70 @@
+/**
+ * The letter printer as an operator relies on it: letters printed side by side each say their own request, and a
+ * Chromium that dies (out of memory, killed) is replaced for the next letter instead of failing every letter after.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ChromiumPdfRenderer } from '../../activities/pdf/chromium-pdf-renderer';
+import { prelaunchLetterRenderer, renderLetterDocument } from '../../activities/pdf/letter-documents';
+
+const run = promisify(execFile);
+const renderer = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+afterAll(() => renderer.close());
+
+const letterHtml = (requestNumber: number, clinicianName: string) => renderLetterDocument({
+  kind: 'credentialing-letter', requestNumber, issuedOn: '2026-11-22T08:00:00.000Z', clinicianName, birthDate: null,
+  dateFrom: '2024-07-01T00:00:00.000Z', dateTo: '2025-06-30T00:00:00.000Z', recipientName: 'Rowan Requester', recipientCompany: null,
+  policyYears: [], claims: [],
+}).html;
+
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'coi-pdf-'));
+  try {
+    await writeFile(path.join(dir, 'letter.pdf'), bytes);
+    return (await run('pdftotext', ['-layout', path.join(dir, 'letter.pdf'), '-'])).stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Chromium processes this test process started (Linux /proc). */
+function chromiumPids(): number[] {
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--single-process');
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('the PDF renderer', () => {
+  it('prints letters side by side, more than it has lanes, each with its own request', async () => {
+    await prelaunchLetterRenderer(renderer);
+    const people = ['Avery Adams', 'Blair Brook', 'Casey Cole', 'Devon Dale', 'Emery Eve'];
+    const pdfs = await Promise.all(people.map((name, i) => renderer.render(letterHtml(9000 + i, name))));
+    const texts = await Promise.all(pdfs.map(pdfText));
+    texts.forEach((text, i) => {
+      expect(text).toContain(`Request number: ${9000 + i}`);
+      expect(text).toContain(`coverage for ${people[i]}`);
+      for (const other of people.filter((_, j) => j !== i)) expect(text).not.toContain(other);
+    });
+  });
+
+  it('replaces a Chromium that was killed: the next letters print', async () => {
+    await renderer.render(letterHtml(9100, 'Before Kill'));
+    const pids = chromiumPids();
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    const texts = await Promise.all([9101, 9102, 9103].map(async (n) => pdfText(await renderer.render(letterHtml(n, `After Kill ${n}`)))));
+    texts.forEach((text, i) => expect(text).toContain(`Request number: ${9101 + i}`));
+    expect(chromiumPids().some((pid) => !pids.includes(pid))).toBe(true);
+  });
+});
