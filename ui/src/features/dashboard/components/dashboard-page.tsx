@@ -1,6 +1,9 @@
+import { lazyPage } from '../../../app/lazy-page';
 import { useUser } from '../../../lib/auth';
-import { AdminDashboard } from './admin-dashboard';
-import { RequesterDashboard } from './requester-dashboard';
+
+// Each kind of user downloads only its own dashboard.
+const AdminDashboard = lazyPage(() => import('./admin-dashboard'), 'AdminDashboard');
+const RequesterDashboard = lazyPage(() => import('./requester-dashboard'), 'RequesterDashboard');
 
 /** `/` and `/requests`: the admin work queue for administrators, the requester's own lists otherwise. */
 export function DashboardPage() {
