@@ -1,41 +1,48 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { RequestSchema } from '../../db/entities';
 import { DECIDED_STATUSES } from '../../domain';
 import { currentUser, requireAdmin } from '../plugins/auth';
-import { AdminDashboard } from '../schemas/admin-dashboard.schema';
+import { countRequests, findRequestRows, requestTypeLabelCondition } from '../query/request-list';
+import { AdminDashboard, AdminDashboardQuery, DASHBOARD_DEFAULT_LIMIT } from '../schemas/admin-dashboard.schema';
 import { errorResponses } from '../schemas/error.schema';
+import { queueCounts, submissionCounts } from '../query/request-counts';
 import { requestForCaller } from '../services/request-access';
 
-/** `api/v1/admin-dashboard` (spec 2 §7.4): the work queue and submission counts by submitDate. */
+/**
+ * `api/v1/admin-dashboard` (spec 2 §7.4): one page of the work queue and of the stale letters, and every count the
+ * dashboard shows, all computed by the database (issue #11: nothing over `$limit` rows per list).
+ */
 const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/admin-dashboard', {
     onRequest: requireAdmin,
     schema: {
-      tags: ['admin'], summary: 'Work queue and submission counts',
-      response: { 200: AdminDashboard, ...errorResponses(401, 403) },
+      tags: ['admin'], summary: 'Work queue and submission counts', querystring: AdminDashboardQuery,
+      response: { 200: AdminDashboard, ...errorResponses(400, 401, 403) },
     },
   }, async (request) => {
     const user = currentUser(request);
-    const now = new Date();
-    const startOfDay = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-    const startOfMonth = new Date(now.getFullYear(), now.getMonth(), 1);
-    const startOfYear = new Date(now.getFullYear(), 0, 1);
+    const limit = request.query.$limit ?? DASHBOARD_DEFAULT_LIMIT;
+    // Spec 2 §7.4: the queue leaves out Approved, Approved with Letter of Intent and Denied (Draft and Closed stay listed).
+    const where = { $and: [notDecided, requestTypeLabelCondition(request.query.requestTypeLabel)] };
+    // Issue #10 item 5: decided requests leave the queue, so their stale letters are listed on their own.
+    const stale = { letterStaleSince: { $ne: null } };
     const em = request.em;
-    const [adminRequests, staleLetters, today, monthToDate, yearToDate] = await Promise.all([
-      // Spec 2 §7.4: the queue leaves out Approved, Approved with Letter of Intent and Denied (Closed stays listed).
-      em.fork().find(RequestSchema, { status: { $nin: [...DECIDED_STATUSES] } }, { orderBy: { updatedAt: 'desc', id: 'desc' }, limit: 1000 }),
-      // Issue #10 item 5: decided requests leave the queue, so their stale letters are listed on their own.
-      em.fork().find(RequestSchema, { letterStaleSince: { $ne: null } }, { orderBy: { letterStaleSince: 'asc', id: 'asc' }, limit: 1000 }),
-      em.fork().count(RequestSchema, { submitDate: { $gte: startOfDay } }),
-      em.fork().count(RequestSchema, { submitDate: { $gte: startOfMonth } }),
-      em.fork().count(RequestSchema, { submitDate: { $gte: startOfYear } }),
+    const [adminRequests, counts, staleLetters, staleLettersTotal, requestCounts] = await Promise.all([
+      findRequestRows(em.fork(), { where, orderBy: { updatedAt: 'desc', id: 'desc' }, limit, skip: 0 }),
+      queueCounts(em.fork(), where),
+      findRequestRows(em.fork(), { where: stale, orderBy: { letterStaleSince: 'asc', id: 'asc' }, limit, skip: 0 }),
+      countRequests(em.fork(), stale),
+      submissionCounts(em.fork(), new Date()),
     ]);
     return {
+      requestCounts,
       adminRequests: adminRequests.map((r) => requestForCaller(user, r)),
+      queueCounts: counts,
       staleLetters: staleLetters.map((r) => requestForCaller(user, r)),
-      requestCounts: { today, monthToDate, yearToDate },
+      staleLettersTotal,
     };
   });
 };
+
+const notDecided = { status: { $nin: [...DECIDED_STATUSES] } };
 
 export default adminDashboardRoutes;

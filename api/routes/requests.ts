@@ -5,8 +5,9 @@ import { documentsOf } from '../services/documents';
 import { methodNotAllowed } from '../errors';
 import { currentUser, requireUser } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
+import { findRequestPage, requestTypeLabelCondition } from '../query/request-list';
 import { errorResponses } from '../schemas/error.schema';
-import { FindQuery } from '../schemas/find-query.schema';
+import { RequestFindQuery } from '../schemas/find-query.schema';
 import { Page } from '../schemas/page.schema';
 import { IdParams } from '../schemas/primitives';
 import {
@@ -28,16 +29,17 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/requests', {
     schema: {
-      tags, summary: 'Requests the caller may see', querystring: FindQuery,
+      tags, summary: 'Requests the caller may see', querystring: RequestFindQuery,
       response: { 200: Page(RequestListItem), ...errorResponses(400, 401) },
     },
   }, async (request) => {
     const user = currentUser(request);
-    const params = parseFindQuery(request.query, user.isAdmin ? ADMIN_QUERY_FIELDS : REQUESTER_QUERY_FIELDS);
-    const where = { $and: [params.where, visibleRequestsFilter(user)] };
-    const [rows, total] = await request.em.findAndCount(RequestSchema, where as never, {
-      limit: params.limit, offset: params.skip, orderBy: { ...params.orderBy, id: params.orderBy.id ?? 'desc' } as never, // id breaks ties
-      fields: params.fields as never,
+    const { requestTypeLabel, ...query } = request.query as Record<string, unknown>;
+    const params = parseFindQuery(query, user.isAdmin ? ADMIN_QUERY_FIELDS : REQUESTER_QUERY_FIELDS);
+    const { rows, total } = await findRequestPage(request.em, {
+      where: { $and: [params.where, requestTypeLabelCondition(requestTypeLabel), visibleRequestsFilter(user)] },
+      orderBy: { ...params.orderBy, id: params.orderBy.id ?? 'desc' }, // id breaks ties
+      limit: params.limit, skip: params.skip, fields: params.fields,
     });
     return { total, limit: params.limit, skip: params.skip, data: rows.map((r) => requestForCaller(user, r)) };
   });

@@ -4,6 +4,7 @@
  * and leaves every parameter to that parser, so there is one definition of each rule.
  */
 import { Type, type TProperties } from 'typebox';
+import { REQUEST_TYPE_FILTERS } from '../../domain';
 
 const described = (description: string) => Type.Optional(Type.Unknown({ description }));
 
@@ -24,3 +25,11 @@ export const findQuery = <P extends TProperties>(extra: P = {} as P) => Type.Obj
 });
 
 export const FindQuery = findQuery();
+
+/** The "Filter By Request Type" option (spec 1 §2) a request list or the work queue may be narrowed to. */
+export const RequestTypeLabelParam = Type.Optional(Type.String({
+  description: `one of: ${REQUEST_TYPE_FILTERS.join('; ')} (any other answers 400 BadRequest)`,
+}));
+
+/** `GET /requests`: the list query and the request-type label filter. */
+export const RequestFindQuery = findQuery({ requestTypeLabel: RequestTypeLabelParam });

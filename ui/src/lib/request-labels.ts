@@ -1,14 +1,11 @@
 /** How a request is named in tables and headings. */
-import { REQUEST_TYPE_LABEL, STATUS, requesterMayEdit } from '../../../domain';
+import { STATUS, requestTypeLabelOf, requesterMayEdit } from '../../../domain';
 import type { RequestRecord } from '../types/api';
 import { paths } from './paths';
 
-/** The dashboard's request type label; matches the Filter By Request Type options (domain REQUEST_TYPE_FILTERS). */
-export function requestTypeLabel(request: Pick<RequestRecord, 'requestType' | 'certificateType' | 'autoType'>): string {
-  if (request.requestType === 'credentialing') return REQUEST_TYPE_LABEL.credentialing;
-  if (request.certificateType === 'Auto Liability' && request.autoType === 'Rental') return 'COI Request: Rental';
-  return request.certificateType ? `COI Request: ${request.certificateType}` : REQUEST_TYPE_LABEL.certificate;
-}
+/** The dashboard's request type label: the domain's one definition (matches the Filter By Request Type options). */
+export const requestTypeLabel = (request: Pick<RequestRecord, 'requestType' | 'certificateType' | 'autoType'>): string =>
+  requestTypeLabelOf(request);
 
 export const requestNumberLabel = (request: Pick<RequestRecord, 'requestNumber'>): string =>
   request.requestNumber == null ? '—' : String(request.requestNumber);
