@@ -6,7 +6,7 @@ import { AppLayout } from './layout/app-layout';
 import { AuthRoot } from './layout/auth-root';
 import { PublicLayout } from './layout/public-layout';
 import { RequireRole, isAdmin, isExternal } from './routes/require-role';
-import { lazyPage } from './lazy-page';
+import { lazyPage, preloadScreens } from './lazy-page';
 
 // Every screen is its own chunk (see lazy-page.ts); the layouts and error pages stay in the entry.
 const ManageAdminsPage = lazyPage(() => import('../features/admin/components/manage-admins-page'), 'ManageAdminsPage');
@@ -93,4 +93,7 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createAppRouter = () => createBrowserRouter(routes);
+export function createAppRouter() {
+  preloadScreens(routes, window.location.pathname);
+  return createBrowserRouter(routes);
+}

@@ -37,7 +37,11 @@ export function AppLayout() {
   return (
     <>
       <AppHeader />
-      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="app-main">{session.status === 'checking' ? <Loading /> : <PageSuspense><Outlet /></PageSuspense>}</main>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="app-main">
+        {/* One boundary for both states, so the end of the check (a transition) keeps "Loading…" up while the
+            screen's chunk arrives rather than mounting a new boundary that shows its own fallback. */}
+        <PageSuspense>{session.status === 'checking' ? <Loading /> : <Outlet />}</PageSuspense>
+      </main>
     </>
   );
 }
