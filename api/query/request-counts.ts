@@ -17,13 +17,24 @@ export async function queueCounts(em: EntityManager, where: Record<string, unkno
       group by 1, 2 having sum("n") > 0 order by 1, 2`, condition.values, 'all');
 }
 
-/** Submissions since the start of the server's local day, month and year, by submit date (spec 2 §7.4). */
+/**
+ * Submissions since the start of the server's local day, month and year, by submit date (spec 2 §7.4): for each
+ * boundary, the rows between it and the next UTC midnight (an index range of under a day) plus the whole UTC days
+ * after it from `request_submission_days` (kept exactly by triggers, Migration20261122090000).
+ */
 export async function submissionCounts(em: EntityManager, now: Date): Promise<{ today: number; monthToDate: number; yearToDate: number }> {
-  const startOfDay = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  const startOfMonth = new Date(now.getFullYear(), now.getMonth(), 1);
-  const startOfYear = new Date(now.getFullYear(), 0, 1);
-  const [row] = await em.getConnection().execute<{ today: number; monthToDate: number; yearToDate: number }[]>(
-    `select count(*) filter (where "submit_date" >= ?)::int as "today", count(*) filter (where "submit_date" >= ?)::int as "monthToDate",
-      count(*)::int as "yearToDate" from "requests" where "submit_date" >= ?`, [startOfDay, startOfMonth, startOfYear], 'all');
-  return row;
+  const boundaries = {
+    today: new Date(now.getFullYear(), now.getMonth(), now.getDate()),
+    monthToDate: new Date(now.getFullYear(), now.getMonth(), 1),
+    yearToDate: new Date(now.getFullYear(), 0, 1),
+  };
+  const values: unknown[] = [];
+  const columns = Object.entries(boundaries).map(([name, from]) => {
+    const nextUtcMidnight = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate() + 1));
+    values.push(from, nextUtcMidnight, nextUtcMidnight.toISOString().slice(0, 10));
+    return `(select count(*) from "requests" where "submit_date" >= ? and "submit_date" < ?)
+      + (select coalesce(sum("n"), 0) from "request_submission_days" where "day" >= ?::date) as "${name}"`;
+  });
+  const [row] = await em.getConnection().execute<Record<string, string | number>[]>(`select ${columns.join(', ')}`, values, 'all');
+  return { today: Number(row.today), monthToDate: Number(row.monthToDate), yearToDate: Number(row.yearToDate) };
 }

@@ -9,6 +9,10 @@ import { Migration } from '@mikro-orm/migrations';
  * few dozen rows instead of counting 100,000. A change that keeps those four columns nets to nothing and writes
  * nothing. Rows are upserted in key order so two transactions never lock them in opposite orders.
  *
+ * `request_submission_days` holds how many requests were submitted on each UTC day, kept by the same triggers: the
+ * dashboard's today / month-to-date / year-to-date counts (local day boundaries) add the whole days after a
+ * boundary to a count of the few rows between the boundary and the next UTC midnight (api/query/request-counts.ts).
+ *
  * Indexes follow the EXPLAIN plans of the list queries (bench/lists.bench.ts prints them):
  * - newest update first over all requests (the administrator's list) and over one requester's (their own list,
  *   and the clinician-email half of the visibility rule);
@@ -29,14 +33,23 @@ export class Migration20261122090000_list_counts_and_indexes extends Migration {
           group by 1, 2, 3, 4 having sum("d") <> 0 order by 1, 2, 3, 4
           on conflict on constraint "request_counts_key" do update set "n" = c."n" + excluded."n";`;
     const rows = (table: string, d: number) => `select "request_type", "certificate_type", "auto_type", "status", ${d} as "d" from "${table}"`;
+    this.addSql(`create table "request_submission_days" ("day" date primary key, "n" bigint not null);`);
+    const days = (delta: string) => `insert into "request_submission_days" as c ("day", "n")
+          select "day", sum("d") from (${delta}) as delta where "day" is not null
+          group by 1 having sum("d") <> 0 order by 1
+          on conflict ("day") do update set "n" = c."n" + excluded."n";`;
+    const submitted = (table: string, d: number) => `select ("submit_date" at time zone 'UTC')::date as "day", ${d} as "d" from "${table}"`;
     this.addSql(`create or replace function "request_counts_apply"() returns trigger language plpgsql as $$
       begin
         if tg_op = 'INSERT' then
           ${upsert(rows('new_rows', 1))}
+          ${days(submitted('new_rows', 1))}
         elsif tg_op = 'DELETE' then
           ${upsert(rows('old_rows', -1))}
+          ${days(submitted('old_rows', -1))}
         else
           ${upsert(`${rows('old_rows', -1)} union all ${rows('new_rows', 1)}`)}
+          ${days(`${submitted('old_rows', -1)} union all ${submitted('new_rows', 1)}`)}
         end if;
         return null;
       end $$;`);
@@ -48,11 +61,13 @@ export class Migration20261122090000_list_counts_and_indexes extends Migration {
     this.addSql(`create trigger "requests_counts_delete" after delete on "requests" referencing old table as "old_rows"
       for each statement execute function "request_counts_apply"();`);
     this.addSql(`create or replace function "request_counts_truncate"() returns trigger language plpgsql as $$
-      begin delete from "request_counts"; return null; end $$;`);
+      begin delete from "request_counts"; delete from "request_submission_days"; return null; end $$;`);
     this.addSql(`create trigger "requests_counts_truncate" after truncate on "requests"
       for each statement execute function "request_counts_truncate"();`);
     this.addSql(`insert into "request_counts" select "request_type", "certificate_type", "auto_type", "status", count(*)
       from "requests" group by 1, 2, 3, 4;`);
+    this.addSql(`insert into "request_submission_days" select ("submit_date" at time zone 'UTC')::date, count(*)
+      from "requests" where "submit_date" is not null group by 1;`);
 
     this.addSql(`create index "requests_updated_order" on "requests" ("updated_at" desc, "id" desc);`);
     this.addSql(`create index "requests_requester_updated_order" on "requests" ("requester_id", "updated_at" desc, "id" desc);`);
@@ -72,6 +87,7 @@ export class Migration20261122090000_list_counts_and_indexes extends Migration {
     this.addSql(`drop trigger if exists "requests_counts_insert" on "requests";`);
     this.addSql(`drop function if exists "request_counts_truncate"();`);
     this.addSql(`drop function if exists "request_counts_apply"();`);
+    this.addSql(`drop table if exists "request_submission_days";`);
     this.addSql(`drop table if exists "request_counts";`);
   }
 }

@@ -72,15 +72,21 @@ describe('GET /admin-dashboard', () => {
       expect(dash.status).toBe(200);
       expect(sorted(dash.body.queueCounts)).toEqual(countsOf(rows.filter(inQueue)));
       expect(dash.body.staleLettersTotal).toBe(0);
-      const submitted = (await sql(`select count(*) filter (where submit_date >= date_trunc('year', now()))::int as n from requests`))[0].n;
-      expect(dash.body.requestCounts.yearToDate).toBe(submitted);
+      const now = new Date();
+      const since = (from: Date) => sql(`select count(*)::int as n from requests where submit_date >= ?`, [from]).then((r) => r[0].n);
+      expect(dash.body.requestCounts).toEqual({
+        today: await since(new Date(now.getFullYear(), now.getMonth(), now.getDate())),
+        monthToDate: await since(new Date(now.getFullYear(), now.getMonth(), 1)),
+        yearToDate: await since(new Date(now.getFullYear(), 0, 1)),
+      });
+      expect(dash.body.requestCounts.today).toBeGreaterThan(0);
       return rows;
     };
     const rows = await check();
     // a status change, a type change and a deletion move the counts in the same transaction
     const [first, second] = rows.filter(inQueue);
     await sql(`update requests set status = 'Denied' where id = ?`, [first.id]);
-    await sql(`update requests set request_type = 'certificate', certificate_type = 'Property' where id = ?`, [second.id]);
+    await sql(`update requests set request_type = 'certificate', certificate_type = 'Property', submit_date = now() - interval '40 days' where id = ?`, [second.id]);
     await check();
     const draft = rows.find((r) => r.status === 'Draft' && r.requesterId === owner.user.id)!;
     expect((await call(h, owner, 'DELETE', `/api/v1/requests/${draft.id}`)).status).toBe(200);

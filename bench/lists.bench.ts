@@ -1,0 +1,289 @@
+/**
+ * `npm run bench:lists [-- --requests 100000 --seconds 10 --connections 10 --only admin-first-page --profile]`:
+ * the list targets of issue #11 (target 3) at a year's volume (bench/seed-requests.ts fills `coi_bench_lists` once).
+ *
+ * Two servers, each in its own child process (same resources): (a) the portal's API (buildApp, as the tests and the
+ * request-flow bench build it; reads need no Temporal, so its client is a lazy connection that never connects) and
+ * (b) a bare Fastify + `pg` app with no auth and no ORM whose handler runs the SAME SQL text the API ran for that
+ * call (captured from `pg` in the API process and printed), sequential or parallel as the API runs it.
+ * autocannon drives each from this process, one scenario at a time: a warm-up, then --seconds at --connections.
+ * The requester scenario rotates over requester tokens (hospital accounts with thousands of requests and ordinary
+ * ones); the bare server gets the SQL of the same requester for each call.
+ *
+ * Prints per scenario: req/s, p50/p95/p99 (p95 from autocannon's 'response' events), bytes per response, CPU-ms per
+ * request of the server process and of its PostgreSQL backends, ours/bare ratios, target met; EXPLAIN (ANALYZE,
+ * BUFFERS) of each SQL. Writes bench/results/lists-<timestamp>.json. Exits 1 when a target is missed.
+ * `--profile` starts the API with `--cpu-prof` (the profile lands in bench/results/profiles/).
+ */
+import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { BENCH_ADMIN_EMAIL, LISTS_DATABASE_URL, seedListsDatabase } from './seed-requests';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const self = fileURLToPath(import.meta.url);
+const argValue = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
+const REQUESTS = Number(argValue('requests') ?? 100_000);
+const SECONDS = Number(argValue('seconds') ?? 10);
+const CONNECTIONS = Number(argValue('connections') ?? 10);
+const ONLY = argValue('only');
+const log = (line: string) => console.log(`[bench:lists] ${line}`);
+
+interface Captured { text: string }
+type Message = { id: number; type: string; [key: string]: unknown };
+
+// ------------------------------------------------------------------ child: the portal's API
+
+async function serveOurs() {
+  // Every statement the API sends, as pg receives it (MikroORM inlines the values into the text).
+  const captured: Captured[] = [];
+  // MikroORM has its own copy of pg (@mikro-orm/postgresql/node_modules/pg): patch the one it uses.
+  const ormPg = createRequire(import.meta.resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
+  const original = ormPg.Client.prototype.query as (...args: unknown[]) => unknown;
+  (ormPg.Client.prototype as unknown as { query: unknown }).query = function capture(this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    const text = typeof first === 'string' ? first : first?.text;
+    if (text && captured.length < 10_000) captured.push({ text });
+    return original.apply(this, args);
+  };
+  const { Client, Connection } = await import('@temporalio/client');
+  const { buildApp } = await import('../api/app');
+  const { signSessionToken } = await import('../api/plugins/auth');
+  const { loadConfig } = await import('../config/app-config');
+  const { createOrm } = await import('../db/orm');
+  const { DocumentFiles } = await import('../storage/document-files');
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-lists-bench-'));
+  const config = loadConfig({ ...process.env, DATABASE_URL: LISTS_DATABASE_URL, TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: dataDir, PORT: '0' });
+  const orm = await createOrm(config.databaseUrl);
+  const temporal = new Client({ connection: Connection.lazy({ address: config.temporalAddress }), namespace: config.temporalNamespace });
+  const files = await new DocumentFiles(config.uploadsDir).init();
+  const app = await buildApp({ config, orm, temporal, files });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  process.on('message', (message: Message) => {
+    const reply = (body: Record<string, unknown>) => process.send!({ id: message.id, ...body });
+    if (message.type === 'tokens') {
+      const users = message.users as { id: number; sessionVersion: number }[];
+      reply({ tokens: users.map((u) => signSessionToken(app, u)) });
+    } else if (message.type === 'mark') {
+      captured.length = 0;
+      reply({});
+    } else if (message.type === 'take') {
+      reply({ queries: captured.splice(0).map((q) => q.text) });
+    } else if (message.type === 'stop') {
+      void app.close().then(() => orm.close()).then(() => process.exit(0));
+    }
+  });
+  process.send!({ id: 0, url });
+}
+
+// ------------------------------------------------------------------ child: bare Fastify + pg
+
+/** How a scenario's statements run: the first `sequential` one after another, the rest together (as the API does). */
+interface BareScenario { variants: string[][]; sequential: number }
+
+async function serveBare() {
+  const { default: Fastify } = await import('fastify');
+  const pool = new pg.Pool({ connectionString: LISTS_DATABASE_URL, max: 10 });
+  const scenarios = new Map<string, BareScenario>();
+  const app = Fastify();
+  app.get<{ Params: { scenario: string } }>('/bare/:scenario', async (request) => {
+    const scenario = scenarios.get(request.params.scenario)!;
+    const variant = scenario.variants[Number(request.headers['x-variant'] ?? 0) % scenario.variants.length];
+    const results: unknown[] = [];
+    for (const text of variant.slice(0, scenario.sequential)) results.push((await pool.query(text)).rows);
+    results.push(...(await Promise.all(variant.slice(scenario.sequential).map(async (text) => (await pool.query(text)).rows))));
+    return results;
+  });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  process.on('message', (message: Message) => {
+    if (message.type === 'scenario') {
+      scenarios.set(message.name as string, message.scenario as BareScenario);
+      process.send!({ id: message.id });
+    } else if (message.type === 'stop') {
+      void app.close().then(() => pool.end()).then(() => process.exit(0));
+    }
+  });
+  process.send!({ id: 0, url });
+}
+
+// ------------------------------------------------------------------ the driver
+
+class Server {
+  private next = 1;
+  private waiting = new Map<number, (m: Message) => void>();
+  constructor(readonly name: string, readonly child: ChildProcess, readonly url: string) {
+    child.on('message', (m: Message) => { this.waiting.get(m.id)?.(m); this.waiting.delete(m.id); });
+  }
+  static async start(mode: 'ours' | 'bare', execArgv: string[] = []): Promise<Server> {
+    // PGAPPNAME names the server's PostgreSQL sessions, so their CPU can be told apart (pg_stat_activity).
+    const child = fork(self, ['--serve', mode], {
+      execArgv: [...process.execArgv, ...execArgv], stdio: 'inherit', env: { ...process.env, PGAPPNAME: `lists-${mode}` },
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      child.once('message', (m: Message) => resolve(m.url as string));
+      child.once('exit', (code) => reject(new Error(`${mode} server exited (${code})`)));
+    });
+    return new Server(mode, child, url);
+  }
+  ask(type: string, body: Record<string, unknown> = {}): Promise<Message> {
+    const id = this.next++;
+    return new Promise((resolve) => { this.waiting.set(id, resolve); this.child.send({ id, type, ...body }); });
+  }
+  async stop() {
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.send({ id: 0, type: 'stop' });
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  }
+}
+
+/** CPU-ms a process has used so far (utime + stime of /proc/<pid>/stat). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at 100 Hz
+  } catch { return 0; }
+}
+
+async function backendCpuMs(db: pg.Client, application: string): Promise<number> {
+  const pids = (await db.query(`select pid from pg_stat_activity where application_name = $1`, [application])).rows.map((r) => r.pid as number);
+  return pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+}
+
+interface Scenario {
+  name: string; path: string; who: 'admin' | 'requesters';
+  target: { reqPerSec?: number; p95Ms?: number };
+  /** statements the API runs one after another before the rest run together */
+  sequential: (queries: string[]) => number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+interface Run { reqPerSec: number; p50: number; p95: number; p99: number; bytesPerResponse: number; errors: number; serverCpuMsPerReq: number; dbCpuMsPerReq: number; requests: number }
+
+async function load(server: Server, db: pg.Client, url: string, headersFor: (i: number) => Record<string, string>, seconds: number): Promise<Run> {
+  let i = 0;
+  const latencies: number[] = [];
+  const application = `lists-${server.name}`;
+  const [cpu0, db0] = [cpuMsOf(server.child.pid!), await backendCpuMs(db, application)];
+  const instance = autocannon({
+    url, connections: CONNECTIONS, duration: seconds,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...headersFor(i++) } }) }],
+  });
+  (instance as unknown as { on: (event: string, listener: (...args: never[]) => void) => void }).on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => { latencies.push(responseTime); });
+  const result = await instance;
+  const [cpu1, db1] = [cpuMsOf(server.child.pid!), await backendCpuMs(db, application)];
+  latencies.sort((a, b) => a - b);
+  const total = result.requests.total || 1;
+  return {
+    reqPerSec: result.requests.average, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99),
+    bytesPerResponse: Math.round(result.throughput.total / total), errors: result.non2xx + result.errors + result.timeouts,
+    serverCpuMsPerReq: (cpu1 - cpu0) / total, dbCpuMsPerReq: (db1 - db0) / total, requests: total,
+  };
+}
+
+async function main() {
+  await seedListsDatabase(LISTS_DATABASE_URL, REQUESTS);
+  const db = new pg.Client({ connectionString: LISTS_DATABASE_URL });
+  await db.connect();
+  const admin = (await db.query(`select id, session_version from users where email = $1`, [BENCH_ADMIN_EMAIL])).rows[0];
+  // Requesters: the five hospital accounts and 27 others spread over the skew, each with their own list.
+  const requesters = (await db.query(`
+    with ranked as (select requester_id, count(*) as n, row_number() over (order by count(*) desc, requester_id) as rank from requests group by 1)
+    select u.id, u.session_version, r.n from ranked r join users u on u.id = r.requester_id where r.rank <= 5 or r.rank % 60 = 0 order by r.rank`)).rows;
+  const profile = process.argv.includes('--profile');
+  const profileDir = path.join(here, 'results', 'profiles');
+  if (profile) mkdirSync(profileDir, { recursive: true });
+  const ours = await Server.start('ours', profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+  const bare = await Server.start('bare');
+  log(`ours ${ours.url} (pid ${ours.child.pid}), bare ${bare.url} (pid ${bare.child.pid}); ${requesters.length} requesters rotate`);
+  const adminToken = ((await ours.ask('tokens', { users: [{ id: admin.id, sessionVersion: admin.session_version }] })).tokens as string[])[0];
+  const requesterTokens = (await ours.ask('tokens', { users: requesters.map((r) => ({ id: r.id, sessionVersion: r.session_version })) })).tokens as string[];
+
+  const lastMonth = new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
+  const today = new Date().toISOString().slice(0, 10);
+  const listSequential = (queries: string[]) => queries.length; // auth, rows, then (if needed) the total: one after another
+  const dashboardSequential = (queries: string[]) => queries.findIndex((q) => !/from "(users|admins)"/.test(q)); // auth first, then all at once
+  const scenarios: Scenario[] = [
+    { name: 'admin-first-page', path: '/api/v1/requests?$limit=15&$sort[updatedAt]=-1', who: 'admin', target: { reqPerSec: 1000 }, sequential: listSequential },
+    { name: 'requester-own-list', path: '/api/v1/requests?$limit=15&$sort[updatedAt]=-1', who: 'requesters', target: { reqPerSec: 3000 }, sequential: listSequential },
+    { name: 'search-name', path: '/api/v1/search-requests?clinLastName=feather', who: 'admin', target: { p95Ms: 50 }, sequential: listSequential },
+    { name: 'search-dates', path: `/api/v1/search-requests?searchFrom=${lastMonth}&searchTo=${today}`, who: 'admin', target: { p95Ms: 50 }, sequential: listSequential },
+    { name: 'admin-dashboard', path: '/api/v1/admin-dashboard', who: 'admin', target: { p95Ms: 50 }, sequential: dashboardSequential },
+  ].filter((s) => !ONLY || s.name === ONLY) as Scenario[];
+
+  const report: Record<string, unknown>[] = [];
+  let missed = 0;
+  for (const scenario of scenarios) {
+    const tokens = scenario.who === 'admin' ? [adminToken] : requesterTokens;
+    // The SQL of one call per token, as the API ran it: the bare server runs the same texts.
+    const variants: string[][] = [];
+    const call = async (token: string) => {
+      const res = await fetch(`${ours.url}${scenario.path}`, { headers: { authorization: `Bearer ${token}` } });
+      if (!res.ok) throw new Error(`${scenario.name}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    };
+    await call(tokens[0]); // the first call of a process may check its connection first
+    for (const token of tokens) {
+      await ours.ask('mark');
+      await call(token);
+      variants.push((await ours.ask('take')).queries as string[]);
+    }
+    const sequential = scenario.sequential(variants[0]);
+    await bare.ask('scenario', { name: scenario.name, scenario: { variants, sequential } });
+    console.log(`\n=== ${scenario.name}: GET ${scenario.path} (${scenario.who}) — SQL per call (${variants[0].length} statements${sequential < variants[0].length ? `, the last ${variants[0].length - sequential} together` : ''}):`);
+    for (const q of variants[0]) console.log(`  ${q.replace(/\s+/g, ' ')}`);
+    const plans: Record<string, string> = {};
+    for (const q of variants[0]) { // the requesters' first is the busiest hospital account
+      if (!/^\s*select/i.test(q)) continue;
+      const plan = (await db.query(`explain (analyze, buffers) ${q}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      plans[q] = plan;
+      console.log(`  EXPLAIN ${q.replace(/\s+/g, ' ').slice(0, 100)}…\n${plan.split('\n').map((l: string) => `    ${l}`).join('\n')}`);
+    }
+    const oursUrl = `${ours.url}${scenario.path}`;
+    const bareUrl = `${bare.url}/bare/${scenario.name}`;
+    const oursHeaders = (i: number) => ({ authorization: `Bearer ${tokens[i % tokens.length]}` });
+    const bareHeaders = (i: number) => ({ 'x-variant': String(i % tokens.length) });
+    await load(ours, db, oursUrl, oursHeaders, 2);
+    await load(bare, db, bareUrl, bareHeaders, 2);
+    const loadBefore = os.loadavg()[0];
+    const oursRun = await load(ours, db, oursUrl, oursHeaders, SECONDS);
+    const bareRun = await load(bare, db, bareUrl, bareHeaders, SECONDS);
+    const loadAfter = os.loadavg()[0];
+    const throughputRatio = bareRun.reqPerSec / oursRun.reqPerSec;
+    const p95Ratio = oursRun.p95 / Math.max(bareRun.p95, 1);
+    const met = oursRun.errors === 0
+      && (scenario.target.reqPerSec === undefined || oursRun.reqPerSec >= scenario.target.reqPerSec)
+      && (scenario.target.p95Ms === undefined || oursRun.p95 <= scenario.target.p95Ms)
+      && throughputRatio <= 2 && p95Ratio <= 2;
+    if (!met) missed += 1;
+    const row = (name: string, r: Run) => `  ${name.padEnd(5)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  `
+      + `${r.bytesPerResponse} B/resp  CPU ${r.serverCpuMsPerReq.toFixed(2)} ms/req (server) + ${r.dbCpuMsPerReq.toFixed(2)} ms/req (PostgreSQL)  errors ${r.errors}`;
+    console.log(`--- ${scenario.name} (${SECONDS} s, ${CONNECTIONS} connections, load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)})`);
+    console.log(row('ours', oursRun));
+    console.log(row('bare', bareRun));
+    const wanted = [scenario.target.reqPerSec ? `≥ ${scenario.target.reqPerSec} req/s` : '', scenario.target.p95Ms ? `p95 ≤ ${scenario.target.p95Ms} ms` : '', 'within 2× of bare'].filter(Boolean).join(', ');
+    console.log(`  bare/ours throughput ${throughputRatio.toFixed(2)}×, ours/bare p95 ${p95Ratio.toFixed(2)}×; target (${wanted}): ${met ? 'MET' : 'MISSED'}`);
+    report.push({ scenario: scenario.name, path: scenario.path, who: scenario.who, target: scenario.target, ours: oursRun, bare: bareRun,
+      throughputRatio, p95Ratio, met, loadAverage: [loadBefore, loadAfter], sql: variants[0], plans });
+  }
+  await ours.stop();
+  await bare.stop();
+  await db.end();
+  const results = path.join(here, 'results');
+  mkdirSync(results, { recursive: true });
+  const file = path.join(results, `lists-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({
+    requests: REQUESTS, seconds: SECONDS, connections: CONNECTIONS, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, scenarios: report,
+  }, null, 2));
+  log(`wrote ${path.relative(process.cwd(), file)}; ${missed ? `${missed} target(s) MISSED` : 'every target met'}`);
+  process.exit(missed ? 1 : 0);
+}
+
+const serve = argValue('serve');
+(serve === 'ours' ? serveOurs() : serve === 'bare' ? serveBare() : main()).catch((error) => { console.error(error); process.exit(1); });
