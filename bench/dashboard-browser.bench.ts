@@ -7,8 +7,9 @@
  *      from Vite's manifest, gzip (ui/initial-js.ts);                                       target ≤ 150 KiB
  *   2. starts the API in this process on a free port, serving that build (no Temporal server: the dashboards do not
  *      use it; the client connects lazily);
- *   3. for an administrator (signed in through the login page) and the requester with the most requests (signed in
- *      with a session token the API signs, as its login would: the seeded requesters' passwords are not known here),
+ *   3. for an administrator (the development one through the login page when seeded, else the first administrator)
+ *      and the requester with the most requests, in Chromium (those two signed in with a session token the API
+ *      signs, as its login would: the seeded accounts have no password known here),
  *      in Chromium: one cold load of `/`, then --loads WARM loads (a new navigation with the HTTP cache and the
  *      connection warm). Each load is timed in the page from navigation start until the first table of the active
  *      tab has rows AND the page responds to input: a requestAnimationFrame after the rows appear, then a task
@@ -131,7 +132,9 @@ async function fillSmallDatabase(count: number) {
   }
 }
 
-async function databaseFacts(): Promise<{ requests: number; heavyRequester: { id: number; email: string; sessionVersion: number; requests: number } }> {
+interface BenchUser { id: number; email: string; sessionVersion: number }
+
+async function databaseFacts(): Promise<{ requests: number; admin: BenchUser; heavyRequester: BenchUser & { requests: number } }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   try {
     await client.connect();
@@ -147,7 +150,16 @@ async function databaseFacts(): Promise<{ requests: number; heavyRequester: { id
       where u.deleted_at is null and not exists (select 1 from admins a where a.email = u.email)
       group by u.id order by count(*) desc limit 1`);
     if (!heavy) throw new Error('no requester has requests');
-    return { requests, heavyRequester: { id: heavy.id, email: heavy.email, sessionVersion: heavy.session_version, requests: heavy.requests } };
+    // The development administrator when seeded (signed in with its password), else the first administrator.
+    const { rows: [admin] } = await client.query(`
+      select u.id, u.email, u.session_version from users u join admins a on a.email = u.email
+      where u.deleted_at is null order by u.email = $1 desc, u.id limit 1`, [DEV_ADMIN.email]);
+    if (!admin) throw new Error('no administrator can sign in');
+    return {
+      requests,
+      admin: { id: admin.id, email: admin.email, sessionVersion: admin.session_version },
+      heavyRequester: { id: heavy.id, email: heavy.email, sessionVersion: heavy.session_version, requests: heavy.requests },
+    };
   } finally {
     await client.end();
   }
@@ -197,6 +209,12 @@ async function loadDashboard(page: Page): Promise<Load> {
     waterfall, readyMs: probe.readyAt!, lcpMs: probe.lcp, longTasks: probe.longTasks.length,
     longTaskMs: probe.longTasks.reduce((sum, d) => sum + d, 0),
   };
+}
+
+/** A session as the API's login would hand it (a token it signed) in the UI's token storage. */
+async function signInWithToken(page: Page, token: string) {
+  await page.goto('/login');
+  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [TOKEN_KEY, token]);
 }
 
 const percentile = (values: number[], p: number) => {
@@ -271,12 +289,16 @@ async function main(): Promise<number> {
   const scenarios: Scenario[] = [];
   const firstStarted = Date.now();
   try {
-    scenarios.push(await measure(browser, baseUrl, `administrator ${DEV_ADMIN.email}`, async (page) => {
-      await page.goto('/login');
-      await page.locator('input[name="email"]').fill(DEV_ADMIN.email);
-      await page.locator('input[name="password"]').fill(DEV_ADMIN.password);
-      await page.getByRole('button', { name: 'Log In' }).click();
-      await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor({ timeout: 30_000 });
+    scenarios.push(await measure(browser, baseUrl, `administrator ${facts.admin.email}`, async (page) => {
+      if (facts.admin.email === DEV_ADMIN.email) {
+        await page.goto('/login');
+        await page.locator('input[name="email"]').fill(DEV_ADMIN.email);
+        await page.locator('input[name="password"]').fill(DEV_ADMIN.password);
+        await page.getByRole('button', { name: 'Log In' }).click();
+        await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor({ timeout: 30_000 });
+      } else {
+        await signInWithToken(page, signSessionToken(app, facts.admin));
+      }
     }));
     const rateWindowLeft = 61_000 - (Date.now() - firstStarted);
     if (rateWindowLeft > 0) {
@@ -284,10 +306,8 @@ async function main(): Promise<number> {
       await new Promise((resolve) => setTimeout(resolve, rateWindowLeft));
     }
     const token = signSessionToken(app, facts.heavyRequester);
-    scenarios.push(await measure(browser, baseUrl, `requester ${facts.heavyRequester.email} (${facts.heavyRequester.requests} requests)`, async (page) => {
-      await page.goto('/login');
-      await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [TOKEN_KEY, token]);
-    }));
+    scenarios.push(await measure(browser, baseUrl, `requester ${facts.heavyRequester.email} (${facts.heavyRequester.requests} requests)`,
+      (page) => signInWithToken(page, token)));
   } finally {
     await browser.close();
     await app.close();
