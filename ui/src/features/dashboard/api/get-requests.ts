@@ -6,6 +6,16 @@ import type { Paginated, RequestRecord } from '../../../types/api';
 /** Rows per dashboard table page. */
 export const PAGE_SIZE = 15;
 
+/**
+ * The fields the dashboard tables show or decide with (request-columns.tsx, request-labels.ts): a row is about a
+ * tenth of the whole request, which the server then neither reads nor sends.
+ */
+export const DASHBOARD_FIELDS = [
+  'requestNumber', 'requestType', 'certificateType', 'autoType', 'status', 'lastName', 'firstName', 'middleInitial',
+  'personRole', 'vehicleIdNumber', 'requesterName', 'requesterEmail', 'createdAt', 'updatedAt', 'submitDate',
+  'completedDate', 'letterStaleSince',
+] as const;
+
 /** Which requests one dashboard table lists (the server adds the caller's visibility: requesters see their own). */
 export interface RequestListFilter {
   requestType?: 'credentialing' | 'certificate';
@@ -22,6 +32,7 @@ export function requestListQuery(filter: RequestListFilter, skip: number): Query
     requestType: filter.requestType,
     ...(statuses.length === 1 ? { status: statuses[0] } : { $or: statuses.map((status) => ({ status })) }),
     requestTypeLabel: filter.requestTypeLabel || undefined,
+    $select: [...DASHBOARD_FIELDS],
     $sort: { updatedAt: -1 },
     $limit: PAGE_SIZE,
     $skip: skip,
