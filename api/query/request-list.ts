@@ -6,10 +6,12 @@
  * count the matching rows. Both read the same condition (where-sql.ts), so a total always matches its rows.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RequestSchema, type Request } from '../../db/entities';
+import { RequestSchema } from '../../db/entities';
+import type { RequestRecord } from '../schemas/request.schema';
 import { badRequest } from '../errors';
 import { requestTypeLabelWhere } from '../../domain';
-import { fieldsOf, whereSql } from './where-sql';
+import type { RequestOwner } from '../services/request-access';
+import { fieldsOf, whereSql, type SqlCondition } from './where-sql';
 
 const COUNTED_FIELDS = new Set(['requestType', 'certificateType', 'autoType', 'status']);
 
@@ -19,6 +21,20 @@ export interface RequestPageQuery {
   limit: number;
   skip: number;
   fields?: string[];
+  /** a requester's visibility (api/services/request-access.ts); none for an administrator */
+  owner?: RequestOwner | null;
+}
+
+/**
+ * A requester sees the requests they filed or that name their email. Read as two disjoint parts (filed; naming
+ * the email but filed by someone else), each part follows its own index, (requester_id, updated_at, id) or
+ * (email, updated_at, id), instead of an OR that must visit every one of a hospital account's thousands of rows.
+ */
+function ownerParts(owner: RequestOwner): SqlCondition[] {
+  return [
+    { sql: '"requester_id" = ?', values: [owner.requesterId] },
+    { sql: '"email" = ? and "requester_id" <> ?', values: [owner.email, owner.requesterId] },
+  ];
 }
 
 /** The conditions of a `requestTypeLabel` query parameter (contract §2); 400 for a label that is not a filter option. */
@@ -34,33 +50,66 @@ export function columnsOf(em: EntityManager): (field: string) => string {
   return (field) => `"${properties[field].fieldNames[0]}"`;
 }
 
-/** The page's rows as entities of the caller's entity manager, newest first by default. */
-export async function findRequestRows(em: EntityManager, query: RequestPageQuery): Promise<Request[]> {
+/**
+ * Each property of a request with its column, and whether it is a timestamp. A row becomes a record by renaming
+ * and by parsing the timestamps the driver answers as text (as MikroORM's hydration does, with its platform's
+ * parser): no entity, no identity map, no serializer pass (issue #11: most of a list call's CPU went there).
+ */
+let columnNames: [property: string, column: string, timestamp: boolean][] | null = null;
+function recordOf(em: EntityManager, row: Record<string, unknown>): RequestRecord {
+  columnNames ??= Object.entries(em.getMetadata(RequestSchema).properties as Record<string, { fieldNames?: string[]; runtimeType?: string }>)
+    .filter(([, p]) => p.fieldNames?.length === 1).map(([name, p]) => [name, p.fieldNames![0], p.runtimeType === 'Date']);
+  const platform = em.getPlatform();
+  const record: Record<string, unknown> = {};
+  for (const [property, column, timestamp] of columnNames) {
+    if (!(column in row)) continue;
+    const value = row[column];
+    record[property] = timestamp && typeof value === 'string' ? platform.parseDate(value) : value;
+  }
+  return record as RequestRecord;
+}
+
+/** The page's rows as records (every column the response may carry: the route's caller rules and schema trim them). */
+export async function findRequestRows(em: EntityManager, query: RequestPageQuery): Promise<RequestRecord[]> {
   if (query.limit === 0) return [];
   const column = columnsOf(em);
   const where = whereSql(query.where, column);
   const order = Object.entries(query.orderBy).map(([field, dir]) => `${column(field)} ${dir}`).join(', ');
   const columns = query.fields ? query.fields.map(column).join(', ') : '*';
-  const sql = `select ${columns} from "requests" where ${where.sql} order by ${order} limit ${query.limit} offset ${query.skip}`;
-  const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, where.values, 'all');
-  return rows.map((row) => em.map(RequestSchema, row));
+  let sql = `select ${columns} from "requests" where ${where.sql} order by ${order} limit ${query.limit} offset ${query.skip}`;
+  let values = where.values;
+  if (query.owner) {
+    const parts = ownerParts(query.owner);
+    const each = (part: SqlCondition) => `(select * from "requests" where ${where.sql} and ${part.sql} order by ${order} limit ${query.limit + query.skip})`;
+    sql = `select ${columns} from (${parts.map(each).join(' union all ')}) as "visible" order by ${order} limit ${query.limit} offset ${query.skip}`;
+    values = parts.flatMap((part) => [...where.values, ...part.values]);
+  }
+  const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, values, 'all');
+  return rows.map((row) => recordOf(em, row));
 }
 
-/** How many requests match (exactly, by the database). */
-export async function countRequests(em: EntityManager, where: Record<string, unknown>): Promise<number> {
+/** How many requests match (exactly, by the database), of those the owner sees if given. */
+export async function countRequests(em: EntityManager, where: Record<string, unknown>, owner?: RequestOwner | null): Promise<number> {
   const column = columnsOf(em);
   const condition = whereSql(where, column);
-  const fromCounts = [...fieldsOf(where)].every((f) => COUNTED_FIELDS.has(f));
-  const sql = fromCounts
-    ? `select coalesce(sum("n"), 0)::int as "total" from "request_counts" where ${condition.sql}`
-    : `select count(*)::int as "total" from "requests" where ${condition.sql}`;
-  const [row] = await em.getConnection().execute<{ total: number }[]>(sql, condition.values, 'all');
-  return row.total;
+  let sql: string;
+  let values = condition.values;
+  if (owner) {
+    const parts = ownerParts(owner);
+    sql = `select ${parts.map((part) => `(select count(*) from "requests" where ${condition.sql} and ${part.sql})`).join(' + ')} as "total"`;
+    values = parts.flatMap((part) => [...condition.values, ...part.values]);
+  } else if ([...fieldsOf(where)].every((f) => COUNTED_FIELDS.has(f))) {
+    sql = `select coalesce(sum("n"), 0) as "total" from "request_counts" where ${condition.sql}`;
+  } else {
+    sql = `select count(*) as "total" from "requests" where ${condition.sql}`;
+  }
+  const [row] = await em.getConnection().execute<{ total: string | number }[]>(sql, values, 'all');
+  return Number(row.total);
 }
 
 /** A page and its total: the total is counted only when the page does not already show it (a short last page). */
-export async function findRequestPage(em: EntityManager, query: RequestPageQuery): Promise<{ rows: Request[]; total: number }> {
+export async function findRequestPage(em: EntityManager, query: RequestPageQuery): Promise<{ rows: RequestRecord[]; total: number }> {
   const rows = await findRequestRows(em, query);
   const shortPage = query.limit > 0 && rows.length < query.limit && (rows.length > 0 || query.skip === 0);
-  return { rows, total: shortPage ? query.skip + rows.length : await countRequests(em, query.where) };
+  return { rows, total: shortPage ? query.skip + rows.length : await countRequests(em, query.where, query.owner) };
 }

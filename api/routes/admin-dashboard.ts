@@ -5,7 +5,7 @@ import { countRequests, findRequestRows, requestTypeLabelCondition } from '../qu
 import { AdminDashboard, AdminDashboardQuery, DASHBOARD_DEFAULT_LIMIT } from '../schemas/admin-dashboard.schema';
 import { errorResponses } from '../schemas/error.schema';
 import { queueCounts, submissionCounts } from '../query/request-counts';
-import { requestForCaller } from '../services/request-access';
+import { recordForCaller } from '../services/request-access';
 
 /**
  * `api/v1/admin-dashboard` (spec 2 §7.4): one page of the work queue and of the stale letters, and every count the
@@ -35,9 +35,9 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ]);
     return {
       requestCounts,
-      adminRequests: adminRequests.map((r) => requestForCaller(user, r)),
+      adminRequests: adminRequests.map((r) => recordForCaller(user, r)),
       queueCounts: counts,
-      staleLetters: staleLetters.map((r) => requestForCaller(user, r)),
+      staleLetters: staleLetters.map((r) => recordForCaller(user, r)),
       staleLettersTotal,
     };
   });

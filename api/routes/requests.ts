@@ -14,7 +14,7 @@ import {
   CreateRequestBody, PatchRequestBody, RequestDetail, RequestListItem, RequestRecord,
 } from '../schemas/request.schema';
 import { commandContextOf } from '../services/command-context';
-import { findVisibleRequest, requestForCaller, visibleRequestsFilter } from '../services/request-access';
+import { findVisibleRequest, recordForCaller, requestForCaller, visibleOwner } from '../services/request-access';
 import { createDraft, deleteDraft, patchRequest } from '../services/request-commands';
 
 /** What a list may be queried by: the fields callers see; internal notes only by administrators. */
@@ -37,11 +37,11 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { requestTypeLabel, ...query } = request.query as Record<string, unknown>;
     const params = parseFindQuery(query, user.isAdmin ? ADMIN_QUERY_FIELDS : REQUESTER_QUERY_FIELDS);
     const { rows, total } = await findRequestPage(request.em, {
-      where: { $and: [params.where, requestTypeLabelCondition(requestTypeLabel), visibleRequestsFilter(user)] },
+      where: { $and: [params.where, requestTypeLabelCondition(requestTypeLabel)] }, owner: visibleOwner(user),
       orderBy: { ...params.orderBy, id: params.orderBy.id ?? 'desc' }, // id breaks ties
       limit: params.limit, skip: params.skip, fields: params.fields,
     });
-    return { total, limit: params.limit, skip: params.skip, data: rows.map((r) => requestForCaller(user, r)) };
+    return { total, limit: params.limit, skip: params.skip, data: rows.map((r) => recordForCaller(user, r)) };
   });
 
   app.get('/requests/:id', {

@@ -10,9 +10,16 @@ import { forbidden, notFound } from '../errors';
 import type { RequestRecord } from '../schemas/request.schema';
 import type { SessionUser } from '../schemas/session-user.schema';
 
+/** Whose requests a requester sees: those they filed, and those naming their email (null: an administrator sees all). */
+export interface RequestOwner { requesterId: number; email: string }
+export function visibleOwner(user: SessionUser): RequestOwner | null {
+  return user.isAdmin ? null : { requesterId: user.id, email: user.email.toLowerCase() };
+}
+
 export function visibleRequestsFilter(user: SessionUser): Record<string, unknown> {
-  if (user.isAdmin) return {};
-  return { $or: [{ requesterId: user.id }, { email: user.email.toLowerCase() }] };
+  const owner = visibleOwner(user);
+  if (!owner) return {};
+  return { $or: [{ requesterId: owner.requesterId }, { email: owner.email }] };
 }
 
 export function canSee(user: SessionUser, request: Pick<Request, 'requesterId' | 'email'>): boolean {
@@ -44,10 +51,14 @@ export function canEditForm(user: SessionUser, request: Request): boolean {
  * does not list (`lastCommandId`) are dropped by the serializer.
  */
 export function requestForCaller(user: SessionUser, request: Request): RequestRecord {
-  const plain = wrap(request).toObject() as unknown as RequestRecord;
+  return recordForCaller(user, wrap(request).toObject() as unknown as RequestRecord);
+}
+
+/** The same rule for a record read without an entity (the lists, api/query/request-list.ts). */
+export function recordForCaller(user: SessionUser, record: RequestRecord): RequestRecord {
   if (!user.isAdmin) {
-    delete plain.internalNotes;
-    delete plain.letterStaleSince;
+    delete record.internalNotes;
+    delete record.letterStaleSince;
   }
-  return plain;
+  return record;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AdminSchema, UserSchema, type User } from '../../db/entities';
+import { AdminSchema, type User } from '../../db/entities';
 import { isPasswordExpired, MESSAGES } from '../../domain';
 import { notAuthenticated } from '../errors';
 import type { SessionUser } from '../schemas/session-user.schema';
@@ -7,9 +7,13 @@ import type { SessionUser } from '../schemas/session-user.schema';
 /** What a verified token says: whose it is and at which session version it was signed. */
 export interface TokenClaims { id: number; sessionVersion: number }
 
-/** The signed-in user as the API and UI see it; admin = email in the admin list (spec 2 §7.11). */
-export async function toSessionUser(em: EntityManager, user: User): Promise<SessionUser> {
-  const isAdmin = (await em.count(AdminSchema, { email: user.email.toLowerCase() })) > 0;
+/** The fields of a user the session is made of (an entity, or a row of {@link sessionFromToken}'s statement). */
+type SessionFields = Pick<User, 'id' | 'email' | 'firstName' | 'lastName' | 'affiliation' | 'isExternal' | 'mustChangePassword'> & {
+  middleInitial?: string | null; phone?: string | null; company?: string | null; personType?: string | null;
+  pswdResetAt?: Date | null; lastLogin?: Date | null;
+};
+
+function sessionUserOf(user: SessionFields, isAdmin: boolean): SessionUser {
   return {
     id: user.id,
     email: user.email,
@@ -28,13 +32,39 @@ export async function toSessionUser(em: EntityManager, user: User): Promise<Sess
   };
 }
 
+/** The signed-in user as the API and UI see it; admin = email in the admin list (spec 2 §7.11). */
+export async function toSessionUser(em: EntityManager, user: User): Promise<SessionUser> {
+  const isAdmin = (await em.count(AdminSchema, { email: user.email.toLowerCase() })) > 0;
+  return sessionUserOf(user, isAdmin);
+}
+
+/** The row of {@link sessionFromToken}'s statement (timestamps as the driver answers them: text). */
+interface SessionRow {
+  id: number; email: string; first_name: string; last_name: string; middle_initial: string | null; phone: string | null;
+  company: string | null; affiliation: string; person_type: string | null; is_external: boolean; must_change_password: boolean;
+  pswd_reset_at: string | null; last_login: string | null; deleted_at: string | null; session_version: number; is_admin: boolean;
+}
+
 /**
  * The user a verified token stands for. Refused (401): an unknown user or a token from before the last logout or
  * password change (`authFail`), a deactivated user (`inactiveUser`, spec 1 §2).
+ *
+ * Every authenticated call asks this, so it is one statement (the user and whether the admin list holds their
+ * email), read fresh each time: a logout, a password change, a deactivation or an admin-list change takes effect
+ * on the very next call, with no cache to invalidate (issue #11).
  */
 export async function sessionFromToken(em: EntityManager, claims: TokenClaims): Promise<SessionUser> {
-  const user = await em.findOne(UserSchema, { id: claims.id });
-  if (!user || user.sessionVersion !== claims.sessionVersion) throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
-  if (user.deletedAt) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
-  return toSessionUser(em, user);
+  const [row] = await em.getConnection().execute<SessionRow[]>(
+    `select u."id", u."email", u."first_name", u."last_name", u."middle_initial", u."phone", u."company", u."affiliation", u."person_type",
+      u."is_external", u."must_change_password", u."pswd_reset_at", u."last_login", u."deleted_at", u."session_version",
+      exists (select 1 from "admins" a where a."email" = lower(u."email")) as "is_admin"
+    from "users" u where u."id" = ?`, [claims.id], 'all');
+  if (!row || row.session_version !== claims.sessionVersion) throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
+  if (row.deleted_at) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
+  const date = (value: string | null) => (value ? new Date(em.getPlatform().parseDate(value) as Date) : null);
+  return sessionUserOf({
+    id: row.id, email: row.email, firstName: row.first_name, lastName: row.last_name, middleInitial: row.middle_initial,
+    phone: row.phone, company: row.company, affiliation: row.affiliation, personType: row.person_type, isExternal: row.is_external,
+    mustChangePassword: row.must_change_password, pswdResetAt: date(row.pswd_reset_at), lastLogin: date(row.last_login),
+  }, row.is_admin);
 }

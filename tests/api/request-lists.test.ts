@@ -148,7 +148,15 @@ describe('GET /requests with requestTypeLabel', () => {
     expect(res.body.total).toBeGreaterThan(1);
   });
 
-  it("keeps a requester to their own requests", async () => {
+  it("keeps a requester to their own requests and those naming their email", async () => {
+    const naming = await call(h, owner, 'POST', '/api/v1/requests', { requestType: 'credentialing', lastName: 'Named', email: 'lists-other@clinic.example' });
+    expect(naming.status).toBe(201);
+    const named = await call(h, other, 'GET', `/api/v1/requests?$limit=1000&$sort[updatedAt]=-1`);
+    expect(named.body.data.map((r: Row) => r.id)).toContain(naming.body.id);
+    expect(named.body.total).toBe(named.body.data.length);
+    const firstOfTwo = await call(h, other, 'GET', `/api/v1/requests?$limit=1&$sort[updatedAt]=-1`);
+    expect(firstOfTwo.body).toMatchObject({ total: named.body.total, data: [{ id: naming.body.id }] });
+    await call(h, owner, 'DELETE', `/api/v1/requests/${naming.body.id}`);
     const rows = await allRows();
     const label = REQUEST_TYPE_FILTERS[0];
     const res = await call(h, other, 'GET', `/api/v1/requests?$limit=1&requestTypeLabel=${encodeURIComponent(label)}`);
@@ -160,6 +168,18 @@ describe('GET /requests with requestTypeLabel', () => {
     const all = await call(h, other, 'GET', '/api/v1/requests?$limit=1000');
     expect(all.body.data.every((r: Row) => r.requesterId === other.user.id)).toBe(true);
     expect(all.body.total).toBe(rows.filter((r) => r.requesterId === other.user.id).length);
+  });
+
+  it('answers each record as the request itself reads (ISO timestamps, every field, caller rules)', async () => {
+    for (const session of [admin, owner]) {
+      const list = await call(h, session, 'GET', '/api/v1/requests?$limit=3&$sort[updatedAt]=-1');
+      expect(list.body.data.length).toBeGreaterThan(1);
+      for (const item of list.body.data) {
+        const { documents: _d, discussions: _s, claimHistory: _c, ...detail } = (await call(h, session, 'GET', `/api/v1/requests/${item.id}`)).body;
+        expect(item).toEqual(detail);
+        expect(item.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      }
+    }
   });
 
   it('refuses an unknown label', async () => {
