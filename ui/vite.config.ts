@@ -12,6 +12,9 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
+    // ui/dist/.vite/manifest.json: which chunks the entry loads statically (the initial JS), read by
+    // ui/initial-js.ts for the size budget (tests/infra/ui-bundle-size.test.ts, bench/dashboard-browser.bench.ts).
+    manifest: true,
   },
   server: {
     // The UI imports the shared rules from ../domain.

@@ -1,30 +1,34 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { ErrorPage } from '../components/errors/error-page';
 import { NotFoundPage } from '../components/errors/not-found-page';
-import { ManageAdminsPage } from '../features/admin/components/manage-admins-page';
-import { ManageRegistrantsPage } from '../features/admin/components/manage-registrants-page';
-import { RegistrationPage } from '../features/registration/components/registration-page';
-import { ChangePasswordPage } from '../features/auth/components/change-password-page';
-import { ForgotPasswordPage } from '../features/auth/components/forgot-password-page';
-import { LoginPage } from '../features/auth/components/login-page';
-import { ResetPasswordPage } from '../features/auth/components/reset-password-page';
-import { FaqsPage } from '../features/faqs/faqs-page';
-import { CsStarsPage } from '../features/manage/cs-stars-page';
-import { ExportPage } from '../features/manage/export-page';
-import { ManageFaqsPage } from '../features/manage/manage-faqs-page';
-import { ManagePoliciesPage } from '../features/manage/manage-policies-page';
-import { ManageTemplatesPage } from '../features/manage/manage-templates-page';
-import { UnderConstructionPage } from '../features/manage/under-construction-page';
-import { SearchPage } from '../features/search/search-page';
-import { DashboardPage } from '../features/dashboard/components/dashboard-page';
-import { CertificateRequestPage } from '../features/requests/components/certificate-request-page';
-import { CredentialingFormPage } from '../features/requests/components/credentialing-form-page';
 import { paths } from '../lib/paths';
 import { AppLayout } from './layout/app-layout';
 import { AuthRoot } from './layout/auth-root';
 import { PublicLayout } from './layout/public-layout';
-import { CertificateViewPage, CredentialingViewPage } from './routes/request-view-page';
 import { RequireRole, isAdmin, isExternal } from './routes/require-role';
+import { lazyPage, preloadScreens } from './lazy-page';
+
+// Every screen is its own chunk (see lazy-page.ts); the layouts and error pages stay in the entry.
+const ManageAdminsPage = lazyPage(() => import('../features/admin/components/manage-admins-page'), 'ManageAdminsPage');
+const ManageRegistrantsPage = lazyPage(() => import('../features/admin/components/manage-registrants-page'), 'ManageRegistrantsPage');
+const RegistrationPage = lazyPage(() => import('../features/registration/components/registration-page'), 'RegistrationPage');
+const ChangePasswordPage = lazyPage(() => import('../features/auth/components/change-password-page'), 'ChangePasswordPage');
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/components/forgot-password-page'), 'ForgotPasswordPage');
+const LoginPage = lazyPage(() => import('../features/auth/components/login-page'), 'LoginPage');
+const ResetPasswordPage = lazyPage(() => import('../features/auth/components/reset-password-page'), 'ResetPasswordPage');
+const FaqsPage = lazyPage(() => import('../features/faqs/faqs-page'), 'FaqsPage');
+const CsStarsPage = lazyPage(() => import('../features/manage/cs-stars-page'), 'CsStarsPage');
+const ExportPage = lazyPage(() => import('../features/manage/export-page'), 'ExportPage');
+const ManageFaqsPage = lazyPage(() => import('../features/manage/manage-faqs-page'), 'ManageFaqsPage');
+const ManagePoliciesPage = lazyPage(() => import('../features/manage/manage-policies-page'), 'ManagePoliciesPage');
+const ManageTemplatesPage = lazyPage(() => import('../features/manage/manage-templates-page'), 'ManageTemplatesPage');
+const UnderConstructionPage = lazyPage(() => import('../features/manage/under-construction-page'), 'UnderConstructionPage');
+const SearchPage = lazyPage(() => import('../features/search/search-page'), 'SearchPage');
+const DashboardPage = lazyPage(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage');
+const CertificateRequestPage = lazyPage(() => import('../features/requests/components/certificate-request-page'), 'CertificateRequestPage');
+const CredentialingFormPage = lazyPage(() => import('../features/requests/components/credentialing-form-page'), 'CredentialingFormPage');
+const CertificateViewPage = lazyPage(() => import('./routes/request-view-page'), 'CertificateViewPage');
+const CredentialingViewPage = lazyPage(() => import('./routes/request-view-page'), 'CredentialingViewPage');
 
 
 /** Route table of spec 1 §2. Screens not built yet say so; they show no made-up data. */
@@ -89,4 +93,7 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createAppRouter = () => createBrowserRouter(routes);
+export function createAppRouter() {
+  preloadScreens(routes, window.location.pathname);
+  return createBrowserRouter(routes);
+}

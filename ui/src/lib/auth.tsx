@@ -2,7 +2,7 @@
  * The session (spec 2 §7.2): sign-in, re-authentication with the stored token on every page, sign-out. Lives inside
  * the router so a lost session can navigate to /login with state authFail.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MESSAGES } from '../../../domain';
 import type { AuthResult, User } from '../types/api';
@@ -71,7 +71,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (!readToken()) return;
     let live = true;
     reauthenticate().then(
-      (user) => live && setSession({ status: 'authenticated', user }),
+      // A transition: if the screen's chunk is still arriving, the "Loading…" of the check stays up until it is
+      // there, instead of React switching to a Suspense fallback and holding it for its 300 ms reveal throttle.
+      (user) => live && startTransition(() => setSession({ status: 'authenticated', user })),
       (error) => live && expire(error),
     );
     return () => { live = false; };

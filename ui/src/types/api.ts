@@ -104,10 +104,21 @@ export interface RequestCounts {
   yearToDate: number;
 }
 
+/** One row of the admin queue's GROUP BY (after the request-type filter); statuses with no request are left out. */
+export interface QueueCount {
+  requestType: RequestType;
+  status: RequestStatus;
+  count: number;
+}
+
+/** GET /admin-dashboard: counts computed by the database, and at most `$limit` rows per list. */
 export interface AdminDashboardData {
+  /** the newest page of the queue (the dashboard pages each group with GET /requests instead) */
   adminRequests: RequestRecord[];
-  /** requests whose issued letter may be out of date (absent from servers that do not send it yet) */
-  staleLetters?: RequestRecord[];
+  queueCounts: QueueCount[];
+  /** the oldest-flagged page of the requests whose issued letter may be out of date, and how many there are */
+  staleLetters: RequestRecord[];
+  staleLettersTotal: number;
   requestCounts: RequestCounts;
 }
 

@@ -4,6 +4,7 @@ import { Loading } from '../../components/ui/loading';
 import { useAuth, type LoginState } from '../../lib/auth';
 import { paths } from '../../lib/paths';
 import { AppHeader } from './app-header';
+import { PageSuspense } from './page-suspense';
 import { MAIN_CONTENT_ID } from './skip-link';
 
 /**
@@ -36,7 +37,11 @@ export function AppLayout() {
   return (
     <>
       <AppHeader />
-      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="app-main">{session.status === 'checking' ? <Loading /> : <Outlet />}</main>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="app-main">
+        {/* One boundary for both states, so the end of the check (a transition) keeps "Loading…" up while the
+            screen's chunk arrives rather than mounting a new boundary that shows its own fallback. */}
+        <PageSuspense>{session.status === 'checking' ? <Loading /> : <Outlet />}</PageSuspense>
+      </main>
     </>
   );
 }

@@ -20,14 +20,18 @@ const COLUMNS: Column<RequestRecord>[] = [
 
 /**
  * The admin dashboard's list of issued letters a CS-STARS upload may have made out of date. Approved requests leave
- * the work queue (spec 2 §7.4), so they are listed here until a new letter is generated.
+ * the work queue (spec 2 §7.4), so they are listed here until a new letter is generated. The dashboard call sends
+ * the first page (oldest flag first) and the total.
  */
-export function StaleLettersSection({ requests }: { requests: RequestRecord[] }) {
+export function StaleLettersSection({ requests, total }: { requests: RequestRecord[]; total: number }) {
   if (!requests.length) return null;
   return (
     <section className="stale-letters" aria-labelledby="stale-letters-heading">
-      <h2 id="stale-letters-heading">Letters that may be out of date ({requests.length})</h2>
+      <h2 id="stale-letters-heading">Letters that may be out of date ({total.toLocaleString('en-US')})</h2>
       <DataTable columns={COLUMNS} rows={requests} rowKey={(r) => r.id} labelledBy="stale-letters-heading" />
+      {total > requests.length && (
+        <p className="pager__range">Showing the {requests.length} flagged first of {total.toLocaleString('en-US')}.</p>
+      )}
     </section>
   );
 }

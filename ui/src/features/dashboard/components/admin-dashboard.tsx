@@ -1,40 +1,52 @@
-import { useMemo, useState } from 'react';
-import { ALL_STATUSES, MESSAGES, STATUS, adminGroupOf } from '../../../../../domain';
+import { useState } from 'react';
+import { ALL_STATUSES, MESSAGES, STATUS, adminGroupOf, type RequestStatus } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { Tabs } from '../../../components/ui/tabs';
 import { useApiQuery } from '../../../lib/use-api-query';
 import { useRequestEvents } from '../../../lib/use-request-events';
+import type { QueueCount } from '../../../types/api';
 import { getAdminDashboard } from '../api/get-admin-dashboard';
-import { GroupedRequestTables } from './grouped-request-tables';
+import type { RequestListFilter } from '../api/get-requests';
+import { useRequestPage } from '../hooks/use-request-page';
 import { NewRequestButtons } from './new-request-buttons';
+import { PagedRequestTable } from './paged-request-table';
 import { RequestCounts } from './request-counts';
 import { StaleLettersSection } from '../../stale-letters/stale-letters-section';
 import { adminColumns } from './request-columns';
 import { RequestTypeFilter } from './request-type-filter';
-import { requestTypeLabel } from '../../../lib/request-labels';
 
 type AdminTab = 'credentialing' | 'certificate' | 'drafts';
+type QueueType = Exclude<AdminTab, 'drafts'>;
 
 /** Status headings in lifecycle order, Pending Review (Submitted) first. */
 const ADMIN_GROUP_ORDER = [...new Set(ALL_STATUSES.filter((s) => s !== STATUS.draft).map(adminGroupOf))];
 
+const sum = (rows: readonly QueueCount[]) => rows.reduce((total, row) => total + row.count, 0);
+
+interface QueueGroup { name: string; statuses: RequestStatus[]; count: number }
+
+/** The headings of one tab with their statuses and counts, from the database's GROUP BY; empty groups left out. */
+function queueGroups(counts: readonly QueueCount[], requestType: QueueType): QueueGroup[] {
+  const open = counts.filter((row) => row.requestType === requestType && row.status !== STATUS.draft && row.count > 0);
+  return ADMIN_GROUP_ORDER.map((name) => {
+    const rows = open.filter((row) => adminGroupOf(row.status) === name);
+    return { name, statuses: rows.map((row) => row.status), count: sum(rows) };
+  }).filter((group) => group.count > 0);
+}
+
+/**
+ * The administrators' work queue. The counts come from GET /admin-dashboard (computed by the database); each group's
+ * table loads one page of GET /requests, so the page stays the same size at 100,000 requests (issue #11).
+ */
 export function AdminDashboard() {
   const [tab, setTab] = useState<AdminTab>('credentialing');
   const [filter, setFilter] = useState('');
-  const dashboard = useApiQuery((signal) => getAdminDashboard(signal), []);
+  const dashboard = useApiQuery((signal) => getAdminDashboard(filter, signal), [filter]);
   useRequestEvents(dashboard.refetch); // new requests, status changes and messages appear without a reload
 
-  const lists = useMemo(() => {
-    const rows = (dashboard.data?.adminRequests ?? []).filter((r) => !filter || requestTypeLabel(r) === filter);
-    const open = rows.filter((r) => r.status !== STATUS.draft);
-    return {
-      credentialing: open.filter((r) => r.requestType === 'credentialing'),
-      certificate: open.filter((r) => r.requestType === 'certificate'),
-      drafts: rows.filter((r) => r.status === STATUS.draft),
-    };
-  }, [dashboard.data, filter]);
-
+  const counts = dashboard.data?.queueCounts ?? [];
+  const columns = adminColumns(filter);
   return (
     <section className="page">
       <h1>Admin Dashboard</h1>
@@ -42,20 +54,40 @@ export function AdminDashboard() {
       <RequestTypeFilter value={filter} onChange={setFilter} />
       {dashboard.status === 'loading' && <Loading />}
       {dashboard.status === 'error' && <Alert kind="error">{MESSAGES.dashboardLoadFailed}</Alert>}
-      {dashboard.status === 'success' && (
+      {dashboard.data && (
         <>
           <RequestCounts counts={dashboard.data.requestCounts} />
-          <StaleLettersSection requests={dashboard.data.staleLetters ?? []} />
+          <StaleLettersSection requests={dashboard.data.staleLetters} total={dashboard.data.staleLettersTotal} />
           <Tabs label="Requests" active={tab} onChange={setTab} tabs={[
-            { id: 'credentialing', label: `Claim History and Insurance Verification Requests (${lists.credentialing.length})` },
-            { id: 'certificate', label: `Certificate Requests (${lists.certificate.length})` },
-            { id: 'drafts', label: `Draft Requests (${lists.drafts.length})` },
+            { id: 'credentialing', label: `Claim History and Insurance Verification Requests (${sum(counts.filter((c) => c.requestType === 'credentialing' && c.status !== STATUS.draft))})` },
+            { id: 'certificate', label: `Certificate Requests (${sum(counts.filter((c) => c.requestType === 'certificate' && c.status !== STATUS.draft))})` },
+            { id: 'drafts', label: `Draft Requests (${sum(counts.filter((c) => c.status === STATUS.draft))})` },
           ]}>
-            <GroupedRequestTables requests={lists[tab]} columns={adminColumns(filter)}
-              groupOf={tab === 'drafts' ? undefined : (r) => adminGroupOf(r.status)} groupOrder={ADMIN_GROUP_ORDER} />
+            {tab === 'drafts'
+              ? <AdminTable filter={{ statuses: [STATUS.draft], requestTypeLabel: filter }} columns={columns} label="Draft Requests" />
+              : <QueueTab groups={queueGroups(counts, tab)} requestType={tab} filter={filter} columns={columns} />}
           </Tabs>
         </>
       )}
     </section>
   );
+}
+
+function QueueTab({ groups, requestType, filter, columns }: {
+  groups: QueueGroup[]; requestType: QueueType; filter: string; columns: ReturnType<typeof adminColumns>;
+}) {
+  if (groups.length === 0) return <p className="empty">{MESSAGES.emptyRequests}</p>;
+  return groups.map((group) => (
+    <AdminTable key={`${requestType}:${group.name}`} heading={group.name} label={group.name} columns={columns}
+      filter={{ requestType, statuses: group.statuses, requestTypeLabel: filter }} />
+  ));
+}
+
+function AdminTable({ filter, columns, heading, label }: {
+  filter: RequestListFilter; columns: ReturnType<typeof adminColumns>; heading?: string; label: string;
+}) {
+  const page = useRequestPage(filter);
+  if (page.status === 'error') return <Alert kind="error">{MESSAGES.dashboardLoadFailed}</Alert>;
+  if (page.data?.total === 0) return <p className="empty">{MESSAGES.emptyRequests}</p>;
+  return <PagedRequestTable page={page} columns={columns} heading={heading} label={label} />;
 }
