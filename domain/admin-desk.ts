@@ -289,6 +289,16 @@ export function searchErrors(params: SearchParams): Record<string, string> {
   return errors;
 }
 
+/**
+ * The fields a dashboard table shows or decides with (the UI's request columns and labels, the stale-letter list):
+ * the dashboard call and the UI's table pages ask for these only, about a tenth of a whole request (issue #11).
+ */
+export const DASHBOARD_FIELDS = [
+  'requestNumber', 'requestType', 'certificateType', 'autoType', 'status', 'lastName', 'firstName', 'middleInitial',
+  'personRole', 'vehicleIdNumber', 'requesterName', 'requesterEmail', 'createdAt', 'updatedAt', 'submitDate',
+  'completedDate', 'letterStaleSince', 'dateFrom', 'dateTo',
+] as const;
+
 /** The type label of result lists: the credentialing label, or "COI Request: <type>" (Rental for rental cars). */
 export function requestTypeLabelOf(r: { requestType: string; certificateType?: string | null; autoType?: string | null }): string {
   if (r.requestType !== 'certificate') return REQUEST_TYPE_LABEL[r.requestType as RequestType] ?? r.requestType;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DECIDED_STATUSES } from '../../domain';
+import { DASHBOARD_FIELDS, DECIDED_STATUSES } from '../../domain';
 import { currentUser, requireAdmin } from '../plugins/auth';
 import { countRequests, findRequestRows, requestTypeLabelCondition } from '../query/request-list';
 import { AdminDashboard, AdminDashboardQuery, DASHBOARD_DEFAULT_LIMIT } from '../schemas/admin-dashboard.schema';
@@ -27,9 +27,9 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const stale = { letterStaleSince: { $ne: null } };
     const em = request.em;
     const [adminRequests, counts, staleLetters, staleLettersTotal, requestCounts] = await Promise.all([
-      findRequestRows(em.fork(), { where, orderBy: { updatedAt: 'desc', id: 'desc' }, limit, skip: 0 }),
+      findRequestRows(em.fork(), { where, orderBy: { updatedAt: 'desc', id: 'desc' }, limit, skip: 0, fields }),
       queueCounts(em.fork(), where),
-      findRequestRows(em.fork(), { where: stale, orderBy: { letterStaleSince: 'asc', id: 'asc' }, limit, skip: 0 }),
+      findRequestRows(em.fork(), { where: stale, orderBy: { letterStaleSince: 'asc', id: 'asc' }, limit, skip: 0, fields }),
       countRequests(em.fork(), stale),
       submissionCounts(em.fork(), new Date()),
     ]);
@@ -43,6 +43,8 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 };
 
+/** The dashboard's lists carry the fields its tables show (domain DASHBOARD_FIELDS), not whole requests. */
+const fields = ['id', ...DASHBOARD_FIELDS];
 const notDecided = { status: { $nin: [...DECIDED_STATUSES] } };
 
 export default adminDashboardRoutes;

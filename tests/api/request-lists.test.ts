@@ -3,7 +3,7 @@
  * request list filters by the dashboard's request-type label, and both keep the caller's visibility.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DECIDED_STATUSES, requestTypeLabelOf, REQUEST_TYPE_FILTERS } from '../../domain';
+import { DASHBOARD_FIELDS, DECIDED_STATUSES, requestTypeLabelOf, REQUEST_TYPE_FILTERS } from '../../domain';
 import { call, createExternalUser, login, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
@@ -100,6 +100,11 @@ describe('GET /admin-dashboard', () => {
     const queue = (await allRows()).filter(inQueue)
       .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id).slice(0, 3).map((r) => r.id);
     expect(dash.body.adminRequests.map((r: Row) => r.id)).toEqual(queue);
+    // Each row carries the fields the dashboard tables show, not the whole request (the form, notes, addresses).
+    for (const row of dash.body.adminRequests) {
+      expect(Object.keys(row).every((key) => key === 'id' || (DASHBOARD_FIELDS as readonly string[]).includes(key)), Object.keys(row).join()).toBe(true);
+      expect(row).toHaveProperty('requestNumber');
+    }
     expect((await call(h, admin, 'GET', '/api/v1/admin-dashboard')).body.adminRequests).toHaveLength(15);
     for (const limit of ['0', '51', 'x']) {
       const res = await call(h, admin, 'GET', `/api/v1/admin-dashboard?$limit=${limit}`);

@@ -1,20 +1,10 @@
-import type { RequestStatus } from '../../../../../domain';
+import { DASHBOARD_FIELDS, type RequestStatus } from '../../../../../domain';
 import { api } from '../../../lib/api-client';
 import type { Query } from '../../../lib/query-string';
 import type { Paginated, RequestRecord } from '../../../types/api';
 
 /** Rows per dashboard table page. */
 export const PAGE_SIZE = 15;
-
-/**
- * The fields the dashboard tables show or decide with (request-columns.tsx, request-labels.ts): a row is about a
- * tenth of the whole request, which the server then neither reads nor sends.
- */
-export const DASHBOARD_FIELDS = [
-  'requestNumber', 'requestType', 'certificateType', 'autoType', 'status', 'lastName', 'firstName', 'middleInitial',
-  'personRole', 'vehicleIdNumber', 'requesterName', 'requesterEmail', 'createdAt', 'updatedAt', 'submitDate',
-  'completedDate', 'letterStaleSince',
-] as const;
 
 /** Which requests one dashboard table lists (the server adds the caller's visibility: requesters see their own). */
 export interface RequestListFilter {
