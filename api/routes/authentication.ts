@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UserSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';
@@ -20,12 +21,17 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       // Per client address and email: 20 sign-in calls a minute. Across addresses, services/sign-in.ts throttles
       // failed attempts per account (20 per 5 minutes). Neither locks an account: both windows pass on their own.
+      // A jwt re-authentication (every page load) is counted per token, not per address: an office behind one
+      // address would otherwise share 20 page loads a minute between all its staff.
       config: {
         rateLimit: {
           max: 20,
           timeWindow: '1 minute',
-          keyGenerator: (request: { ip: string; body?: unknown }) =>
-            `${request.ip}|${String((request.body as { email?: string } | undefined)?.email ?? '').trim().toLowerCase()}`,
+          keyGenerator: (request: { ip: string; body?: unknown }) => {
+            const body = (request.body ?? {}) as { strategy?: string; email?: string; accessToken?: string };
+            if (body.strategy === 'jwt') return `${request.ip}|jwt|${createHash('sha256').update(String(body.accessToken ?? '')).digest('base64url')}`;
+            return `${request.ip}|${String(body.email ?? '').trim().toLowerCase()}`;
+          },
         },
       },
     }, async (request) => {

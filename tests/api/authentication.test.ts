@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { UserSchema } from '../../db/entities';
-import { call, loginRequester } from '../support/api-helpers';
+import { call, loginAdmin, loginRequester } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
@@ -75,6 +75,16 @@ describe('POST /api/v1/authentication', () => {
     expect(blocked.body).toMatchObject({ name: 'TooManyRequests', code: 429, className: 'too-many-requests' });
     // other accounts are not locked out by someone guessing this one
     expect((await loginRequester(h)).token).toBeTruthy();
+  });
+
+  it('counts page-load re-authentications per session, so colleagues behind one address are not refused', async () => {
+    const sessions = [await loginRequester(h), await loginAdmin(h)];
+    for (let i = 0; i < 15; i++) {
+      for (const session of sessions) {
+        const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: session.token });
+        expect(res.status).toBe(200);
+      }
+    }
   });
 
   it('requires a token on every resource', async () => {
