@@ -17,7 +17,7 @@
  */
 import {
   ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, patched, proxyActivities,
-  setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions,
+  proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions,
 } from '@temporalio/workflow';
 import type { EffectRef, RequestActivities } from '../activities/request-activities.types';
 import {
@@ -35,6 +35,12 @@ import { RequestStatusKey } from './search-attributes';
 
 /** Runs recorded before command ids and the effects table replay on the legacy body. */
 export const COMMANDS_AND_EFFECTS_PATCH = 'commands-and-effects';
+/**
+ * The request's PostgreSQL records (status, clocks, queued effects) as local activities (issue #11): a command's
+ * writes run inside the workflow task that took the update, so the update answers in that one task instead of one
+ * server round trip (activity task + workflow task) per write. Runs recorded before it keep their activity tasks.
+ */
+export const LOCAL_RECORDS_PATCH = 'local-records';
 
 /**
  * Effects retry for about four minutes (1 s doubling to 1 min, 10 attempts), then fail visibly. A status write
@@ -42,10 +48,32 @@ export const COMMANDS_AND_EFFECTS_PATCH = 'commands-and-effects';
  */
 export const EFFECT_RETRY: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 };
 
-const records = proxyActivities<RequestActivities>({
+const RECORD_OPTIONS = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+} satisfies ActivityOptions;
+const remoteRecords = proxyActivities<RequestActivities>(RECORD_OPTIONS);
+/** Same writes, same retries (until PostgreSQL takes them), same idempotency keys: only where they run changes. */
+const localRecords = proxyLocalActivities<RequestActivities>(RECORD_OPTIONS);
+
+/**
+ * Local activities one at a time, in the order they were asked for. Two in flight at once (the start's pending
+ * effects and a command's status write) finish in an order a replay does not reproduce: the replay then meets the
+ * history's commands in another order and fails as non-deterministic. One after another, the order is the code's.
+ */
+function oneAtATime<T extends object>(activities: T): T {
+  let tail: Promise<unknown> = Promise.resolve();
+  return new Proxy(activities, {
+    get(target, name) {
+      const call = Reflect.get(target, name) as (...args: unknown[]) => Promise<unknown>;
+      return (...args: unknown[]) => {
+        const run = tail.then(() => call(...args));
+        tail = run.catch(() => undefined);
+        return run;
+      };
+    },
+  });
+}
 const emails = proxyActivities<RequestActivities>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: '5 seconds', retry: EFFECT_RETRY });
 
 const TEMPLATE_TITLES: readonly string[] = Object.values(EMAIL_TEMPLATE_TITLES);
@@ -59,6 +87,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   if (!patched(COMMANDS_AND_EFFECTS_PATCH)) return legacyRequestWorkflow(input);
   // Runs recorded before the clocks replay without them (no timers, no clock activities, no new search attributes).
   const clocksOn = patched(REQUEST_CLOCKS_PATCH);
+  const records = clocksOn && patched(LOCAL_RECORDS_PATCH) ? oneAtATime(localRecords) : remoteRecords;
 
   const { workflowId, runId, taskQueue } = workflowInfo();
   const letters = proxyActivities<RequestActivities>({
