@@ -17,6 +17,21 @@ import type { RequestSnapshot } from './request-snapshot';
 /** The Message-ID of an effect's email: the same on every attempt, so a mail client folds a copy. */
 export const messageIdOf = (key: string) => `<${key.replace(/[^A-Za-z0-9.-]/g, '.')}@coi-portal>`;
 
+/**
+ * Compiled templates by their text: compiling is most of the cost of rendering an email, and an edited template is
+ * a new text (the old entry simply goes unused). Bounded: cleared past 200 texts.
+ */
+const compiled = new Map<string, HandlebarsTemplateDelegate>();
+function render(template: string, variables: Record<string, unknown>): string {
+  let delegate = compiled.get(template);
+  if (!delegate) {
+    if (compiled.size >= 200) compiled.clear();
+    delegate = Handlebars.compile(template, { noEscape: true });
+    compiled.set(template, delegate);
+  }
+  return delegate(variables);
+}
+
 interface SmtpError extends Error { responseCode?: number; response?: string; code?: string }
 
 /** A mail server's 5xx and an envelope it refused are permanent: retrying cannot help. */
@@ -49,8 +64,8 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
     if (!snapshot.recipients.length) throw ApplicationFailure.nonRetryable('The request names no recipient', 'InvalidAddress');
     const template = await em.findOne(EmailTemplateSchema, { title: effect.templateTitle });
     if (!template) throw ApplicationFailure.nonRetryable(`No email template "${effect.templateTitle}"`, 'NotFound');
-    const subject = Handlebars.compile(template.subject, { noEscape: true })(snapshot.variables);
-    const text = Handlebars.compile(template.body, { noEscape: true })(snapshot.variables);
+    const subject = render(template.subject, snapshot.variables);
+    const text = render(template.body, snapshot.variables);
     const documents = effect.letterDocumentId ? await em.find(DocumentSchema, { id: effect.letterDocumentId, requestId: effect.requestId }) : [];
     if (effect.kind === 'letter-and-email' && !documents.length) {
       throw ApplicationFailure.nonRetryable('The letter of this email is missing', 'NotFound');
