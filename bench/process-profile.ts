@@ -7,8 +7,10 @@
  * - `MainThreadProfiler`: the inspector's CPU profiler on the main thread, its self time summed by where the code
  *   lives (our api/, activities/, db/, the ORM, pg, Fastify, the Temporal SDK, Node internals).
  */
+import { Context } from '@temporalio/activity';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { createRequire } from 'node:module';
 
 const TICK_MS = 10; // USER_HZ = 100 on Linux
 
@@ -25,7 +27,7 @@ function threadGroup(tid: number, comm: string): string {
 /** CPU-ms per thread group of this process so far (threads that ended are not counted: sample before and after). */
 export function threadCpu(): Map<string, number> {
   const groups = new Map<string, number>();
-  let tids: string[] = [];
+  let tids: string[];
   try {
     tids = fs.readdirSync('/proc/self/task');
   } catch {
@@ -130,14 +132,18 @@ export interface HistoryShare { events: number; workflowTasks: number; activityT
  * What one request's workflow cost the server: its history split at the second update (the approval): events,
  * workflow tasks completed, activity tasks scheduled, local activities (markers), timers and search attribute upserts.
  */
-export function historyShares(events: HistoryEvent[]): { submit: HistoryShare; approve: HistoryShare; types: Record<string, number> } {
+export function historyShares(events: HistoryEvent[]): { submit: HistoryShare; approve: HistoryShare; types: Record<string, number>; sequence: string[] } {
   const empty = (): HistoryShare => ({ events: 0, workflowTasks: 0, activityTasks: 0, localActivities: 0, timers: 0, searchAttributeUpserts: 0 });
   const shares = { submit: empty(), approve: empty() };
   const types: Record<string, number> = {};
+  const sequence: string[] = [];
   let updates = 0;
   for (const event of events) {
     const name = eventName(event);
     types[name] = (types[name] ?? 0) + 1;
+    const upserted = (event.upsertWorkflowSearchAttributesEventAttributes as { searchAttributes?: { indexedFields?: object } } | undefined)
+      ?.searchAttributes?.indexedFields;
+    sequence.push(upserted ? `${name}(${Object.keys(upserted).join(',')})` : name);
     if (name === 'WorkflowExecutionUpdateAccepted') updates += 1;
     const share = updates >= 2 ? shares.approve : shares.submit;
     share.events += 1;
@@ -147,5 +153,25 @@ export function historyShares(events: HistoryEvent[]): { submit: HistoryShare; a
     if (name === 'TimerStarted') share.timers += 1;
     if (name === 'UpsertWorkflowSearchAttributes') share.searchAttributeUpserts += 1;
   }
-  return { ...shares, types };
+  return { ...shares, types, sequence };
+}
+
+/**
+ * Counts PostgreSQL round trips of this process by who made them: the activity type (its Temporal context), else
+ * the API. Patches the `pg` client the ORM loads (a diagnostic of `--profile 1`, never of the portal itself).
+ */
+export function countQueries(): { take(): Record<string, number> } {
+  const requireHere = createRequire(import.meta.url);
+  const pg = createRequire(requireHere.resolve('@mikro-orm/postgresql'))('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+  let counts: Record<string, number> = {};
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function query(this: unknown, ...args: unknown[]) {
+    let who = 'API';
+    try {
+      who = `activity ${Context.current().info.activityType}`;
+    } catch { /* not in an activity */ }
+    counts[who] = (counts[who] ?? 0) + 1;
+    return original.apply(this, args);
+  };
+  return { take() { const taken = counts; counts = {}; return taken; } };
 }

@@ -35,7 +35,7 @@ import { createTemporalClient } from '../temporal/connection';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
 import { createRequestWorker } from '../temporal/request-worker';
 import { requestWorkflowId } from '../workflows/request.messages';
-import { historyShares, MainThreadProfiler, threadCpu, threadCpuDelta } from './process-profile';
+import { countQueries, historyShares, MainThreadProfiler, threadCpu, threadCpuDelta } from './process-profile';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Options
@@ -69,6 +69,7 @@ function parseArgs(argv: string[]) {
 }
 
 const options = parseArgs(process.argv.slice(2));
+const queryCounter = options.profile ? countQueries() : null;
 if (Number(process.versions.node.split('.')[0]) < 24) {
   console.error(`[bench] Node ${process.version}: run it with  npm run bench  (Node 24 from node_modules/.bin)`);
   process.exit(2);
@@ -440,6 +441,8 @@ interface Phase {
   threads: Record<string, number>;
   /** with --profile: the main thread's time per category (self) and per caller in our code (owner), ms */
   profile: { self: Array<[string, number]>; owner: Array<[string, number]> } | null;
+  /** with --profile: PostgreSQL round trips of the phase by caller (API, activity type) */
+  queries: Record<string, number> | null;
 }
 
 async function runPhase(
@@ -449,6 +452,7 @@ async function runPhase(
   sampler.reset();
   const profiler = options.profile && !label.startsWith('warm-up') ? new MainThreadProfiler() : null;
   await profiler?.start();
+  queryCounter?.take();
   const threadsBefore = threadCpu();
   const cpuBefore = process.cpuUsage();
   const snapBefore = cpuSnapshot();
@@ -471,6 +475,7 @@ async function runPhase(
   const cpu = process.cpuUsage(cpuBefore);
   const snapAfter = cpuSnapshot();
   const threads = threadCpuDelta(threadsBefore, threadCpu());
+  const queries = queryCounter?.take() ?? null;
   const profile = profiler
     ? await profiler.stop(path.join(benchDir, 'results', `${label.replace(/\W+/g, '-')}-${process.pid}.cpuprofile`))
     : null;
@@ -486,7 +491,7 @@ async function runPhase(
       chromium: treeMs === null ? null : Math.max(0, Math.round(treeMs - benchCpuMs - (snapAfter!.temporalMs - snapBefore!.temporalMs))),
       others: treeMs === null ? null : Math.max(0, Math.round(snapAfter!.machineMs - snapBefore!.machineMs - treeMs)),
     },
-    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, numbers, threads, profile,
+    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, numbers, threads, profile, queries,
   };
 }
 
@@ -661,6 +666,7 @@ async function main(): Promise<number> {
       const top = (rows: Array<[string, number]>) => rows.slice(0, 14).map(([c, ms]) => `${c} ${per(ms)}`).join(', ');
       console.log(`  main thread profile, ms per request by code (self): ${top(p.profile.self)}`);
       console.log(`  main thread profile, ms per request by nearest caller of ours: ${top(p.profile.owner)}`);
+      console.log(`  PostgreSQL round trips per request: ${Object.entries(p.queries ?? {}).sort((a, b) => b[1] - a[1]).map(([who, n]) => `${who} ${per(n)}`).join(', ')}`);
     }
   }
   console.log(`timed total (phase 1 + 2):                 ${seconds(timedMs).padStart(8)}  ${rate(options.requests, timedMs)} end to end`);
