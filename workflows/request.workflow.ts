@@ -20,10 +20,11 @@ import {
   proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions,
 } from '@temporalio/workflow';
 import type { EffectRef, RequestActivities } from '../activities/request-activities.types';
-import {
-  ALL_EMAIL_TEMPLATE_TITLES, applyLifecycleEvent, EMAIL_TEMPLATE_TITLES, generatesLetter, isFinished, notificationTemplateFor,
-  stampsCompletionDate, STATUS, type LifecycleEvent,
-} from '../domain';
+// Straight from the domain files, not the barrel: every new run evaluates the bundle's modules again, and the barrel
+// would bring the whole domain (forms, registration, admin desk) into each submit's workflow (issue #11).
+import { applyLifecycleEvent, type LifecycleEvent } from '../domain/request-lifecycle.machine';
+import { ALL_EMAIL_TEMPLATE_TITLES, EMAIL_TEMPLATE_TITLES, notificationTemplateFor } from '../domain/notification-template';
+import { generatesLetter, isFinished, stampsCompletionDate, STATUS } from '../domain/request-status';
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
   discussionPostedUpdate, generateLetterUpdate, letterEffectKeyOf, letterTaskQueue, recordSignedReleaseUpdate, reopenUpdate,
