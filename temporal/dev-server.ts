@@ -28,12 +28,16 @@ const INDEXED_VALUE_TYPE: Record<string, number> = { Text: 1, Keyword: 2, Int: 3
  *   in the same answer when the worker has a free slot (the SDK asks for it), instead of a trip through matching;
  * - one partition per task queue: the default four exist to spread a busy queue over matching hosts; on one node
  *   they only make a poll wait on an empty partition while a task sits in another (tasks are forwarded between them).
+ *   A server with a history on disk (`npm start`) writes to one partition but keeps reading four, so tasks an
+ *   earlier start left in the other partitions are still delivered.
  */
-export const DEV_SERVER_SPEED_FLAGS = [
-  'system.enableActivityEagerExecution=true',
-  'matching.numTaskqueueReadPartitions=1',
-  'matching.numTaskqueueWritePartitions=1',
-];
+export function devServerSpeedFlags(persistent: boolean): string[] {
+  return [
+    'system.enableActivityEagerExecution=true',
+    'matching.numTaskqueueWritePartitions=1',
+    ...(persistent ? [] : ['matching.numTaskqueueReadPartitions=1']),
+  ];
+}
 
 export interface TemporalServerOptions {
   /** host:port of the frontend, e.g. 127.0.0.1:7233. */
@@ -180,7 +184,7 @@ export async function ensureTemporalServer(options: TemporalServerOptions): Prom
   args.push(
     '--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true',
     '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
-    ...DEV_SERVER_SPEED_FLAGS.flatMap((value) => ['--dynamic-config-value', value]),
+    ...devServerSpeedFlags(!!dataDir).flatMap((value) => ['--dynamic-config-value', value]),
   );
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
 
