@@ -37,11 +37,13 @@ import { RequestStatusKey } from './search-attributes';
 /** Runs recorded before command ids and the effects table replay on the legacy body. */
 export const COMMANDS_AND_EFFECTS_PATCH = 'commands-and-effects';
 /**
- * The request's PostgreSQL records (status, clocks, queued effects) as local activities (issue #11): a command's
- * writes run inside the workflow task that took the update, so the update answers in that one task instead of one
- * server round trip (activity task + workflow task) per write. Runs recorded before it keep their activity tasks.
+ * What a fresh run reads of PostgreSQL (the clocks' start, the effects an earlier run owed) as local activities
+ * (issue #11): read inside the workflow task that took the first command, instead of two activity tasks and a
+ * workflow task more per submit. Writes stay activities: a local activity's write happens before the workflow task
+ * that accepts the update is recorded, and a lost task (a worker or server killed) would leave PostgreSQL with a
+ * change the workflow never made (the chaos test found it). Runs recorded before it keep their activity tasks.
  */
-export const LOCAL_RECORDS_PATCH = 'local-records';
+export const LOCAL_READS_PATCH = 'local-reads';
 
 /**
  * Effects retry for about four minutes (1 s doubling to 1 min, 10 attempts), then fail visibly. A status write
@@ -54,12 +56,12 @@ const RECORD_OPTIONS = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 } satisfies ActivityOptions;
 const remoteRecords = proxyActivities<RequestActivities>(RECORD_OPTIONS);
-/** Same writes, same retries (until PostgreSQL takes them), same idempotency keys: only where they run changes. */
+/** Same reads, same retries: only where they run changes. */
 const localRecords = proxyLocalActivities<RequestActivities>(RECORD_OPTIONS);
 
 /**
  * Local activities one at a time, in the order they were asked for. Two in flight at once (the start's pending
- * effects and a command's status write) finish in an order a replay does not reproduce: the replay then meets the
+ * effects and the clocks' start) may finish in an order a replay does not reproduce: the replay then meets the
  * history's commands in another order and fails as non-deterministic. One after another, the order is the code's.
  */
 function oneAtATime<T extends object>(activities: T): T {
@@ -88,7 +90,8 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   if (!patched(COMMANDS_AND_EFFECTS_PATCH)) return legacyRequestWorkflow(input);
   // Runs recorded before the clocks replay without them (no timers, no clock activities, no new search attributes).
   const clocksOn = patched(REQUEST_CLOCKS_PATCH);
-  const records = clocksOn && patched(LOCAL_RECORDS_PATCH) ? oneAtATime(localRecords) : remoteRecords;
+  const records = remoteRecords;
+  const reads = clocksOn && patched(LOCAL_READS_PATCH) ? oneAtATime(localRecords) : remoteRecords;
 
   const { workflowId, runId, taskQueue } = workflowInfo();
   const letters = proxyActivities<RequestActivities>({
@@ -110,7 +113,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   const result = (): StatusResult => ({ status: state.status, requestNumber: state.requestNumber });
   const isRepeat = (commandId?: string) => !!commandId && commandId === state.lastCommandId;
   let busy = false; // one change at a time: handlers interleave at every await
-  const clocks = clocksOn ? new RequestClocks(input, records) : null;
+  const clocks = clocksOn ? new RequestClocks(input, reads) : null;
 
   /**
    * A validator judges against the status as it stands. While another change is under way (its status write may
@@ -265,7 +268,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
 
   // Effects an earlier run owed and never carried out (it was terminated or reset) go first.
   if (!input.pendingEffects) {
-    const owed = await records.pendingEffects({ requestId: state.requestId });
+    const owed = await reads.pendingEffects({ requestId: state.requestId });
     queue.unshift(...owed.filter((e) => !queue.some((q) => q.key === e.key)));
   }
 
