@@ -34,14 +34,20 @@ import { DocumentFiles } from '../storage/document-files';
 import { createTemporalClient } from '../temporal/connection';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
 import { createRequestWorker } from '../temporal/request-worker';
+import { requestWorkflowId } from '../workflows/request.messages';
+import { countQueries, historyShares, MainThreadProfiler, threadCpu, threadCpuDelta } from './process-profile';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Options
 
-const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)]';
+const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)] [--profile 0|1|2 (0)]';
 
 function parseArgs(argv: string[]) {
-  const options = { requests: 200, concurrency: 8, warmup: 5 };
+  /**
+   * `profile`: 1 records the main thread's CPU profile per phase (bench/results/*.cpuprofile) and prints where it
+   * went; 2 also runs the workflow code on the main thread so the profile includes it.
+   */
+  const options = { requests: 200, concurrency: 8, warmup: 5, profile: 0 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.split('=', 2) as [string, string | undefined];
@@ -55,7 +61,7 @@ function parseArgs(argv: string[]) {
       process.exit(2);
     }
     const value = Number(inline ?? argv[++i]);
-    const min = key === 'warmup' ? 0 : 1;
+    const min = key === 'warmup' || key === 'profile' ? 0 : 1;
     if (!Number.isInteger(value) || value < min) {
       console.error(`--${key} needs an integer >= ${min}\n${USAGE}`);
       process.exit(2);
@@ -66,6 +72,7 @@ function parseArgs(argv: string[]) {
 }
 
 const options = parseArgs(process.argv.slice(2));
+const queryCounter = options.profile ? countQueries() : null;
 if (Number(process.versions.node.split('.')[0]) < 24) {
   console.error(`[bench] Node ${process.version}: run it with  npm run bench  (Node 24 from node_modules/.bin)`);
   process.exit(2);
@@ -318,6 +325,7 @@ interface Portal {
   sink: SmtpSink;
   api: Api;
   temporalServer: TemporalServerHandle;
+  temporal: Client;
   workerRun: Promise<void>;
 }
 
@@ -401,7 +409,7 @@ async function startPortal(): Promise<Portal> {
   const bundleStarted = performance.now();
   const worker = await createRequestWorker({
     address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
-    deps: { orm, mailer, pdf, files, config },
+    deps: { orm, mailer, pdf, files, config }, workflowsOnMainThread: options.profile >= 2,
   });
   log(`worker created (workflow bundle) in ${seconds(performance.now() - bundleStarted)}`);
   const workerRun = worker.run();
@@ -417,7 +425,7 @@ async function startPortal(): Promise<Portal> {
   cleanups.push(['close API', () => app.close()]);
   log(`API listening on ${baseUrl}`);
 
-  return { config, sink, api: new Api(baseUrl), temporalServer, workerRun };
+  return { config, sink, api: new Api(baseUrl), temporalServer, temporal, workerRun };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -426,10 +434,18 @@ async function startPortal(): Promise<Portal> {
 interface Phase {
   samples: { call: number[]; toEmail: number[] };
   wallMs: number;
+  /** from the first call to the last answer (the emails may still be on their way) */
+  callsWallMs: number;
   /** CPU of the bench process (API + worker), of its children (Temporal dev server, Chromium), of other programs. */
   cpuMs: { bench: number; temporal: number | null; chromium: number | null; others: number | null };
   peakRss: number;
   peakChildrenRss: number;
+  /** CPU-ms of the bench process per thread group (main thread = API + activities; workflow threads; SDK core) */
+  threads: Record<string, number>;
+  /** with --profile: the main thread's time per category (self) and per caller in our code (owner), ms */
+  profile: { self: Array<[string, number]>; owner: Array<[string, number]> } | null;
+  /** with --profile: PostgreSQL round trips of the phase by caller (API, activity type) */
+  queries: Record<string, number> | null;
 }
 
 async function runPhase(
@@ -437,6 +453,10 @@ async function runPhase(
   send: (id: number) => Promise<number>,
 ): Promise<Phase & { numbers: number[] }> {
   sampler.reset();
+  const profiler = options.profile && !label.startsWith('warm-up') ? new MainThreadProfiler() : null;
+  await profiler?.start();
+  queryCounter?.take();
+  const threadsBefore = threadCpu();
   const cpuBefore = process.cpuUsage();
   const snapBefore = cpuSnapshot();
   const started = performance.now();
@@ -451,24 +471,30 @@ async function runPhase(
     if (++done % 50 === 0) log(`${label}: ${done}/${ids.length} calls answered`);
     return number;
   });
-  log(`${label}: all ${ids.length} calls answered in ${seconds(performance.now() - started)}; waiting for the emails…`);
+  const callsWallMs = performance.now() - started;
+  log(`${label}: all ${ids.length} calls answered in ${seconds(callsWallMs)}; waiting for the emails…`);
   await tracker.waitAll(kind, numbers, label);
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   const snapAfter = cpuSnapshot();
+  const threads = threadCpuDelta(threadsBefore, threadCpu());
+  const queries = queryCounter?.take() ?? null;
+  const profile = profiler
+    ? await profiler.stop(path.join(benchDir, 'results', `${label.replace(/\W+/g, '-')}-${process.pid}.cpuprofile`))
+    : null;
   const benchCpuMs = (cpu.user + cpu.system) / 1000;
   const treeMs = snapBefore && snapAfter ? snapAfter.treeMs - snapBefore.treeMs : null;
   const toEmail = numbers.map((n) => tracker.first(kind, n)!.at - sentAt.get(n)!);
   log(`${label}: all ${ids.length} emails received in ${seconds(wallMs)}`);
   return {
-    samples: { call, toEmail }, wallMs,
+    samples: { call, toEmail }, wallMs, callsWallMs,
     cpuMs: {
       bench: Math.round(benchCpuMs),
       temporal: treeMs === null ? null : Math.round(snapAfter!.temporalMs - snapBefore!.temporalMs),
       chromium: treeMs === null ? null : Math.max(0, Math.round(treeMs - benchCpuMs - (snapAfter!.temporalMs - snapBefore!.temporalMs))),
       others: treeMs === null ? null : Math.max(0, Math.round(snapAfter!.machineMs - snapBefore!.machineMs - treeMs)),
     },
-    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, numbers,
+    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, numbers, threads, profile, queries,
   };
 }
 
@@ -510,6 +536,11 @@ function verifyMail(tracker: MailTracker, numbers: number[], warmupNumbers: numb
   return { counts, problems };
 }
 
+function describeShare(share: ReturnType<typeof historyShares>['submit']): string {
+  return `${share.events} events, ${share.workflowTasks} workflow tasks, ${share.activityTasks} activity tasks, ` +
+    `${share.localActivities} local activities, ${share.searchAttributeUpserts} search attribute upserts, ${share.timers} timers`;
+}
+
 function table(rows: Array<[string, Summary]>): string {
   const head = ['', 'n', 'p50', 'p95', 'p99', 'max', 'mean'];
   const width = Math.max(...rows.map(([name]) => name.length));
@@ -545,6 +576,7 @@ async function main(): Promise<number> {
   sampler.start();
   cleanups.push(['stop sampler', () => sampler.stop()]);
 
+  fs.mkdirSync(path.join(benchDir, 'results'), { recursive: true });
   const setupStarted = performance.now();
   const portal = await startPortal();
   const tracker = new MailTracker(portal.sink);
@@ -593,6 +625,7 @@ async function main(): Promise<number> {
   const peakChildrenRss = Math.max(phase1.peakChildrenRss, phase2.peakChildrenRss);
 
   await sleep(SETTLE_MS); // a late duplicate would show up here
+  const history = historyShares((await portal.temporal.workflow.getHandle(requestWorkflowId(phase1.numbers[0])).fetchHistory()).events as never);
   const mail = verifyMail(tracker, phase1.numbers, warmupNumbers, portal.sink);
   const problems = mail.problems;
 
@@ -626,10 +659,32 @@ async function main(): Promise<number> {
     `Chromium ${cpuSeconds(p.cpuMs.chromium)}, other programs ${cpuSeconds(p.cpuMs.others)} of ${seconds(p.wallMs * cpus.length)}`;
   console.log(`phase 1 (submit ${options.requests} + all confirmations):   ${seconds(phase1.wallMs).padStart(8)}  ${rate(options.requests, phase1.wallMs)}  (${cpuLine(phase1)})`);
   console.log(`phase 2 (approve ${options.requests} + all approval emails): ${seconds(phase2.wallMs).padStart(8)}  ${rate(options.requests, phase2.wallMs)}  (${cpuLine(phase2)})`);
+  for (const [name, p] of [['phase 1', phase1], ['phase 2', phase2]] as const) {
+    const per = (ms: number | null) => (ms === null ? '?' : (ms / options.requests).toFixed(1));
+    const threads = Object.entries(p.threads).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])
+      .map(([group, ms]) => `${group} ${per(ms)}`).join(', ');
+    console.log(`${name} CPU-ms per request: bench ${per(p.cpuMs.bench)}, Temporal ${per(p.cpuMs.temporal)}, Chromium ${per(p.cpuMs.chromium)}` +
+      ` (bench threads: ${threads}); calls answered at ${rate(options.requests, p.callsWallMs)}`);
+    if (p.profile) {
+      const top = (rows: Array<[string, number]>) => rows.slice(0, 14).map(([c, ms]) => `${c} ${per(ms)}`).join(', ');
+      console.log(`  main thread profile, ms per request by code (self): ${top(p.profile.self)}`);
+      console.log(`  main thread profile, ms per request by nearest caller of ours: ${top(p.profile.owner)}`);
+      console.log(`  PostgreSQL round trips per request: ${Object.entries(p.queries ?? {}).sort((a, b) => b[1] - a[1]).map(([who, n]) => `${who} ${per(n)}`).join(', ')}`);
+    }
+  }
   console.log(`timed total (phase 1 + 2):                 ${seconds(timedMs).padStart(8)}  ${rate(options.requests, timedMs)} end to end`);
   console.log(`setup ${seconds(setupMs)}, warm-up ${seconds(warmupMs)}; wall time of the whole run ${seconds(totalWallMs)} (before cleanup)`);
   console.log(`RSS of the bench process (API + worker): ${mib(rssAfterWarmup)} after warm-up, peak ${mib(peakRss)} during the phases; ` +
     `child processes (Temporal dev server + Chromium) peak ${mib(peakChildrenRss)}`);
+  console.log(`one request's workflow history (request ${phase1.numbers[0]}): submit ${describeShare(history.submit)}; approve ${describeShare(history.approve)}`);
+  const targets = {
+    submitP95: s.submitCall.p95 <= 100, approveP95: s.approveCall.p95 <= 100,
+    submitsPerSecond: options.requests / (phase1.wallMs / 1000) >= 100,
+  };
+  const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
+  console.log(`targets (issue #11, concurrency ${options.concurrency}): submit call p95 ≤ 100 ms ${yes(targets.submitP95)} (${s.submitCall.p95}); ` +
+    `approve call p95 ≤ 100 ms ${yes(targets.approveP95)} (${s.approveCall.p95}); ≥ 100 submits/s with their confirmations ` +
+    `${yes(targets.submitsPerSecond)} (${rate(options.requests, phase1.wallMs)}); 1-minute load average ${os.loadavg()[0].toFixed(2)}`);
   if (slowGrpcCalls) console.log(`Temporal dev server: ${slowGrpcCalls} "Slow gRPC call" warnings (updates that waited several seconds)`);
   console.log(`emails: ${mail.counts.confirmations} confirmations, ${mail.counts.approvals} approval emails with ` +
     `${mail.counts.letters} PDF letters (expected ${options.requests} each); ${mail.counts.totalReceived} received in all incl. warm-up, ` +
@@ -657,6 +712,11 @@ async function main(): Promise<number> {
     rssBytes: { afterWarmup: rssAfterWarmup, peak: peakRss, childrenPeak: peakChildrenRss },
     mail: mail.counts,
     temporalSlowGrpcWarnings: slowGrpcCalls,
+    threadCpuMs: { phase1: phase1.threads, phase2: phase2.threads },
+    mainThreadProfileMs: { phase1: phase1.profile, phase2: phase2.profile },
+    history,
+    targets,
+    loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
     otherProgramsCpuShare: Math.round(othersShare * 1000) / 1000,
     problems,
     ok: problems.length === 0,

@@ -22,6 +22,23 @@ export const SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(
 /** temporal.api.enums.v1.IndexedValueType values (kept numeric so @temporalio/proto need not be a direct dependency). */
 const INDEXED_VALUE_TYPE: Record<string, number> = { Text: 1, Keyword: 2, Int: 3, Double: 4, Bool: 5, Datetime: 6, KeywordList: 7 };
 
+/**
+ * Settings that fit a single-node dev server (issue #11, bench/README.md), each one a production cluster may set too:
+ * - eager activities: a workflow task that schedules an activity on its own task queue gets the activity task back
+ *   in the same answer when the worker has a free slot (the SDK asks for it), instead of a trip through matching;
+ * - one partition per task queue: the default four exist to spread a busy queue over matching hosts; on one node
+ *   they only make a poll wait on an empty partition while a task sits in another (tasks are forwarded between them).
+ *   A server with a history on disk (`npm start`) writes to one partition but keeps reading four, so tasks an
+ *   earlier start left in the other partitions are still delivered.
+ */
+export function devServerSpeedFlags(persistent: boolean): string[] {
+  return [
+    'system.enableActivityEagerExecution=true',
+    'matching.numTaskqueueWritePartitions=1',
+    ...(persistent ? [] : ['matching.numTaskqueueReadPartitions=1']),
+  ];
+}
+
 export interface TemporalServerOptions {
   /** host:port of the frontend, e.g. 127.0.0.1:7233. */
   address: string;
@@ -167,6 +184,7 @@ export async function ensureTemporalServer(options: TemporalServerOptions): Prom
   args.push(
     '--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true',
     '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
+    ...devServerSpeedFlags(!!dataDir).flatMap((value) => ['--dynamic-config-value', value]),
   );
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
 

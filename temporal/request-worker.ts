@@ -17,6 +17,11 @@ export interface RequestWorkerOptions {
   deps: ActivityDeps;
   /** A prebuilt bundle (production image); otherwise the workflows are bundled at start-up. */
   workflowBundlePath?: string;
+  /**
+   * Runs workflow code on the main thread instead of the SDK's worker threads, so a CPU profile of the main thread
+   * sees it (bench `--profile 2`). Never in production: it also turns off the SDK's deadlock detection.
+   */
+  workflowsOnMainThread?: boolean;
 }
 
 export class RequestWorkers {
@@ -48,6 +53,7 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     taskQueue: options.taskQueue,
     activities: createActivities(options.deps),
     ...workflowSource,
+    ...(options.workflowsOnMainThread ? { debugMode: true } : {}),
     maxConcurrentActivityTaskExecutions: 20,
     // Bounded: thousands of open requests wait on timers; the ones not in memory replay from history when they wake
     // (bench/timers.bench.ts: RSS stays flat from 1,000 to 10,000 open workflows).

@@ -8,12 +8,15 @@
  */
 import { condition, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RecordClockEffectInput, RequestActivities } from '../activities/request-activities.types';
+// Straight from the domain files, not the barrel (see workflows/request.workflow.ts).
+import { EMAIL_TEMPLATE_TITLES } from '../domain/notification-template';
 import {
-  applyLifecycleEvent, autoCloseReason, CLOCK_ACTOR, CLOCK_TEMPLATE_TITLES, EMAIL_TEMPLATE_TITLES, enterStatus, ESCALATION_ACTIVITY,
-  escalationAuditText, nextClock, releaseExpiredReason, releaseExpiredText, REMINDER_ACTIVITY, reminderAuditText,
-  SIGNED_RELEASE_ACTIVITY, STATUS, type ClockPolicy, type ClockState, type DueClock, type LifecycleContext, type LifecycleEvent,
-  type RequestStatus,
-} from '../domain';
+  autoCloseReason, CLOCK_ACTOR, CLOCK_TEMPLATE_TITLES, enterStatus, ESCALATION_ACTIVITY, escalationAuditText, nextClock,
+  releaseExpiredReason, releaseExpiredText, REMINDER_ACTIVITY, reminderAuditText, SIGNED_RELEASE_ACTIVITY,
+  type ClockPolicy, type ClockState, type DueClock,
+} from '../domain/request-clocks';
+import { applyLifecycleEvent, type LifecycleContext, type LifecycleEvent } from '../domain/request-lifecycle.machine';
+import { STATUS, type RequestStatus } from '../domain/request-status';
 import type { Actor, RequestWorkflowInput } from './request.messages';
 import { RequestClockDueKey, RequestClockKey } from './search-attributes';
 

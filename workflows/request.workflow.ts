@@ -17,13 +17,14 @@
  */
 import {
   ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, patched, proxyActivities,
-  setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions,
+  proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions,
 } from '@temporalio/workflow';
 import type { EffectRef, RequestActivities } from '../activities/request-activities.types';
-import {
-  ALL_EMAIL_TEMPLATE_TITLES, applyLifecycleEvent, EMAIL_TEMPLATE_TITLES, generatesLetter, isFinished, notificationTemplateFor,
-  stampsCompletionDate, STATUS, type LifecycleEvent,
-} from '../domain';
+// Straight from the domain files, not the barrel: every new run evaluates the bundle's modules again, and the barrel
+// would bring the whole domain (forms, registration, admin desk) into each submit's workflow (issue #11).
+import { applyLifecycleEvent, type LifecycleEvent } from '../domain/request-lifecycle.machine';
+import { ALL_EMAIL_TEMPLATE_TITLES, EMAIL_TEMPLATE_TITLES, notificationTemplateFor } from '../domain/notification-template';
+import { generatesLetter, isFinished, stampsCompletionDate, STATUS } from '../domain/request-status';
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
   discussionPostedUpdate, generateLetterUpdate, letterEffectKeyOf, letterTaskQueue, recordSignedReleaseUpdate, reopenUpdate,
@@ -35,6 +36,14 @@ import { RequestStatusKey } from './search-attributes';
 
 /** Runs recorded before command ids and the effects table replay on the legacy body. */
 export const COMMANDS_AND_EFFECTS_PATCH = 'commands-and-effects';
+/**
+ * What a fresh run reads of PostgreSQL (the clocks' start, the effects an earlier run owed) as local activities
+ * (issue #11): read inside the workflow task that took the first command, instead of two activity tasks and a
+ * workflow task more per submit. Writes stay activities: a local activity's write happens before the workflow task
+ * that accepts the update is recorded, and a lost task (a worker or server killed) would leave PostgreSQL with a
+ * change the workflow never made (the chaos test found it). Runs recorded before it keep their activity tasks.
+ */
+export const LOCAL_READS_PATCH = 'local-reads';
 
 /**
  * Effects retry for about four minutes (1 s doubling to 1 min, 10 attempts), then fail visibly. A status write
@@ -42,10 +51,32 @@ export const COMMANDS_AND_EFFECTS_PATCH = 'commands-and-effects';
  */
 export const EFFECT_RETRY: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 };
 
-const records = proxyActivities<RequestActivities>({
+const RECORD_OPTIONS = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+} satisfies ActivityOptions;
+const remoteRecords = proxyActivities<RequestActivities>(RECORD_OPTIONS);
+/** Same reads, same retries: only where they run changes. */
+const localRecords = proxyLocalActivities<RequestActivities>(RECORD_OPTIONS);
+
+/**
+ * Local activities one at a time, in the order they were asked for. Two in flight at once (the start's pending
+ * effects and the clocks' start) may finish in an order a replay does not reproduce: the replay then meets the
+ * history's commands in another order and fails as non-deterministic. One after another, the order is the code's.
+ */
+function oneAtATime<T extends object>(activities: T): T {
+  let tail: Promise<unknown> = Promise.resolve();
+  return new Proxy(activities, {
+    get(target, name) {
+      const call = Reflect.get(target, name) as (...args: unknown[]) => Promise<unknown>;
+      return (...args: unknown[]) => {
+        const run = tail.then(() => call(...args));
+        tail = run.catch(() => undefined);
+        return run;
+      };
+    },
+  });
+}
 const emails = proxyActivities<RequestActivities>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: '5 seconds', retry: EFFECT_RETRY });
 
 const TEMPLATE_TITLES: readonly string[] = Object.values(EMAIL_TEMPLATE_TITLES);
@@ -59,6 +90,8 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   if (!patched(COMMANDS_AND_EFFECTS_PATCH)) return legacyRequestWorkflow(input);
   // Runs recorded before the clocks replay without them (no timers, no clock activities, no new search attributes).
   const clocksOn = patched(REQUEST_CLOCKS_PATCH);
+  const records = remoteRecords;
+  const reads = clocksOn && patched(LOCAL_READS_PATCH) ? oneAtATime(localRecords) : remoteRecords;
 
   const { workflowId, runId, taskQueue } = workflowInfo();
   const letters = proxyActivities<RequestActivities>({
@@ -80,7 +113,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   const result = (): StatusResult => ({ status: state.status, requestNumber: state.requestNumber });
   const isRepeat = (commandId?: string) => !!commandId && commandId === state.lastCommandId;
   let busy = false; // one change at a time: handlers interleave at every await
-  const clocks = clocksOn ? new RequestClocks(input, records) : null;
+  const clocks = clocksOn ? new RequestClocks(input, reads) : null;
 
   /**
    * A validator judges against the status as it stands. While another change is under way (its status write may
@@ -235,7 +268,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
 
   // Effects an earlier run owed and never carried out (it was terminated or reset) go first.
   if (!input.pendingEffects) {
-    const owed = await records.pendingEffects({ requestId: state.requestId });
+    const owed = await reads.pendingEffects({ requestId: state.requestId });
     queue.unshift(...owed.filter((e) => !queue.some((q) => q.key === e.key)));
   }
 

@@ -11,28 +11,44 @@ import { AUTOMATED_EMAIL_ACTOR, ESCALATION_ACTIVITY, RELEASE_EXPIRED_MARK, REMIN
 import type { ClockStartResult, EffectRef, RecordClockEffectInput, RecordSignedReleaseInput } from '../request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
-const dayOf = (value: unknown): string | null =>
-  value == null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
+/**
+ * What a run needs of PostgreSQL to arm the clocks, in one round trip (it runs at every fresh start, so at every
+ * submit): the release dates, the last status change, and the reminders, escalations and release expiries since.
+ */
+const CLOCK_START_SQL = `
+  select to_char(r.signed_release_date, 'YYYY-MM-DD') as signed_release_date, r.signed_release_recorded_at, lc.date as status_since,
+    (select count(*) from request_activity a where a.request_id = r.id and a.activity_type = ?
+      and (lc.date is null or a.date >= lc.date))::int as reminders,
+    (select count(*) from request_activity a where a.request_id = r.id and a.activity_type = ?
+      and (lc.date is null or a.date >= lc.date))::int as escalations,
+    (select count(*) from request_activity a where a.request_id = r.id and r.signed_release_recorded_at is not null
+      and a.date >= r.signed_release_recorded_at and a.activity_text like ?)::int as expiries
+  from requests r
+  left join lateral (
+    select a.date from request_activity a where a.request_id = r.id and a.activity_type in ('Submission', 'Status Change')
+    order by a.date desc, a.id desc limit 1
+  ) lc on true
+  where r.id = ?`;
+
+interface ClockStartRow {
+  signed_release_date: string | null; signed_release_recorded_at: Date | null; status_since: Date | null;
+  reminders: number; escalations: number; expiries: number;
+}
 
 export function clockStartActivity(deps: { orm: Orm; config: AppConfig }) {
   return async function clockStart(input: { requestId: number }): Promise<ClockStartResult> {
-    const em = deps.orm.em.fork();
-    const request = await em.findOne(RequestSchema, input.requestId);
-    if (!request) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
-    const [lastChange] = await em.find(RequestActivitySchema, { requestId: request.id, activityType: { $in: ['Submission', 'Status Change'] } }, { orderBy: { date: 'desc', id: 'desc' }, limit: 1 });
-    const since = lastChange ? { date: { $gte: lastChange.date } } : {};
-    const recordedAt = request.signedReleaseRecordedAt;
-    const expiryRows = recordedAt
-      ? await em.count(RequestActivitySchema, { requestId: request.id, date: { $gte: recordedAt }, activityText: { $like: `%${RELEASE_EXPIRED_MARK}%` } })
-      : 0;
+    const [row] = await deps.orm.em.fork().execute<ClockStartRow[]>(CLOCK_START_SQL, [
+      REMINDER_ACTIVITY, ESCALATION_ACTIVITY, `%${RELEASE_EXPIRED_MARK}%`, input.requestId,
+    ]);
+    if (!row) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
     return {
       policy: deps.config.clockPolicy,
-      statusSince: lastChange?.date.toISOString() ?? null,
-      remindersSent: await em.count(RequestActivitySchema, { requestId: request.id, activityType: REMINDER_ACTIVITY, ...since }),
-      escalated: (await em.count(RequestActivitySchema, { requestId: request.id, activityType: ESCALATION_ACTIVITY, ...since })) > 0,
-      signedReleaseDate: dayOf(request.signedReleaseDate),
-      signedReleaseRecordedAt: request.signedReleaseRecordedAt?.toISOString() ?? null,
-      releaseExpiryHandled: expiryRows > 0,
+      statusSince: row.status_since ? new Date(row.status_since).toISOString() : null,
+      remindersSent: row.reminders,
+      escalated: row.escalations > 0,
+      signedReleaseDate: row.signed_release_date,
+      signedReleaseRecordedAt: row.signed_release_recorded_at ? new Date(row.signed_release_recorded_at).toISOString() : null,
+      releaseExpiryHandled: row.expiries > 0,
     };
   };
 }

@@ -85,8 +85,8 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
     }
 
     const possiblyTwice = !!effect.claimedAt;
-    em.assign(effect, { claimedAt: effect.claimedAt ?? new Date(), messageId, recipients: snapshot.recipients.join(', ') });
-    await em.flush();
+    // The claim is durable before the SMTP call: one UPDATE (a flush would wrap it in BEGIN/COMMIT, three round trips).
+    await em.nativeUpdate(RequestEffectSchema, { id: effect.id }, { claimedAt: effect.claimedAt ?? new Date(), messageId, recipients: snapshot.recipients.join(', ') });
 
     const info = await withHeartbeat(() => deps.mailer.sendMail({
       from: deps.config.mailFrom,

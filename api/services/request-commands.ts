@@ -131,7 +131,8 @@ async function assertSubmittable(ctx: CommandContext, row: Request): Promise<voi
 
 async function submit(ctx: CommandContext, row: Request, loadedVersion: number, seenVersion: number): Promise<void> {
   await assertSubmittable(ctx, row);
-  const requestNumber = await assignRequestNumber(ctx.em, row.id);
+  // Drafts are numbered at creation: only a draft of an older release still needs the locking transaction.
+  const requestNumber = row.requestNumber ?? await assignRequestNumber(ctx.em, row.id);
   await submitRequest(ctx.workflows, workflowRowOf(row, requestNumber, loadedVersion), actorOf(ctx.user), seenVersion);
 }
 

@@ -2,7 +2,7 @@
  * Saved histories of request workflows must replay on the current code: a change to the workflow or to the shared
  * lifecycle machine that would break running requests fails here (guard such changes with `patched()`).
  * Record a fresh history with `RECORD_HISTORY=1 npx vitest run --project workflows` (v2: request-workflow.test.ts;
- * v3, with the request clocks: request-clocks.test.ts).
+ * v3, with the request clocks: request-clocks.test.ts; v4, reads as local activities: request-workflow.test.ts and request-clocks.test.ts).
  */
 import { Worker } from '@temporalio/worker';
 import { loadHistory } from './history-files';
@@ -10,7 +10,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORKFLOWS_PATH } from '../../temporal/request-worker';
-import { COMMANDS_AND_EFFECTS_PATCH } from '../../workflows/request.workflow';
+import { COMMANDS_AND_EFFECTS_PATCH, LOCAL_READS_PATCH } from '../../workflows/request.workflow';
 import { REQUEST_CLOCKS_PATCH } from '../../workflows/request-clocks';
 
 const dir = path.join(import.meta.dirname, 'histories');
@@ -53,6 +53,28 @@ describe('replay of saved request workflow histories', async () => {
       expect(await hasClocksPatch(file)).toBe(true);
       expect((await events(file)).some((e) => e.timerFiredEventAttributes)).toBe(true);
     }
+  });
+
+  it('covers local reads: v1–v3 runs read the clocks\' start as an activity task, v4 runs as a local activity', async () => {
+    const events = async (file: string) => (await loadHistory(path.join(dir, file))).events!;
+    const hasLocalReadsPatch = async (file: string) => (await events(file)).some((e) =>
+      e.markerRecordedEventAttributes?.markerName === 'core_patch'
+      && Object.values(e.markerRecordedEventAttributes.details ?? {}).some((p) => p.payloads?.some((payload) =>
+        Buffer.from(payload.data as Uint8Array).toString().includes(`"id":"${LOCAL_READS_PATCH}"`))));
+    const scheduled = async (file: string) => (await events(file))
+      .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    const localActivities = async (file: string) => (await events(file))
+      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+    const v4 = files.filter((f) => f.startsWith('v4-'));
+    expect(v4.length).toBeGreaterThan(0);
+    for (const file of files.filter((f) => !f.startsWith('v4-'))) expect(await hasLocalReadsPatch(file)).toBe(false);
+    for (const file of v4) {
+      expect(await hasLocalReadsPatch(file)).toBe(true);
+      expect(await scheduled(file)).not.toContain('clockStart');
+      expect(await scheduled(file)).toContain('recordStatus');
+      expect(await localActivities(file)).toBeGreaterThan(0);
+    }
+    for (const file of files.filter((f) => f.startsWith('v3-'))) expect(await scheduled(file)).toContain('clockStart');
   });
 
   for (const file of files) {

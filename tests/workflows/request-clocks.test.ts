@@ -131,7 +131,8 @@ describe('reminders and auto-close in Pending Additional Information', () => {
       expect.stringContaining('First reminder'), expect.stringContaining('Second reminder'), expect.stringContaining('Auto-close'),
     ]));
     if (process.env.RECORD_HISTORY) {
-      await saveHistory(path.join(import.meta.dirname, 'histories', 'v3-credentialing-reminders-auto-closed.json'), history);
+      // v3 stays as recorded (remote reads); a history recorded now has the local reads' patch: v4.
+      await saveHistory(path.join(import.meta.dirname, 'histories', 'v4-credentialing-reminders-auto-closed.json'), history);
     }
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, requestWorkflowId(number));
   });

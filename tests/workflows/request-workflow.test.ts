@@ -142,8 +142,8 @@ describe('a credentialing request through its workflow', () => {
   it('its recorded history replays deterministically on the current workflow code', async () => {
     const history = await h.temporal.workflow.getHandle(requestWorkflowId(number)).fetchHistory();
     if (process.env.RECORD_HISTORY) {
-      // v2 (before the request clocks) stays as recorded; a history recorded now has the clocks' patch: v3.
-      await saveHistory(path.join(import.meta.dirname, 'histories', 'v3-credentialing-approved.json'), history);
+      // v2 (before the request clocks) and v3 stay as recorded; a history recorded now has local reads: v4.
+      await saveHistory(path.join(import.meta.dirname, 'histories', 'v4-credentialing-approved-local-reads.json'), history);
     }
     await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, requestWorkflowId(number));
   });

@@ -16,10 +16,9 @@ import {
   upsertSearchAttributes, workflowInfo, type RetryPolicy,
 } from '@temporalio/workflow';
 import type { LegacyRequestActivities as RequestActivities } from '../../activities/request-activities.types';
-import {
-  applyLifecycleEvent, generatesLetter, notificationTemplateFor, stampsCompletionDate, STATUS,
-  type LifecycleEvent,
-} from '../../domain';
+import { notificationTemplateFor } from '../../domain/notification-template';
+import { applyLifecycleEvent, type LifecycleEvent } from '../../domain/request-lifecycle.machine';
+import { generatesLetter, stampsCompletionDate, STATUS } from '../../domain/request-status';
 import {
   letterTaskQueue, reopenUpdate, setStatusUpdate, stateQuery, submitUpdate,
   type Actor, type RequestWorkflowInput, type RequestWorkflowState, type StatusResult,
