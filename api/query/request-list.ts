@@ -51,22 +51,38 @@ export function columnsOf(em: EntityManager): (field: string) => string {
 }
 
 /**
- * Each property of a request with its column, and whether it is a timestamp. A row becomes a record by renaming
- * and by parsing the timestamps the driver answers as text (as MikroORM's hydration does, with its platform's
- * parser): no entity, no identity map, no serializer pass (issue #11: most of a list call's CPU went there).
+ * The select list of a page: each property's column under the property's own name, so a row arrives as a record
+ * and only its timestamps (answered by the driver as text) are parsed, as MikroORM's hydration would (with its
+ * platform's parser): no entity, no identity map, no renaming pass (issue #11: most of a list call's CPU went there).
  */
-let columnNames: [property: string, column: string, timestamp: boolean][] | null = null;
-function recordOf(em: EntityManager, row: Record<string, unknown>): RequestRecord {
-  columnNames ??= Object.entries(em.getMetadata(RequestSchema).properties as Record<string, { fieldNames?: string[]; runtimeType?: string }>)
-    .filter(([, p]) => p.fieldNames?.length === 1).map(([name, p]) => [name, p.fieldNames![0], p.runtimeType === 'Date']);
-  const platform = em.getPlatform();
-  const record: Record<string, unknown> = {};
-  for (const [property, column, timestamp] of columnNames) {
-    if (!(column in row)) continue;
-    const value = row[column];
-    record[property] = timestamp && typeof value === 'string' ? platform.parseDate(value) : value;
+interface Selection { sql: string; timestamps: string[] }
+let properties: { name: string; column: string; timestamp: boolean }[] | null = null;
+const selections = new Map<string, Selection>();
+function selectionOf(em: EntityManager, fields: readonly string[] | undefined): Selection {
+  const key = fields?.join() ?? '*';
+  let selection = selections.get(key);
+  if (!selection) {
+    properties ??= Object.entries(em.getMetadata(RequestSchema).properties as Record<string, { fieldNames?: string[]; runtimeType?: string }>)
+      .filter(([, p]) => p.fieldNames?.length === 1)
+      .map(([name, p]) => ({ name, column: p.fieldNames![0], timestamp: p.runtimeType === 'Date' }));
+    const chosen = fields ? properties.filter((p) => fields.includes(p.name)) : properties;
+    selection = {
+      sql: chosen.map((p) => (p.column === p.name ? `"${p.column}"` : `"${p.column}" as "${p.name}"`)).join(', '),
+      timestamps: chosen.filter((p) => p.timestamp).map((p) => p.name),
+    };
+    selections.set(key, selection); // one entry per distinct $select: bounded by the few the UI asks for
+    if (selections.size > 100) selections.clear();
   }
-  return record as RequestRecord;
+  return selection;
+}
+
+function recordOf(em: EntityManager, row: Record<string, unknown>, timestamps: readonly string[]): RequestRecord {
+  const platform = em.getPlatform();
+  for (const name of timestamps) {
+    const value = row[name];
+    if (typeof value === 'string') row[name] = platform.parseDate(value);
+  }
+  return row as unknown as RequestRecord;
 }
 
 /** The page's rows as records (every column the response may carry: the route's caller rules and schema trim them). */
@@ -75,7 +91,8 @@ export async function findRequestRows(em: EntityManager, query: RequestPageQuery
   const column = columnsOf(em);
   const where = whereSql(query.where, column);
   const order = Object.entries(query.orderBy).map(([field, dir]) => `${column(field)} ${dir}`).join(', ');
-  const columns = query.fields ? query.fields.map(column).join(', ') : '*';
+  const selection = selectionOf(em, query.fields);
+  const columns = selection.sql;
   let sql = `select ${columns} from "requests" where ${where.sql} order by ${order} limit ${query.limit} offset ${query.skip}`;
   let values = where.values;
   if (query.owner) {
@@ -85,7 +102,7 @@ export async function findRequestRows(em: EntityManager, query: RequestPageQuery
     values = parts.flatMap((part) => [...where.values, ...part.values]);
   }
   const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, values, 'all');
-  return rows.map((row) => recordOf(em, row));
+  return rows.map((row) => recordOf(em, row, selection.timestamps));
 }
 
 /** How many requests match (exactly, by the database), of those the owner sees if given. */
