@@ -22,11 +22,14 @@ const PDF_OPTIONS = {
 /** One browser and its one page. Any failure closes the browser: the next letter starts a new one. */
 class Lane {
   private current: Promise<{ browser: Browser; page: Page }> | null = null;
+  /** Set by close(): a letter still printing (the start-up sample, say) must not launch a browser nobody closes. */
+  private closed = false;
 
   constructor(private readonly executablePath: string) {}
 
   private open(): Promise<{ browser: Browser; page: Page }> {
     if (this.current) return this.current;
+    if (this.closed) return Promise.reject(new Error('The PDF renderer is closed'));
     const opening = (async () => {
       const browser = await chromium.launch({ executablePath: this.executablePath, args: LAUNCH_ARGS });
       browser.on('disconnected', () => { if (this.current === opening) this.current = null; });
@@ -51,14 +54,20 @@ class Lane {
       await opened.page.setContent(html, { waitUntil: 'load' });
       return await opened.page.pdf(PDF_OPTIONS);
     } catch (error) {
-      await this.close();
-      if (retryOnDeadBrowser && browser && !browser.isConnected()) return this.render(html, false);
+      await this.discard();
+      if (retryOnDeadBrowser && !this.closed && browser && !browser.isConnected()) return this.render(html, false);
       throw error;
     }
   }
 
-  /** Closes the browser, also one still starting. */
+  /** Closes the browser for good, also one still starting. */
   async close(): Promise<void> {
+    this.closed = true;
+    await this.discard();
+  }
+
+  /** Closes the browser, also one still starting; the next letter launches a new one. */
+  private async discard(): Promise<void> {
     const current = this.current;
     this.current = null;
     await current?.then(({ browser }) => browser.close(), () => {}).catch(() => {});

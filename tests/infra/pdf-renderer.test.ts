@@ -68,3 +68,14 @@ describe('the PDF renderer', () => {
     expect(chromiumPids().some((pid) => !pids.includes(pid))).toBe(true);
   });
 });
+
+describe('a worker stopping while its browsers still start', () => {
+  it('closes them and launches none after: the start-up sample letter cannot keep the process alive', async () => {
+    const stopping = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+    const warming = prelaunchLetterRenderer(stopping);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await stopping.close();
+    await warming; // the sample letter's failure is swallowed; it must not relaunch a browser
+    await expect(stopping.render(letterHtml(1, 'After Close'))).rejects.toThrow('The PDF renderer is closed');
+  });
+});
