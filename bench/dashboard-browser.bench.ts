@@ -23,6 +23,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { descendants } from './process-profile';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,26 +72,10 @@ const databaseUrl = SMALL !== null
 
 const TICK_MS = 10; // USER_HZ = 100
 
-function childrenOf(rootPid: number): number[] {
-  const parent = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch { /* gone */ }
-  }
-  return [...parent.keys()].filter((pid) => {
-    let p = parent.get(pid);
-    while (p && p !== rootPid && p !== 1) p = parent.get(p);
-    return p === rootPid;
-  });
-}
-
 /** CPU ms of this process's children (Chromium and its helpers; utime+stime+cutime+cstime). */
 function childrenCpuMs(): number {
   let total = 0;
-  for (const pid of childrenOf(process.pid)) {
+  for (const pid of descendants(process.pid)) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);

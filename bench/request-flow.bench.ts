@@ -35,7 +35,7 @@ import { createTemporalClient } from '../temporal/connection';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
 import { createRequestWorker } from '../temporal/request-worker';
 import { requestWorkflowId } from '../workflows/request.messages';
-import { countQueries, historyShares, MainThreadProfiler, threadCpu, threadCpuDelta } from './process-profile';
+import { countQueries, descendants, historyShares, MainThreadProfiler, threadCpu, threadCpuDelta } from './process-profile';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Options
@@ -105,27 +105,6 @@ function summarize(samples: number[]): Summary {
     n, min: round(sorted[0]), p50: round(at(50)), p95: round(at(95)), p99: round(at(99)), max: round(sorted[n - 1]),
     mean: round(sorted.reduce((a, b) => a + b, 0) / n),
   };
-}
-
-/** Pids of every live descendant of `rootPid` (Linux /proc; empty elsewhere). */
-function descendants(rootPid: number): number[] {
-  const parent = new Map<number, number>();
-  try {
-    for (const entry of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-        parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      } catch { /* gone */ }
-    }
-  } catch {
-    return [];
-  }
-  return [...parent.keys()].filter((pid) => {
-    let p = parent.get(pid);
-    while (p && p !== rootPid && p !== 1) p = parent.get(p);
-    return p === rootPid;
-  });
 }
 
 /** Sum of VmRSS of every descendant of `rootPid` (Temporal dev server, Chromium and its helpers). */
