@@ -19,3 +19,4 @@ export * from './request-edit';
 export * from './business-calendar';
 export * from './request-clocks';
 export * from './stale-letters';
+export * from './security-events';

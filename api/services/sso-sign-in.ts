@@ -33,6 +33,8 @@ export async function signInWithSso(em: EntityManager, identity: SsoIdentity): P
     lastName: identity.lastName,
     middleInitial: identity.middleInitial,
     isExternal: false,
+    // the university vouches for the address it asserts
+    emailConfirmedAt: existing?.emailConfirmedAt ?? new Date(),
     lastLogin: new Date(),
   };
   const user = existing ? em.assign(existing, fields) : em.create(UserSchema, fields as never);

@@ -30,3 +30,25 @@ export const UsedChallengeSchema = defineEntity({
   },
 });
 export type UsedChallenge = InferEntity<typeof UsedChallengeSchema>;
+
+/**
+ * An email-confirmation link (issue #16): proves that `userId` owns `email`, either the address they registered with or
+ * the one they asked to change to. Like a reset token: the link carries `<id>.<secret>`, only the secret's SHA-256 is
+ * stored, single use, valid 24 hours.
+ */
+export const EmailConfirmationSchema = defineEntity({
+  name: 'EmailConfirmation',
+  tableName: 'email_confirmations',
+  properties: {
+    id: p.uuid().primary(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    userId: p.integer().index(),
+    email: p.string(),
+    secretHash: p.string().hidden(),
+    expiresAt: p.datetime(),
+    usedAt: p.datetime().nullable(),
+    /** Set by the account-email activity once the mail server took the link. */
+    emailedAt: p.datetime().nullable(),
+  },
+});
+export type EmailConfirmation = InferEntity<typeof EmailConfirmationSchema>;

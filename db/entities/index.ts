@@ -1,6 +1,7 @@
 /** Every ORM entity. Never imported by workflows/ or ui/. */
 import { AdminSchema } from './admin.entity';
-import { PasswordResetSchema, UsedChallengeSchema } from './account-token.entity';
+import { EmailConfirmationSchema, PasswordResetSchema, UsedChallengeSchema } from './account-token.entity';
+import { SecurityEventSchema } from './security-event.entity';
 import { ClaimDataSchema } from './claim-data.entity';
 import { ClaimHistorySchema } from './claim-history.entity';
 import { FaqSchema } from './faq.entity';
@@ -34,6 +35,7 @@ export * from './request-activity.entity';
 export * from './request.entity';
 export * from './user.entity';
 export * from './saml-message.entity';
+export * from './security-event.entity';
 
 export const ALL_ENTITIES = [
   AdminSchema, CounterSchema, DocumentSchema, RequestEffectSchema, EmailTemplateSchema, PersonSchema, PolicyYearSchema,
@@ -44,4 +46,6 @@ export const ALL_ENTITIES = [
   DiscussionSchema,
   // university single sign-on (issue #8)
   SamlMessageIdSchema,
+  // identity you can trust (issue #16)
+  EmailConfirmationSchema, SecurityEventSchema,
 ];

@@ -10,7 +10,14 @@ export const UserSchema = defineEntity({
     entityId: p.string().nullable(),
     affiliation: p.string(), // product name for internal users, 'external' otherwise
     personType: p.string().nullable(), // Employee or Student (internal)
-    email: p.string().unique(), // stored lowercased
+    /** Stored lowercased. Unique per kind of account (lower(email), isExternal): single sign-on may create an internal
+     * user apart from an unconfirmed external account with the same address (Migration20261124000000_identity). */
+    email: p.string(),
+    /** When the user proved they own `email` (a confirmation link, or single sign-on); null = unconfirmed, and then
+     * nothing is granted by the address: no administrator rights, no requests that merely name it (issue #16). */
+    emailConfirmedAt: p.datetime().nullable(),
+    /** An address change waiting for its confirmation link; `email` stays in force until the link is used. */
+    pendingEmail: p.string().nullable(),
     passwordHash: p.string().nullable().hidden().lazy(),
     firstName: p.string(),
     lastName: p.string(),

@@ -1,0 +1,36 @@
+/**
+ * Writes the security log (issue #16; kinds in domain/security-events.ts). A plain insert on the caller's connection:
+ * inside a transaction the line commits or rolls back with what it describes; outside one it stands on its own (a
+ * refused sign-in is logged although nothing else is written). Lines older than a year are removed by
+ * {@link pruneSecurityLog}, which the API runs at start and daily.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyRequest } from 'fastify';
+import { SECURITY_LOG_RETENTION_DAYS, type SecurityEventKind } from '../../domain/security-events';
+
+export interface SecurityEventInput {
+  kind: SecurityEventKind;
+  userId?: number | null;
+  email?: string | null;
+  ip?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+export async function recordSecurityEvent(em: EntityManager, event: SecurityEventInput): Promise<void> {
+  await em.getConnection().execute(
+    'insert into "security_events" ("kind", "user_id", "email", "ip", "detail") values (?, ?, ?, ?, ?)',
+    [event.kind, event.userId ?? null, event.email?.toLowerCase() ?? null, event.ip ?? null, JSON.stringify(event.detail ?? {})],
+    'run',
+  );
+}
+
+/** The same, with the caller's address and (when signed in) user taken from the HTTP request. */
+export async function recordRequestSecurityEvent(request: FastifyRequest, event: Omit<SecurityEventInput, 'ip'>): Promise<void> {
+  await recordSecurityEvent(request.em, { userId: request.sessionUser?.id ?? null, ...event, ip: request.ip });
+}
+
+export async function pruneSecurityLog(em: EntityManager, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - SECURITY_LOG_RETENTION_DAYS * 86_400_000);
+  const result = await em.getConnection().execute('delete from "security_events" where "at" < ?', [before], 'run') as { affectedRows?: number };
+  return result.affectedRows ?? 0;
+}

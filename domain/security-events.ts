@@ -1,0 +1,34 @@
+/**
+ * The kinds of line in the security log (issue #16) and their labels on `/manage/security-log`. One list, read by the
+ * API (which writes and filters by them) and the UI (the kind filter). Kept a year (SECURITY_LOG_RETENTION_DAYS).
+ */
+export const SECURITY_EVENT_KINDS = {
+  signInSucceeded: 'Sign-in succeeded',
+  signInFailed: 'Sign-in failed',
+  signInThrottled: 'Sign-in refused: too many attempts',
+  singleSignOn: 'Single sign-on',
+  singleSignOnRefused: 'Single sign-on refused',
+  accessRefused: 'Access refused',
+  quotaRefused: 'Quota reached',
+  adminAdded: 'Administrator added',
+  adminChanged: 'Administrator changed',
+  adminRemoved: 'Administrator removed',
+  userDeactivated: 'User deactivated',
+  userReactivated: 'User reactivated',
+  registered: 'Registered',
+  emailChangeRequested: 'Email change requested',
+  emailConfirmed: 'Email confirmed',
+  passwordResetRequested: 'Password reset requested',
+  passwordReset: 'Password reset',
+  passwordChanged: 'Password changed',
+  templateEdited: 'Email template edited',
+  exportStarted: 'Export started',
+  csStarsUploaded: 'CS-STARS data uploaded',
+} as const;
+
+export type SecurityEventKind = keyof typeof SECURITY_EVENT_KINDS;
+
+export const isSecurityEventKind = (value: string): value is SecurityEventKind => Object.hasOwn(SECURITY_EVENT_KINDS, value);
+
+/** How long a line of the security log is kept. */
+export const SECURITY_LOG_RETENTION_DAYS = 366;
