@@ -28,6 +28,7 @@ import authenticationRoutes from './routes/authentication';
 import documentRoutes from './routes/documents';
 import healthRoutes from './routes/health';
 import passwordRoutes from './routes/passwords';
+import emailConfirmationRoutes from './routes/email-confirmations';
 import registrationRoutes from './routes/registration';
 import peopleRoutes from './routes/people';
 import eventRoutes from './routes/events';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(generatePdfRoutes);
     await api.register(discussionRoutes);
     await api.register(passwordRoutes);
+    await api.register(emailConfirmationRoutes); // proven email ownership (issue #16)
     await api.register(adminRoutes);
     await api.register(userRoutes);
     await api.register(registrationRoutes);

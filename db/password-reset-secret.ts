@@ -1,4 +1,5 @@
 /**
+ * Account link secrets: password-reset links and (issue #16) email-confirmation links, each purpose with its own key.
  * Password-reset link secrets. The secret of token `<id>` is HMAC-SHA256(server key, id): the API and the email
  * activity derive the same one, so it never travels through Temporal's history, and the database stores only its
  * SHA-256. The link carries `<id>.<secret>`.
@@ -7,8 +8,13 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 
-const secretOf = (serverKey: string, id: string) =>
-  createHmac('sha256', `password-reset:${serverKey}`).update(id).digest('base64url');
+const secretOf = (serverKey: string, id: string, purpose = 'password-reset') =>
+  createHmac('sha256', `${purpose}:${serverKey}`).update(id).digest('base64url');
+
+/** An email-confirmation link is valid this long (issue #16: 24 hours). */
+export const CONFIRMATION_TOKEN_TTL_MS = 24 * 60 * 60_000;
+export const confirmationLinkToken = (serverKey: string, id: string) => `${id}.${secretOf(serverKey, id, 'email-confirmation')}`;
+export const confirmationSecretHash = (serverKey: string, id: string) => hashSecret(secretOf(serverKey, id, 'email-confirmation'));
 
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 

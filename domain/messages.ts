@@ -47,6 +47,12 @@ export const MESSAGES = {
   resetFailed: 'Oops, something went wrong. Please try again or contact Risk Management for additional support.',
   resetSucceeded: 'Your password has been successfully reset!',
   emailInUse: 'The email address you provided is already in use.',
+  // Proven email ownership (issue #16; the spec is silent: our wording)
+  confirmationLinkInvalid: 'This confirmation link has expired, was already used, or cannot be found. Sign in and ask for a new one.',
+  emailConfirmed: 'Thank you: your email address is confirmed.',
+  confirmationAlreadyDone: 'Your email address is already confirmed.',
+  confirmationTooMany: 'We already sent several links in the last hour. Please check your inbox (and spam folder) or try again later.',
+  useSingleSignOn: 'This account signs in with university single sign-on. Please use the Sign in with university single sign-on button.',
   registrationFailed: 'Oops, something went wrong',
   registered: 'You have successfully registered as an external user',
   profileUpdated: 'Your profile has been successfully updated',

@@ -1,10 +1,15 @@
 /** Input of the account-email workflow, shared by the API (which starts it) and the workflow. No secrets inside. */
-export interface AccountEmailInput {
-  kind: 'passwordReset';
+export type AccountEmailInput =
   /** The password reset row; the activity derives the link's secret from it with the server key. */
-  resetId: string;
-}
+  | { kind: 'passwordReset'; resetId: string }
+  /** An email-confirmation row (issue #16): the link goes to the address it confirms. */
+  | { kind: 'emailConfirmation'; confirmationId: string }
+  /** Tells the address in force that a change to another was asked for (the link itself goes to the new one). */
+  | { kind: 'emailChangeNotice'; confirmationId: string; oldEmail: string };
 
 export const ACCOUNT_EMAIL_WORKFLOW = 'accountEmailWorkflow';
 /** Workflow id of a reset email: one per reset token, so a repeated start is the same email. */
 export const passwordResetEmailWorkflowId = (resetId: string) => `account-email-password-reset-${resetId}`;
+/** Workflow ids of a confirmation link and of its change notice: one each per confirmation row. */
+export const emailConfirmationWorkflowId = (confirmationId: string) => `account-email-confirmation-${confirmationId}`;
+export const emailChangeNoticeWorkflowId = (confirmationId: string) => `account-email-change-notice-${confirmationId}`;

@@ -31,10 +31,10 @@ export interface RequestPageQuery {
  * (email, updated_at, id), instead of an OR that must visit every one of a hospital account's thousands of rows.
  */
 function ownerParts(owner: RequestOwner): SqlCondition[] {
-  return [
-    { sql: '"requester_id" = ?', values: [owner.requesterId] },
-    { sql: '"email" = ? and "requester_id" <> ?', values: [owner.email, owner.requesterId] },
-  ];
+  const filed = { sql: '"requester_id" = ?', values: [owner.requesterId] };
+  // no proven address (issue #16): only what they filed
+  if (!owner.email) return [filed];
+  return [filed, { sql: '"email" = ? and "requester_id" <> ?', values: [owner.email, owner.requesterId] }];
 }
 
 /** The conditions of a `requestTypeLabel` query parameter (contract §2); 400 for a label that is not a filter option. */

@@ -21,7 +21,7 @@ const registrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['users'], summary: 'Register as an external requester (a solved captcha required)', security: [], body: RegistrationBody,
       response: { 201: ExternalUserRecord, ...errorResponses(400, 409, 429) },
     },
-  }, async (request, reply) => reply.code(201).send(await registerExternalUser(request.em, app.config.jwtSecret, request.body)));
+  }, async (request, reply) => reply.code(201).send(await registerExternalUser({ em: request.em, temporal: app.temporal, config: app.config, ip: request.ip }, request.body)));
 };
 
 export default registrationRoutes;

@@ -32,7 +32,8 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags, summary: 'Edit Profile / Edit External Requester; administrators also deactivate or reactivate',
       params: IdParams, body: UserPatchBody, response: { 200: ExternalUserRecord, ...errorResponses(400, 401, 403, 404, 409) },
     },
-  }, async (request) => patchExternalUser(request.em, currentUser(request), request.params.id, request.body));
+  }, async (request) => patchExternalUser(
+    { em: request.em, temporal: app.temporal, config: app.config, ip: request.ip }, currentUser(request), request.params.id, request.body));
 
   app.put('/users/:id', {
     onRequest: requireAdmin,

@@ -14,6 +14,10 @@ export const SessionUserRecord = Type.Object({
   personType: Nullable(Type.String()),
   isAdmin: Type.Boolean(),
   isExternal: Type.Boolean(),
+  /** The user proved they own `email` (confirmation link or single sign-on); until then nothing is granted by it. */
+  emailConfirmed: Type.Boolean(),
+  /** An address change waiting for its confirmation link (`email` stays in force until then). */
+  pendingEmail: Nullable(Type.String()),
   mustChangePassword: Type.Boolean(),
   isPswdExpired: Type.Boolean(),
   lastLogin: Nullable(Type.String({ format: 'date-time' })),

@@ -9,10 +9,13 @@ import { cleanProfile, MESSAGES, validateProfile } from '../../domain';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import type { RegistrantSearchQuery, UserPatchBody } from '../schemas/external-user.schema';
 import type { SessionUser } from '../schemas/session-user.schema';
+import { type ConfirmationContext, sendConfirmationLink } from './email-confirmations';
+import { recordSecurityEvent } from './security-log';
 
 export const externalUserView = (u: User) => ({
   id: u.id, firstName: u.firstName, lastName: u.lastName, middleInitial: u.middleInitial ?? null, company: u.company ?? null,
   email: u.email, phone: u.phone ?? null, active: !u.deletedAt, lastLogin: u.lastLogin?.toISOString() ?? null,
+  emailConfirmed: !!u.emailConfirmedAt, pendingEmail: u.pendingEmail ?? null,
 });
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -50,12 +53,17 @@ export async function getExternalUser(em: EntityManager, me: SessionUser, id: nu
 /**
  * Edit Profile (the external user) and Edit External Requester (an administrator): the registration rules without
  * the password; an email used by another account (any case) is 409. Only administrators change `active`.
+ *
+ * A new email does not replace the one in force (issue #16): it waits in `pendingEmail` until the link sent to it is
+ * used, and the address in force is told of the change. So typing an address never grants what that address would.
  */
-export async function patchExternalUser(em: EntityManager, me: SessionUser, id: number, body: UserPatchBody) {
+export async function patchExternalUser(ctx: ConfirmationContext, me: SessionUser, id: number, body: UserPatchBody) {
+  const { em } = ctx;
   assertMayEdit(me, id);
   const user = await externalUser(em, id);
   const { active, ...profile } = body;
   if (active !== undefined && !me.isAdmin) throw forbidden('Only administrators deactivate or reactivate users');
+  let changedTo: string | null = null;
   if (Object.keys(profile).length) {
     const current = {
       lastName: user.lastName, firstName: user.firstName, middleInitial: user.middleInitial ?? '', company: user.company ?? '',
@@ -67,9 +75,21 @@ export async function patchExternalUser(em: EntityManager, me: SessionUser, id: 
     if (fields.email !== user.email && await em.count(UserSchema, { email: fields.email, id: { $ne: user.id } })) {
       throw new ApiError(409, MESSAGES.emailInUse, { reason: 'emailInUse' }, { email: MESSAGES.emailInUse });
     }
-    em.assign(user, { ...fields, middleInitial: fields.middleInitial || null });
+    const { email, ...rest } = fields;
+    em.assign(user, { ...rest, middleInitial: fields.middleInitial || null });
+    if (email === user.email) user.pendingEmail = null; // changed back before confirming: nothing waits any more
+    else if (email !== user.pendingEmail) changedTo = email;
   }
+  const wasActive = !user.deletedAt;
   if (active !== undefined) user.deletedAt = active ? null : (user.deletedAt ?? new Date());
+  if (changedTo) user.pendingEmail = changedTo;
   await em.flush();
+  if (changedTo) {
+    await recordSecurityEvent(em, { kind: 'emailChangeRequested', userId: user.id, email: changedTo, ip: ctx.ip, detail: { from: user.email, by: me.id } });
+    await sendConfirmationLink(ctx, user, changedTo, user.email);
+  }
+  if (active !== undefined && active !== wasActive) {
+    await recordSecurityEvent(em, { kind: active ? 'userReactivated' : 'userDeactivated', userId: me.id, email: user.email, ip: ctx.ip, detail: { user: user.id } });
+  }
   return externalUserView(user);
 }

@@ -6,14 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { AppConfig } from '../../config/app-config';
 import { PasswordResetSchema, UserSchema, type User } from '../../db/entities';
 import { parseResetToken, RESET_TOKEN_TTL_MS, resetSecretHash, secretMatches } from '../../db/password-reset-secret';
 import { MESSAGES, PASSWORD_RULE } from '../../domain';
-import { ACCOUNT_EMAIL_WORKFLOW, passwordResetEmailWorkflowId, type AccountEmailInput } from '../../workflows/account-email.messages';
+import { passwordResetEmailWorkflowId } from '../../workflows/account-email.messages';
 import { hashPassword, verifyPassword } from '../auth/password-hash';
-import { badRequest, unavailable } from '../errors';
+import { badRequest } from '../errors';
+import { startAccountEmail } from './account-emails';
 
 /** Stores a new password: today's hash, the expiry clock restarted, the forced change lifted, old sessions ended. */
 async function setPassword(user: User, password: string): Promise<void> {
@@ -59,15 +59,7 @@ export async function requestPasswordReset(em: EntityManager, temporal: Client, 
     expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS),
   });
   await em.flush();
-  const input: AccountEmailInput = { kind: 'passwordReset', resetId: id };
-  try {
-    await temporal.workflow.start(ACCOUNT_EMAIL_WORKFLOW, {
-      taskQueue: config.taskQueue, workflowId: passwordResetEmailWorkflowId(id), args: [input],
-    });
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return;
-    throw unavailable('The email could not be queued; please try again.');
-  }
+  await startAccountEmail(temporal, config, passwordResetEmailWorkflowId(id), { kind: 'passwordReset', resetId: id });
 }
 
 async function validReset(em: EntityManager, token: string) {

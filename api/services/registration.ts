@@ -1,7 +1,9 @@
 /**
  * Registration of external requesters (spec 1 §5 Registration, spec 2 §8.3): a solved captcha first, the clean-up
  * and rules of domain/registration.ts, an email unique case-insensitively (409 with the spec's message), the
- * password hashed with argon2id and its 180-day clock started.
+ * password hashed with argon2id and its 180-day clock started. The account starts with its email unconfirmed and a
+ * confirmation link goes to it (issue #16): it may sign in and file requests at once, but nothing is granted by the
+ * address until the link is used.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema } from '../../db/entities';
@@ -10,9 +12,13 @@ import { hashPassword } from '../auth/password-hash';
 import { ApiError, badRequest } from '../errors';
 import type { RegistrationBody } from '../schemas/registration.schema';
 import { redeemCaptcha } from './captcha';
+import { type ConfirmationContext, sendConfirmationLink } from './email-confirmations';
 import { externalUserView } from './external-users';
+import { recordSecurityEvent } from './security-log';
 
-export async function registerExternalUser(em: EntityManager, serverSecret: string, body: RegistrationBody) {
+export async function registerExternalUser(ctx: ConfirmationContext, body: RegistrationBody) {
+  const { em } = ctx;
+  const serverSecret = ctx.config.jwtSecret;
   const { altcha, ...rest } = body;
   const fields = cleanProfile({ middleInitial: '', ...rest });
   const errors = validateProfile(fields, true);
@@ -23,7 +29,7 @@ export async function registerExternalUser(em: EntityManager, serverSecret: stri
   const user = em.create(UserSchema, {
     email: fields.email, firstName: fields.firstName, lastName: fields.lastName, middleInitial: fields.middleInitial || null,
     company: fields.company, phone: fields.phone, affiliation: 'external', isExternal: true,
-    passwordHash: await hashPassword(fields.password), pswdResetAt: new Date(),
+    passwordHash: await hashPassword(fields.password), pswdResetAt: new Date(), emailConfirmedAt: null,
   } as never);
   try {
     await em.flush();
@@ -34,5 +40,8 @@ export async function registerExternalUser(em: EntityManager, serverSecret: stri
     }
     throw error;
   }
+  await recordSecurityEvent(em, { kind: 'registered', userId: user.id, email: user.email, ip: ctx.ip });
+  // The account stands even if the link cannot be queued now: the dashboard banner sends it again.
+  await sendConfirmationLink(ctx, user, user.email).catch(() => undefined);
   return externalUserView(user);
 }

@@ -10,20 +10,28 @@ import { forbidden, notFound } from '../errors';
 import type { RequestRecord } from '../schemas/request.schema';
 import type { SessionUser } from '../schemas/session-user.schema';
 
-/** Whose requests a requester sees: those they filed, and those naming their email (null: an administrator sees all). */
-export interface RequestOwner { requesterId: number; email: string }
+/**
+ * Whose requests a requester sees: those they filed, and those naming their email (null: an administrator sees all).
+ * The email half only for a proven address (issue #16): `email` is null while the user's address is unconfirmed, so
+ * typing someone's address into a profile never shows their requests.
+ */
+export interface RequestOwner { requesterId: number; email: string | null }
 export function visibleOwner(user: SessionUser): RequestOwner | null {
-  return user.isAdmin ? null : { requesterId: user.id, email: user.email.toLowerCase() };
+  return user.isAdmin ? null : { requesterId: user.id, email: provenEmail(user) };
 }
+
+/** The address that grants access: the user's email once confirmed, else none. */
+const provenEmail = (user: SessionUser): string | null => (user.emailConfirmed ? user.email.toLowerCase() : null);
 
 export function visibleRequestsFilter(user: SessionUser): Record<string, unknown> {
   const owner = visibleOwner(user);
   if (!owner) return {};
-  return { $or: [{ requesterId: owner.requesterId }, { email: owner.email }] };
+  return owner.email ? { $or: [{ requesterId: owner.requesterId }, { email: owner.email }] } : { requesterId: owner.requesterId };
 }
 
 export function canSee(user: SessionUser, request: Pick<Request, 'requesterId' | 'email'>): boolean {
-  return user.isAdmin || request.requesterId === user.id || (!!request.email && request.email.toLowerCase() === user.email.toLowerCase());
+  const email = provenEmail(user);
+  return user.isAdmin || request.requesterId === user.id || (!!email && !!request.email && request.email.toLowerCase() === email);
 }
 
 export function assertCanSee(user: SessionUser, request: Request): void {

@@ -10,7 +10,7 @@ export interface TokenClaims { id: number; sessionVersion: number }
 /** The fields of a user the session is made of (an entity, or a row of {@link sessionFromToken}'s statement). */
 type SessionFields = Pick<User, 'id' | 'email' | 'firstName' | 'lastName' | 'affiliation' | 'isExternal' | 'mustChangePassword'> & {
   middleInitial?: string | null; phone?: string | null; company?: string | null; personType?: string | null;
-  pswdResetAt?: Date | null; lastLogin?: Date | null;
+  pswdResetAt?: Date | null; lastLogin?: Date | null; emailConfirmedAt?: Date | null; pendingEmail?: string | null;
 };
 
 function sessionUserOf(user: SessionFields, isAdmin: boolean): SessionUser {
@@ -26,15 +26,20 @@ function sessionUserOf(user: SessionFields, isAdmin: boolean): SessionUser {
     personType: user.personType ?? null,
     isAdmin,
     isExternal: user.isExternal,
+    emailConfirmed: !!user.emailConfirmedAt,
+    pendingEmail: user.pendingEmail ?? null,
     mustChangePassword: user.mustChangePassword,
     isPswdExpired: isPasswordExpired({ isExternal: user.isExternal, pswdResetAt: user.pswdResetAt?.toISOString() ?? null }, new Date()),
     lastLogin: user.lastLogin?.toISOString() ?? null,
   };
 }
 
-/** The signed-in user as the API and UI see it; admin = email in the admin list (spec 2 §7.11). */
+/**
+ * The signed-in user as the API and UI see it. Admin = email in the admin list (spec 2 §7.11) AND proven to be the
+ * user's (issue #16): a confirmation link, or single sign-on. An address merely typed grants nothing.
+ */
 export async function toSessionUser(em: EntityManager, user: User): Promise<SessionUser> {
-  const isAdmin = (await em.count(AdminSchema, { email: user.email.toLowerCase() })) > 0;
+  const isAdmin = !!user.emailConfirmedAt && (await em.count(AdminSchema, { email: user.email.toLowerCase() })) > 0;
   return sessionUserOf(user, isAdmin);
 }
 
@@ -43,6 +48,7 @@ interface SessionRow {
   id: number; email: string; first_name: string; last_name: string; middle_initial: string | null; phone: string | null;
   company: string | null; affiliation: string; person_type: string | null; is_external: boolean; must_change_password: boolean;
   pswd_reset_at: string | null; last_login: string | null; deleted_at: string | null; session_version: number; is_admin: boolean;
+  email_confirmed_at: string | null; pending_email: string | null;
 }
 
 /**
@@ -57,7 +63,8 @@ export async function sessionFromToken(em: EntityManager, claims: TokenClaims): 
   const [row] = await em.getConnection().execute<SessionRow[]>(
     `select u."id", u."email", u."first_name", u."last_name", u."middle_initial", u."phone", u."company", u."affiliation", u."person_type",
       u."is_external", u."must_change_password", u."pswd_reset_at", u."last_login", u."deleted_at", u."session_version",
-      exists (select 1 from "admins" a where a."email" = lower(u."email")) as "is_admin"
+      u."email_confirmed_at", u."pending_email",
+      (u."email_confirmed_at" is not null and exists (select 1 from "admins" a where a."email" = lower(u."email"))) as "is_admin"
     from "users" u where u."id" = ?`, [claims.id], 'all');
   if (!row || row.session_version !== claims.sessionVersion) throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
   if (row.deleted_at) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
@@ -66,5 +73,6 @@ export async function sessionFromToken(em: EntityManager, claims: TokenClaims): 
     id: row.id, email: row.email, firstName: row.first_name, lastName: row.last_name, middleInitial: row.middle_initial,
     phone: row.phone, company: row.company, affiliation: row.affiliation, personType: row.person_type, isExternal: row.is_external,
     mustChangePassword: row.must_change_password, pswdResetAt: date(row.pswd_reset_at), lastLogin: date(row.last_login),
+    emailConfirmedAt: date(row.email_confirmed_at), pendingEmail: row.pending_email,
   }, row.is_admin);
 }

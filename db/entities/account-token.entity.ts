@@ -49,6 +49,8 @@ export const EmailConfirmationSchema = defineEntity({
     usedAt: p.datetime().nullable(),
     /** Set by the account-email activity once the mail server took the link. */
     emailedAt: p.datetime().nullable(),
+    /** For an address change: set once the notice to the address in force went out. */
+    noticeEmailedAt: p.datetime().nullable(),
   },
 });
 export type EmailConfirmation = InferEntity<typeof EmailConfirmationSchema>;

@@ -25,7 +25,7 @@ export class Migration20261124000000_identity extends Migration {
     this.addSql(`alter table "users" drop constraint if exists "users_email_unique";`);
     this.addSql(`drop index if exists "users_email_lower_unique";`);
     this.addSql(`create unique index "users_email_kind_unique" on "users" (lower("email"), "is_external");`);
-    this.addSql(`create table "email_confirmations" ("id" uuid not null primary key, "created_at" timestamptz not null, "user_id" int not null, "email" varchar(255) not null, "secret_hash" varchar(255) not null, "expires_at" timestamptz not null, "used_at" timestamptz null, "emailed_at" timestamptz null);`);
+    this.addSql(`create table "email_confirmations" ("id" uuid not null primary key, "created_at" timestamptz not null, "user_id" int not null, "email" varchar(255) not null, "secret_hash" varchar(255) not null, "expires_at" timestamptz not null, "used_at" timestamptz null, "emailed_at" timestamptz null, "notice_emailed_at" timestamptz null);`);
     this.addSql(`create index "email_confirmations_user_id_index" on "email_confirmations" ("user_id");`);
     this.addSql(`create table "security_events" ("id" bigserial primary key, "at" timestamptz not null default now(), "kind" varchar(64) not null, "user_id" int null, "email" varchar(255) null, "ip" varchar(64) null, "detail" jsonb not null default '{}');`);
     this.addSql(`create index "security_events_at_index" on "security_events" ("at" desc, "id" desc);`);

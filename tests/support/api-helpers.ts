@@ -16,13 +16,16 @@ export async function login(h: Harness, email: string, password: string): Promis
 export const loginRequester = (h: Harness) => login(h, DEV_REQUESTER.email, DEV_REQUESTER.password);
 export const loginAdmin = (h: Harness) => login(h, DEV_ADMIN.email, DEV_ADMIN.password);
 
-/** Registers another external requester directly in the database (registration is a later issue). */
-export async function createExternalUser(h: Harness, email: string, password: string): Promise<void> {
+/**
+ * Puts another external requester directly in the database: by default one whose email is confirmed (an account that
+ * has been around); `{ confirmed: false }` for one that never used its confirmation link (issue #16).
+ */
+export async function createExternalUser(h: Harness, email: string, password: string, options: { confirmed?: boolean } = {}): Promise<void> {
   const em = h.orm.em.fork();
-  if (await em.findOne(UserSchema, { email })) return;
+  if (await em.findOne(UserSchema, { email, isExternal: true })) return;
   em.create(UserSchema, {
-    email, firstName: 'Other', lastName: 'Requester', company: 'Other Clinic', affiliation: 'external', isExternal: true,
-    passwordHash: await hashPassword(password), pswdResetAt: new Date(),
+    email, firstName: 'Other', lastName: 'Requester', company: 'Other Clinic', phone: '503-555-0100', affiliation: 'external', isExternal: true,
+    passwordHash: await hashPassword(password), pswdResetAt: new Date(), emailConfirmedAt: options.confirmed === false ? null : new Date(),
   } as never);
   await em.flush();
 }

@@ -16,6 +16,7 @@ const ChangePasswordPage = lazyPage(() => import('../features/auth/components/ch
 const ForgotPasswordPage = lazyPage(() => import('../features/auth/components/forgot-password-page'), 'ForgotPasswordPage');
 const LoginPage = lazyPage(() => import('../features/auth/components/login-page'), 'LoginPage');
 const ResetPasswordPage = lazyPage(() => import('../features/auth/components/reset-password-page'), 'ResetPasswordPage');
+const ConfirmEmailPage = lazyPage(() => import('../features/auth/components/confirm-email-page'), 'ConfirmEmailPage');
 const FaqsPage = lazyPage(() => import('../features/faqs/faqs-page'), 'FaqsPage');
 const CsStarsPage = lazyPage(() => import('../features/manage/cs-stars-page'), 'CsStarsPage');
 const ExportPage = lazyPage(() => import('../features/manage/export-page'), 'ExportPage');
@@ -46,6 +47,7 @@ export const routes: RouteObject[] = [
             { path: paths.register.path, element: <RegistrationPage /> },
             { path: paths.forgotPassword.path, element: <ForgotPasswordPage /> },
             { path: paths.passwordReset.path, element: <ResetPasswordPage /> },
+            { path: paths.confirmEmail.path, element: <ConfirmEmailPage /> },
             // Unknown addresses are a 404 for everyone (spec 1 §2): under the public layout, so a signed-out visitor
             // is not sent to login first. Known protected paths stay below, behind the session.
             { path: '*', element: <NotFoundPage /> },

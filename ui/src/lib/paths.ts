@@ -11,6 +11,7 @@ export const paths = {
   register: route('/login/register'),
   forgotPassword: route('/login/forgot-password'),
   passwordReset: route('/login/password-reset/:id', (id: string) => `/login/password-reset/${id}`),
+  confirmEmail: route('/login/confirm-email/:token', (token: string) => `/login/confirm-email/${token}`),
   faqs: route('/faqs'),
   password: route('/password'),
   profileEdit: route('/profile/:id/edit', (id: number | string) => `/profile/${id}/edit`),

@@ -14,6 +14,10 @@ export interface User {
   personType?: string | null;
   isAdmin: boolean;
   isExternal: boolean;
+  /** The user proved they own `email` (issue #16); until then nothing is granted by it. */
+  emailConfirmed?: boolean;
+  /** An address change waiting for its confirmation link. */
+  pendingEmail?: string | null;
   mustChangePassword?: boolean;
   isPswdExpired?: boolean;
   lastLogin?: string | null;

@@ -1,3 +1,4 @@
+import { EmailConfirmationBanner } from '../../../components/email-confirmation-banner';
 import { useUser } from '../../../lib/auth';
 import { AdminDashboard } from './admin-dashboard';
 import { RequesterDashboard } from './requester-dashboard';
@@ -9,5 +10,10 @@ import { RequesterDashboard } from './requester-dashboard';
  */
 export function DashboardPage() {
   const user = useUser();
-  return user.isAdmin ? <AdminDashboard /> : <RequesterDashboard />;
+  return (
+    <>
+      <EmailConfirmationBanner user={user} />
+      {user.isAdmin ? <AdminDashboard /> : <RequesterDashboard />}
+    </>
+  );
 }

@@ -9,6 +9,8 @@ export const registerExternalUser = (payload: RegistrationPayload) => api.post<{
 
 export interface ExternalUserRecord {
   id: number; firstName: string; lastName: string; middleInitial: string | null; company: string | null; email: string; phone: string | null;
+  /** Issue #16: whether the account proved its address, and an address change waiting for its link. */
+  emailConfirmed?: boolean; pendingEmail?: string | null;
 }
 export const getExternalUser = (id: number | string, signal?: AbortSignal) => api.get<ExternalUserRecord>(`/users/${id}`, { signal });
 export const updateExternalUser = (id: number | string, fields: Omit<RegistrationPayload, 'password' | 'altcha'>) =>

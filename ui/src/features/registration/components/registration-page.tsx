@@ -34,6 +34,9 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
   const [status, setStatus] = useState<Status>(registering ? 'pending' : 'loading');
   const [captcha, setCaptcha] = useState<string | null>(null);
   const [captchaKey, setCaptchaKey] = useState(0);
+  /** Issue #16: an address change waits for its confirmation link; shown under the field and after saving. */
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+  const [inForce, setInForce] = useState('');
 
   useEffect(() => {
     if (registering || !id) return;
@@ -43,6 +46,8 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
         ...EMPTY, lastName: user.lastName, firstName: user.firstName, middleInitial: user.middleInitial ?? '',
         company: user.company ?? '', phone: user.phone ?? '', email: user.email,
       });
+      setPendingEmail(user.pendingEmail ?? null);
+      setInForce(user.email);
       setStatus('pending');
     }, () => { if (!controller.signal.aborted) setStatus('error'); });
     return () => controller.abort();
@@ -64,11 +69,15 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
     if (Object.keys(found).length || (registering && !captcha)) return;
     setStatus('submitting');
     try {
-      if (registering) await registerExternalUser({ ...clean, altcha: captcha! });
-      else {
+      if (registering) {
+        await registerExternalUser({ ...clean, altcha: captcha! });
+        setPendingEmail(clean.email);
+      } else {
         const { password: _password, ...profile } = clean;
         void _password;
-        await updateExternalUser(id!, profile);
+        const saved = await updateExternalUser(id!, profile);
+        setPendingEmail(saved.pendingEmail ?? null);
+        setInForce(saved.email);
         if (mode === 'profile') void revalidate();
       }
       setStatus('success');
@@ -90,6 +99,13 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
     body = (
       <>
         <Alert kind="success">{SUCCESS[mode]}</Alert>
+        {pendingEmail && (
+          <Alert kind="info">
+            {registering
+              ? `We sent a confirmation link to ${pendingEmail}. Please open it to confirm your email address.`
+              : `We sent a confirmation link to ${pendingEmail}. Until it is used, ${inForce} stays the email address of this account.`}
+          </Alert>
+        )}
         {registering && <p><Link className="button" to={paths.login.getHref()}>Go to Login</Link></p>}
         {mode === 'profile' && <p><Link className="button" to={paths.home.getHref()}>Go to the Dashboard</Link></p>}
         {mode === 'admin' && <p><Link className="button" to={paths.manage.registrants.getHref()}>Back to Manage External Users</Link></p>}
@@ -120,7 +136,8 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
           <TextField name="middleInitial" label="Middle Initial" maxLength={2} value={fields.middleInitial} onChange={set('middleInitial')} error={errors.middleInitial} />
           <TextField name="company" label="Company" required maxLength={200} value={fields.company} onChange={set('company')} error={errors.company} autoComplete="organization" />
           <TextField name="phone" label="Phone" type="tel" required maxLength={12} placeholder="503-123-1234" value={fields.phone} onChange={set('phone')} error={errors.phone} autoComplete="tel-national" />
-          <TextField name="email" label="Email" type="email" required maxLength={200} value={fields.email} onChange={set('email')} error={errors.email} autoComplete="email" />
+          <TextField name="email" label="Email" type="email" required maxLength={200} value={fields.email} onChange={set('email')} error={errors.email} autoComplete="email"
+            hint={!registering && pendingEmail ? `Waiting for confirmation: ${pendingEmail}` : mode === 'admin' ? 'A new address takes effect when the link sent to it is used.' : undefined} />
           {registering && (
             <>
               <TextField name="password" label="Password" type="password" required hint={PASSWORD_HELP} value={fields.password} onChange={set('password')} error={errors.password} autoComplete="new-password" />
