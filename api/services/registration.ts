@@ -5,7 +5,6 @@
  * confirmation link goes to it (issue #16): it may sign in and file requests at once, but nothing is granted by the
  * address until the link is used.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema } from '../../db/entities';
 import { cleanProfile, MESSAGES, validateProfile } from '../../domain';
 import { hashPassword } from '../auth/password-hash';
