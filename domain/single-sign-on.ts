@@ -83,6 +83,7 @@ export const SSO_ERRORS = {
   expired: 'The sign-in answer has expired. Please sign in again.',
   audience: 'The sign-in answer was meant for another application and was refused. Please sign in again.',
   replayed: 'This sign-in answer was already used. Please sign in again.',
+  otherBrowser: 'The sign-in did not start in this browser, so it was refused. Please sign in again from here.',
   attributes: 'The university sign-in service did not send your employee id, email, name and affiliation. Please contact a system administrator.',
   inactiveUser: MESSAGES.inactiveUser,
   failed: 'Single sign-on did not succeed. Please sign in again.',

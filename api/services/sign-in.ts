@@ -38,6 +38,16 @@ function recordFailure(email: string, now: number): void {
 /** For tests: forget every account's failures. */
 export const resetSignInThrottle = () => failures.clear();
 
+/**
+ * The account a password sign-in is for: the one with this address that has a password. Single sign-on may have
+ * created an internal user apart from an (unconfirmed) external account with the same address; the external one holds
+ * the password. Development accounts are internal users with a password.
+ */
+async function accountWithPassword(em: EntityManager, email: string): Promise<User | null> {
+  const users = await em.find(UserSchema, { email, passwordHash: { $ne: null } }, { populate: ['passwordHash'], orderBy: { isExternal: 'desc' } });
+  return users[0] ?? null;
+}
+
 export async function signInWithPassword(em: EntityManager, rawEmail: string | undefined, password: string | undefined): Promise<User> {
   const email = rawEmail?.trim().toLowerCase() ?? '';
   if (!email || !password) throw notAuthenticated(MESSAGES.loginFailed);
@@ -45,11 +55,15 @@ export async function signInWithPassword(em: EntityManager, rawEmail: string | u
   if (throttled(email, now)) {
     throw new ApiError(429, 'Too many sign-in attempts for this account. Please wait a few minutes and try again.');
   }
-  const user = await em.findOne(UserSchema, { email }, { populate: ['passwordHash'] });
+  const user = await accountWithPassword(em, email);
   const stored = user?.passwordHash ?? await dummyPasswordHash();
   const ok = await verifyPassword(password, stored);
   if (!user || !ok) {
     recordFailure(email, now);
+    if (!user && await em.count(UserSchema, { email, isExternal: false, passwordHash: null, deletedAt: null })) {
+      // A single-sign-on user: no password here to guess; point at the right button (issue #16).
+      throw notAuthenticated(MESSAGES.useSingleSignOn, { reason: 'useSingleSignOn' });
+    }
     throw notAuthenticated(MESSAGES.loginFailed);
   }
   failures.delete(email);

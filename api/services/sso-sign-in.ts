@@ -1,29 +1,52 @@
 /**
- * Signs in the person an accepted SAML assertion vouches for: the user is created on the first sign-in and brought up
- * to date on every later one (names, email, employee id, Employee or Student), lastLogin recorded. The admin flag is
- * not stored: it follows the admin list at every call (api/services/session-user.ts).
+ * Signs in the person an accepted SAML assertion vouches for: the internal user is created on the first sign-in and
+ * brought up to date on every later one (names, email, employee id, Employee or Student), lastLogin recorded. The
+ * admin flag is not stored: it follows the admin list at every call (api/services/session-user.ts). The university
+ * vouches for the address it asserts, so the user's email counts as proven.
  *
- * Found by email first (unique; the university vouches for its addresses, so an account registered earlier with the
- * same address becomes this internal user), then by employee id, so a changed address keeps its account. Shared IS
- * codes (students, other non-employees carry one as their id) never identify anyone.
+ * Found among internal users by email, then by employee id, so a changed address keeps its account. Shared IS codes
+ * (students, other non-employees carry one as their id) never identify anyone.
+ *
+ * Single sign-on never takes over an account it did not create (issue #16): an external account with the asserted
+ * address is linked only when that account proved its email (a confirmation link), and then its password and every
+ * token it held end (the university is now the authority). An unconfirmed external account with that address is left
+ * as it was, and the internal user is created apart from it (emails are unique per kind of account).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
 import { NON_EMPLOYEE_IS_CODES, STUDENT_IS_CODE } from '../../domain';
 import type { SsoIdentity } from '../../domain/single-sign-on';
 import { SsoRefused } from '../auth/saml/service-provider';
+import { recordSecurityEvent } from './security-log';
 
 const SHARED_IDS = new Set<string>([STUDENT_IS_CODE, ...NON_EMPLOYEE_IS_CODES.map((c) => c.code)]);
 
-async function findUser(em: EntityManager, identity: SsoIdentity): Promise<User | null> {
-  const byEmail = await em.findOne(UserSchema, { email: identity.email });
+async function findInternalUser(em: EntityManager, identity: SsoIdentity): Promise<User | null> {
+  const byEmail = await em.findOne(UserSchema, { email: identity.email, isExternal: false });
   if (byEmail || SHARED_IDS.has(identity.entityId)) return byEmail;
   return em.findOne(UserSchema, { entityId: identity.entityId, isExternal: false }, { orderBy: { lastLogin: 'desc nulls last' } });
 }
 
-export async function signInWithSso(em: EntityManager, identity: SsoIdentity): Promise<User> {
-  const existing = await findUser(em, identity);
-  if (existing?.deletedAt) throw new SsoRefused('inactiveUser', `user ${existing.id} is deactivated`);
+/** An external account with the asserted address that proved it owns it: the one single sign-on may link. */
+const linkableExternal = (em: EntityManager, identity: SsoIdentity) =>
+  em.findOne(UserSchema, { email: identity.email, isExternal: true, emailConfirmedAt: { $ne: null } }, { populate: ['passwordHash'] });
+
+export async function signInWithSso(em: EntityManager, identity: SsoIdentity, ip: string | null = null): Promise<User> {
+  let user = await findInternalUser(em, identity);
+  let outcome: 'updated' | 'created' | 'linked' = 'updated';
+  if (!user) {
+    user = await linkableExternal(em, identity);
+    if (user) {
+      if (user.deletedAt) throw new SsoRefused('inactiveUser', `user ${user.id} is deactivated`);
+      outcome = 'linked';
+      // The university is the authority from now on: no password, and every token the account held is refused.
+      user.passwordHash = null;
+      user.sessionVersion += 1;
+      user.pendingEmail = null;
+      user.company = null;
+    }
+  }
+  if (user?.deletedAt) throw new SsoRefused('inactiveUser', `user ${user.id} is deactivated`);
   const fields = {
     entityId: identity.entityId,
     affiliation: identity.affiliation,
@@ -33,11 +56,15 @@ export async function signInWithSso(em: EntityManager, identity: SsoIdentity): P
     lastName: identity.lastName,
     middleInitial: identity.middleInitial,
     isExternal: false,
-    // the university vouches for the address it asserts
-    emailConfirmedAt: existing?.emailConfirmedAt ?? new Date(),
+    emailConfirmedAt: user?.emailConfirmedAt ?? new Date(),
     lastLogin: new Date(),
   };
-  const user = existing ? em.assign(existing, fields) : em.create(UserSchema, fields as never);
+  if (user) em.assign(user, fields);
+  else {
+    outcome = 'created';
+    user = em.create(UserSchema, fields as never);
+  }
   await em.flush();
+  await recordSecurityEvent(em, { kind: 'singleSignOn', userId: user.id, email: user.email, ip, detail: { outcome } });
   return user;
 }

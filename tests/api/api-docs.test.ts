@@ -33,6 +33,8 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/users/{id}/password': ['patch'],
   '/api/v1/password-reset': ['post'],
   '/api/v1/password-reset/{id}': ['get', 'patch'],
+  '/api/v1/email-confirmations': ['post'],
+  '/api/v1/email-confirmations/{token}': ['get', 'patch'],
   '/api/v1/admins': ['get', 'post'],
   '/api/v1/admins/{id}': ['patch', 'delete'],
   '/api/v1/search-registrants': ['get'],

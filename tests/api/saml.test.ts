@@ -13,7 +13,8 @@ import { AdminSchema, UserSchema } from '../../db/entities';
 import { SSO_ERRORS, SAML_ATTRIBUTES } from '../../domain/single-sign-on';
 import { signedResponse, signedResponseXml, type AssertedPerson, type ResponseOptions } from '../../devtools/dev-idp/saml-response';
 import { serviceProviderUrls } from '../../api/auth/saml/service-provider';
-import { call } from '../support/api-helpers';
+import { MESSAGES } from '../../domain';
+import { call, createExternalUser, login } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 const IDP_ENTITY_ID = 'https://idp.university.test/metadata';
@@ -39,10 +40,16 @@ const employee = (over: Partial<AssertedPerson> = {}): AssertedPerson => {
   return { employeeId: `7${parseInt(id, 16) % 100000}`, email: `pat.${id}@ohsu.example`, firstName: 'Pat', lastName: `Rivera${id}`, affiliation: ['employee'], ...over };
 };
 
+/** The browser's cookie from its last GET of the login route (the SAML request bound to it, issue #16). */
+let jar = '';
+
 /** What the browser does on the login button: GET the login route; the IdP receives our AuthnRequest. */
 async function startSignIn(): Promise<string> {
   const res = await h.app.inject({ method: 'GET', url: '/saml/OHSU/login' });
   expect(res.statusCode).toBe(302);
+  jar = String(res.headers['set-cookie'] ?? '').split(';')[0];
+  expect(jar).toMatch(/^coi_sso_request=/);
+  expect(String(res.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Lax/);
   const location = new URL(res.headers.location as string);
   expect(`${location.origin}${location.pathname}`).toBe(IDP_ENTRY_POINT);
   const xml = inflateRawSync(Buffer.from(location.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
@@ -57,11 +64,11 @@ function answer(inResponseTo: string, person: AssertedPerson, over: Partial<Resp
   };
 }
 
-/** The IdP's auto-posted form, as the browser sends it. */
-async function post(samlResponse: string) {
+/** The IdP's auto-posted form, as the browser sends it (with the browser's cookie, as a same-site IdP would). */
+async function post(samlResponse: string, cookie = jar) {
   const res = await h.app.inject({
     method: 'POST', url: '/saml/OHSU/acs',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
     payload: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: '' }).toString(),
   });
   expect(res.statusCode).toBe(303);
@@ -198,6 +205,55 @@ describe('single sign-on (SAML)', () => {
     user.deletedAt = new Date();
     await em.flush();
     expect(await signIn(person)).toMatchObject({ error: 'inactiveUser', token: null });
+  });
+
+  it('never takes over an external account with an unconfirmed address: the internal user is created apart', async () => {
+    const person = employee();
+    await createExternalUser(h, person.email, 'Squatter-Pass1', { confirmed: false });
+    const squatter = await login(h, person.email, 'Squatter-Pass1');
+    const result = await signIn(person);
+    expect(result.error).toBeNull();
+    const me = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: result.token });
+    expect(me.body.user).toMatchObject({ email: person.email, isExternal: false, emailConfirmed: true });
+    expect(me.body.user.id).not.toBe(squatter.user.id);
+    // The external account is as it was: its password and token still work, and it stays external and unconfirmed.
+    expect((await login(h, person.email, 'Squatter-Pass1')).user).toMatchObject({ id: squatter.user.id, isExternal: true, emailConfirmed: false });
+    expect((await call(h, squatter, 'GET', '/api/v1/requests')).status).toBe(200);
+  });
+
+  it('links an external account whose address is confirmed, and ends its password and every token it held', async () => {
+    const person = employee();
+    await createExternalUser(h, person.email, 'Linked-Pass1');
+    const before = await login(h, person.email, 'Linked-Pass1');
+    const result = await signIn(person);
+    const me = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: result.token });
+    expect(me.body.user).toMatchObject({ id: before.user.id, isExternal: false, personType: 'Employee' });
+    expect((await call(h, before, 'GET', '/api/v1/requests')).status).toBe(401);
+    const password = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'local', email: person.email, password: 'Linked-Pass1' });
+    expect(password.status).toBe(401);
+    expect(password.body).toMatchObject({ message: MESSAGES.useSingleSignOn, data: { reason: 'useSingleSignOn' } });
+  });
+
+  it('accepts an answer only in the browser that started the sign-in (login CSRF)', async () => {
+    // The attacker starts a sign-in in their own browser and signs in at the IdP as themself…
+    const attacker = employee();
+    const theirs = signedResponse(answer(await startSignIn(), attacker));
+    const attackerJar = jar;
+    // …then makes the victim's browser (which started a sign-in of its own) post that answer.
+    await startSignIn();
+    expect(jar).not.toBe(attackerJar);
+    expect(await post(theirs)).toMatchObject({ error: 'otherBrowser', token: null });
+
+    // A cross-site POST carries no SameSite=Lax cookie: the consumer URL hands over to /complete, where it is checked.
+    const person = employee();
+    const handOver = await post(signedResponse(answer(await startSignIn(), person)), '');
+    expect(handOver.location).toMatch(/^\/saml\/OHSU\/complete\?ticket=/);
+    const complete = (cookie: string) => h.app.inject({ method: 'GET', url: handOver.location, headers: cookie ? { cookie } : {} });
+    expect((await complete('')).headers.location).toBe('/login#error=otherBrowser');
+    expect((await complete(attackerJar)).headers.location).toBe('/login#error=otherBrowser');
+    const done = await complete(jar);
+    expect(done.headers.location).toMatch(/^\/login#access_token=/);
+    expect(String(done.headers['set-cookie'])).toMatch(/coi_sso_request=;.*Max-Age=0/);
   });
 
   it('explains every refusal code in words and names the attributes it reads once', () => {

@@ -8,6 +8,7 @@
  * SubjectConfirmation names our consumer URL as Recipient; NotBefore/NotOnOrAfter hold (60 s clock skew); its id was
  * never accepted before; it carries the attributes of domain/single-sign-on.ts.
  */
+import { inflateRawSync } from 'node:zlib';
 import { SAML, ValidateInResponseTo, generateServiceProviderMetadata, type Profile } from '@node-saml/node-saml';
 import type { AppConfig } from '../../../config/app-config';
 import { PRODUCT_NAME } from '../../../domain';
@@ -19,6 +20,8 @@ import type { SamlMessageStore } from './saml-message-store';
 export const SAML_PATHS = {
   login: `/saml/${PRODUCT_NAME}/login`,
   acs: `/saml/${PRODUCT_NAME}/acs`,
+  /** Where the consumer URL hands over when the IdP's cross-site POST carried no binding cookie (issue #16). */
+  complete: `/saml/${PRODUCT_NAME}/complete`,
   metadata: `/saml/${PRODUCT_NAME}/metadata`,
 } as const;
 
@@ -96,10 +99,18 @@ export class ServiceProvider {
     });
   }
 
-  /** The IdP's sign-on URL carrying a fresh AuthnRequest (its id is remembered for the answer). */
-  async loginUrl(): Promise<string> {
+  /**
+   * The IdP's sign-on URL carrying a fresh AuthnRequest (its id is remembered for the answer), and that id, which the
+   * route binds to the browser (api/auth/saml/browser-binding.ts).
+   */
+  async loginUrl(): Promise<{ url: string; requestId: string }> {
     const idp = await this.identityProvider();
-    return this.saml(idp).getAuthorizeUrlAsync('', undefined, {});
+    const url = await this.saml(idp).getAuthorizeUrlAsync('', undefined, {});
+    const request = new URL(url).searchParams.get('SAMLRequest') ?? '';
+    const xml = inflateRawSync(Buffer.from(request, 'base64')).toString('utf8');
+    const requestId = /\bID="([^"]+)"/.exec(xml)?.[1];
+    if (!requestId) throw new Error('the AuthnRequest has no ID');
+    return { url, requestId };
   }
 
   /** Our SP metadata for the IdP's administrators. */
@@ -108,8 +119,8 @@ export class ServiceProvider {
     return generateServiceProviderMetadata({ issuer: entityId, callbackUrl: acsUrl, wantAssertionsSigned: true, identifierFormat: null });
   }
 
-  /** Validates a posted SAMLResponse; the identity it vouches for, or SsoRefused. */
-  async consume(samlResponse: string | undefined): Promise<SsoIdentity> {
+  /** Validates a posted SAMLResponse; the identity it vouches for and the request it answers, or SsoRefused. */
+  async consume(samlResponse: string | undefined): Promise<{ identity: SsoIdentity; inResponseTo: string }> {
     if (!samlResponse) throw new SsoRefused('failed', 'no SAMLResponse in the POST');
     const idp = await this.identityProvider();
     let profile: Profile | null;
@@ -131,7 +142,10 @@ export class ServiceProvider {
     }
     const mapped = identityFromAttributes((profile.attributes ?? {}) as Record<string, unknown>);
     if (!mapped.identity) throw new SsoRefused('attributes', `attribute ${mapped.missing} is missing or unusable`);
-    return mapped.identity;
+    // node-saml checked the Response's InResponseTo against the requests we made (ValidateInResponseTo.always).
+    const inResponseTo = /<(?:[\w-]+:)?Response\b[^>]*\bInResponseTo="([^"]+)"/.exec(profile.getSamlResponseXml?.() ?? '')?.[1];
+    if (!inResponseTo) throw new SsoRefused('replayed', 'the answer names no request');
+    return { identity: mapped.identity, inResponseTo };
   }
 
   /** node-saml checks times and InResponseTo of the subject confirmation, not its Recipient: we do. */

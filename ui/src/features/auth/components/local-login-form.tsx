@@ -13,6 +13,7 @@ interface LocalLoginFormProps {
 function failureMessage(error: unknown): string {
   if (!(error instanceof ApiError)) return MESSAGES.loginFailed;
   if (error.reason === 'inactiveUser') return MESSAGES.inactiveUser;
+  if (error.reason === 'useSingleSignOn') return MESSAGES.useSingleSignOn;
   return error.code === 401 || error.code === 400 ? MESSAGES.loginFailed : error.message;
 }
 
