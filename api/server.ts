@@ -1,11 +1,16 @@
 /** API process entry: `node --import tsx api/server.ts`. */
-import { loadConfig } from '../config/app-config';
+import { loadConfig, unsafeListenReason } from '../config/app-config';
 import { createOrm } from '../db/orm';
 import { DocumentFiles } from '../storage/document-files';
 import { createTemporalClient } from '../temporal/connection';
 import { buildApp } from './app';
 
 const config = loadConfig();
+const unsafe = unsafeListenReason(config);
+if (unsafe) {
+  console.error(unsafe);
+  process.exit(1);
+}
 const orm = await createOrm(config.databaseUrl);
 const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
 const files = await new DocumentFiles(config.uploadsDir).init();

@@ -192,3 +192,21 @@ export function clockPolicySetting(env: NodeJS.ProcessEnv = process.env): ClockP
     releaseValidityDays: env.SIGNED_RELEASE_VALID_DAYS ? numberList(env.SIGNED_RELEASE_VALID_DAYS, 'SIGNED_RELEASE_VALID_DAYS')[0] : d.releaseValidityDays,
   };
 }
+
+const LOOPBACK = /^(127(?:\.\d{1,3}){3}|::1|localhost|\[::1\])$/i;
+
+/**
+ * Development defaults never face a network (issue #16 item 7): with the development JWT secret (anyone can sign a
+ * token with it) or the development accounts (their passwords are in the README), the API listens on a loopback
+ * address only. Returns the reason to refuse, or null when listening on `config.apiHost` is safe.
+ */
+export function unsafeListenReason(config: Pick<AppConfig, 'apiHost' | 'jwtSecret' | 'seedDevAccounts'>): string | null {
+  if (LOOPBACK.test(config.apiHost)) return null;
+  const defaults = [
+    config.jwtSecret === DEVELOPMENT_JWT_SECRET ? 'the development JWT secret (set JWT_SECRET: openssl rand -base64 48)' : null,
+    config.seedDevAccounts ? 'the development accounts, whose passwords are published (set SEED_DEV_ACCOUNTS=false, or NODE_ENV=production)' : null,
+  ].filter(Boolean);
+  if (!defaults.length) return null;
+  return `Refusing to listen on ${config.apiHost}: this API runs with ${defaults.join(' and ')}. `
+    + 'Development defaults are served on a loopback address only (HOST=127.0.0.1).';
+}

@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { serviceProviderUrls } from '../api/auth/saml/service-provider';
-import { loadConfig } from '../config/app-config';
+import { loadConfig, unsafeListenReason } from '../config/app-config';
 import { createOrm, type Orm } from '../db/orm';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../db/seed-data';
@@ -190,6 +190,8 @@ function box(lines: string[]): string {
 async function main() {
   const startedAt = Date.now();
   log(`Node ${process.version}, data in ${show(config.dataDir)}`);
+  const unsafe = unsafeListenReason(config);
+  if (unsafe) await shutdown(1, unsafe);
 
   // 1. Database
   let t = Date.now();

@@ -45,7 +45,36 @@ describe('registration', () => {
     await portal.shot('form-solved');
     await page.getByRole('button', { name: 'Register' }).click();
     await page.getByText(MESSAGES.registered).waitFor();
+    await page.getByText(`We sent a confirmation link to ${email}.`).waitFor();
     await portal.shot('registered');
+  });
+
+  it('until the emailed link is used, the dashboard asks to confirm the address; the link confirms it (issue #16)', async () => {
+    await portal.signIn(email, 'Hospital-Pass1');
+    await heading('Dashboard').waitFor();
+    const banner = page.getByRole('region', { name: 'Confirm your email address' });
+    await banner.getByText(`We sent a link to ${email}.`).waitFor();
+    await banner.getByRole('button', { name: 'Send the link again' }).focus();
+    await page.keyboard.press('Enter'); // keyboard-usable
+    await banner.getByRole('status').filter({ hasText: `A new link is on its way to ${email}.` }).waitFor();
+    await portal.checkA11y('confirmation banner');
+    await portal.shot('banner');
+    await page.setViewportSize({ width: 768, height: 1024 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await portal.shot('banner-768');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    const mail = await portal.h.sink.waitFor((m) => m.envelope.to.includes(email) && m.subject === 'Confirm your email address', 20_000);
+    const link = /https?:\/\/\S+\/login\/confirm-email\/\S+/.exec(mail.text)![0];
+    await page.goto(new URL(link).pathname);
+    await heading('Confirm Email Address').waitFor();
+    await page.getByRole('button', { name: 'Confirm my email address' }).click();
+    await page.getByText(MESSAGES.emailConfirmed).waitFor();
+    await portal.shot('confirmed');
+    await page.getByRole('link', { name: 'Go to Dashboard' }).click();
+    await heading('Dashboard').waitFor();
+    expect(await page.getByRole('region', { name: 'Confirm your email address' }).count()).toBe(0);
+    await portal.signOut();
   });
 
   it('the new user signs in and changes the password', async () => {

@@ -15,6 +15,7 @@ import { serviceProviderUrls } from '../../api/auth/saml/service-provider';
 import { PersonSchema, UserSchema } from '../../db/entities';
 import { createOrm, type Orm } from '../../db/orm';
 import { SSO_ERRORS } from '../../domain/single-sign-on';
+import { DEV_REQUESTER } from '../../db/seed-data';
 import { startDevIdp, type DevIdp } from '../../devtools/dev-idp/dev-idp-server';
 import { usePortalBrowser } from '../support/portal-browser';
 
@@ -80,6 +81,26 @@ describe('single sign-on through the development identity provider', () => {
 
     const user = await portal.h.orm.em.fork().findOneOrFail(UserSchema, { email });
     expect(user).toMatchObject({ entityId: '482913', personType: 'Employee', affiliation: 'OHSU', isExternal: false, middleInitial: 'N' });
+  });
+
+  it('takes a ?token= out of the address bar at once and asks before switching from the signed-in user', async () => {
+    // Still signed in as Adaeze (the test above). A link carrying another user's token:
+    const other = await portal.h.app.inject({ method: 'POST', url: '/api/v1/authentication', payload: { strategy: 'local', email: DEV_REQUESTER.email, password: DEV_REQUESTER.password } });
+    const token = other.json().accessToken as string;
+    await page.goto(`/login?token=${encodeURIComponent(token)}`);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(`You are signed in as Adaeze ${lastName}`).waitFor();
+    expect(page.url()).toBe(`${portal.h.baseUrl}/login`); // the token is gone from the address bar and history
+    await portal.checkA11y('switch-user dialog');
+    await portal.shot('switch-user');
+    await page.keyboard.press('Escape'); // Stay
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('feathers-jwt'))).not.toBe(token);
+
+    await page.goto(`/login?token=${encodeURIComponent(token)}`);
+    await page.getByRole('button', { name: 'Switch user' }).click();
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('feathers-jwt'))).toBe(token);
   });
 
   it('explains a refused sign-in on the login page', async () => {

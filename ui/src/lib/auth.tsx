@@ -28,6 +28,10 @@ interface AuthContextValue {
   session: Session;
   loginWithPassword: (email: string, password: string) => Promise<User>;
   loginWithToken: (accessToken: string) => Promise<User>;
+  /** Whose a handed-over token is, without signing in with it (the login page asks before switching users). */
+  previewToken: (accessToken: string) => Promise<AuthResult>;
+  /** Signs in with a token already checked by previewToken. */
+  adoptToken: (result: AuthResult) => Promise<User>;
   /** Re-checks the stored token with the server; false (and a redirect to login) when it fails. */
   revalidate: () => Promise<boolean>;
   logout: () => Promise<void>;
@@ -89,6 +93,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     session,
     loginWithPassword: async (email, password) => signIn(await authenticate({ strategy: 'local', email, password })),
     loginWithToken: async (accessToken) => signIn(await authenticate({ strategy: 'jwt', accessToken })),
+    previewToken: (accessToken) => authenticate({ strategy: 'jwt', accessToken }),
+    adoptToken: (result) => signIn(result),
     revalidate: async () => {
       try {
         const user = await reauthenticate();

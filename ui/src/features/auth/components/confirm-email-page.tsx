@@ -4,6 +4,7 @@ import { MESSAGES } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth';
 import { checkConfirmationLink, confirmEmailAddress } from '../../../lib/email-confirmation-api';
 import { paths } from '../../../lib/paths';
 
@@ -16,6 +17,7 @@ type State = { kind: 'checking' | 'valid' | 'confirming' | 'confirmed' | 'failed
  */
 export function ConfirmEmailPage() {
   const { token = '' } = useParams();
+  const { session, revalidate } = useAuth();
   const [state, setState] = useState<State>({ kind: 'checking' });
 
   useEffect(() => {
@@ -31,6 +33,8 @@ export function ConfirmEmailPage() {
     setState({ kind: 'confirming' });
     try {
       const { email } = await confirmEmailAddress(token);
+      // Signed in here: the session learns at once that the address is proven (the banner goes, rights apply).
+      if (session.status === 'authenticated') await revalidate();
       setState({ kind: 'confirmed', message: `${MESSAGES.emailConfirmed} ${email} is the address of your account.` });
     } catch (error) {
       setState({ kind: 'failed', message: error instanceof ApiError ? error.message : MESSAGES.confirmationLinkInvalid });

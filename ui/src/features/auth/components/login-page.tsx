@@ -6,7 +6,8 @@ import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { useAuth, type LoginState } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
-import type { User } from '../../../types/api';
+import type { AuthResult, User } from '../../../types/api';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { LocalLoginForm } from './local-login-form';
 import { SsoCard } from './sso-card';
 
@@ -24,27 +25,64 @@ function ssoErrorFromUrl(hash: string): string | null {
   return code ? ssoErrorMessage(code) : null;
 }
 
+/**
+ * Login (spec 1 §2). A token handed over in the address (`?token=`, or `#access_token=` from single sign-on) is taken
+ * out of the address bar at once, so it stays in no history entry, bookmark or screen share (issue #16). When a
+ * different user is already signed in in this browser, the page asks before switching: a link carrying someone
+ * else's token cannot silently swap the session.
+ */
 export function LoginPage() {
-  const { session, loginWithPassword, loginWithToken } = useAuth();
+  const { session, loginWithPassword, previewToken, adoptToken } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const [search] = useSearchParams();
   const state = (location.state ?? {}) as LoginState;
-  const handedToken = tokenFromUrl(search, location.hash);
-  const ssoError = ssoErrorFromUrl(location.hash);
+  // Read once, when the page opens: the address is cleaned right after.
+  const [handedToken] = useState(() => tokenFromUrl(search, location.hash));
+  const [ssoError] = useState(() => ssoErrorFromUrl(location.hash));
   const [tryingToken, setTryingToken] = useState(Boolean(handedToken));
+  const [handed, setHanded] = useState<AuthResult | null>(null);
+
+  useEffect(() => {
+    if (search.has('token') || location.hash) window.history.replaceState(window.history.state, '', location.pathname);
+    // Only the address present when the page opened.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     if (!handedToken) return;
     let live = true;
-    loginWithToken(handedToken)
-      .then((user) => live && navigate(landingFor(user), { replace: true }))
-      .catch(() => live && setTryingToken(false));
+    previewToken(handedToken).then((result) => live && setHanded(result), () => live && setTryingToken(false));
     return () => { live = false; };
     // Only the token present when the page opened.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  const current = session.status === 'authenticated' ? session.user : null;
+  const mustAsk = handed !== null && current !== null && current.id !== handed.user.id;
+
+  useEffect(() => {
+    // Nobody (else) signed in: take the handed token as before.
+    if (!handed || session.status === 'checking' || mustAsk) return;
+    void adoptToken(handed).then((user) => navigate(landingFor(user), { replace: true }));
+  }, [handed, session.status, mustAsk, adoptToken, navigate]);
+
+  if (mustAsk) {
+    const name = (user: User) => `${user.firstName} ${user.lastName} (${user.email})`.trim();
+    return (
+      <section className="page">
+        <h1>Login</h1>
+        <ConfirmDialog
+          open
+          message={`You are signed in as ${name(current)}. Sign in as ${name(handed.user)} instead?`}
+          confirmLabel="Switch user"
+          cancelLabel={`Stay signed in as ${current.firstName}`}
+          onConfirm={() => void adoptToken(handed).then((user) => navigate(landingFor(user), { replace: true }))}
+          onCancel={() => navigate(landingFor(current), { replace: true })}
+        />
+      </section>
+    );
+  }
   if (session.status === 'authenticated' && !tryingToken) return <Navigate to={landingFor(session.user)} replace />;
   if (session.status === 'checking' || tryingToken) return <Loading />;
 
