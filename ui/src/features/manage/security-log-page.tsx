@@ -27,7 +27,7 @@ function detailText(entry: SecurityLogEntry): string {
     const repeats = Number(d.repeats ?? 1);
     return `${String(d.method)} ${String(d.route)}, ${String(d.status)}${repeats > 1 ? ` (${repeats} times)` : ''}`;
   }
-  return Object.entries(d).map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`).join('; ');
+  return Object.entries(d).map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`).join('; ') || '—';
 }
 
 const columns: Column<SecurityLogEntry>[] = [
