@@ -1,6 +1,8 @@
 /** The security log (issue #16 item 8) and the people directory by role (item 6), against real PostgreSQL. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimsCsv } from '../../bench/generate-cs-stars';
+import { PasswordResetSchema } from '../../db/entities';
+import { resetLinkToken } from '../../db/password-reset-secret';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { call, createExternalUser, login, loginAdmin, loginEmployee, loginRequester, uploadClaimsCsv, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
@@ -33,16 +35,21 @@ describe('what is logged', () => {
     expect(page.data[2].userName).toBeTruthy();
   });
 
-  it('password reset requested and password changed', async () => {
+  it('password reset requested, password reset and password changed', async () => {
     const email = `pw-${stamp}@clinic.example`;
     await createExternalUser(h, email, 'First-Pass1');
     const me = await login(h, email, 'First-Pass1');
     expect((await call(h, me, 'PATCH', `/api/v1/users/${me.user.id}/password`, { currentPassword: 'First-Pass1', password: 'Second-Pass2', confirmPassword: 'Second-Pass2' })).status).toBe(200);
     await call(h, null, 'POST', '/api/v1/password-reset', { email });
+    // The link the email would carry (the email itself is the account-email workflow's business).
+    const reset = await h.orm.em.fork().findOneOrFail(PasswordResetSchema, { userId: me.user.id });
+    const token = resetLinkToken(h.config.jwtSecret, reset.id);
+    expect((await call(h, null, 'PATCH', `/api/v1/password-reset/${token}`, { password: 'Third-Pass3', confirmPassword: 'Third-Pass3' })).status).toBe(200);
     const page = await log(`email=${encodeURIComponent(email)}`);
     const kinds = page.data.map((e) => e.kind);
     expect(kinds).toContain('passwordChanged');
     expect(kinds).toContain('passwordResetRequested');
+    expect(page.data.find((e) => e.kind === 'passwordReset')).toMatchObject({ userId: me.user.id, email, ip: '127.0.0.1' });
     expect(page.data.find((e) => e.kind === 'passwordChanged')).toMatchObject({ userId: me.user.id, email, ip: '127.0.0.1' });
   });
 
