@@ -31,6 +31,8 @@ import passwordRoutes from './routes/passwords';
 import emailConfirmationRoutes from './routes/email-confirmations';
 import registrationRoutes from './routes/registration';
 import peopleRoutes from './routes/people';
+import securityLogRoutes from './routes/security-log';
+import securityLogRetention from './plugins/security-log-retention';
 import eventRoutes from './routes/events';
 import requestEventsPlugin from './plugins/request-events';
 import requestActivityRoutes from './routes/request-activity';
@@ -96,6 +98,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12, headerPairs: 100 },
   });
   await app.register(requestEventsPlugin);
+  await app.register(securityLogRetention);
   await app.register(apiDocs); // before the routes: it collects them as they are added
   await app.register(async (api) => {
     await api.register(healthRoutes);
@@ -122,6 +125,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(csStarsRoutes);
     await api.register(claimHistoryRoutes);
     await api.register(exportRoutes);
+    await api.register(securityLogRoutes);
   }, { prefix: '/api/v1' });
   await app.register(samlRoutes); // browser endpoints of the university single sign-on: /saml/{product}/…
   await app.register(staticUi);

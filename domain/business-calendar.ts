@@ -99,3 +99,11 @@ export function addBusinessDays(calendar: BusinessCalendar, fromMs: number, busi
   }
   throw new Error('The business calendar has no office hours in the next ten years');
 }
+
+/** An instant as a person in the office reads it: `mm/dd/yyyy h:mm AM` in the office's zone (the security log). */
+export function zonedDateTime(ms: number, timeZone: string): string {
+  const p = localParts(ms, timeZone);
+  const hour = p.h % 12 === 0 ? 12 : p.h % 12;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(p.m)}/${pad(p.d)}/${p.y} ${hour}:${pad(p.min)} ${p.h < 12 ? 'AM' : 'PM'}`;
+}

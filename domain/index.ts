@@ -20,3 +20,4 @@ export * from './business-calendar';
 export * from './request-clocks';
 export * from './stale-letters';
 export * from './security-events';
+export * from './people-directory';

@@ -1,11 +1,34 @@
 import fp from 'fastify-plugin';
 import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { FastifyRequest } from 'fastify';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError, errorBody } from '../errors';
+import { recordAccessRefused } from '../services/security-log';
+
+/**
+ * Refusals of calls that look authenticated (a bearer token) go to the security log; a sign-in with a wrong
+ * password is logged by sign-in itself. On a fresh entity manager: the request's may sit in a failed transaction.
+ * A failure to log is reported, never turned into a different answer.
+ */
+async function logRefusal(request: FastifyRequest, status: number) {
+  if (!/^Bearer /i.test(request.headers.authorization ?? '')) return;
+  try {
+    await recordAccessRefused(request.server.orm.em.fork() as EntityManager, {
+      userId: request.sessionUser?.id ?? null, email: request.sessionUser?.email ?? null, ip: request.ip,
+      method: request.method, route: request.routeOptions.url ?? request.url.split('?')[0], status,
+    });
+  } catch (err) {
+    request.log.error({ err }, 'could not log a refusal');
+  }
+}
 
 /** Every error leaves as `{ name, message, code, className, data, errors }`; 5xx internals are logged, not shown. */
 export default fp(async (app) => {
-  app.setErrorHandler((error: any, request, reply) => {
-    if (error instanceof ApiError) return reply.code(error.code).send(error.toJSON());
+  app.setErrorHandler(async (error: any, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.code === 401 || error.code === 403) await logRefusal(request, error.code);
+      return reply.code(error.code).send(error.toJSON());
+    }
     if (error.validation) {
       const errors: Record<string, string> = {};
       for (const v of error.validation) {

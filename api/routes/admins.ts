@@ -4,6 +4,7 @@ import { AdminCreateBody, AdminList, AdminPatchBody, AdminRecord } from '../sche
 import { errorResponses } from '../schemas/error.schema';
 import { IdParams } from '../schemas/primitives';
 import { createAdmin, listAdmins, removeAdmin, updateAdmin } from '../services/admins';
+import { recordRequestSecurityEvent } from '../services/security-log';
 
 const tags = ['admin'];
 
@@ -17,7 +18,11 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/admins', {
     onRequest: requireAdmin,
     schema: { tags, summary: 'Add an administrator', body: AdminCreateBody, response: { 201: AdminRecord, ...errorResponses(400, 401, 403) } },
-  }, async (request, reply) => reply.code(201).send(await createAdmin(request.em, request.body)));
+  }, async (request, reply) => {
+    const admin = await createAdmin(request.em, request.body);
+    await recordRequestSecurityEvent(request, { kind: 'adminAdded', email: admin.email, detail: { adminId: admin.id } });
+    return reply.code(201).send(admin);
+  });
 
   app.patch('/admins/:id', {
     onRequest: requireAdmin,
@@ -25,7 +30,11 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags, summary: 'Edit an administrator (not your own email)', params: IdParams, body: AdminPatchBody,
       response: { 200: AdminRecord, ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => updateAdmin(request.em, currentUser(request), request.params.id, request.body));
+  }, async (request) => {
+    const admin = await updateAdmin(request.em, currentUser(request), request.params.id, request.body);
+    await recordRequestSecurityEvent(request, { kind: 'adminChanged', email: admin.email, detail: { adminId: admin.id, fields: Object.keys(request.body) } });
+    return admin;
+  });
 
   app.delete('/admins/:id', {
     onRequest: requireAdmin,
@@ -33,7 +42,11 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags, summary: 'Remove administrative rights (not your own)', params: IdParams,
       response: { 200: AdminRecord, ...errorResponses(401, 403, 404) },
     },
-  }, async (request) => removeAdmin(request.em, currentUser(request), request.params.id));
+  }, async (request) => {
+    const admin = await removeAdmin(request.em, currentUser(request), request.params.id);
+    await recordRequestSecurityEvent(request, { kind: 'adminRemoved', email: admin.email, detail: { adminId: admin.id } });
+    return admin;
+  });
 };
 
 export default adminRoutes;

@@ -9,6 +9,7 @@ import { ClaimsPage, CsStarsUploadResult } from '../schemas/desk.schema';
 import { errorResponses } from '../schemas/error.schema';
 import { findQuery } from '../schemas/find-query.schema';
 import { importClaimsCsv } from '../services/cs-stars-import';
+import { recordRequestSecurityEvent } from '../services/security-log';
 
 const tags = ['cs-stars'];
 const QUERY_FIELDS = queryFieldsOf(ClaimDataSchema, [
@@ -59,6 +60,7 @@ const csStarsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     if (file.file.truncated) throw new ApiError(413, 'The file is larger than the upload limit; nothing was loaded.');
     if (result.rows === 0) throw badRequest(DESK_MESSAGES.csvRequired, { file: 'The file holds no claims' });
+    await recordRequestSecurityEvent(request, { kind: 'csStarsUploaded', email: request.sessionUser?.email, detail: { filename: file.filename, rows: result.rows } });
     const listed = await page(request.em, { $limit: limitField?.value ?? CS_STARS_PAGE_SIZE });
     return reply.code(201).send({ ...result, ...listed });
   });

@@ -5,6 +5,7 @@ import { EmailTemplateRecord, PatchTemplateBody, PreviewResult, PreviewTemplateB
 import { errorResponses } from '../schemas/error.schema';
 import { IdParams } from '../schemas/primitives';
 import { listTemplates, previewTemplate, updateTemplate } from '../services/email-templates';
+import { recordRequestSecurityEvent } from '../services/security-log';
 
 const tags = ['email-templates'];
 
@@ -23,7 +24,11 @@ const emailTemplateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Refused (400) when the handlebars does not compile or names a variable the request snapshot does not carry.',
       response: { 200: EmailTemplateRecord, ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => updateTemplate(request.em, request.params.id, request.body));
+  }, async (request) => {
+    const template = await updateTemplate(request.em, request.params.id, request.body);
+    await recordRequestSecurityEvent(request, { kind: 'templateEdited', email: request.sessionUser?.email, detail: { templateId: request.params.id, fields: Object.keys(request.body) } });
+    return template;
+  });
   app.post('/email-templates/preview', {
     schema: { tags, summary: 'Render a subject and body with a request (default: the latest submitted, or a sample)', body: PreviewTemplateBody, response: { 200: PreviewResult, ...errorResponses(400, 401, 403, 404) } },
   }, async (request) => previewTemplate(request.em, app.config.publicUrl, request.body));

@@ -8,6 +8,7 @@ import { CreateExportBody, ExportRecord } from '../schemas/desk.schema';
 import { errorResponses } from '../schemas/error.schema';
 import { IdParams } from '../schemas/primitives';
 import { exportPath, listExports, startExport } from '../services/request-export';
+import { recordRequestSecurityEvent } from '../services/security-log';
 
 const tags = ['export-requests'];
 
@@ -19,6 +20,7 @@ const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const user = currentUser(request);
     const row = await startExport(app.orm, app.config.dataDir, app.config.databaseUrl, request.body, `${user.firstName} ${user.lastName}`.trim());
+    await recordRequestSecurityEvent(request, { kind: 'exportStarted', email: user.email, detail: { exportId: row.id, ...request.body } });
     return reply.code(201).send({ ...row, isMockApi: false });
   });
   app.get('/export-requests', {

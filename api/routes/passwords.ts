@@ -8,6 +8,7 @@ import {
 } from '../schemas/password.schema';
 import { IdParams } from '../schemas/primitives';
 import { changePassword, isResetTokenValid, requestPasswordReset, resetPassword } from '../services/passwords';
+import { recordRequestSecurityEvent } from '../services/security-log';
 import { toSessionUser } from '../services/session-user';
 
 /**
@@ -25,6 +26,7 @@ const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const me = currentUser(request);
     if (me.id !== request.params.id || !me.isExternal) throw forbidden('Only an external user changes their own password');
     const user = await changePassword(request.em, me.id, request.body);
+    await recordRequestSecurityEvent(request, { kind: 'passwordChanged', email: user.email });
     return { accessToken: await signSessionToken(app, user), user: await toSessionUser(request.em, user) };
   });
 
@@ -39,6 +41,8 @@ const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     await requestPasswordReset(request.em, app.temporal, app.config, request.body.email);
+    // Logged whether or not the address belongs to anyone: a flood of requests for strangers' addresses shows.
+    await recordRequestSecurityEvent(request, { kind: 'passwordResetRequested', email: request.body.email.trim() });
     return reply.code(201).send({ email: request.body.email.trim() });
   });
 
@@ -57,7 +61,8 @@ const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: ResetPasswordBody, response: { 200: ResetPasswordResult, ...errorResponses(400, 429) },
     },
   }, async (request) => {
-    await resetPassword(request.em, request.params.id, request.body);
+    const user = await resetPassword(request.em, request.params.id, request.body);
+    await recordRequestSecurityEvent(request, { kind: 'passwordReset', userId: user.id, email: user.email });
     return { isValid: false };
   });
 };

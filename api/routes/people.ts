@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PersonSchema, type Person } from '../../db/entities';
-import { PERSON_MESSAGES } from '../../domain';
+import { directoryFieldsFor, PERSON_MESSAGES } from '../../domain';
 import { badRequest, forbidden } from '../errors';
 import { currentUser, requireAdmin, requireUser } from '../plugins/auth';
 import { errorResponses } from '../schemas/error.schema';
@@ -13,7 +13,8 @@ const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`
 
 /**
  * `api/v1/people` (spec 2 §7.5): internal requesters and administrators search the directory by contains on
- * employee id, email, or last and first name together. External requesters type persons themselves.
+ * employee id, email, or last and first name together. External requesters type persons themselves. What each
+ * sees of a person: domain/people-directory.ts (dates, status and type for administrators only).
  */
 const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', requireUser);
@@ -40,7 +41,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
     return {
       total,
-      data: rows.map((p) => personRecord(p, user.isAdmin)),
+      data: rows.map((p) => personRecord(p, user)),
     };
   });
 
@@ -51,7 +52,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['people'], summary: 'Edit a person of the directory', params: IdParams, body: PatchPersonBody,
       response: { 200: PersonRecord, ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => personRecord(await updatePerson(request.em, request.params.id, request.body, wakeUpsOf(app)), true));
+  }, async (request) => personRecord(await updatePerson(request.em, request.params.id, request.body, wakeUpsOf(app)), ADMIN));
   app.post('/people', {
     onRequest: requireAdmin,
     schema: {
@@ -60,17 +61,20 @@ const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const { person, created } = await saveDirectoryPerson(request.em, request.body, wakeUpsOf(app));
-    return reply.code(created ? 201 : 200).send(personRecord(person, true));
+    return reply.code(created ? 201 : 200).send(personRecord(person, ADMIN));
   });
 };
 
-function personRecord(p: Person, withType: boolean): PersonRecord {
-  return {
+const ADMIN = { isAdmin: true };
+
+function personRecord(p: Person, viewer: { isAdmin: boolean }): PersonRecord {
+  const full: Required<PersonRecord> = {
     id: p.id, employeeId: p.employeeId, email: p.email ?? null, lastName: p.lastName, firstName: p.firstName,
     middleInitial: p.middleInitial ?? null, title: p.title ?? null, workPhone: p.workPhone ?? null,
     birthDate: p.birthDate ?? null, hireDate: p.hireDate ?? null, employmentStatus: p.employmentStatus,
-    terminationDate: p.terminationDate ?? null, ...(withType ? { personType: p.personType } : {}),
+    terminationDate: p.terminationDate ?? null, personType: p.personType,
   };
+  return Object.fromEntries(directoryFieldsFor(viewer).map((field) => [field, full[field]])) as PersonRecord;
 }
 
 export default peopleRoutes;

@@ -11,6 +11,7 @@ export const PeopleQuery = Type.Object({
 export type PeopleQuery = Static<typeof PeopleQuery>;
 
 const nullableText = Nullable(Type.String());
+/** Birth, hire and termination dates, employment status and type: administrators only (domain/people-directory.ts). */
 export const PersonRecord = Type.Object({
   id: Id,
   employeeId: Type.String(),
@@ -22,7 +23,7 @@ export const PersonRecord = Type.Object({
   workPhone: nullableText,
   birthDate: Type.Optional(NullableTimestamp),
   hireDate: Type.Optional(NullableTimestamp),
-  employmentStatus: Type.String({ description: 'A active, T terminated' }),
+  employmentStatus: Type.Optional(Type.String({ description: 'A active, T terminated (administrators only)' })),
   terminationDate: Type.Optional(NullableTimestamp),
   personType: Type.Optional(Type.String({ description: 'Employee or Student (administrators only)' })),
 });

@@ -76,7 +76,7 @@ export async function isResetTokenValid(em: EntityManager, token: string): Promi
 }
 
 /** Sets the new password and spends the token; a token already spent (even by a concurrent call) is invalid. */
-export async function resetPassword(em: EntityManager, token: string, body: { password?: string; confirmPassword?: string }): Promise<void> {
+export async function resetPassword(em: EntityManager, token: string, body: { password?: string; confirmPassword?: string }): Promise<{ id: number; email: string }> {
   const { password = '', confirmPassword } = body;
   if (!password) throw badRequest(MESSAGES.required, { password: MESSAGES.required });
   if (!PASSWORD_RULE.test(password)) throw badRequest(MESSAGES.passwordRequirements, { password: MESSAGES.passwordRequirements });
@@ -85,7 +85,7 @@ export async function resetPassword(em: EntityManager, token: string, body: { pa
   }
   const reset = await validReset(em, token);
   if (!reset) throw badRequest(MESSAGES.resetTokenInvalid, {}, { reason: 'invalidToken' });
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     // Spend the token atomically: only one call can move used_at from null.
     const spent = await tx.nativeUpdate(PasswordResetSchema, { id: reset.id, usedAt: null, expiresAt: { $gt: new Date() } }, { usedAt: new Date() });
     if (spent !== 1) throw badRequest(MESSAGES.resetTokenInvalid, {}, { reason: 'invalidToken' });
@@ -93,5 +93,6 @@ export async function resetPassword(em: EntityManager, token: string, body: { pa
     await setPassword(user, password);
     // Any other link the user was sent stops working too.
     await tx.nativeUpdate(PasswordResetSchema, { userId: user.id, usedAt: null }, { usedAt: new Date() });
+    return { id: user.id, email: user.email };
   });
 }

@@ -17,6 +17,7 @@ afterAll(async () => { await h?.stop(); });
 const ROUTES: Record<string, string[]> = {
   '/api/v1/health': ['get'],
   '/api/v1/people': ['get', 'post'],
+  '/api/v1/security-log': ['get'],
   '/api/v1/authentication': ['post', 'delete'],
   '/api/v1/requests': ['get', 'post'],
   '/api/v1/requests/{id}': ['get', 'patch', 'put', 'delete'],

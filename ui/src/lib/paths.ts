@@ -37,6 +37,7 @@ export const paths = {
     oca: route('/manage/oca'),
     faqs: route('/manage/faqs'),
     export: route('/manage/export'),
+    securityLog: route('/manage/security-log'),
   },
   /** Employee/student single sign-on, served by the API host (not the SPA). */
   samlLogin: route(`/saml/${PRODUCT_NAME}/login`),
@@ -52,4 +53,5 @@ export const MANAGE_MENU = [
   { label: 'Off-Campus Authorization (OCA) Data', href: paths.manage.oca.getHref() },
   { label: 'FAQs', href: paths.manage.faqs.getHref() },
   { label: 'Export Requests', href: paths.manage.export.getHref() },
+  { label: 'Security Log', href: paths.manage.securityLog.getHref() },
 ] as const;

@@ -12,7 +12,8 @@ export interface DirectoryPerson {
   middleInitial: string | null;
   title: string | null;
   workPhone: string | null;
-  employmentStatus: string;
+  /** Administrators only (domain/people-directory.ts): a requester's form needs none of it. */
+  employmentStatus?: string;
   personType?: string;
 }
 
