@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '../../../../../domain';
 import { ssoErrorMessage } from '../../../../../domain/single-sign-on';
@@ -39,7 +39,7 @@ export function LoginPage() {
   const state = (location.state ?? {}) as LoginState;
   // Read once, when the page opens: the address is cleaned right after.
   const [handedToken] = useState(() => tokenFromUrl(search, location.hash));
-  const [ssoError] = useState(() => ssoErrorFromUrl(location.hash));
+  const ssoError = ssoErrorFromUrl(location.hash);
   const [tryingToken, setTryingToken] = useState(Boolean(handedToken));
   const [handed, setHanded] = useState<AuthResult | null>(null);
 
@@ -61,9 +61,12 @@ export function LoginPage() {
   const current = session.status === 'authenticated' ? session.user : null;
   const mustAsk = handed !== null && current !== null && current.id !== handed.user.id;
 
+  // Adopt the handed token once: adoptToken changes with every session, so the effect must not run it again.
+  const adopted = useRef(false);
   useEffect(() => {
     // Nobody (else) signed in: take the handed token as before.
-    if (!handed || session.status === 'checking' || mustAsk) return;
+    if (!handed || session.status === 'checking' || mustAsk || adopted.current) return;
+    adopted.current = true;
     void adoptToken(handed).then((user) => navigate(landingFor(user), { replace: true }));
   }, [handed, session.status, mustAsk, adoptToken, navigate]);
 
