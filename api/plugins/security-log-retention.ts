@@ -23,10 +23,17 @@ export default fp(async (app) => {
     }
   };
   let timer: NodeJS.Timeout | undefined;
+  // The prune in flight: closing waits for it, or the ORM would be closed under its open transaction (a shutdown
+  // right after start hung until the hook timeout).
+  let running: Promise<void> = Promise.resolve();
+  const start = () => { running = running.then(prune); };
   app.addHook('onReady', async () => {
-    void prune();
-    timer = setInterval(() => { void prune(); }, DAY_MS);
+    start();
+    timer = setInterval(start, DAY_MS);
     timer.unref();
   });
-  app.addHook('onClose', async () => { clearInterval(timer); });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 }, { name: 'security-log-retention' });
