@@ -21,6 +21,7 @@ import apiDocs from './plugins/api-docs';
 import errorHandler from './plugins/error-handler';
 import ormContext from './plugins/orm-context';
 import staticUi from './plugins/static-ui';
+import storableInput from './plugins/storable-input';
 import { QS_OPTIONS } from './query/feathers-query';
 import adminDashboardRoutes from './routes/admin-dashboard';
 import adminRoutes from './routes/admins';
@@ -32,7 +33,8 @@ import emailConfirmationRoutes from './routes/email-confirmations';
 import registrationRoutes from './routes/registration';
 import peopleRoutes from './routes/people';
 import securityLogRoutes from './routes/security-log';
-import securityLogRetention from './plugins/security-log-retention';
+import housekeeping from './plugins/housekeeping';
+import { postgresRateLimitStore } from './plugins/rate-limit-store';
 import eventRoutes from './routes/events';
 import requestEventsPlugin from './plugins/request-events';
 import requestActivityRoutes from './routes/request-activity';
@@ -78,6 +80,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 1024 * 1024,
+    trustProxy: deps.config.trustProxy as boolean | string[], // a number of hops works too (Fastify's docs); its types omit it
     routerOptions: { querystringParser: (text: string) => qs.parse(text, QS_OPTIONS) as Record<string, unknown> },
     // ajv-errors: a route schema may carry the spec's message for a field (`errorMessage`), e.g. person dates.
     ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: true, useDefaults: true }, plugins: [ajvErrors as never] },
@@ -89,16 +92,18 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
   app.decorate('files', deps.files);
 
   await app.register(errorHandler);
+  await app.register(storableInput); // before the routes: it bounds their integers as they are added
   await app.register(helmet, { contentSecurityPolicy: { directives: contentSecurityPolicy() } });
   // Registered before the routes; only routes that opt in (sign-in) are limited.
-  await app.register(rateLimit, { global: false, hook: 'preHandler' }); // preHandler: the key includes the body's email
+  // preHandler: the key includes the body's email. Counted in PostgreSQL, shared by every API process.
+  await app.register(rateLimit, { global: false, hook: 'preHandler', store: postgresRateLimitStore(deps.orm) });
   await app.register(ormContext);
   await app.register(authPlugin);
   await app.register(multipart, {
     limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12, headerPairs: 100 },
   });
   await app.register(requestEventsPlugin);
-  await app.register(securityLogRetention);
+  await app.register(housekeeping);
   await app.register(apiDocs); // before the routes: it collects them as they are added
   await app.register(async (api) => {
     await api.register(healthRoutes);

@@ -12,7 +12,8 @@ if (unsafe) {
   process.exit(1);
 }
 const orm = await createOrm(config.databaseUrl);
-const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
+// Lazy: the API starts while Temporal is down (readiness says so); commands answer 503 until it is back.
+const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace, { lazy: true });
 const files = await new DocumentFiles(config.uploadsDir).init();
 const app = await buildApp({ config, orm, temporal, files }, { logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
 

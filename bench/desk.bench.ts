@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
+import { DEFAULT_OFFICE_TIME_ZONE } from '../domain';
 import { searchRequests, searchSql } from '../api/services/admin-search';
 import { importClaimsCsv, type ImportResult, type ImportTimings } from '../api/services/cs-stars-import';
 import { exportsRunning, startExport } from '../api/services/request-export';
@@ -212,7 +213,7 @@ async function main() {
       let rssPeak = rssBefore;
       const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, process.memoryUsage().rss); }, 20);
       const started = performance.now();
-      const row = await startExport(orm, dataDir, databaseUrl, { filename: 'coi_export_bench' }, 'bench');
+      const row = await startExport(orm, dataDir, databaseUrl, { filename: 'coi_export_bench' }, 'bench', DEFAULT_OFFICE_TIME_ZONE);
       await Promise.all(exportsRunning());
       const exportMs = performance.now() - started;
       clearInterval(sampler);
@@ -228,25 +229,25 @@ async function main() {
       // ---------------------------------------------------------------- search
       const names = ['smith', 'Okafor', 'son', 'ander', 'Vandermeer', 'gar', 'lee', 'Nguyen-', 'morg', 'zzz-none', 'ill', 'ramirez'];
       const em = orm.em.fork();
-      for (let i = 0; i < 20; i += 1) await searchRequests(em, { clinLastName: names[i % names.length] }); // warm-up
+      for (let i = 0; i < 20; i += 1) await searchRequests(em, { clinLastName: names[i % names.length] }, DEFAULT_OFFICE_TIME_ZONE); // warm-up
       const times: number[] = [];
       const perName: Record<string, number[]> = {};
       for (let i = 0; i < SEARCHES; i += 1) {
         const name = names[i % names.length];
         const params = i % 4 === 3 ? { reqstrLastName: name, limit: 15 } : { clinLastName: name };
         const t0 = performance.now();
-        await searchRequests(orm.em.fork(), params);
+        await searchRequests(orm.em.fork(), params, DEFAULT_OFFICE_TIME_ZONE);
         const t = performance.now() - t0;
         times.push(t);
         (perName[name] ??= []).push(t);
       }
       times.sort((a, b) => a - b);
       const pct = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)];
-      const { sql, values } = searchSql({ clinLastName: 'smith' });
+      const { sql, values } = searchSql({ clinLastName: 'smith' }, DEFAULT_OFFICE_TIME_ZONE);
       let explainSql = sql;
       values.forEach((v) => { explainSql = explainSql.replace('?', `'${String(v).replace(/'/g, "''")}'`); });
       const plan = (await client.query(`explain (analyze, buffers) ${explainSql}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      const rare = searchSql({ clinLastName: 'Okafor' });
+      const rare = searchSql({ clinLastName: 'Okafor' }, DEFAULT_OFFICE_TIME_ZONE);
       let rareSql = rare.sql;
       rare.values.forEach((v) => { rareSql = rareSql.replace('?', `'${String(v).replace(/'/g, "''")}'`); });
       const rarePlan = (await client.query(`explain (analyze, buffers) ${rareSql}`)).rows.map((r) => r['QUERY PLAN']).join('\n');

@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { DEFAULT_USER_QUOTAS, type UserQuotas } from '../domain/abuse-limits';
 import { DEFAULT_CLOCK_POLICY, type ClockPolicy } from '../domain/request-clocks';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,6 +20,8 @@ const COMMITTED_JWT_SECRETS = new Set([
   'change-me-in-production-0123456789abcdef0123456789abcdef',
 ]);
 export const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
+/** A placeholder in the office's format until RISK_MANAGEMENT_PHONE names the real line. */
+export const DEFAULT_RISK_MANAGEMENT_PHONE = '503-494-0000';
 
 /** Thrown by loadConfig for a setting the process must not start with. */
 export class ConfigError extends Error {
@@ -38,6 +41,8 @@ export interface AppConfig {
   mailFrom: string;
   /** the risk-management office's mailbox: requesters' discussion messages go there (domain/email-recipients.ts) */
   riskManagementEmail: string;
+  /** the risk-management office's phone number, shown in help lines and reset-password messages (spec 1 §1) */
+  riskManagementPhone: string;
   outboxPort: number;
   chromiumPath: string;
   apiHost: string;
@@ -45,6 +50,17 @@ export interface AppConfig {
   publicUrl: string;
   jwtSecret: string;
   uploadMaxBytes: number;
+  /**
+   * Which proxies' X-Forwarded-For the API believes (Fastify `trustProxy`), so that limits and the security log see
+   * the client's address behind the university's proxy: false (default: the socket's address), true (any), a number
+   * of hops, or addresses/CIDRs. TRUST_PROXY=false|true|<hops>|<ip or cidr, ...>.
+   */
+  trustProxy: boolean | number | string[];
+  /**
+   * Per-user quotas (domain/abuse-limits.ts has the defaults and why): OPEN_DRAFTS_QUOTA, MESSAGES_PER_HOUR_QUOTA,
+   * UPLOAD_MB_PER_DAY_QUOTA. Administrators are never counted.
+   */
+  quotas: UserQuotas;
   /** Prebuilt workflow bundle (production image); when absent the worker bundles workflows at start-up. */
   workflowBundlePath: string | null;
   /** How long the API waits for the workflow to take a status change before answering 503 (try again). */
@@ -55,6 +71,11 @@ export interface AppConfig {
   production: boolean;
   /** The request clocks (reminders, escalation, auto-close, release expiry, business calendar): domain/request-clocks.ts. */
   clockPolicy: ClockPolicy;
+  /**
+   * How long emails and letters retry transient failures before failing visibly (temporal/retry-window.ts):
+   * EFFECT_RETRY_WINDOW_HOURS, default 72.
+   */
+  effectRetryWindowMs: number;
   /** Workflows a worker keeps in memory at most (older ones are replayed from history when they wake). */
   maxCachedWorkflows: number;
   /**
@@ -122,6 +143,13 @@ export function seedDevAccountsSetting(env: NodeJS.ProcessEnv = process.env): bo
   return asked ?? true;
 }
 
+/**
+ * The database when DATABASE_URL is unset: trusted local connections on 127.0.0.1, where `npm start` and `npm test`
+ * start an embedded PostgreSQL if nothing answers (db/embedded-postgres.ts). libpq's PGPORT moves it.
+ */
+export const defaultDatabaseUrl = (env: NodeJS.ProcessEnv = process.env, database = 'coi_portal') =>
+  `postgres://postgres@127.0.0.1:${env.PGPORT || 5432}/${database}`;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR ?? path.join(root, 'data'));
   const apiPort = Number(env.PORT ?? 3030);
@@ -131,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rootDir: root,
     dataDir,
     uploadsDir: path.join(dataDir, 'uploads'),
-    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/coi_portal',
+    databaseUrl: env.DATABASE_URL ?? defaultDatabaseUrl(env),
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'coi-requests',
@@ -139,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? 'Risk Management <riskmanagement@coi-portal.local>',
     riskManagementEmail: env.RISK_MANAGEMENT_EMAIL ?? 'riskmanagement@coi-portal.local',
+    riskManagementPhone: env.RISK_MANAGEMENT_PHONE ?? DEFAULT_RISK_MANAGEMENT_PHONE,
     outboxPort: Number(env.OUTBOX_PORT ?? 8025),
     chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     apiHost,
@@ -146,6 +175,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: env.PUBLIC_URL ?? `http://${apiHost}:${apiPort}`,
     jwtSecret: production ? productionJwtSecret(env.JWT_SECRET) : env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
+    quotas: {
+      openDrafts: positiveSetting('OPEN_DRAFTS_QUOTA', env.OPEN_DRAFTS_QUOTA, DEFAULT_USER_QUOTAS.openDrafts),
+      messagesPerHour: positiveSetting('MESSAGES_PER_HOUR_QUOTA', env.MESSAGES_PER_HOUR_QUOTA, DEFAULT_USER_QUOTAS.messagesPerHour),
+      uploadBytesPerDay: positiveSetting('UPLOAD_MB_PER_DAY_QUOTA', env.UPLOAD_MB_PER_DAY_QUOTA, DEFAULT_USER_QUOTAS.uploadBytesPerDay / MEGABYTE) * MEGABYTE,
+    },
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? null,
     workflowAnswerTimeoutMs: Number(env.WORKFLOW_ANSWER_TIMEOUT_MS ?? 30_000),
     eventsHeartbeatMs: Number(env.EVENTS_HEARTBEAT_MS ?? 15_000),
@@ -154,7 +189,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     saml: samlSettings(env),
     clockPolicy: clockPolicySetting(env),
     maxCachedWorkflows: Number(env.WORKER_MAX_CACHED_WORKFLOWS ?? 1000),
+    effectRetryWindowMs: positiveHours('EFFECT_RETRY_WINDOW_HOURS', env.EFFECT_RETRY_WINDOW_HOURS, 72),
   };
+}
+
+/** TRUST_PROXY: unset or false, true, a number of hops, or a comma-separated list of addresses and CIDR ranges. */
+const MEGABYTE = 1024 * 1024;
+
+/** Hours (a positive number, fractions allowed) from the setting `name`, in milliseconds. */
+function positiveHours(name: string, value: string | undefined, fallback: number): number {
+  const raw = value?.trim();
+  const hoursValue = raw ? Number(raw) : fallback;
+  if (!Number.isFinite(hoursValue) || hoursValue <= 0) throw new ConfigError(`${name} must be a positive number of hours (got "${raw}")`);
+  return hoursValue * 3_600_000;
+}
+
+/** A whole number ≥ 1 from the setting `name`, or `fallback` when it is unset or empty. */
+function positiveSetting(name: string, value: string | undefined, fallback: number): number {
+  const raw = value?.trim();
+  if (!raw) return fallback;
+  const number = Number(raw);
+  if (!Number.isInteger(number) || number < 1) throw new ConfigError(`${name} must be a whole number of at least 1 (got "${raw}")`);
+  return number;
+}
+
+export function trustProxySetting(value: string | undefined): boolean | number | string[] {
+  const raw = value?.trim() ?? '';
+  if (raw === '' || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = entries.find((entry) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry) && !['loopback', 'linklocal', 'uniquelocal'].includes(entry));
+  if (bad) throw new ConfigError(`TRUST_PROXY must be true, false, a number of proxy hops, or addresses/CIDR ranges separated by commas (got "${bad}")`);
+  return entries;
 }
 
 const numberList = (value: string, name: string): number[] => {

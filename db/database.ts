@@ -13,7 +13,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<'created' | '
     throw new Error(
       `PostgreSQL does not answer at ${url.host} (${(error as Error).message}).\n` +
       `Start it, e.g. on Debian: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\n` +
-      `or point DATABASE_URL at a running server.`,
+      `or point DATABASE_URL at a running server, or unset DATABASE_URL for the embedded PostgreSQL.`,
       { cause: error },
     );
   }

@@ -12,7 +12,11 @@ export async function createOrm(databaseUrl: string, options: { debug?: boolean;
     entities: ALL_ENTITIES,
     extensions: [Migrator],
     debug: options.debug ?? false,
-    pool: { min: 0, max: options.poolMax ?? 10 },
+    // Bounded waits, so an unreachable or stuck database is an error in seconds, not a hung request: a new connection
+    // gives up after 5 s; a statement after 60 s (the largest, a 100,000-row CS-STARS merge, takes a few seconds); a
+    // transaction left idle (a process paused mid-way) is ended after 60 s so its locks do not hold everyone up.
+    pool: { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
+    driverOptions: { connectionTimeoutMillis: 5_000, statement_timeout: 60_000, idle_in_transaction_session_timeout: 60_000 },
     migrations: { path: MIGRATIONS_PATH, pathTs: MIGRATIONS_PATH, glob: '!(*.d).{js,ts}', transactional: true, snapshot: false },
     allowGlobalContext: false,
   });

@@ -114,11 +114,15 @@ export const WAKE_UP_EMAIL_TEMPLATE = {
 /** Templates seeded beside the twelve of the spec (issue #10 onwards), each a separate entry with its own order. */
 export const EXTRA_EMAIL_TEMPLATES = [WAKE_UP_EMAIL_TEMPLATE];
 
+/** The first year (July 1) of the policy year in force on `now`. */
+const policyYearStartOf = (now: Date) => (now.getUTCMonth() >= 6 ? now.getUTCFullYear() : now.getUTCFullYear() - 1);
+
 /**
- * Sample policy years July 1 2002 – June 30 2025 (spec 2 §9.2). 2024-25 carries the spec's figures; earlier years
- * step down 3% a year (our choice: the spec only says the limits rise over time).
+ * Sample policy years from July 1 2002 through the policy year after the current one (spec 2 §9.2), so that a demo
+ * certificate issued today shows its coverage (issue #22 item 14). 2024-25 carries the spec's figures; earlier years
+ * step down 3% a year and later ones rise 3% (our choice: the spec only says the limits rise over time).
  */
-export const SEED_POLICY_YEARS = Array.from({ length: 23 }, (_, i) => {
+export const seedPolicyYears = (now = new Date()) => Array.from({ length: policyYearStartOf(now) + 2 - 2002 }, (_, i) => {
   const startYear = 2002 + i;
   const yearsBefore = 2024 - startYear;
   const factor = Math.pow(0.97, yearsBefore);

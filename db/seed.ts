@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../api/auth/password-hash';
 import { AdminSchema, CounterSchema, EmailTemplateSchema, FaqSchema, PersonSchema, PolicyYearSchema, UserSchema } from './entities';
 import {
-  DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER, FIRST_REQUEST_NUMBER, generateDirectory, SEED_EMAIL_TEMPLATES, SEED_FAQS, SEED_POLICY_YEARS,
+  DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER, FIRST_REQUEST_NUMBER, generateDirectory, SEED_EMAIL_TEMPLATES, SEED_FAQS, seedPolicyYears,
   EXTRA_EMAIL_TEMPLATES,
 } from './seed-data';
 import { PRODUCT_NAME } from '../domain/reference-lists';
@@ -30,8 +30,14 @@ export async function seed(em: EntityManager, options: SeedOptions): Promise<voi
   for (const template of [...SEED_EMAIL_TEMPLATES, ...EXTRA_EMAIL_TEMPLATES]) {
     if (!titles.has(template.title)) em.create(EmailTemplateSchema, template);
   }
-  if ((await em.count(PolicyYearSchema, {})) === 0) {
-    for (const year of SEED_POLICY_YEARS) em.create(PolicyYearSchema, year);
+  const policyYears = await em.find(PolicyYearSchema, {});
+  if (policyYears.length === 0) {
+    for (const year of seedPolicyYears()) em.create(PolicyYearSchema, year);
+  } else if (options.devAccounts) {
+    // A development database from an earlier day: add the sample years it lacks (never one that overlaps a year
+    // someone entered), so the current and next policy years exist.
+    const overlaps = (y: { startDate: Date; endDate: Date }) => policyYears.some((p) => p.startDate <= y.endDate && p.endDate >= y.startDate);
+    for (const year of seedPolicyYears()) if (!overlaps(year)) em.create(PolicyYearSchema, year);
   }
   if ((await em.count(FaqSchema, {})) === 0) {
     const orders = { Admin: 0, Requester: 0 };

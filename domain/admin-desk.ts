@@ -297,6 +297,7 @@ export const DASHBOARD_FIELDS = [
   'requestNumber', 'requestType', 'certificateType', 'autoType', 'status', 'lastName', 'firstName', 'middleInitial',
   'personRole', 'vehicleIdNumber', 'requesterName', 'requesterEmail', 'createdAt', 'updatedAt', 'submitDate',
   'completedDate', 'letterStaleSince', 'dateFrom', 'dateTo',
+  'requesterId', // whose row it is: one's own drafts offer Edit and Delete
 ] as const;
 
 /** The type label of result lists: the credentialing label, or "COI Request: <type>" (Rental for rental cars). */

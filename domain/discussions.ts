@@ -4,6 +4,7 @@
  * Everyone who may see the request may post while it is not finished (completed or closed).
  */
 import { MESSAGE_MAX } from './limits';
+import { MESSAGES } from './messages';
 import { isFinished, type RequestStatus } from './request-status';
 
 export const DISCUSSION_TOPIC_MAX = 200;
@@ -25,13 +26,13 @@ export interface DiscussionInput { topic?: string | null; message?: string | nul
 export function discussionErrors(input: DiscussionInput): Record<string, string> {
   const errors: Record<string, string> = {};
   const message = (input.message ?? '').trim();
-  if (!message) errors.message = 'Message is required';
+  if (!message) errors.message = MESSAGES.required; // spec 1 §5: every required field says so the same way
   else if (message.length > MESSAGE_MAX) errors.message = `Message must be at most ${MESSAGE_MAX} characters`;
   if (input.discussionId) {
     if (!THREAD_ID_PATTERN.test(input.discussionId)) errors.discussionId = 'Unknown discussion';
   } else {
     const topic = (input.topic ?? '').trim();
-    if (!topic) errors.topic = 'Discussion Topic is required';
+    if (!topic) errors.topic = MESSAGES.required;
     else if (topic.length > DISCUSSION_TOPIC_MAX) errors.topic = `Discussion Topic must be at most ${DISCUSSION_TOPIC_MAX} characters`;
   }
   return errors;

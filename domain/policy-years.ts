@@ -1,4 +1,6 @@
 import { RENTAL_AUTO_TYPE } from './reference-lists';
+import { DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate } from './office-time';
+import { STATUS } from './request-status';
 
 /** Policy years run July 1 to June 30 (spec 2 §9.2). */
 export interface PolicyYearLimits {
@@ -41,12 +43,13 @@ export interface CoveredPeriodFields {
  * The calendar days (yyyy-mm-dd) whose policy years a request's document shows: the credentialing dates; for
  * certificates the clinician/provider dates, the event dates or the rental dates; else the day it is issued.
  */
-export function coveredPeriod(r: CoveredPeriodFields, issuedOn: string): { from: string; to: string } {
+export function coveredPeriod(r: CoveredPeriodFields, issuedDay: string): { from: string; to: string } {
   const pair = (a: Date | string | null | undefined, b: Date | string | null | undefined) => {
     const from = day(a);
     return from ? { from, to: day(b) ?? from } : null;
   };
-  const today = { from: issuedOn.slice(0, 10), to: issuedOn.slice(0, 10) };
+  // `issuedDay` is the office's day the document is issued (officeDay, domain/office-time.ts), never a UTC day.
+  const today = { from: issuedDay.slice(0, 10), to: issuedDay.slice(0, 10) };
   if (r.requestType === 'credentialing') return pair(r.dateFrom, r.dateTo) ?? today;
   if (r.certificateType === 'Clinician' || r.certificateType === 'Provider') return pair(r.dateFrom, r.dateTo) ?? today;
   if (r.certificateType === 'Event') return pair(r.eventStartDate, r.eventEndDate) ?? today;
@@ -66,4 +69,27 @@ export function periodCovered(years: ReadonlyArray<{ startDate: Date | string; e
     if (uncovered > to) return true;
   }
   return uncovered > to;
+}
+
+/** The statuses whose approval issues a document that shows the policy years: a certificate, or a letter of intent. */
+export const ISSUING_CERTIFICATE_STATUSES: readonly string[] = [STATUS.approved, STATUS.approvedWithLetterOfIntent];
+
+/** A calendar day (`yyyy-mm-dd`) as the office reads it: the one date format of domain/office-time.ts. */
+const usDay = (day: string) => formatOfficeDate(day, DEFAULT_OFFICE_TIME_ZONE);
+
+/** Why a certificate may not be issued for a period no policy year covers (issue #22 item 14), naming the dates. */
+export const uncoveredCertificateMessage = (from: string, to: string): string =>
+  `No policy year on record covers ${from === to ? usDay(from) : `${usDay(from)} – ${usDay(to)}`}, so no certificate can be issued. `
+  + `Add the policy year under Manage > Policies, or set the status to "${STATUS.pendingNewPolicyYear}": the request then waits, and returns to review when a policy year covering its dates is saved.`;
+
+/**
+ * Refuses issuing a certificate or letter of intent whose dates no policy year covers: the message to show, or null
+ * when it may be issued (not a certificate, not an issuing status, or covered). `issuedDay` is the office's today.
+ */
+export function certificateCoverageError(
+  request: CoveredPeriodFields, newStatus: string, years: ReadonlyArray<{ startDate: Date | string; endDate: Date | string }>, issuedDay: string,
+): string | null {
+  if (request.requestType !== 'certificate' || !ISSUING_CERTIFICATE_STATUSES.includes(newStatus)) return null;
+  const { from, to } = coveredPeriod(request, issuedDay);
+  return periodCovered(years, from, to) ? null : uncoveredCertificateMessage(from, to);
 }

@@ -15,6 +15,7 @@
  */
 import { addBusinessDays, addDays, daysBetween, zonedDay, zonedInstant, type BusinessCalendar } from './business-calendar';
 import { AUTOMATED_EMAIL_ACTOR } from './messages';
+import { DEFAULT_OFFICE_TIME_ZONE } from './office-time';
 import { isFinished, STATUS, type RequestStatus } from './request-status';
 
 export interface ClockPolicy {
@@ -38,7 +39,7 @@ export const DEFAULT_OFFICE_HOLIDAYS = [
 ];
 
 export const DEFAULT_CLOCK_POLICY: ClockPolicy = {
-  calendar: { timeZone: 'America/Los_Angeles', officeHours: { start: '08:00', end: '17:00' }, workDays: [1, 2, 3, 4, 5], holidays: DEFAULT_OFFICE_HOLIDAYS },
+  calendar: { timeZone: DEFAULT_OFFICE_TIME_ZONE, officeHours: { start: '08:00', end: '17:00' }, workDays: [1, 2, 3, 4, 5], holidays: DEFAULT_OFFICE_HOLIDAYS },
   compressedDayMs: null,
   reminderAfterBusinessDays: [5, 10],
   autoClose: { enabled: true, afterBusinessDays: 20 },

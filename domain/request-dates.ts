@@ -23,19 +23,7 @@ export function parseUsDate(text: string): string | null {
 /** `yyyy-mm-dd` → ISO timestamp at 11:00 UTC of that day (the spec's wire format). */
 export const dayToServerIso = (day: string): string => `${day}T11:00:00.000Z`;
 
-/** ISO timestamp (or yyyy-mm-dd) → its calendar day `yyyy-mm-dd` in UTC. */
-export const isoToDay = (iso: string): string => iso.slice(0, 10);
-
-/** ISO / yyyy-mm-dd → `MM/dd/yyyy` for display. */
-export function formatUsDate(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const [y, m, d] = isoToDay(iso).split('-');
-  return `${m}/${d}/${y}`;
-}
-
-/** Local calendar day of a Date as `yyyy-mm-dd`. */
-export const localDay = (date: Date): string =>
-  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+// Showing a date, and "today", are the office's: domain/office-time.ts.
 
 export interface DateRangeErrors { dateFrom?: string; dateTo?: string }
 

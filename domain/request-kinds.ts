@@ -7,6 +7,7 @@
  *
  * Pure data and small pure helpers: no ajv here (this file bundles into the workflow sandbox through the index).
  */
+import { QUOTAS, QUOTA_MESSAGES } from './abuse-limits';
 import { MESSAGES } from './messages';
 import {
   AUTO_TYPES, CERTIFICATE_TYPES, CLAIM_HISTORY_PROVIDER_TYPES, CLAIM_HISTORY_REASONS, CONTRACT_LEASE_TYPES, EVENT_TYPES,
@@ -46,6 +47,9 @@ export interface FieldDefinition {
   adminOnly?: boolean;
   /** message when the value does not follow the field's rule (format, list, checkbox) */
   ruleMessage?: string;
+  /** an email list: at most this many addresses, with `maxItemsMessage` */
+  maxItems?: number;
+  maxItemsMessage?: string;
 }
 
 export interface SectionDefinition { title: string; fields: FieldDefinition[]; note?: string }
@@ -89,7 +93,7 @@ const personFields = (): FieldDefinition[] => [
   text('employeeId', 'Employee ID', { hint: 'Filled in when the person is picked from the directory' }),
   required(text('lastName', 'Last Name')),
   required(text('firstName', 'First Name')),
-  text('middleInitial', 'Middle Initial', { maxLength: MIDDLE_INITIAL_MAX + 1, ruleMessage: `Maximum ${MIDDLE_INITIAL_MAX} character` }),
+  text('middleInitial', 'Middle Initial', { maxLength: MIDDLE_INITIAL_MAX, ruleMessage: `Maximum ${MIDDLE_INITIAL_MAX} character` }),
   text('title', 'Title'),
   email('email', 'Email Address'),
   { name: 'workPhone', label: 'Work Phone', kind: 'phone', maxLength: 12, hint: 'Like 503-123-1234', ruleMessage: MESSAGES.phoneFormat },
@@ -109,7 +113,10 @@ const recipientSection = (): SectionDefinition => ({
   title: 'Request Recipient',
   fields: [
     email('recipientEmail', 'Email Address of Recipient if NOT the Requester'),
-    { name: 'addlRecipients', label: 'Additional Recipients', kind: 'emailList', hint: 'Separate addresses with spaces, commas or semicolons', ruleMessage: MESSAGES.invalidEmail },
+    {
+      name: 'addlRecipients', label: 'Additional Recipients', kind: 'emailList', hint: 'Separate addresses with spaces, commas or semicolons',
+      ruleMessage: MESSAGES.invalidEmail, maxItems: QUOTAS.additionalRecipients, maxItemsMessage: QUOTA_MESSAGES.additionalRecipients,
+    },
   ],
 });
 
@@ -132,7 +139,7 @@ export const CREDENTIALING_KIND: RequestKindDefinition = {
       fields: [
         required(text('lastName', 'Last Name')),
         required(text('firstName', 'First Name')),
-        text('middleInitial', 'Middle Initial', { maxLength: MIDDLE_INITIAL_MAX + 1, ruleMessage: `Maximum ${MIDDLE_INITIAL_MAX} character` }),
+        text('middleInitial', 'Middle Initial', { maxLength: MIDDLE_INITIAL_MAX, ruleMessage: `Maximum ${MIDDLE_INITIAL_MAX} character` }),
         text('altName', 'Alternate or Previous Name'),
         email('email', 'Clinician Email'),
         date('birthDate', 'Date of Birth', { required: { context: 'isExternal' } }),

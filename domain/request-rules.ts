@@ -28,6 +28,11 @@ export interface ValidationContext extends ConditionContext {
 const ajv = new Ajv({ allErrors: true, strict: false });
 (ajvErrors as unknown as (a: Ajv) => Ajv)(ajv);
 ajv.addFormat('us-date', { type: 'string', validate: (text: string) => parseUsDate(text) !== null });
+/** An email list holds at most N addresses (split as the mailer splits it: domain/email-recipients.ts). */
+ajv.addKeyword({
+  keyword: 'maxAddresses', type: 'string', schemaType: 'number', errors: true,
+  validate: (max: number, text: string) => text.split(/[\s;,]+/).filter(Boolean).length <= max,
+});
 
 const EMAIL_SOURCE = EMAIL_PATTERN.source.replace(/^\^|\$$/g, '');
 const RULES: Record<FieldDefinition['kind'], (f: FieldDefinition) => SchemaObject> = {
@@ -52,6 +57,10 @@ function ruleOf(field: FieldDefinition): SchemaObject {
   if (field.maxLength) {
     rule.maxLength = field.maxLength;
     messages.maxLength = field.name === 'middleInitial' ? ruleMessage : `Maximum ${field.maxLength} characters`;
+  }
+  if (field.kind === 'emailList' && field.maxItems) {
+    rule.maxAddresses = field.maxItems;
+    messages.maxAddresses = field.maxItemsMessage ?? ruleMessage;
   }
   for (const keyword of ['pattern', 'format', 'enum', 'const']) if (keyword in rule) messages[keyword] = ruleMessage;
   return { ...rule, errorMessage: messages };

@@ -41,10 +41,44 @@ if [ -n "$reason" ]; then
   say "dependencies installed in $(( $(date +%s) - started )) s"
 fi
 
+# System packages the portal needs, installed once when missing (issue #20): Chromium and fonts (letters are PDFs
+# printed by Chromium; the e2e tests drive it) and, for the tests, pdftotext (they read the letters' text).
+ensure_system_packages() {
+  missing=""
+  chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
+  [ -x "$chromium" ] || missing="$missing chromium fonts-liberation fonts-dejavu-core"
+  if [ "$mode" = "test" ] && ! command -v pdftotext >/dev/null 2>&1; then missing="$missing poppler-utils"; fi
+  [ -z "$missing" ] && return 0
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; else sudo="none"; fi
+  fi
+  if [ "$sudo" = "none" ] || ! command -v apt-get >/dev/null 2>&1; then
+    say "missing:$missing. This machine cannot install them here (no root, no sudo without a password, or no apt-get)."
+    say "Install them once with:  sudo apt-get install -y$missing   (then run this command again)"
+    return 1
+  fi
+  started=$(date +%s)
+  say "installing$missing with apt-get (once; about a minute)…"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing | grep -E '^(Setting up|Unpacking) ' || true
+  say "system packages installed in $(( $(date +%s) - started )) s"
+}
+
+if ! ensure_system_packages; then
+  # Tests cannot pass without them; the portal starts without Chromium (letters wait for it) and says so.
+  [ "$mode" = "test" ] && exit 1
+fi
+
 if [ ! -x node_modules/.bin/node ]; then
   say "node_modules/.bin/node is still missing after the install: is the npm package \"node\" (Node 24) listed in package.json?"
   exit 1
 fi
+
+# The Temporal CLI (dev server): built once with Go into ~/.cache/coi-portal (about 6 minutes, progress shown), then
+# found at once.
+if [ -z "${TEMPORAL_CLI:-}" ] && ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then PATH="$PATH:/usr/local/go/bin"; export PATH; fi
+node_modules/.bin/node --import tsx scripts/install-temporal-cli.ts || exit 1
 
 case "$mode" in
   portal)

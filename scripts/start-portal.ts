@@ -1,6 +1,7 @@
 /**
  * `npm start` → `npm run portal` (Node 24): everything the portal needs on one machine, without Docker.
- *   1. PostgreSQL database: created, migrated and seeded (db/prepare-database.ts)
+ *   1. PostgreSQL database: created, migrated and seeded (db/prepare-database.ts); when nothing answers at the default
+ *      DATABASE_URL, an embedded PostgreSQL 15 with its cluster in data/postgres (db/embedded-postgres.ts)
  *   2. Temporal dev server with its state in data/temporal/temporal.sqlite (reused if one answers on TEMPORAL_ADDRESS)
  *   3. SMTP sink on 127.0.0.1:2525 (SMTP_SINK_PORT; mail kept in data/mail) + the outbox web page, unless SMTP_URL is set
  *   4. the UI build (ui/dist) when it is missing or older than the sources, and the development identity provider
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { serviceProviderUrls } from '../api/auth/saml/service-provider';
 import { loadConfig, unsafeListenReason } from '../config/app-config';
 import { createOrm, type Orm } from '../db/orm';
+import { ensurePostgres, usesDefaultDatabase, type LocalPostgres } from '../db/embedded-postgres';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../db/seed-data';
 import { ensureTemporalServer, isPortOpen, type TemporalServerHandle } from '../temporal/dev-server';
@@ -41,6 +43,7 @@ const show = (p: string) => (path.relative(root, p).startsWith('..') ? p : path.
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 let temporal: TemporalServerHandle | null = null;
+let postgres: LocalPostgres | null = null;
 let sink: SmtpSink | null = null;
 let outbox: Outbox | null = null;
 let devIdp: { idp: DevIdp; orm: Orm } | null = null;
@@ -63,6 +66,10 @@ async function shutdown(code: number, reason?: string): Promise<never> {
   if (temporal?.started) {
     log('stopping the Temporal dev server…');
     await temporal.stop().catch(() => {});
+  }
+  if (postgres?.embedded) {
+    log('stopping the embedded PostgreSQL…');
+    await postgres.stop().catch(() => {});
   }
   log(code === 0 ? 'stopped' : `stopped (exit code ${code})`);
   process.exit(code);
@@ -193,8 +200,12 @@ async function main() {
   const unsafe = unsafeListenReason(config);
   if (unsafe) await shutdown(1, unsafe);
 
-  // 1. Database
+  // 1. Database: the server at DATABASE_URL, or an embedded one in data/postgres when nothing answers at the default
   let t = Date.now();
+  postgres = await ensurePostgres({
+    databaseUrl: config.databaseUrl, isDefault: usesDefaultDatabase(), clusterDir: path.join(config.dataDir, 'postgres'),
+    persistent: true, log: (line) => log(line),
+  });
   await prepareDatabase(config.databaseUrl, (line) => log(`database: ${line}`), { devAccounts: config.seedDevAccounts });
   log(`database ready in ${seconds(t)} (${new URL(config.databaseUrl).pathname.slice(1)})`);
 

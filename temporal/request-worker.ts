@@ -7,6 +7,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { fileURLToPath } from 'node:url';
 import { createActivities, createLetterActivities, type ActivityDeps } from '../activities';
 import { letterTaskQueue } from '../workflows/request.messages';
+import { retryWindowInterceptor } from './retry-window';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -52,6 +53,7 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createActivities(options.deps),
+    interceptors: { activity: [retryWindowInterceptor(options.deps.config.effectRetryWindowMs)] },
     ...workflowSource,
     ...(options.workflowsOnMainThread ? { debugMode: true } : {}),
     maxConcurrentActivityTaskExecutions: 20,
@@ -64,6 +66,7 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     namespace: options.namespace,
     taskQueue: letterTaskQueue(options.taskQueue),
     activities: createLetterActivities(options.deps),
+    interceptors: { activity: [retryWindowInterceptor(options.deps.config.effectRetryWindowMs)] },
     // Two activities per Chromium lane: while one stores its PDF and writes its rows, the next is already printing
     // (the extra one waits for a free lane, heartbeating). Its own queue, so a backlog never delays a status save.
     maxConcurrentActivityTaskExecutions: options.deps.pdf.maxConcurrent * 2,

@@ -8,7 +8,9 @@ import type { AccountEmailInput } from './account-email.messages';
 
 const { sendAccountEmail } = proxyActivities<AccountEmailActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+  // Transient failures are waited out for the life of the link (temporal/retry-window.ts): a link sent later would
+  // arrive dead.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
 export async function accountEmailWorkflow(input: AccountEmailInput): Promise<void> {

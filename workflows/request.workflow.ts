@@ -46,10 +46,11 @@ export const COMMANDS_AND_EFFECTS_PATCH = 'commands-and-effects';
 export const LOCAL_READS_PATCH = 'local-reads';
 
 /**
- * Effects retry for about four minutes (1 s doubling to 1 min, 10 attempts), then fail visibly. A status write
- * retries until PostgreSQL takes it: the change was accepted and must land.
+ * Effects retry transient failures with a backoff growing to 5 minutes until the worker's retry window (default 72 h,
+ * temporal/retry-window.ts) runs out, then fail visibly; permanent failures fail at once. A status write retries
+ * until PostgreSQL takes it: the change was accepted and must land.
  */
-export const EFFECT_RETRY: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 };
+export const EFFECT_RETRY: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' };
 
 const RECORD_OPTIONS = {
   startToCloseTimeout: '30 seconds',

@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolicyYearSchema, type Request } from '../../db/entities';
-import { coveredPeriod, formatUsDate, policyYearsCovering, PRODUCT_NAME, RENTAL_AUTO_TYPE, STATUS } from '../../domain';
+import { coveredPeriod, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, policyYearsCovering, PRODUCT_NAME, RENTAL_AUTO_TYPE, STATUS } from '../../domain';
 import type { CertificateData } from '../pdf/certificate.html';
 
 /** The coverage a subtype's certificate shows. */
@@ -18,7 +18,8 @@ export const COVERAGE_LINE: Record<string, string> = {
   Property: 'Property and General Liability',
 };
 
-const day = (d: Date | null | undefined) => (d ? formatUsDate(d.toISOString()) : '');
+// The request's own dates are calendar days (11:00 UTC of the day): the same day in the office's zone.
+const day = (d: Date | null | undefined) => formatOfficeDate(d, DEFAULT_OFFICE_TIME_ZONE);
 const join = (...parts: (string | null | undefined)[]) => parts.filter(Boolean).join(' ');
 const withOther = (value: string | null | undefined, other: string | null | undefined) => (other ? `${value ?? ''}: ${other}` : value ?? '');
 
@@ -73,12 +74,14 @@ export function describeInsuredActivity(r: Request): Array<[string, string]> {
   return rows.filter((row): row is [string, string] => !!row[1] && row[1].replace(/[–\s]/g, '') !== '');
 }
 
-export async function certificateData(em: EntityManager, r: Request, issuedOn: string): Promise<CertificateData> {
+/** `issuedOn`: the office's day the certificate is issued (`yyyy-mm-dd`). */
+export async function certificateData(em: EntityManager, r: Request, issuedOn: string, timeZone: string): Promise<CertificateData> {
   const period = coveredPeriod(r, issuedOn);
   const years = await em.find(PolicyYearSchema, {}, { orderBy: { startDate: 'asc' } });
   return {
     requestNumber: r.requestNumber!,
     issuedOn,
+    timeZone,
     certificateType: r.certificateType ?? '',
     subtypeLabel: r.certificateType === 'Auto Liability' && r.autoType ? `Auto Liability: ${r.autoType}` : (r.certificateType ?? ''),
     holder: { name: r.certificateHolder ?? '', address: r.certificateHolderAddress ?? '', email: r.certificateHolderEmail ?? null },

@@ -26,7 +26,7 @@ export function queueDiscussionEmailActivity(deps: { orm: Orm; config: AppConfig
       if (!message || message.deletedAt) return { effect: null, state: 'none' as const };
       const request = await em.findOne(RequestSchema, input.requestId);
       if (!request) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
-      const snapshot = await takeSnapshot(em, request, { at: new Date().toISOString(), publicUrl: deps.config.publicUrl, withLetter: false });
+      const snapshot = await takeSnapshot(em, request, { at: new Date().toISOString(), publicUrl: deps.config.publicUrl, timeZone: deps.config.clockPolicy.calendar.timeZone, withLetter: false });
       snapshot.recipients = discussionRecipients(request, message.fromAdmin, deps.config.riskManagementEmail);
       em.create(RequestEffectSchema, {
         idempotencyKey: key, requestId: request.id, kind: 'email', templateTitle, retryOf: null, letterDocumentId: null,

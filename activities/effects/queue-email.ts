@@ -34,7 +34,7 @@ export function queueEmailActivity(deps: { orm: Orm; config: AppConfig }) {
       letterDocumentId = failed.letterDocumentId ?? null;
     }
     const snapshot = await takeSnapshot(em, request, {
-      at: new Date().toISOString(), publicUrl: deps.config.publicUrl, withLetter: kind === 'letter-and-email' && !letterDocumentId,
+      at: new Date().toISOString(), publicUrl: deps.config.publicUrl, timeZone: deps.config.clockPolicy.calendar.timeZone, withLetter: kind === 'letter-and-email' && !letterDocumentId,
     });
     if (input.recipients?.length) snapshot.recipients = input.recipients;
     // Who asked for it, in the trail beside the automated "email sent" row (keyed: a retried activity writes one).

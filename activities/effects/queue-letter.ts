@@ -19,7 +19,7 @@ export function queueLetterActivity(deps: { orm: Orm; config: AppConfig }) {
       if (existing) return { effect: { key: input.key, kind: existing.kind, templateTitle: existing.templateTitle }, state: existing.state };
       const request = await em.findOne(RequestSchema, input.requestId);
       if (!request) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
-      const snapshot = await takeSnapshot(em, request, { at: new Date().toISOString(), publicUrl: deps.config.publicUrl, withLetter: true });
+      const snapshot = await takeSnapshot(em, request, { at: new Date().toISOString(), publicUrl: deps.config.publicUrl, timeZone: deps.config.clockPolicy.calendar.timeZone, withLetter: true });
       snapshot.recipients = statusEmailRecipients(input.templateTitle, request, deps.config.riskManagementEmail);
       const kind = input.sendWithEmail ? 'letter-and-email' as const : 'letter' as const;
       em.create(RequestEffectSchema, {

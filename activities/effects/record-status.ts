@@ -7,7 +7,7 @@ import type { RecordStatusInput } from '../request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
 async function snapshotFor(em: Parameters<typeof takeSnapshot>[0], request: Parameters<typeof takeSnapshot>[1], input: RecordStatusInput, config: AppConfig) {
-  const snapshot = await takeSnapshot(em, request, { at: input.at, publicUrl: config.publicUrl, withLetter: input.effect!.kind === 'letter-and-email' });
+  const snapshot = await takeSnapshot(em, request, { at: input.at, publicUrl: config.publicUrl, timeZone: config.clockPolicy.calendar.timeZone, withLetter: input.effect!.kind === 'letter-and-email' });
   snapshot.recipients = statusEmailRecipients(input.effect!.templateTitle, request, config.riskManagementEmail);
   if (input.additionalInformation) snapshot.variables.additionalInformation = input.additionalInformation;
   return snapshot;

@@ -61,7 +61,7 @@ export function recordClockEffectActivity(deps: { orm: Orm; config: AppConfig })
       if (existing) return { key: existing.idempotencyKey, kind: existing.kind, templateTitle: existing.templateTitle };
       const request = await em.findOne(RequestSchema, input.requestId);
       if (!request) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
-      const snapshot = await takeSnapshot(em, request, { at: input.at, publicUrl: deps.config.publicUrl, withLetter: false });
+      const snapshot = await takeSnapshot(em, request, { at: input.at, publicUrl: deps.config.publicUrl, timeZone: deps.config.clockPolicy.calendar.timeZone, withLetter: false });
       snapshot.recipients = statusEmailRecipients(input.templateTitle, request, deps.config.riskManagementEmail);
       if (input.additionalInformation) snapshot.variables.additionalInformation = input.additionalInformation;
       em.create(RequestActivitySchema, {

@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ClaimHistorySchema, PolicyYearSchema, type Request } from '../../db/entities';
-import { emailRecipients, policyYearsCovering, templateVariablesOf } from '../../domain';
+import { emailRecipients, officeDay, policyYearsCovering, templateVariablesOf } from '../../domain';
 import type { CredentialingLetterData } from '../pdf/credentialing-letter.html';
 import type { LetterDocument } from '../pdf/letter-documents';
 import { certificateData, certificateDocumentKind } from './certificate-data';
@@ -24,7 +24,7 @@ export function templateVariables(request: Request, publicUrl: string): Record<s
   return templateVariablesOf(request, publicUrl);
 }
 
-async function letterData(em: EntityManager, request: Request, issuedOn: string): Promise<CredentialingLetterData> {
+async function letterData(em: EntityManager, request: Request, issuedOn: string, timeZone: string): Promise<CredentialingLetterData> {
   const from = request.dateFrom?.toISOString() ?? request.submitDate?.toISOString() ?? issuedOn;
   const to = request.dateTo?.toISOString() ?? from;
   const years = await em.find(PolicyYearSchema, {}, { orderBy: { startDate: 'asc' } });
@@ -33,6 +33,7 @@ async function letterData(em: EntityManager, request: Request, issuedOn: string)
   return {
     requestNumber: request.requestNumber!,
     issuedOn,
+    timeZone,
     clinicianName: [request.firstName, request.middleInitial, request.lastName].filter(Boolean).join(' '),
     birthDate: request.birthDate?.toISOString() ?? null,
     dateFrom: from,
@@ -53,19 +54,22 @@ async function letterData(em: EntityManager, request: Request, issuedOn: string)
 }
 
 /** The document an approval issues, by request type and (for certificates) the new status. */
-async function letterDocumentOf(em: EntityManager, request: Request, issuedOn: string): Promise<LetterDocument> {
+async function letterDocumentOf(em: EntityManager, request: Request, issuedOn: string, timeZone: string): Promise<LetterDocument> {
   if (request.requestType === 'certificate') {
-    return { kind: certificateDocumentKind(request.status), ...await certificateData(em, request, issuedOn) };
+    return { kind: certificateDocumentKind(request.status), ...await certificateData(em, request, issuedOn, timeZone) };
   }
-  return { kind: 'credentialing-letter', ...await letterData(em, request, issuedOn) };
+  return { kind: 'credentialing-letter', ...await letterData(em, request, issuedOn, timeZone) };
 }
 
 export async function takeSnapshot(
-  em: EntityManager, request: Request, options: { at: string; publicUrl: string; withLetter: boolean },
+  em: EntityManager, request: Request, options: { at: string; publicUrl: string; timeZone: string; withLetter: boolean },
 ): Promise<RequestSnapshot> {
+  // A letter is dated the office's day of the change (an approval at 17:30 in Portland in winter is dated that
+  // day, not the UTC day after), and the policy year "in force on the issue date" is chosen by that day too.
+  const issuedOn = officeDay(options.at, options.timeZone) ?? options.at.slice(0, 10);
   return {
     variables: templateVariables(request, options.publicUrl),
     recipients: emailRecipients(request),
-    letter: options.withLetter ? await letterDocumentOf(em, request, options.at) : null,
+    letter: options.withLetter ? await letterDocumentOf(em, request, issuedOn, options.timeZone) : null,
   };
 }

@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Handlebars from 'handlebars';
@@ -25,6 +26,53 @@ function classify(error: SmtpError): Error {
   const permanent = (error.responseCode ?? 0) >= 500 || error.code === 'EENVELOPE';
   const reason = error.response ?? error.message;
   return permanent ? ApplicationFailure.nonRetryable(reason, 'SmtpRejected') : error;
+}
+
+/** What a delivered attempt keeps in its heartbeat: the mail server's answer (the addresses it refused). */
+export interface Delivery { refused: string[] }
+
+/** The delivery an earlier attempt of this activity recorded in its heartbeat, if any. */
+function deliveredEarlier(): Delivery | null {
+  try {
+    const details = Context.current().info.heartbeatDetails as Partial<Delivery> | undefined;
+    return details && Array.isArray(details.refused) ? { refused: details.refused } : null;
+  } catch {
+    return null; // called outside an activity (a test calling the function directly)
+  }
+}
+
+/**
+ * The mail server took the email but its "sent" mark could not be written yet: retried for as long as it takes
+ * (temporal/retry-window.ts never gives up on it), and never sent again.
+ */
+export class DeliveredNotMarked extends Error {
+  override name = 'DeliveredNotMarked';
+  constructor(cause: unknown) {
+    super(`delivered; waiting to record it: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}
+
+function rememberDelivery(delivery: Delivery): void {
+  try { Context.current().heartbeat(delivery); } catch { /* outside an activity */ }
+}
+
+/**
+ * The "sent" mark, retried within this attempt (heartbeating, so the delivery reaches the server's record) while
+ * PostgreSQL is away; past ~20 s the attempt fails and the next one marks it from the heartbeat, without sending.
+ */
+async function markedUntilStored(write: () => Promise<unknown>, delivery: Delivery, budgetMs = 20_000): Promise<void> {
+  const deadline = Date.now() + budgetMs;
+  for (let wait = 250; ; wait = Math.min(wait * 2, 4000)) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (Date.now() + wait > deadline) throw new DeliveredNotMarked(error);
+      // Each heartbeat carries the delivery again: a heartbeat without details would erase it from the record.
+      rememberDelivery(delivery);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 /**
@@ -64,6 +112,18 @@ async function attachmentsOf(em: EntityManager, effect: RequestEffect): Promise<
  */
 export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files: DocumentFiles; config: AppConfig }) {
   return async function sendEffectEmail(input: EffectKeyInput): Promise<SendEffectEmailResult> {
+    // An earlier attempt that the mail server answered, but that could not write its mark (PostgreSQL away), left
+    // the answer in its heartbeat: the email was delivered, so it is marked sent, never sent again (issue #17 item 2).
+    const delivered = deliveredEarlier();
+    try {
+      return await sendOnce(input, delivered);
+    } catch (error) {
+      if (delivered && !(error instanceof ApplicationFailure && error.nonRetryable)) throw new DeliveredNotMarked(error);
+      throw error;
+    }
+  };
+
+  async function sendOnce(input: EffectKeyInput, delivered: Delivery | null): Promise<SendEffectEmailResult> {
     const em = deps.orm.em.fork();
     const effect = await em.findOne(RequestEffectSchema, { idempotencyKey: input.key });
     if (!effect) throw ApplicationFailure.nonRetryable(`No effect ${input.key}`, 'NotFound');
@@ -84,23 +144,27 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
       throw ApplicationFailure.nonRetryable('The letter of this email is missing', 'NotFound');
     }
 
-    const possiblyTwice = !!effect.claimedAt;
-    // The claim is durable before the SMTP call: one UPDATE (a flush would wrap it in BEGIN/COMMIT, three round trips).
-    await em.nativeUpdate(RequestEffectSchema, { id: effect.id }, { claimedAt: effect.claimedAt ?? new Date(), messageId, recipients: snapshot.recipients.join(', ') });
-
-    const info = await withHeartbeat(() => deps.mailer.sendMail({
-      from: deps.config.mailFrom,
-      to: snapshot.recipients,
-      subject,
-      text,
-      messageId,
-      attachments: documents.map((d) => ({ filename: d.name, contentType: d.mimeType, path: deps.files.pathOf(d.storedName) })),
-    })).catch((error: SmtpError) => { throw classify(error); });
-
-    // A server that accepts the message for some recipients and refuses others: sent, and the refusals are shown.
-    const refused = (info.rejected ?? []).map(String);
+    const possiblyTwice = !delivered && !!effect.claimedAt;
+    let refused: string[];
+    if (delivered) {
+      refused = delivered.refused;
+    } else {
+      // The claim is durable before the SMTP call: one UPDATE (a flush would wrap it in BEGIN/COMMIT, three round trips).
+      await em.nativeUpdate(RequestEffectSchema, { id: effect.id }, { claimedAt: effect.claimedAt ?? new Date(), messageId, recipients: snapshot.recipients.join(', ') });
+      const info = await withHeartbeat(() => deps.mailer.sendMail({
+        from: deps.config.mailFrom,
+        to: snapshot.recipients,
+        subject,
+        text,
+        messageId,
+        attachments: documents.map((d) => ({ filename: d.name, contentType: d.mimeType, path: deps.files.pathOf(d.storedName) })),
+      })).catch((error: SmtpError) => { throw classify(error); });
+      // A server that accepts the message for some recipients and refuses others: sent, and the refusals are shown.
+      refused = (info.rejected ?? []).map(String);
+      rememberDelivery({ refused });
+    }
     const accepted = snapshot.recipients.filter((r) => !refused.includes(r));
-    await em.transactional(async (tx) => {
+    await markedUntilStored(() => em.transactional(async (tx) => {
       tx.assign(effect, { state: 'sent', sentAt: new Date(), recipients: accepted.join(', ') });
       tx.persist(effect);
       tx.create(RequestActivitySchema, {
@@ -116,9 +180,9 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
           idempotencyKey: `${input.key}:refused`, effectId: effect.id,
         } as never);
       }
-    });
+    }), { refused });
     return { messageId, recipients: accepted, possiblyTwice, alreadySent: false };
-  };
+  }
 }
 
 /** After the last attempt: the effect is failed and the audit trail says why; the administrator can send it again. */

@@ -1,12 +1,15 @@
 /** The Claim History and Insurance Verification letter as HTML (printed to PDF by Chromium). */
-import { formatUsDate, formatUsd, PRODUCT_NAME, PRODUCT_TITLE } from '../../domain';
+import { DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, formatUsd, PRODUCT_NAME, PRODUCT_TITLE } from '../../domain';
 
 export interface LetterPolicyYear { startDate: string; endDate: string; policyNumber: string; limitClaim: string; annualAggregate: string }
 export interface LetterClaim { claimNumber: string; reportDate: string; involvement: string; indemnityPaid: string }
 
 export interface CredentialingLetterData {
   requestNumber: number;
-  issuedOn: string; // ISO
+  /** the office's day of issue, `yyyy-mm-dd` (snapshots taken before issue #22: the ISO instant) */
+  issuedOn: string;
+  /** the office's time zone the dates print in (absent in snapshots taken before issue #22) */
+  timeZone?: string;
   clinicianName: string;
   birthDate?: string | null;
   dateFrom: string;
@@ -17,20 +20,23 @@ export interface CredentialingLetterData {
   claims: LetterClaim[];
 }
 
+/** A date as the office reads it. */
+const printed = (d: { timeZone?: string }, value: string | null | undefined) => formatOfficeDate(value, d.timeZone ?? DEFAULT_OFFICE_TIME_ZONE);
+
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function credentialingLetterHtml(d: CredentialingLetterData): string {
   const years = d.policyYears.length
-    ? d.policyYears.map((y) => `<tr><td>${escape(formatUsDate(y.startDate))} – ${escape(formatUsDate(y.endDate))}</td>` +
+    ? d.policyYears.map((y) => `<tr><td>${escape(printed(d, y.startDate))} – ${escape(printed(d, y.endDate))}</td>` +
       `<td>${escape(y.policyNumber)}</td><td class="num">${escape(formatUsd(y.limitClaim))}</td>` +
       `<td class="num">${escape(formatUsd(y.annualAggregate))}</td></tr>`).join('')
     : '<tr><td colspan="4">No policy year on record covers the requested dates.</td></tr>';
   const claims = d.claims.length
     ? `<table><thead><tr><th>Claim number</th><th>Report date</th><th>Involvement</th><th class="num">Indemnity paid</th></tr></thead><tbody>${
-      d.claims.map((c) => `<tr><td>${escape(c.claimNumber)}</td><td>${escape(formatUsDate(c.reportDate))}</td>` +
+      d.claims.map((c) => `<tr><td>${escape(c.claimNumber)}</td><td>${escape(printed(d, c.reportDate))}</td>` +
         `<td>${escape(c.involvement)}</td><td class="num">${escape(formatUsd(c.indemnityPaid))}</td></tr>`).join('')}</tbody></table>`
-    : `<p>No claims were found for the period ${escape(formatUsDate(d.dateFrom))} through ${escape(formatUsDate(d.dateTo))}.</p>`;
+    : `<p>No claims were found for the period ${escape(printed(d, d.dateFrom))} through ${escape(printed(d, d.dateTo))}.</p>`;
   return `<!doctype html><html><head><meta charset="utf-8"><title>Claim History and Insurance Verification ${d.requestNumber}</title>
 <style>
   body { font-family: 'Liberation Serif', 'DejaVu Serif', serif; font-size: 11.5pt; color: #111; line-height: 1.45; }
@@ -46,12 +52,12 @@ export function credentialingLetterHtml(d: CredentialingLetterData): string {
   footer { margin-top: 28px; font-size: 9.5pt; color: #444; }
 </style></head><body>
 <header><h1>${escape(PRODUCT_NAME)} Risk Management</h1><p>${escape(PRODUCT_TITLE)} · Claim History and Insurance Verification</p></header>
-<p class="meta">Date: ${escape(formatUsDate(d.issuedOn))}<br>Request number: ${d.requestNumber}<br>
+<p class="meta">Date: ${escape(printed(d, d.issuedOn))}<br>Request number: ${d.requestNumber}<br>
 To: ${escape(d.recipientName)}${d.recipientCompany ? `, ${escape(d.recipientCompany)}` : ''}</p>
 <p>To whom it may concern:</p>
 <p>This letter verifies professional liability coverage for <strong>${escape(d.clinicianName)}</strong>${
-    d.birthDate ? ` (date of birth ${escape(formatUsDate(d.birthDate))})` : ''} under the ${escape(PRODUCT_NAME)} self-insurance
-program for the period <strong>${escape(formatUsDate(d.dateFrom))}</strong> through <strong>${escape(formatUsDate(d.dateTo))}</strong>.</p>
+    d.birthDate ? ` (date of birth ${escape(printed(d, d.birthDate))})` : ''} under the ${escape(PRODUCT_NAME)} self-insurance
+program for the period <strong>${escape(printed(d, d.dateFrom))}</strong> through <strong>${escape(printed(d, d.dateTo))}</strong>.</p>
 <h2>Coverage by policy year</h2>
 <table><thead><tr><th>Policy period</th><th>Policy number</th><th class="num">Limit per claim</th><th class="num">Annual aggregate</th></tr></thead>
 <tbody>${years}</tbody></table>

@@ -2,11 +2,12 @@
  * Which waiting requests a change wakes (domain/wake-ups.ts has the rules). Reads PostgreSQL only; the wake-up
  * itself goes through each request's workflow (wake-request.ts).
  */
+import type { AppConfig } from '../../config/app-config';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm';
 import { PersonSchema, PolicyYearSchema, RequestSchema, type Person, type PolicyYear, type Request } from '../../db/entities';
 import {
-  coveredPeriod, formatUsDate, isActiveInDirectory, namesPerson, periodCovered, STATUS, wakeAuditNote, type WakeReason,
+  coveredPeriod, formatOfficeDate, isActiveInDirectory, officeToday, namesPerson, periodCovered, STATUS, wakeAuditNote, type WakeReason,
 } from '../../domain';
 import type { WakeOrder, WakeUpActivities } from '../wake-up-activities.types';
 
@@ -17,11 +18,11 @@ const order = (request: Request, reason: WakeReason, sourceId: number, detail: s
   requestId: request.id, requestNumber: request.requestNumber!, reason, sourceId, note: wakeAuditNote(reason, detail),
 });
 
-async function policyYearOrders(em: EntityManager, policyId: number | null): Promise<WakeOrder[]> {
+async function policyYearOrders(em: EntityManager, policyId: number | null, timeZone: string): Promise<WakeOrder[]> {
   const waiting = await em.find(RequestSchema, { status: STATUS.pendingNewPolicyYear, requestNumber: { $ne: null } }, { orderBy: { id: 'asc' } });
   if (waiting.length === 0) return [];
   const years = await em.find(PolicyYearSchema, {});
-  const today = new Date().toISOString();
+  const today = officeToday(timeZone);
   const orders: WakeOrder[] = [];
   for (const request of waiting) {
     const { from, to } = coveredPeriod(request, today);
@@ -32,7 +33,7 @@ async function policyYearOrders(em: EntityManager, policyId: number | null): Pro
     const cause = causes.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0] as PolicyYear | undefined;
     if (!cause) continue;
     orders.push(order(request, 'policy-year', cause.id,
-      `${formatUsDate(cause.startDate.toISOString())} – ${formatUsDate(cause.endDate.toISOString())} (${cause.policyNumber})`));
+      `${formatOfficeDate(cause.startDate, timeZone)} – ${formatOfficeDate(cause.endDate, timeZone)} (${cause.policyNumber})`));
   }
   return orders;
 }
@@ -57,11 +58,12 @@ async function employmentOrders(em: EntityManager, personId: number | null): Pro
   return orders;
 }
 
-export function findRequestsToWakeActivity(deps: { orm: Orm }): WakeUpActivities['findRequestsToWake'] {
+export function findRequestsToWakeActivity(deps: { orm: Orm; config: Pick<AppConfig, 'clockPolicy'> }): WakeUpActivities['findRequestsToWake'] {
   return async function findRequestsToWake({ cause }) {
     const em = deps.orm.em.fork();
-    if (cause?.reason === 'policy-year') return policyYearOrders(em, cause.sourceId);
+    const timeZone = deps.config.clockPolicy.calendar.timeZone;
+    if (cause?.reason === 'policy-year') return policyYearOrders(em, cause.sourceId, timeZone);
     if (cause?.reason === 'employment') return employmentOrders(em, cause.sourceId);
-    return [...await policyYearOrders(em, null), ...await employmentOrders(em, null)];
+    return [...await policyYearOrders(em, null, timeZone), ...await employmentOrders(em, null)];
   };
 }

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { QUOTA_MESSAGES } from '../../domain/abuse-limits';
 import { ApiError, errorBody } from '../errors';
 import { recordAccessRefused } from '../services/security-log';
 
@@ -22,6 +23,17 @@ async function logRefusal(request: FastifyRequest, status: number) {
   }
 }
 
+export const UNREADABLE_MULTIPART_MESSAGE = 'The upload could not be read: send the file as multipart/form-data';
+
+/**
+ * A body that says it is multipart but is not (no boundary, cut short, broken part headers): the parser (busboy,
+ * through @fastify/multipart) throws plain errors, which would otherwise leave as 500s.
+ */
+function isUnreadableMultipart(error: { code?: string; message?: string }): boolean {
+  if (error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return true;
+  return /^Multipart: |Unexpected end of (form|multipart data)|Malformed part header|Boundary not found/i.test(error.message ?? '');
+}
+
 /** Every error leaves as `{ name, message, code, className, data, errors }`; 5xx internals are logged, not shown. */
 export default fp(async (app) => {
   app.setErrorHandler(async (error: any, request, reply) => {
@@ -40,8 +52,11 @@ export default fp(async (app) => {
     if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FILES_LIMIT') {
       return reply.code(413).send(errorBody(413, `The file is larger than ${Math.round(app.config.uploadMaxBytes / 1048576)} MB`));
     }
+    if (isUnreadableMultipart(error)) {
+      return reply.code(400).send(errorBody(400, UNREADABLE_MULTIPART_MESSAGE));
+    }
     if (error.statusCode === 429) {
-      return reply.code(429).send(errorBody(429, 'Too many attempts. Please wait a minute and try again.'));
+      return reply.code(429).send(errorBody(429, QUOTA_MESSAGES.tooManyCalls));
     }
     if (error instanceof NotFoundError) return reply.code(404).send(errorBody(404, 'Resource not found'));
     if (error instanceof OptimisticLockError) return reply.code(409).send(errorBody(409, 'This request changed meanwhile: reload and try again'));

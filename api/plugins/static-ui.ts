@@ -1,17 +1,40 @@
 import fp from 'fastify-plugin';
 import staticFiles from '@fastify/static';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { errorBody } from '../errors';
+
+const attribute = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * index.html naming the office's time zone (every date the UI shows is in it) and its phone and mailbox (help lines,
+ * password messages): read by ui/src/lib/office.ts.
+ */
+function pageWithOffice(html: string, office: { timeZone: string; phone: string; email: string }): string {
+  const tags = [
+    `<meta name="office-time-zone" content="${attribute(office.timeZone)}" />`,
+    `<meta name="office-phone" content="${attribute(office.phone)}" />`,
+    `<meta name="office-email" content="${attribute(office.email)}" />`,
+  ];
+  return html.replace('</head>', `${tags.map((t) => `    ${t}\n`).join('')}  </head>`);
+}
 
 /** Serves the built UI (ui/dist) and answers index.html for every non-API GET, so client routes work on reload. */
 export default fp(async (app) => {
   const root = path.join(app.config.rootDir, 'ui', 'dist');
-  const hasUi = existsSync(path.join(root, 'index.html'));
+  const indexFile = path.join(root, 'index.html');
+  const hasUi = existsSync(indexFile);
   if (hasUi) await app.register(staticFiles, { root, wildcard: false, index: false });
+  let page: string | null = null;
   app.setNotFoundHandler((request, reply) => {
     if (request.method === 'GET' && !request.url.startsWith('/api/')) {
-      if (hasUi) return reply.type('text/html').sendFile('index.html');
+      if (hasUi) {
+        // Read once per process (the build does not change under a running API).
+        page ??= pageWithOffice(readFileSync(indexFile, 'utf8'), {
+          timeZone: app.config.clockPolicy.calendar.timeZone, phone: app.config.riskManagementPhone, email: app.config.riskManagementEmail,
+        });
+        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+      }
       return reply.code(503).type('text/plain').send('The UI is not built yet: run  npm run build:ui');
     }
     return reply.code(404).send(errorBody(404, `Page not found: ${request.method} ${request.url.split('?')[0]}`));

@@ -1,6 +1,6 @@
 /** The counts of the admin dashboard (spec 2 §7.4, issue #11), each computed by the database in one statement. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequestStatus, RequestType } from '../../domain';
+import { officeDayStart, officePeriodStarts, type RequestStatus, type RequestType } from '../../domain';
 import { columnsOf } from './request-list';
 import { whereSql } from './where-sql';
 
@@ -18,15 +18,16 @@ export async function queueCounts(em: EntityManager, where: Record<string, unkno
 }
 
 /**
- * Submissions since the start of the server's local day, month and year, by submit date (spec 2 §7.4): for each
+ * Submissions since the start of the office's day, month and year, by submit date (spec 2 §7.4): for each
  * boundary, the rows between it and the next UTC midnight (an index range of under a day) plus the whole UTC days
  * after it from `request_submission_days` (kept exactly by triggers, Migration20261122090000).
  */
-export async function submissionCounts(em: EntityManager, now: Date): Promise<{ today: number; monthToDate: number; yearToDate: number }> {
+export async function submissionCounts(em: EntityManager, now: Date, timeZone: string): Promise<{ today: number; monthToDate: number; yearToDate: number }> {
+  const starts = officePeriodStarts(timeZone, now.getTime());
   const boundaries = {
-    today: new Date(now.getFullYear(), now.getMonth(), now.getDate()),
-    monthToDate: new Date(now.getFullYear(), now.getMonth(), 1),
-    yearToDate: new Date(now.getFullYear(), 0, 1),
+    today: officeDayStart(starts.today, timeZone),
+    monthToDate: officeDayStart(starts.month, timeZone),
+    yearToDate: officeDayStart(starts.year, timeZone),
   };
   const values: unknown[] = [];
   const columns = Object.entries(boundaries).map(([name, from]) => {

@@ -31,7 +31,7 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       queueCounts(em.fork(), where),
       findRequestRows(em.fork(), { where: stale, orderBy: { letterStaleSince: 'asc', id: 'asc' }, limit, skip: 0, fields }),
       countRequests(em.fork(), stale),
-      submissionCounts(em.fork(), new Date()),
+      submissionCounts(em.fork(), new Date(), app.config.clockPolicy.calendar.timeZone),
     ]);
     return {
       requestCounts,

@@ -5,6 +5,8 @@ import { errorResponses } from '../schemas/error.schema';
 import { IdParams } from '../schemas/primitives';
 import { createAdmin, listAdmins, removeAdmin, updateAdmin } from '../services/admins';
 import { recordRequestSecurityEvent } from '../services/security-log';
+import { AdminSchema } from '../../db/entities';
+import { recordById } from '../services/record-by-id';
 
 const tags = ['admin'];
 
@@ -14,6 +16,11 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     onRequest: requireAdmin,
     schema: { tags, summary: 'The admin list', response: { 200: AdminList, ...errorResponses(401, 403) } },
   }, async (request) => listAdmins(request.em));
+
+  app.get('/admins/:id', {
+    onRequest: requireAdmin,
+    schema: { tags, summary: 'An administrator', params: IdParams, response: { 200: AdminRecord, ...errorResponses(401, 403, 404) } },
+  }, async (request) => recordById(request.em, AdminSchema, request.params.id));
 
   app.post('/admins', {
     onRequest: requireAdmin,

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UserSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';
 import { badRequest, notAuthenticated } from '../errors';
+import { knowsAccount, knownDeviceCookie, readKnownDevice } from '../auth/known-device';
 import { currentUser, requirePasswordChangeUser, signSessionToken, verifySessionToken } from '../plugins/auth';
 import { AuthenticationBody, AuthenticationResult, LogoutResult } from '../schemas/authentication.schema';
 import { errorResponses } from '../schemas/error.schema';
@@ -19,8 +20,9 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags, summary: 'Sign in (local) or re-authenticate (jwt)', security: [], body: AuthenticationBody,
         response: { 200: AuthenticationResult, ...errorResponses(400, 401, 429) },
       },
-      // Per client address and email: 20 sign-in calls a minute. Across addresses, services/sign-in.ts throttles
-      // failed attempts per account (20 per 5 minutes). Neither locks an account: both windows pass on their own.
+      // Per client address and email: 20 sign-in calls a minute (counted in PostgreSQL). services/sign-in.ts counts
+      // failed attempts per account, per address and per known browser (domain/abuse-limits.ts). None locks an
+      // account: every window passes on its own.
       // A jwt re-authentication (every page load) is counted per token, not per address: an office behind one
       // address would otherwise share 20 page loads a minute between all its staff.
       config: {
@@ -34,11 +36,15 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
         },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const { strategy } = request.body;
       if (strategy === 'local') {
-        const user = await signInWithPassword(request.em, request.body.email, request.body.password);
+        const serverKey = app.config.jwtSecret;
+        const device = readKnownDevice(serverKey, request.headers.cookie);
+        const knownDeviceId = device && knowsAccount(serverKey, device, request.body.email ?? '') ? device.id : null;
+        const user = await signInWithPassword(request.em, request.body.email, request.body.password, { ip: request.ip, knownDeviceId });
         const accessToken = await signSessionToken(app, user);
+        reply.header('set-cookie', knownDeviceCookie(serverKey, device, user.email, app.config.publicUrl.startsWith('https:')));
         return { accessToken, authentication: { strategy: 'local', accessToken }, user: await toSessionUser(request.em, user) };
       }
       if (strategy === 'jwt') {

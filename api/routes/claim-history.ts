@@ -4,6 +4,9 @@ import { requireAdmin } from '../plugins/auth';
 import { ClaimHistoryRecord, ClaimSearchQuery, ClaimsPage, LinkClaimsBody, RequestIdQuery } from '../schemas/desk.schema';
 import { errorResponses } from '../schemas/error.schema';
 import { linkClaims, searchClaims, unlinkClaims } from '../services/claim-history';
+import { ClaimHistorySchema } from '../../db/entities';
+import { IdParams } from '../schemas/primitives';
+import { recordById } from '../services/record-by-id';
 
 const tags = ['claim-history'];
 
@@ -16,7 +19,11 @@ const claimHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Names match case-insensitively, combined with `or` (default) or `and`; sorted by last name, first name, report date.',
       querystring: ClaimSearchQuery, response: { 200: ClaimsPage, ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => searchClaims(request.em, { ...request.query, limit: request.query.$limit }));
+  }, async (request) => searchClaims(request.em, { ...request.query, limit: request.query.$limit }, app.config.clockPolicy.calendar.timeZone));
+
+  app.get('/claim-history/:id', {
+    schema: { tags, summary: 'A claim-history entry linked to a request', params: IdParams, response: { 200: ClaimHistoryRecord, ...errorResponses(401, 403, 404) } },
+  }, async (request) => recordById(request.em, ClaimHistorySchema, request.params.id));
 
   app.post('/claim-history', {
     schema: {

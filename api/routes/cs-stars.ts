@@ -5,11 +5,13 @@ import { CS_STARS_MAX_BYTES, CS_STARS_PAGE_SIZE, DESK_MESSAGES } from '../../dom
 import { ApiError, badRequest } from '../errors';
 import { requireAdmin } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
-import { ClaimsPage, CsStarsUploadResult } from '../schemas/desk.schema';
+import { ClaimDataRecord, ClaimsPage, CsStarsUploadResult } from '../schemas/desk.schema';
+import { IdParams } from '../schemas/primitives';
 import { errorResponses } from '../schemas/error.schema';
 import { findQuery } from '../schemas/find-query.schema';
 import { importClaimsCsv } from '../services/cs-stars-import';
 import { recordRequestSecurityEvent } from '../services/security-log';
+import { recordById } from '../services/record-by-id';
 
 const tags = ['cs-stars'];
 const QUERY_FIELDS = queryFieldsOf(ClaimDataSchema, [
@@ -34,6 +36,10 @@ const csStarsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/cs-stars', {
     schema: { tags, summary: 'Claims, by report date newest first ($limit at most 10,000)', querystring: findQuery(), response: { 200: ClaimsPage, ...errorResponses(400, 401, 403) } },
   }, async (request) => page(request.em, request.query as Record<string, unknown>));
+
+  app.get('/cs-stars/:id', {
+    schema: { tags, summary: 'A claim of the CS-STARS data', params: IdParams, response: { 200: ClaimDataRecord, ...errorResponses(401, 403, 404) } },
+  }, async (request) => recordById(request.em, ClaimDataSchema, request.params.id));
 
   app.post('/cs-stars', {
     schema: {

@@ -5,8 +5,10 @@ import { CreateDiscussionBody, DiscussionRecord, PatchDiscussionBody } from '../
 import { errorResponses } from '../schemas/error.schema';
 import { Id, IdParams } from '../schemas/primitives';
 import { commandContextOf } from '../services/command-context';
-import { createDiscussion, deleteDiscussion, discussionsOf } from '../services/discussions';
+import { createDiscussion, deleteDiscussion, discussionsOf, recordOf as discussionRecordOf } from '../services/discussions';
 import { findVisibleRequest } from '../services/request-access';
+import { DiscussionSchema } from '../../db/entities';
+import { requestRecordById } from '../services/record-by-id';
 
 const tags = ['discussions'];
 
@@ -23,6 +25,11 @@ const discussionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const found = await findVisibleRequest(request.em, currentUser(request), request.query.requestId);
     return discussionsOf(request.em, found.id);
   });
+
+  app.get('/discussions/:id', {
+    onRequest: requireUser,
+    schema: { tags, summary: "A message (of a request the caller may see; deleted ones are not shown)", params: IdParams, response: { 200: DiscussionRecord, ...errorResponses(401, 403, 404) } },
+  }, async (request) => discussionRecordOf(await requestRecordById(request.em, currentUser(request), DiscussionSchema, request.params.id, { deletedAt: null })));
 
   app.post('/discussions', {
     onRequest: requireUser,

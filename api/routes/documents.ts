@@ -16,7 +16,9 @@ import { Page } from '../schemas/page.schema';
 import { IdParams } from '../schemas/primitives';
 import { documentRecordOf, editableRequest, patchDocument, recordDocument, removeDocument } from '../services/documents';
 import { findVisibleRequest } from '../services/request-access';
+import { assertUploadQuota, recordUpload } from '../services/uploads';
 import { ALLOWED_UPLOAD_DESCRIPTION, sniffUpload } from '../services/upload-sniffing';
+import { requestRecordById } from '../services/record-by-id';
 
 const QUERY_FIELDS = queryFieldsOf(DocumentSchema, Object.keys(DocumentRecord.properties));
 const DOCUMENTS_DEFAULT_LIMIT = 50; // spec 2 §7.1: "the documents search default limit is 50"
@@ -59,6 +61,11 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         if (file) throw badRequest('Send one file per upload');
+        // Who may upload, and whether the day's quota is left, is settled before a byte of the file is read: the
+        // request id must come first (the portal's forms send it first).
+        if (!requestId || !Number.isInteger(requestId)) throw badRequest('requestId is required before the file', { requestId: MESSAGES.required });
+        await editableRequest(request.em, user, requestId);
+        if (!user.isAdmin) await assertUploadQuota(request.em, user.id, app.config.quotas.uploadBytesPerDay);
         // toBuffer() throws once the file passes the size limit (413), so a truncated file is never kept.
         file = { bytes: await part.toBuffer(), filename: part.filename };
       } else if (part.fieldname === 'requestId') {
@@ -67,10 +74,13 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     if (!file || file.bytes.length === 0) throw badRequest(MESSAGES.selectFile, { file: MESSAGES.selectFile });
     if (!requestId || !Number.isInteger(requestId)) throw badRequest('requestId is required', { requestId: MESSAGES.required });
-    await editableRequest(request.em, user, requestId);
+    if (!user.isAdmin) await assertUploadQuota(request.em, user.id, app.config.quotas.uploadBytesPerDay, file.bytes.length);
     const sniffed = await sniffUpload(file.bytes);
     if (!sniffed) throw notAccepted();
     const storedName = storedNameFor(requestId, sniffed.extension);
+    // Registered before the bytes are written: bytes on disk always have a row, so housekeeping can remove them if
+    // no document takes them up (a row without bytes is removed the same way).
+    await recordUpload(request.em, { storedName, userId: user.id, requestId, size: file.bytes.length });
     await app.files.write(storedName, file.bytes);
     return reply.code(201).send({ storedName, filename: file.filename, size: file.bytes.length, mimeType: sniffed.mimeType });
   });
@@ -107,6 +117,10 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
     return { total, limit: params.limit, skip: params.skip, data: data.map(documentRecordOf) };
   });
+
+  app.get('/documents/:id', {
+    schema: { tags, summary: 'A document (of a request the caller may see)', params: IdParams, response: { 200: DocumentRecord, ...errorResponses(401, 403, 404) } },
+  }, async (request) => documentRecordOf(await requestRecordById(request.em, currentUser(request), DocumentSchema, request.params.id)));
 
   app.get('/documents/:requestId/:name', {
     schema: {

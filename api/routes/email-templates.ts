@@ -6,6 +6,8 @@ import { errorResponses } from '../schemas/error.schema';
 import { IdParams } from '../schemas/primitives';
 import { listTemplates, previewTemplate, updateTemplate } from '../services/email-templates';
 import { recordRequestSecurityEvent } from '../services/security-log';
+import { EmailTemplateSchema } from '../../db/entities';
+import { recordById } from '../services/record-by-id';
 
 const tags = ['email-templates'];
 
@@ -18,6 +20,10 @@ const emailTemplateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const data = await listTemplates(request.em);
     return { total: data.length, limit: data.length, skip: 0, data };
   });
+  app.get('/email-templates/:id', {
+    schema: { tags, summary: 'An email template', params: IdParams, response: { 200: EmailTemplateRecord, ...errorResponses(401, 403, 404) } },
+  }, async (request) => recordById(request.em, EmailTemplateSchema, request.params.id));
+
   app.patch('/email-templates/:id', {
     schema: {
       tags, summary: 'Change subject and body', params: IdParams, body: PatchTemplateBody,

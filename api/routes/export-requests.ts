@@ -9,6 +9,7 @@ import { errorResponses } from '../schemas/error.schema';
 import { IdParams } from '../schemas/primitives';
 import { exportPath, listExports, startExport } from '../services/request-export';
 import { recordRequestSecurityEvent } from '../services/security-log';
+import { recordById } from '../services/record-by-id';
 
 const tags = ['export-requests'];
 
@@ -19,13 +20,16 @@ const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary: 'Start an export (answers at once; the list shows its progress)', body: CreateExportBody, response: { 201: ExportRecord, ...errorResponses(400, 401, 403) } },
   }, async (request, reply) => {
     const user = currentUser(request);
-    const row = await startExport(app.orm, app.config.dataDir, app.config.databaseUrl, request.body, `${user.firstName} ${user.lastName}`.trim());
+    const row = await startExport(app.orm, app.config.dataDir, app.config.databaseUrl, request.body, `${user.firstName} ${user.lastName}`.trim(), app.config.clockPolicy.calendar.timeZone);
     await recordRequestSecurityEvent(request, { kind: 'exportStarted', email: user.email, detail: { exportId: row.id, ...request.body } });
     return reply.code(201).send({ ...row, isMockApi: false });
   });
   app.get('/export-requests', {
     schema: { tags, summary: 'Past exports, newest first', response: { 200: Type.Object({ data: Type.Array(ExportRecord) }), ...errorResponses(401, 403) } },
   }, async () => ({ data: await listExports(app.orm) }));
+  app.get('/export-requests/:id', {
+    schema: { tags, summary: 'One export and its progress', params: IdParams, response: { 200: ExportRecord, ...errorResponses(401, 403, 404) } },
+  }, async (request) => recordById(request.em, RequestExportSchema, request.params.id));
   app.get('/export-requests/:id/file', {
     schema: { tags, summary: 'Download an export (xlsx)', params: IdParams, response: { 200: Type.Unknown({ description: 'the xlsx file' }), ...errorResponses(401, 403, 404) } },
   }, async (request, reply) => {

@@ -6,6 +6,8 @@ import { CreateFaqBody, FaqQuery, FaqRecord, UpdateFaqBody } from '../schemas/de
 import { errorResponses } from '../schemas/error.schema';
 import { IdParams } from '../schemas/primitives';
 import { createFaq, deleteFaq, listFaqs, updateFaq } from '../services/faqs';
+import { FaqSchema } from '../../db/entities';
+import { recordById } from '../services/record-by-id';
 
 const tags = ['faqs'];
 
@@ -24,6 +26,11 @@ const faqRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const data = await listFaqs(request.em, type);
     return { total: data.length, limit: data.length, skip: 0, data };
   });
+
+  app.get('/faqs/:id', {
+    onRequest: requireUser,
+    schema: { tags, summary: 'A FAQ (requesters: of the Requester set only)', params: IdParams, response: { 200: FaqRecord, ...errorResponses(401, 404) } },
+  }, async (request) => recordById(request.em, FaqSchema, request.params.id, currentUser(request).isAdmin ? {} : { type: 'Requester' }));
 
   app.post('/faqs', {
     onRequest: requireAdmin,

@@ -1,11 +1,48 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { temporalAnswers } from '../../temporal/connection';
+import { unavailable } from '../errors';
+import { errorResponses } from '../schemas/error.schema';
 
-/** Liveness for `npm start` and the container health checks. */
+const Readiness = Type.Object({
+  status: Type.Literal('ready'),
+  database: Type.Literal('up'),
+  temporal: Type.Union([Type.Literal('up'), Type.Literal('down')], { description: 'down: sign-in, lists and reads work; commands answer 503' }),
+});
+
+/** Whether PostgreSQL answers a query within `timeoutMs`. */
+async function databaseAnswers(run: () => Promise<unknown>, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([run(), new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), timeoutMs); })]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Liveness (`/health`: the process answers; fails on neither database nor Temporal, so an orchestrator never
+ * restarts an API that is only waiting for them) and readiness (`/health/ready`: 503 while PostgreSQL is unreachable,
+ * since nothing works without it; Temporal's state reported without failing, since the API serves reads without it).
+ */
 const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/health', {
     schema: { tags: ['health'], summary: 'Liveness', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
   }, async () => ({ status: 'ok' as const }));
+
+  app.get('/health/ready', {
+    schema: { tags: ['health'], summary: 'Readiness: PostgreSQL must answer; Temporal is reported', security: [], response: { 200: Readiness, ...errorResponses(503) } },
+  }, async () => {
+    const [database, temporal] = await Promise.all([
+      databaseAnswers(() => app.orm.em.fork().getConnection().execute('select 1', [], 'all')),
+      temporalAnswers(app.temporal),
+    ]);
+    if (!database) throw unavailable('The database does not answer');
+    return { status: 'ready' as const, database: 'up' as const, temporal: temporal ? 'up' as const : 'down' as const };
+  });
 };
 
 export default healthRoutes;

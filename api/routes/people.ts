@@ -8,6 +8,7 @@ import { DirectoryPersonBody, PatchPersonBody, PeopleList, PeopleQuery, PersonRe
 import { IdParams } from '../schemas/primitives';
 import { saveDirectoryPerson, updatePerson } from '../services/people';
 import { wakeUpsOf } from '../services/wake-ups';
+import { recordById } from '../services/record-by-id';
 
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -43,6 +44,14 @@ const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       total,
       data: rows.map((p) => personRecord(p, user)),
     };
+  });
+
+  app.get('/people/:id', {
+    schema: { tags: ['people'], summary: 'A person of the directory (internal users; dates for administrators only)', params: IdParams, response: { 200: PersonRecord, ...errorResponses(401, 403, 404) } },
+  }, async (request) => {
+    const user = currentUser(request);
+    if (user.isExternal) throw forbidden('External requesters type person details themselves');
+    return personRecord(await recordById(request.em, PersonSchema, request.params.id), user);
   });
 
   // Directory writes (issue #10): administrators only. A person shown active wakes requests waiting for them.

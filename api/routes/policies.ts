@@ -6,6 +6,8 @@ import { errorResponses } from '../schemas/error.schema';
 import { IdParams } from '../schemas/primitives';
 import { createPolicy, deletePolicy, listPolicies, updatePolicy } from '../services/policies';
 import { wakeUpsOf } from '../services/wake-ups';
+import { PolicyYearSchema } from '../../db/entities';
+import { recordById } from '../services/record-by-id';
 
 const tags = ['policies'];
 
@@ -18,6 +20,9 @@ const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const data = await listPolicies(request.em);
     return { total: data.length, limit: data.length, skip: 0, data };
   });
+  app.get('/policies/:id', {
+    schema: { tags, summary: 'A policy year', params: IdParams, response: { 200: PolicyRecord, ...errorResponses(401, 403, 404) } },
+  }, async (request) => recordById(request.em, PolicyYearSchema, request.params.id));
   app.post('/policies', {
     schema: { tags, summary: 'Add a policy year', body: CreatePolicyBody, response: { 201: PolicyRecord, ...errorResponses(400, 401, 403) } },
   }, async (request, reply) => reply.code(201).send(await createPolicy(request.em, request.body, wakeUpsOf(app))));

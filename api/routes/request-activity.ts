@@ -6,6 +6,8 @@ import { ActivityRecord } from '../schemas/activity.schema';
 import { errorResponses } from '../schemas/error.schema';
 import { FindQuery } from '../schemas/find-query.schema';
 import { Page } from '../schemas/page.schema';
+import { IdParams } from '../schemas/primitives';
+import { recordById } from '../services/record-by-id';
 
 const QUERY_FIELDS = queryFieldsOf(RequestActivitySchema, Object.keys(ActivityRecord.properties));
 
@@ -25,6 +27,11 @@ const requestActivityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
     return { total, limit: params.limit, skip: params.skip, data };
   });
+
+  app.get('/request-activity/:id', {
+    onRequest: requireAdmin,
+    schema: { tags: ['admin'], summary: 'An audit trail entry', params: IdParams, response: { 200: ActivityRecord, ...errorResponses(401, 403, 404) } },
+  }, async (request) => recordById(request.em, RequestActivitySchema, request.params.id));
 };
 
 export default requestActivityRoutes;

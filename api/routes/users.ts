@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { methodNotAllowed } from '../errors';
 import { currentUser, requireAdmin, requireUser } from '../plugins/auth';
 import { errorResponses } from '../schemas/error.schema';
-import { ExternalUserList, ExternalUserRecord, RegistrantSearchQuery, UserPatchBody } from '../schemas/external-user.schema';
+import { ExternalUserList, ExternalUserRecord, RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../schemas/external-user.schema';
+import { Page } from '../schemas/page.schema';
 import { IdParams } from '../schemas/primitives';
-import { getExternalUser, patchExternalUser, searchRegistrants } from '../services/external-users';
+import { findExternalUsers, getExternalUser, patchExternalUser, searchRegistrants } from '../services/external-users';
 
 const tags = ['admin'];
 
@@ -17,6 +18,14 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ExternalUserList, ...errorResponses(400, 401, 403) },
     },
   }, async (request) => searchRegistrants(request.em, request.query));
+
+  app.get('/users', {
+    onRequest: requireAdmin,
+    schema: {
+      tags, summary: 'External users, by name (filters optional; the password is never included)', querystring: UserFindQuery,
+      response: { 200: Page(ExternalUserRecord), ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => findExternalUsers(request.em, request.query));
 
   app.get('/users/:id', {
     onRequest: requireUser,

@@ -25,10 +25,18 @@ const Text = Type.Optional(Type.String({ maxLength: TEXT_MAX }));
 export const RegistrantSearchQuery = Type.Object({ lastName: Text, firstName: Text, company: Text, email: Text });
 export type RegistrantSearchQuery = Static<typeof RegistrantSearchQuery>;
 
+/** `GET users` (spec 2 §7.11 "find and get via users"): the same filters, none required, paged. */
+export const UserFindQuery = Type.Object({
+  lastName: Text, firstName: Text, company: Text, email: Text,
+  $limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 1000 })),
+  $skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, default: 0 })),
+});
+export type UserFindQuery = Static<typeof UserFindQuery>;
+
 const Field = Type.Optional(Type.String({ maxLength: 300 }));
 /** Profile fields (the external user themself, or an administrator) and, for administrators only, `active`. */
 export const UserPatchBody = Type.Object({
   lastName: Field, firstName: Field, middleInitial: Field, company: Field, phone: Field, email: Field,
   active: Type.Optional(Type.Boolean({ description: 'administrators: deactivate (false) or reactivate (true)' })),
-});
+}, { additionalProperties: false });
 export type UserPatchBody = Static<typeof UserPatchBody>;

@@ -53,5 +53,5 @@ const personFields = {
 };
 export const DirectoryPersonBody = Type.Object({ employeeId: Type.String({ minLength: 1, maxLength: 50 }), ...personFields });
 export type DirectoryPersonBody = Static<typeof DirectoryPersonBody>;
-export const PatchPersonBody = Type.Partial(Type.Object(personFields), { minProperties: 1 });
+export const PatchPersonBody = Type.Partial(Type.Object(personFields), { minProperties: 1, additionalProperties: false });
 export type PatchPersonBody = Static<typeof PatchPersonBody>;

@@ -5,7 +5,7 @@
  */
 import { DocumentSchema, RequestActivitySchema, type Request } from '../../db/entities';
 import {
-  ADMIN_EDIT_REFUSED, adminMayEditFields, changedFieldLabels, FIELD_EDIT_ACTIVITY, fieldEditAuditText, hasErrors, localDay,
+  ADMIN_EDIT_REFUSED, adminMayEditFields, changedFieldLabels, FIELD_EDIT_ACTIVITY, fieldEditAuditText, hasErrors, officeToday,
   requestKindOf, STATUS, type RequestStatus,
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
@@ -26,7 +26,7 @@ export async function saveAdminEdit(ctx: CommandContext, row: Request, form: Rec
   applyFormFields(row, form);
   const after = formOf(row);
   const errors = validateRequestForm(kind, after, {
-    isExternal: row.employerType === 'external', today: localDay(new Date()),
+    isExternal: row.employerType === 'external', today: officeToday(ctx.clockPolicy.calendar.timeZone),
     documentCount: await ctx.em.count(DocumentSchema, { requestId: row.id }),
   });
   // Nothing is flushed on a refusal: this call's entity manager is dropped with it.

@@ -6,9 +6,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   normalizeVehicleId, requestTypeLabelOf, SEARCH_DEFAULT_LIMIT, searchErrors, type SearchParams,
+  officeDayAfter, officeDayStart,
 } from '../../domain';
 import { badRequest } from '../errors';
-import { containsPattern, localDayAfter, localDayStart } from './sql-text';
+import { containsPattern } from './sql-text';
 
 const MAX_LIMIT = 1000;
 
@@ -26,7 +27,8 @@ export interface SearchRow {
   submitDate: Date | null; completedDate: Date | null; employerType: string; status: string;
 }
 
-export function searchSql(params: SearchParams): { sql: string; values: unknown[]; limit: number } {
+/** `timeZone`: the office's, whose days a search by dates means. */
+export function searchSql(params: SearchParams, timeZone: string): { sql: string; values: unknown[]; limit: number } {
   const errors = searchErrors(params);
   if (Object.keys(errors).length) throw badRequest(errors.search ?? Object.values(errors)[0], errors);
   const limit = Math.min(params.limit === undefined || params.limit === '' ? SEARCH_DEFAULT_LIMIT : Number(params.limit), MAX_LIMIT);
@@ -45,15 +47,15 @@ export function searchSql(params: SearchParams): { sql: string; values: unknown[
   if (params.searchTo && !day(params.searchTo)) throw badRequest('searchTo must be a date', { searchTo: 'Date input not valid.' });
   const from = day(params.searchFrom);
   const to = day(params.searchTo);
-  if (from) { where.push('submit_date >= ?'); values.push(localDayStart(from)); }
-  if (to) { where.push('submit_date < ?'); values.push(localDayAfter(to)); }
+  if (from) { where.push('submit_date >= ?'); values.push(officeDayStart(from, timeZone)); }
+  if (to) { where.push('submit_date < ?'); values.push(officeDayAfter(to, timeZone)); }
   const sql = `select id, request_number, requester_name, request_type, certificate_type, auto_type, submit_date, completed_date, employer_type, status
     from requests where ${where.join(' and ')} order by submit_date desc, id desc limit ${limit}`;
   return { sql, values, limit };
 }
 
-export async function searchRequests(em: EntityManager, params: SearchParams): Promise<{ limit: number; data: SearchRow[] }> {
-  const { sql, values, limit } = searchSql(params);
+export async function searchRequests(em: EntityManager, params: SearchParams, timeZone: string): Promise<{ limit: number; data: SearchRow[] }> {
+  const { sql, values, limit } = searchSql(params, timeZone);
   const rows = await em.getConnection().execute<Record<string, any>[]>(sql, values, 'all');
   return {
     limit,

@@ -4,16 +4,16 @@
  * replaced as a whole in one transaction (one placeholder entry when no claim is selected).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isFinished, type RequestStatus } from '../../domain';
+import { isFinished, officeDayAfter, officeDayStart, type RequestStatus } from '../../domain';
 import { ClaimDataSchema, ClaimHistorySchema, RequestSchema, type ClaimHistory } from '../../db/entities';
 import { badRequest, notFound } from '../errors';
-import { localDayAfter, localDayStart } from './sql-text';
 
 export const PLACEHOLDER_PHYSICIAN = 'No claims found';
 
 export interface ClaimSearch { lastName?: string; firstName?: string; combination?: 'or' | 'and'; dateFrom?: string; dateTo?: string; requestId?: number; limit?: number }
 
-export async function searchClaims(em: EntityManager, q: ClaimSearch) {
+/** `timeZone`: the office's, whose days the report-date range means. */
+export async function searchClaims(em: EntityManager, q: ClaimSearch, timeZone: string) {
   const last = q.lastName?.trim();
   const first = q.firstName?.trim();
   if (!last && !first) throw badRequest('Enter a last name or a first name', { lastName: 'Enter a last name or a first name' });
@@ -30,8 +30,8 @@ export async function searchClaims(em: EntityManager, q: ClaimSearch) {
   if (first) names.push({ physicianFirstName: { $ilike: first } });
   const where: Record<string, unknown> = { [q.combination === 'and' ? '$and' : '$or']: names };
   const reportDate: Record<string, Date> = {};
-  if (from) reportDate.$gte = localDayStart(from);
-  if (to) reportDate.$lt = localDayAfter(to);
+  if (from) reportDate.$gte = officeDayStart(from, timeZone);
+  if (to) reportDate.$lt = officeDayAfter(to, timeZone);
   if (Object.keys(reportDate).length) where.reportDate = reportDate;
   const data = await em.find(ClaimDataSchema, where as never, {
     orderBy: { physicianLastName: 'asc', physicianFirstName: 'asc', reportDate: 'asc', id: 'asc' } as never,

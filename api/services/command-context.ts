@@ -1,7 +1,7 @@
 /** What a request command needs of the HTTP call it runs in: the caller, its entity manager, Temporal, the files. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyRequest } from 'fastify';
-import type { ClockPolicy } from '../../domain';
+import type { ClockPolicy, UserQuotas } from '../../domain';
 import type { DocumentFiles } from '../../storage/document-files';
 import { currentUser } from '../plugins/auth';
 import type { SessionUser } from '../schemas/session-user.schema';
@@ -14,6 +14,8 @@ export interface CommandContext {
   files: DocumentFiles;
   /** the clocks' policy: the signed release validity and the office's time zone (today's date) */
   clockPolicy: ClockPolicy;
+  /** the per-user quotas this portal runs with */
+  quotas: UserQuotas;
 }
 
 /** For an authenticated call (the route's onRequest hook has checked the token). */
@@ -25,5 +27,6 @@ export function commandContextOf(request: FastifyRequest): CommandContext {
     workflows: { temporal, taskQueue: config.taskQueue, answerTimeoutMs: config.workflowAnswerTimeoutMs },
     files,
     clockPolicy: config.clockPolicy,
+    quotas: config.quotas,
   };
 }

@@ -2,6 +2,7 @@
  * Discussions (spec 2 §7.8, issue #7): the message is stored, then handed to the request's workflow as an update
  * whose id derives from the message; the workflow emails the other side and writes the audit row.
  */
+import { assertMessageQuota } from './quotas';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DiscussionSchema, RequestActivitySchema, type Discussion } from '../../db/entities';
@@ -16,7 +17,7 @@ import type { CommandContext } from './command-context';
 import { findVisibleRequest } from './request-access';
 import { postDiscussion } from './request-workflows';
 
-const recordOf = (d: Discussion): DiscussionRecord => ({
+export const recordOf = (d: Discussion): DiscussionRecord => ({
   id: d.id, createdAt: d.createdAt, requestId: d.requestId, discussionId: d.discussionId, sender: d.sender,
   senderEmail: d.senderEmail, fromAdmin: d.fromAdmin, topic: d.topic, message: d.message, deletedAt: d.deletedAt ?? null,
 });
@@ -32,6 +33,7 @@ export async function createDiscussion(ctx: CommandContext, body: CreateDiscussi
   if (!discussionsOpen(request.status as RequestStatus)) throw forbidden(DISCUSSIONS_CLOSED_MESSAGE);
   const errors = discussionErrors(body);
   if (Object.keys(errors).length) throw badRequest('Please correct the highlighted fields', errors);
+  await assertMessageQuota(ctx.em, ctx.user, ctx.quotas);
   let topic = (body.topic ?? '').trim();
   let threadId = body.discussionId ?? null;
   if (threadId) {

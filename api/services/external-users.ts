@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
 import { cleanProfile, MESSAGES, validateProfile } from '../../domain';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
-import type { RegistrantSearchQuery, UserPatchBody } from '../schemas/external-user.schema';
+import type { RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../schemas/external-user.schema';
 import type { SessionUser } from '../schemas/session-user.schema';
 import { type ConfirmationContext, sendConfirmationLink } from './email-confirmations';
 import { recordSecurityEvent } from './security-log';
@@ -20,7 +20,8 @@ export const externalUserView = (u: User) => ({
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export async function searchRegistrants(em: EntityManager, query: RegistrantSearchQuery) {
+/** External users whose fields contain the given texts (case-insensitive), and whether any text was given. */
+function externalUsersWhere(query: RegistrantSearchQuery): { where: Record<string, unknown>; any: boolean } {
   const where: Record<string, unknown> = { isExternal: true };
   let any = false;
   for (const key of ['lastName', 'firstName', 'company', 'email'] as const) {
@@ -29,9 +30,25 @@ export async function searchRegistrants(em: EntityManager, query: RegistrantSear
     any = true;
     where[key] = { $ilike: `%${escapeLike(value)}%` };
   }
+  return { where, any };
+}
+
+const BY_NAME = { lastName: 'asc', firstName: 'asc', id: 'asc' } as const;
+
+export async function searchRegistrants(em: EntityManager, query: RegistrantSearchQuery) {
+  const { where, any } = externalUsersWhere(query);
   if (!any) throw badRequest(MESSAGES.searchParametersRequired);
-  const users = await em.find(UserSchema, where, { orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' }, limit: 1000 });
+  const users = await em.find(UserSchema, where, { orderBy: BY_NAME, limit: 1000 });
   return users.map(externalUserView);
+}
+
+/** `GET users`: a page of external users (filters optional), counted by the database. */
+export async function findExternalUsers(em: EntityManager, query: UserFindQuery) {
+  const { where } = externalUsersWhere(query);
+  const limit = query.$limit ?? 1000;
+  const skip = query.$skip ?? 0;
+  const [users, total] = await em.findAndCount(UserSchema, where, { orderBy: BY_NAME, limit, offset: skip });
+  return { total, limit, skip, data: users.map(externalUserView) };
 }
 
 async function externalUser(em: EntityManager, id: number) {
@@ -57,11 +74,16 @@ export async function getExternalUser(em: EntityManager, me: SessionUser, id: nu
  * A new email does not replace the one in force (issue #16): it waits in `pendingEmail` until the link sent to it is
  * used, and the address in force is told of the change. So typing an address never grants what that address would.
  */
+const PROFILE_FIELDS = ['lastName', 'firstName', 'middleInitial', 'company', 'phone', 'email'] as const;
+
 export async function patchExternalUser(ctx: ConfirmationContext, me: SessionUser, id: number, body: UserPatchBody) {
   const { em } = ctx;
   assertMayEdit(me, id);
   const user = await externalUser(em, id);
-  const { active, ...profile } = body;
+  // Only the profile's own fields, named one by one: never assign what a caller sent as is (an `isExternal` or a
+  // `sessionVersion` in the body would otherwise reach the row).
+  const { active } = body;
+  const profile = Object.fromEntries(PROFILE_FIELDS.map((key) => [key, body[key]]).filter(([, value]) => value !== undefined));
   if (active !== undefined && !me.isAdmin) throw forbidden('Only administrators deactivate or reactivate users');
   let changedTo: string | null = null;
   if (Object.keys(profile).length) {

@@ -90,6 +90,8 @@ export async function resetPassword(em: EntityManager, token: string, body: { pa
     const spent = await tx.nativeUpdate(PasswordResetSchema, { id: reset.id, usedAt: null, expiresAt: { $gt: new Date() } }, { usedAt: new Date() });
     if (spent !== 1) throw badRequest(MESSAGES.resetTokenInvalid, {}, { reason: 'invalidToken' });
     const user = await tx.findOneOrFail(UserSchema, { id: reset.userId });
+    // Only external accounts hold passwords: one single sign-on has taken over since the link was sent has none.
+    if (!user.isExternal) throw badRequest(MESSAGES.resetTokenInvalid, {}, { reason: 'invalidToken' });
     await setPassword(user, password);
     // Any other link the user was sent stops working too.
     await tx.nativeUpdate(PasswordResetSchema, { userId: user.id, usedAt: null }, { usedAt: new Date() });

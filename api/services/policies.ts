@@ -3,7 +3,7 @@
  * decimals, and no two policy years overlapping (checked under an advisory lock, so two saves cannot race).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { dayToServerIso, formatUsDate, policyOverlapMessage, validatePolicy, type PolicyInput } from '../../domain';
+import { dayToServerIso, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, policyOverlapMessage, validatePolicy, type PolicyInput } from '../../domain';
 import { PolicyYearSchema, type PolicyYear } from '../../db/entities';
 import { badRequest, notFound } from '../errors';
 import type { WakeUps } from './wake-ups';
@@ -16,7 +16,7 @@ async function assertNoOverlap(em: EntityManager, startDay: string, endDay: stri
     startDate: { $lte: end }, endDate: { $gte: start }, ...(exceptId ? { id: { $ne: exceptId } } : {}),
   });
   if (other) {
-    const message = policyOverlapMessage(formatUsDate(other.startDate.toISOString()), formatUsDate(other.endDate.toISOString()));
+    const message = policyOverlapMessage(formatOfficeDate(other.startDate, DEFAULT_OFFICE_TIME_ZONE), formatOfficeDate(other.endDate, DEFAULT_OFFICE_TIME_ZONE));
     throw badRequest(message, { startDate: message });
   }
 }

@@ -3,10 +3,13 @@
  * email. Each decides access first, then validates, saves, and hands status changes to the request workflow
  * (api/services/request-workflows.ts), which alone writes the status. Routes only parse, call and answer.
  */
+import { assertDraftQuota } from './quotas';
 import { randomUUID } from 'node:crypto';
-import { DocumentSchema, RequestActivitySchema, RequestSchema, type Request } from '../../db/entities';
 import {
-  COMPLETED_STATUSES, hasErrors, isCertificateType, isFinished, localDay, MESSAGES, PRODUCT_NAME, requestKindOf,
+  ClaimHistorySchema, DiscussionSchema, DocumentSchema, PolicyYearSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema, type Request,
+} from '../../db/entities';
+import {
+  COMPLETED_STATUSES, hasErrors, isCertificateType, certificateCoverageError, isFinished, MESSAGES, officeToday, PRODUCT_NAME, requestKindOf,
   SIGNED_RELEASE_MESSAGES, signedReleaseDateError, STATUS, zonedDay, type RequestStatus,
   onDemandRecipients,
 } from '../../domain';
@@ -21,7 +24,7 @@ import { canEditForm, findVisibleRequest, requestForCaller } from './request-acc
 import { auditFieldEdit, isAdminEdit, saveAdminEdit } from './admin-edit';
 import { applyFormFields, cloneFormFields, formOf } from './request-form';
 import { assignRequestNumber } from './request-numbers';
-import { changeStatus, recordSignedRelease, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflows';
+import { changeStatus, endDraftWorkflow, recordSignedRelease, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflows';
 
 const actorOf = (user: SessionUser): Actor => ({ name: `${user.firstName} ${user.lastName}`.trim(), email: user.email });
 
@@ -50,6 +53,7 @@ const workflowRowOf = (row: Request, requestNumber: number, loadedVersion: numbe
  */
 export async function createDraft(ctx: CommandContext, body: CreateRequestBody): Promise<Request> {
   const { user } = ctx;
+  await assertDraftQuota(ctx.em, user, ctx.quotas);
   const { requestType, cloneOf, certificateType: givenType, ...form } = body;
   let certificateType = givenType ?? null;
   if (requestType === 'certificate') {
@@ -124,7 +128,7 @@ async function assertSubmittable(ctx: CommandContext, row: Request): Promise<voi
   }
   const documentCount = await ctx.em.count(DocumentSchema, { requestId: row.id });
   const errors = validateRequestForm(requestKindOf(row.requestType, row.certificateType), formOf(row), {
-    isExternal: row.employerType === 'external', today: localDay(new Date()), documentCount,
+    isExternal: row.employerType === 'external', today: officeToday(ctx.clockPolicy.calendar.timeZone), documentCount,
   });
   if (hasErrors(errors)) throw badRequest('Field validation error.', errors as Record<string, string>);
 }
@@ -147,6 +151,10 @@ async function changeStatusAsAdmin(
   if (body.status === STATUS.draft) {
     await reopenRequest(ctx.workflows, workflowRow, actor, seenVersion);
   } else {
+    // No certificate saying no policy covers it (issue #22 item 14): refused before anything is written.
+    const years = await ctx.em.find(PolicyYearSchema, {});
+    const uncovered = certificateCoverageError(row, body.status, years, officeToday(ctx.clockPolicy.calendar.timeZone));
+    if (uncovered) throw badRequest(uncovered, { status: uncovered });
     const verified = body.verified ?? row.verified;
     await changeStatus(ctx.workflows, workflowRow, { status: body.status, verified, internalNotes: body.internalNotes, actor }, seenVersion);
   }
@@ -213,18 +221,29 @@ export async function patchRequest(ctx: CommandContext, id: number, body: PatchR
 
 // ---- delete ----------------------------------------------------------------------------------------------------
 
-/** Deletes the caller's own never-submitted draft and its documents; answers the request as it was. */
+/**
+ * Deletes the caller's own never-submitted draft (spec 1 §6: "one's own", administrators included) with everything
+ * attached to it (spec 2 §7.3: "It also removes the associated claim history, discussions and documents"): its
+ * documents and their files, discussions, audit rows, claim-history links, pending effects, and its workflow if a
+ * discussion started one. Answers the request as it was.
+ */
 export async function deleteDraft(ctx: CommandContext, id: number): Promise<RequestRecord> {
   const row = await findVisibleRequest(ctx.em, ctx.user, id);
   if (row.status !== STATUS.draft) throw badRequest('Only draft requests can be deleted');
   // Every draft has its number from creation. A draft that was ever submitted (a reopened request) keeps its number
   // and its workflow: it goes back through review, it is not thrown away.
   if (row.submitDate) throw badRequest('A reopened request cannot be deleted');
-  if (row.requesterId !== ctx.user.id && !ctx.user.isAdmin) throw forbidden('Only the requester can delete this draft');
+  if (row.requesterId !== ctx.user.id) throw forbidden('Only the requester can delete this draft');
   const documents = await ctx.em.find(DocumentSchema, { requestId: row.id });
   const result = requestForCaller(ctx.user, row);
-  ctx.em.remove([row, ...documents]);
-  await ctx.em.flush();
+  if (row.requestNumber) await endDraftWorkflow(ctx.workflows, row.requestNumber);
+  await ctx.em.transactional(async (em) => {
+    const requestId = row.id;
+    for (const schema of [DiscussionSchema, RequestActivitySchema, ClaimHistorySchema, RequestEffectSchema, DocumentSchema]) {
+      await em.nativeDelete(schema as typeof DocumentSchema, { requestId });
+    }
+    await em.nativeDelete(RequestSchema, { id: requestId });
+  });
   await Promise.all(documents.map((d) => ctx.files.remove(d.storedName)));
   return result;
 }

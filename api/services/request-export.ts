@@ -13,9 +13,8 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Orm } from '../../db/orm';
 import { RequestExportSchema, type RequestExport } from '../../db/entities';
-import { EXPORT_FILE_NAME, REQUEST_TYPE_FILTERS, requestTypeLabelOf } from '../../domain';
+import { EXPORT_FILE_NAME, officeDay, officeDayAfter, officeDayStart, REQUEST_TYPE_FILTERS, requestTypeLabelOf } from '../../domain';
 import { badRequest } from '../errors';
-import { localDayAfter, localDayStart } from './sql-text';
 
 type Kind = 'text' | 'date' | 'number';
 /** The columns an analyst needs, as [header, SQL expression, kind, width]. */
@@ -50,14 +49,14 @@ const sqlOf = (kind: Kind, column: string) =>
 
 export interface ExportInput { filename: string; dateFrom?: string; dateTo?: string; filterByType?: string }
 
-function whereOf(input: ExportInput): { where: string; values: unknown[] } {
+function whereOf(input: ExportInput, timeZone: string): { where: string; values: unknown[] } {
   const where = [`status <> 'Draft'`, 'submit_date is not null'];
   const values: unknown[] = [];
   const from = input.dateFrom?.slice(0, 10);
   const to = input.dateTo?.slice(0, 10);
   if (from && to && from > to) throw badRequest('From date cannot be after To date', { dateFrom: 'From date cannot be after To date' });
-  if (from) { values.push(localDayStart(from)); where.push(`submit_date >= $${values.length}`); }
-  if (to) { values.push(localDayAfter(to)); where.push(`submit_date < $${values.length}`); }
+  if (from) { values.push(officeDayStart(from, timeZone)); where.push(`submit_date >= $${values.length}`); }
+  if (to) { values.push(officeDayAfter(to, timeZone)); where.push(`submit_date < $${values.length}`); }
   const type = input.filterByType;
   if (type) {
     if (!(REQUEST_TYPE_FILTERS as readonly string[]).includes(type)) throw badRequest('Unknown request type', { filterByType: 'Unknown request type' });
@@ -73,6 +72,14 @@ function whereOf(input: ExportInput): { where: string; values: unknown[] } {
 }
 
 /** The escaped literal of a value for the COPY statement (COPY takes no bind parameters). */
+/**
+ * A date cell: the office's day of the instant, as midnight UTC of that day. Excel has no time zones: it shows the
+ * serial's own day (numFmt 14), so an instant written as is would show its UTC day (tomorrow, after 16:00 in Portland).
+ */
+function excelDay(ms: number, timeZone: string): Date {
+  return new Date(`${officeDay(ms, timeZone)}T00:00:00.000Z`);
+}
+
 function literal(value: unknown): string {
   if (value instanceof Date) return `'${value.toISOString()}'::timestamptz`;
   return `'${String(value).replace(/'/g, "''")}'`;
@@ -87,9 +94,10 @@ export function exportPath(dataDir: string, storedName: string) {
 }
 
 /** Records the run and starts writing; answers at once with the running export. */
-export async function startExport(orm: Orm, dataDir: string, databaseUrl: string, input: ExportInput, createdBy: string): Promise<RequestExport> {
+/** `timeZone`: the office's, whose days the date range means and the sheet's dates show. */
+export async function startExport(orm: Orm, dataDir: string, databaseUrl: string, input: ExportInput, createdBy: string, timeZone: string): Promise<RequestExport> {
   if (!EXPORT_FILE_NAME.test(input.filename)) throw badRequest('The file name must start with coi_export_', { filename: 'The file name must start with coi_export_' });
-  const { where, values } = whereOf(input);
+  const { where, values } = whereOf(input, timeZone);
   const em = orm.em.fork();
   const row = em.create(RequestExportSchema, {
     filename: `${input.filename}.xlsx`, storedName: `${randomBytes(12).toString('hex')}.xlsx`, state: 'running',
@@ -97,13 +105,13 @@ export async function startExport(orm: Orm, dataDir: string, databaseUrl: string
     filterByType: input.filterByType ?? null, createdBy,
   } as never);
   await em.flush();
-  const job = writeExport(orm, dataDir, databaseUrl, row.id, row.storedName, where, values)
+  const job = writeExport(orm, dataDir, databaseUrl, row.id, row.storedName, where, values, timeZone)
     .finally(() => running.delete(row.id));
   running.set(row.id, job);
   return row;
 }
 
-async function writeExport(orm: Orm, dataDir: string, databaseUrl: string, id: number, storedName: string, where: string, values: unknown[]) {
+async function writeExport(orm: Orm, dataDir: string, databaseUrl: string, id: number, storedName: string, where: string, values: unknown[], timeZone: string) {
   const file = exportPath(dataDir, storedName);
   const client = new pg.Client({ connectionString: databaseUrl });
   const progress = async (patch: Partial<RequestExport>) => {
@@ -135,7 +143,7 @@ async function writeExport(orm: Orm, dataDir: string, databaseUrl: string, id: n
       const cells = COLUMNS.map(([, , kind], i) => {
         const text = record[i];
         if (text === '' || text === undefined) return null;
-        if (kind === 'date') return new Date(Number(text));
+        if (kind === 'date') return excelDay(Number(text), timeZone);
         if (kind === 'number') return Number(text);
         return text;
       });

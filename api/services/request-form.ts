@@ -1,6 +1,6 @@
 /** Converting between stored requests and the form the domain rules validate (every kind, domain/request-kinds.ts). */
 import type { Request } from '../../db/entities';
-import { ALL_FORM_FIELDS, cleanText, formatUsDate, type RequestFormValues } from '../../domain';
+import { ALL_FORM_FIELDS, cleanText, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, type RequestFormValues } from '../../domain';
 import { BOOLEAN_FIELDS, DATE_FIELDS, FORM_FIELD_NAMES } from '../schemas/request.schema';
 
 const LOWERCASED = new Set(ALL_FORM_FIELDS.filter((f) => f.kind === 'email').map((f) => f.name));
@@ -26,7 +26,8 @@ export function formOf(request: Request): RequestFormValues {
   for (const field of ALL_FORM_FIELDS) {
     const value = source[field.name];
     if (value === null || value === undefined) continue;
-    if (value instanceof Date) form[field.name] = formatUsDate(value.toISOString());
+    // Form dates are calendar days (11:00 UTC of the day): the same day in the office's zone.
+    if (value instanceof Date) form[field.name] = formatOfficeDate(value, DEFAULT_OFFICE_TIME_ZONE);
     else if (typeof value === 'boolean' || typeof value === 'string') form[field.name] = value;
   }
   return form;

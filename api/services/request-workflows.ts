@@ -10,11 +10,11 @@
  * PostgreSQL like the first.
  */
 import {
-  WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
+  WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
 } from '@temporalio/client';
 import { applyLifecycleEvent, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
 import {
-  discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, reopenUpdate, sendEmailUpdate, setStatusUpdate, submitUpdate,
+  requestWorkflowId, discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, reopenUpdate, sendEmailUpdate, setStatusUpdate, submitUpdate,
   type Actor, type StatusResult,
 } from '../../workflows/request.messages';
 import { requestStartOperation } from '../../temporal/request-workflow-start';
@@ -194,4 +194,19 @@ export function generateLetter(
   return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(generateLetterUpdate, {
     args: [command], updateId: command.commandId, startWorkflowOperation: startOperation(access, request),
   }));
+}
+
+/**
+ * Ends the workflow of a draft being deleted (a discussion on a draft starts one), before its rows go: should the
+ * deletion then fail, the draft stays and its next command re-creates the workflow from PostgreSQL.
+ */
+export async function endDraftWorkflow(access: WorkflowAccess, requestNumber: number): Promise<void> {
+  await translateFailures(access, async () => {
+    try {
+      await access.temporal.workflow.getHandle(requestWorkflowId(requestNumber)).terminate('The draft was deleted');
+    } catch (error) {
+      // Never started (no discussion), or already closed: nothing to end. A closed run is reported as not found.
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+  });
 }

@@ -2,41 +2,36 @@
  * Sign-in with email and password (spec 2 §7.2, strategy local). Same work whether the email exists or not, so the
  * timing does not reveal registered addresses; a hash older or weaker than argon2id at today's parameters is
  * replaced by a fresh one after a successful verify; lastLogin is recorded.
+ *
+ * Failed attempts are counted in PostgreSQL (domain/abuse-limits.ts SIGN_IN_LIMITS), so every API process sees them:
+ * per account and per client address for browsers the account does not know, per browser for those it does
+ * (api/auth/known-device.ts). Nothing locks an account: every window passes on its own, and the owner's own browser
+ * is never held back by someone else's failures. Each success, failure and refusal is written to the security log.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
 import { MESSAGES } from '../../domain';
+import { QUOTA_MESSAGES, SIGN_IN_LIMITS, type WindowLimit } from '../../domain/abuse-limits';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../auth/password-hash';
 import { ApiError, notAuthenticated } from '../errors';
+import { clearHits, countHit, isOverLimit } from './rate-limits';
+import { recordSecurityEvent } from './security-log';
 
-/**
- * Per-account throttle, whatever the caller's address: at most ACCOUNT_FAILURES failed sign-ins per window; further
- * attempts on that account hear 429 until the window ends. Nothing is locked: the window slides away on its own, and
- * the per-address limit (route config) bounds a single client across accounts.
- */
-export const ACCOUNT_FAILURES = 20;
-export const ACCOUNT_WINDOW_MS = 5 * 60_000;
-const failures = new Map<string, { count: number; since: number }>();
-
-function throttled(email: string, now: number): boolean {
-  const entry = failures.get(email);
-  if (!entry) return false;
-  if (now - entry.since > ACCOUNT_WINDOW_MS) {
-    failures.delete(email);
-    return false;
-  }
-  return entry.count >= ACCOUNT_FAILURES;
+/** Where an attempt comes from: the client's address and, when the browser signed in to this account before, its id. */
+export interface SignInOrigin {
+  ip: string;
+  /** the id of a browser that signed in to this email before (known-device cookie), else null */
+  knownDeviceId: string | null;
 }
 
-function recordFailure(email: string, now: number): void {
-  const entry = failures.get(email);
-  if (!entry || now - entry.since > ACCOUNT_WINDOW_MS) failures.set(email, { count: 1, since: now });
-  else entry.count += 1;
-  if (failures.size > 100_000) failures.clear(); // bound memory under a spray of addresses
+/** The failure counters an attempt meets, each with its limit and the message of its refusal. */
+function countersOf(email: string, origin: SignInOrigin): Array<{ key: string; limit: WindowLimit; message: string }> {
+  if (origin.knownDeviceId) return [{ key: `signin|device|${origin.knownDeviceId}`, limit: SIGN_IN_LIMITS.knownDevice, message: QUOTA_MESSAGES.signInAccount }];
+  return [
+    { key: `signin|account|${email}`, limit: SIGN_IN_LIMITS.account, message: QUOTA_MESSAGES.signInAccount },
+    { key: `signin|address|${origin.ip}`, limit: SIGN_IN_LIMITS.address, message: QUOTA_MESSAGES.signInAddress },
+  ];
 }
-
-/** For tests: forget every account's failures. */
-export const resetSignInThrottle = () => failures.clear();
 
 /**
  * The account a password sign-in is for: the one with this address that has a password. Single sign-on may have
@@ -48,28 +43,44 @@ async function accountWithPassword(em: EntityManager, email: string): Promise<Us
   return users[0] ?? null;
 }
 
-export async function signInWithPassword(em: EntityManager, rawEmail: string | undefined, password: string | undefined): Promise<User> {
+/** Logs a refusal for too many attempts at most once a minute per address and email (a flood adds no lines). */
+async function logThrottled(em: EntityManager, email: string, origin: SignInOrigin, counter: string): Promise<void> {
+  const { hits } = await countHit(em, `signin|logged-throttle|${origin.ip}|${email}`, 60_000);
+  if (hits === 1) await recordSecurityEvent(em, { kind: 'signInThrottled', email, ip: origin.ip, detail: { counter } });
+}
+
+export async function signInWithPassword(em: EntityManager, rawEmail: string | undefined, password: string | undefined, origin: SignInOrigin): Promise<User> {
   const email = rawEmail?.trim().toLowerCase() ?? '';
   if (!email || !password) throw notAuthenticated(MESSAGES.loginFailed);
-  const now = Date.now();
-  if (throttled(email, now)) {
-    throw new ApiError(429, 'Too many sign-in attempts for this account. Please wait a few minutes and try again.');
+  const counters = countersOf(email, origin);
+  for (const counter of counters) {
+    if (await isOverLimit(em, counter.key, counter.limit)) {
+      await logThrottled(em, email, origin, counter.key.split('|')[1]);
+      throw new ApiError(429, counter.message);
+    }
   }
   const user = await accountWithPassword(em, email);
   const stored = user?.passwordHash ?? await dummyPasswordHash();
   const ok = await verifyPassword(password, stored);
   if (!user || !ok) {
-    recordFailure(email, now);
+    for (const counter of counters) await countHit(em, counter.key, counter.limit.windowMs);
+    await recordSecurityEvent(em, { kind: 'signInFailed', userId: user?.id ?? null, email, ip: origin.ip, detail: { knownDevice: Boolean(origin.knownDeviceId) } });
     if (!user && await em.count(UserSchema, { email, isExternal: false, passwordHash: null, deletedAt: null })) {
       // A single-sign-on user: no password here to guess; point at the right button (issue #16).
       throw notAuthenticated(MESSAGES.useSingleSignOn, { reason: 'useSingleSignOn' });
     }
     throw notAuthenticated(MESSAGES.loginFailed);
   }
-  failures.delete(email);
-  if (user.deletedAt) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
+  // A success from a strange browser ends the account's failure window; one from the owner's known browser does not
+  // (it was never held by that window), or each of the owner's sign-ins would hand an attacker a fresh 20 guesses.
+  if (!origin.knownDeviceId) await clearHits(em, `signin|account|${email}`);
+  if (user.deletedAt) {
+    await recordSecurityEvent(em, { kind: 'signInFailed', userId: user.id, email, ip: origin.ip, detail: { reason: 'inactiveUser' } });
+    throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
+  }
   if (needsRehash(stored)) user.passwordHash = await hashPassword(password);
   user.lastLogin = new Date();
   await em.flush();
+  await recordSecurityEvent(em, { kind: 'signInSucceeded', userId: user.id, email, ip: origin.ip, detail: { strategy: 'local' } });
   return user;
 }

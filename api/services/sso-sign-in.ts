@@ -13,7 +13,7 @@
  * as it was, and the internal user is created apart from it (emails are unique per kind of account).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UserSchema, type User } from '../../db/entities';
+import { EmailConfirmationSchema, PasswordResetSchema, UserSchema, type User } from '../../db/entities';
 import { NON_EMPLOYEE_IS_CODES, STUDENT_IS_CODE } from '../../domain';
 import type { SsoIdentity } from '../../domain/single-sign-on';
 import { SsoRefused } from '../auth/saml/service-provider';
@@ -44,6 +44,10 @@ export async function signInWithSso(em: EntityManager, identity: SsoIdentity, ip
       user.sessionVersion += 1;
       user.pendingEmail = null;
       user.company = null;
+      // Links already mailed would hand a password (a reset) or an address (a pending change) back: spend them.
+      const spentAt = new Date();
+      await em.nativeUpdate(PasswordResetSchema, { userId: user.id, usedAt: null }, { usedAt: spentAt });
+      await em.nativeUpdate(EmailConfirmationSchema, { userId: user.id, usedAt: null }, { usedAt: spentAt });
     }
   }
   if (user?.deletedAt) throw new SsoRefused('inactiveUser', `user ${user.id} is deactivated`);

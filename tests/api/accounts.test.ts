@@ -7,14 +7,13 @@ import { createHmac } from 'node:crypto';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PasswordResetSchema, UserSchema } from '../../db/entities';
-import { resetSignInThrottle } from '../../api/services/sign-in';
 import { call, createExternalUser, login } from '../support/api-helpers';
-import { startHarness, type Harness } from '../support/portal-harness';
+import { resetRateLimits, startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
 beforeAll(async () => { h = await startHarness({ worker: true }); });
 afterAll(async () => { await h?.stop(); });
-beforeEach(() => resetSignInThrottle());
+beforeEach(async () => { await resetRateLimits(h.orm.em); });
 
 const M = {
   current: 'Current password failed authentication',
@@ -114,7 +113,7 @@ describe('tokens and sessions', () => {
     const res = await h.app.inject({ method: 'POST', url: '/api/v1/authentication', remoteAddress: '10.9.8.7', payload: { strategy: 'local', email, password } });
     expect(res.statusCode).toBe(429);
     expect(res.json().name).toBe('TooManyRequests');
-    resetSignInThrottle(); // the window passing
+    await resetRateLimits(h.orm.em); // the window passing
     const later = await h.app.inject({ method: 'POST', url: '/api/v1/authentication', remoteAddress: '10.9.8.6', payload: { strategy: 'local', email, password } });
     expect(later.statusCode).toBe(200);
   });

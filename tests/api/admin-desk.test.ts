@@ -9,7 +9,7 @@ import { credentialingLetterHtml } from '../../activities/pdf/credentialing-lett
 import { takeSnapshot } from '../../activities/effects/request-snapshot';
 import { claimsCsv, CSV_HEADER } from '../../bench/generate-cs-stars';
 import { ClaimDataSchema, EmailTemplateSchema, RequestSchema } from '../../db/entities';
-import { DESK_MESSAGES, EMAIL_TEMPLATE_TITLES, MESSAGES, MONEY_MESSAGE, TEMPLATE_VARIABLES } from '../../domain';
+import { DEFAULT_OFFICE_TIME_ZONE, DESK_MESSAGES, EMAIL_TEMPLATE_TITLES, MESSAGES, MONEY_MESSAGE, TEMPLATE_VARIABLES } from '../../domain';
 import { call, credentialingDraft, loginAdmin, loginRequester, uploadClaimsCsv, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
@@ -301,7 +301,7 @@ describe('claim-history and the letter', () => {
 
     const em = h.orm.em.fork();
     const request = await em.findOneOrFail(RequestSchema, requestId);
-    const snapshot = await takeSnapshot(em, request, { at: '2025-07-01T12:00:00.000Z', publicUrl: 'http://x', withLetter: true });
+    const snapshot = await takeSnapshot(em, request, { at: '2025-07-01T12:00:00.000Z', publicUrl: 'http://x', timeZone: DEFAULT_OFFICE_TIME_ZONE, withLetter: true });
     expect(asCredentialingLetter(snapshot.letter).claims).toEqual([
       { claimNumber: 'CH-1', reportDate: '2016-03-01T11:00:00.000Z', involvement: 'Defendant - Staff', indemnityPaid: '125000.00' },
       { claimNumber: 'CH-2', reportDate: '2019-06-15T11:00:00.000Z', involvement: 'Named in Claim', indemnityPaid: '0.00' },
@@ -311,7 +311,7 @@ describe('claim-history and the letter', () => {
     expect(html).toContain('<td>CH-2</td><td>06/15/2019</td>');
 
     await api(admin, 'POST', '/api/v1/claim-history', { requestId, claimIds: [] });
-    const none = await takeSnapshot(em, request, { at: '2025-07-01T12:00:00.000Z', publicUrl: 'http://x', withLetter: true });
+    const none = await takeSnapshot(em, request, { at: '2025-07-01T12:00:00.000Z', publicUrl: 'http://x', timeZone: DEFAULT_OFFICE_TIME_ZONE, withLetter: true });
     expect(asCredentialingLetter(none.letter).claims).toEqual([]);
     expect(credentialingLetterHtml(asCredentialingLetter(none.letter))).toContain('No claims were found for the period 01/01/2015 through 12/31/2020.');
   });
@@ -345,7 +345,8 @@ describe('export-requests', () => {
     const cell = (name: string) => sheet.getRow(2).getCell(headers.indexOf(name) + 1);
     expect(cell('Request Number').value).toBe(700_000 + id);
     expect(cell('Submission Date').value).toBeInstanceOf(Date);
-    expect((cell('Submission Date').value as Date).toISOString()).toBe('2031-02-03T18:00:00.000Z');
+    // The office's day of the instant (10:00 in Portland), as Excel's date of that day (tests/api/office-dates.test.ts).
+    expect((cell('Submission Date').value as Date).toISOString()).toBe('2031-02-03T00:00:00.000Z');
     expect(cell('Submission Date').numFmt).toBe('mm-dd-yy'); // Excel's built-in date format (id 14), shown as the reader's short date
     expect(cell('Request Type').value).toBe('Claim History and Insurance Verification');
     expect((await api(requester, 'GET', '/api/v1/export-requests')).status).toBe(403);

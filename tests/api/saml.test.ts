@@ -5,7 +5,7 @@
  * admin flag from the admin list. Refused with the code the login page explains: tampered, unsigned, signed by another
  * key, expired, for another audience or recipient, replayed (also two posts racing), unsolicited, missing attributes.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { SSO_ERRORS, SAML_ATTRIBUTES } from '../../domain/single-sign-on';
 import { signedResponse, signedResponseXml, type AssertedPerson, type ResponseOptions } from '../../devtools/dev-idp/saml-response';
 import { serviceProviderUrls } from '../../api/auth/saml/service-provider';
 import { MESSAGES } from '../../domain';
+import { resetLinkToken, resetSecretHash } from '../../db/password-reset-secret';
 import { call, createExternalUser, login } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
@@ -225,6 +226,11 @@ describe('single sign-on (SAML)', () => {
     const person = employee();
     await createExternalUser(h, person.email, 'Linked-Pass1');
     const before = await login(h, person.email, 'Linked-Pass1');
+    // A reset link mailed before the link would hand the account a password again.
+    const resetId = randomUUID();
+    await h.orm.em.fork().getConnection().execute(
+      `insert into password_resets (id, created_at, user_id, secret_hash, expires_at) values (?, now(), ?, ?, now() + interval '1 hour')`,
+      [resetId, before.user.id, resetSecretHash(h.config.jwtSecret, resetId)]);
     const result = await signIn(person);
     const me = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: result.token });
     expect(me.body.user).toMatchObject({ id: before.user.id, isExternal: false, personType: 'Employee' });
@@ -232,6 +238,9 @@ describe('single sign-on (SAML)', () => {
     const password = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'local', email: person.email, password: 'Linked-Pass1' });
     expect(password.status).toBe(401);
     expect(password.body).toMatchObject({ message: MESSAGES.useSingleSignOn, data: { reason: 'useSingleSignOn' } });
+    const reset = await call(h, null, 'PATCH', `/api/v1/password-reset/${resetLinkToken(h.config.jwtSecret, resetId)}`, { password: 'Taken-Over1', confirmPassword: 'Taken-Over1' });
+    expect(reset.status).toBe(400);
+    expect(reset.body.message).toBe(MESSAGES.resetTokenInvalid);
   });
 
   it('accepts an answer only in the browser that started the sign-in (login CSRF)', async () => {

@@ -149,3 +149,13 @@ describe('docs/REQUEST-FIELDS.md', () => {
     expect(readFileSync(new URL('../../docs/REQUEST-FIELDS.md', import.meta.url), 'utf8')).toBe(requestFieldsMarkdown());
   });
 });
+
+describe('middle initial (spec 1 §5: "Middle initial max 1 character")', () => {
+  it('accepts one letter, with or without its period, and refuses two on every kind', () => {
+    expect(validate('Clinician', { ...VALID.Clinician, middleInitial: 'J' })).toEqual({});
+    expect(validate('Clinician', { ...VALID.Clinician, middleInitial: 'J.' })).toEqual({}); // periods are stripped first
+    expect(validate('Clinician', { ...VALID.Clinician, middleInitial: 'JK' })).toEqual({ middleInitial: 'Maximum 1 character' });
+    const credentialing = requestKindOf('credentialing', null);
+    expect(validateRequestForm(credentialing, { middleInitial: 'JK' }, ctx).middleInitial).toBe('Maximum 1 character');
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  discussionErrors, discussionRecipients, notificationTemplateFor, STATUS, statusEmailRecipients, MESSAGE_MAX, onDemandRecipients, THREAD_ID_PATTERN, threadIdFrom,
+  discussionErrors, discussionRecipients, MESSAGES, notificationTemplateFor, STATUS, statusEmailRecipients, MESSAGE_MAX, onDemandRecipients, THREAD_ID_PATTERN, threadIdFrom,
 } from '../../domain';
 
 describe('thread ids and message limits', () => {
@@ -10,9 +10,9 @@ describe('thread ids and message limits', () => {
     expect(id.slice(0, 3)).toBe('AZA');
   });
   it('topic is required on a new thread only; message required, at most 800', () => {
-    expect(discussionErrors({ message: 'x' })).toEqual({ topic: 'Discussion Topic is required' });
+    expect(discussionErrors({ message: 'x' })).toEqual({ topic: MESSAGES.required });
     expect(discussionErrors({ message: 'x', discussionId: 'ABCDEFGHIJKL' })).toEqual({});
-    expect(discussionErrors({ topic: 'T', message: ' ' })).toEqual({ message: 'Message is required' });
+    expect(discussionErrors({ topic: 'T', message: ' ' })).toEqual({ message: MESSAGES.required });
     expect(discussionErrors({ topic: 'T', message: 'x'.repeat(MESSAGE_MAX) })).toEqual({});
     expect(discussionErrors({ topic: 'T', message: 'x'.repeat(MESSAGE_MAX + 1) }).message).toMatch(/800/);
     expect(discussionErrors({ message: 'x', discussionId: 'abc' }).discussionId).toBeTruthy();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayToServerIso, formatUsDate, parseUsDate, validateRequestPeriod } from '../../domain';
+import { dayToServerIso, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, parseUsDate, validateRequestPeriod } from '../../domain';
 import { validateCredentialingForm } from '../../domain/request-rules';
 
 const today = '2026-11-21';
@@ -15,7 +15,7 @@ describe('request dates', () => {
 
   it('sends dates at 11:00 UTC of the day and shows them as MM/dd/yyyy', () => {
     expect(dayToServerIso('2024-01-31')).toBe('2024-01-31T11:00:00.000Z');
-    expect(formatUsDate('2024-01-31T11:00:00.000Z')).toBe('01/31/2024');
+    expect(formatOfficeDate('2024-01-31T11:00:00.000Z', DEFAULT_OFFICE_TIME_ZONE)).toBe('01/31/2024');
   });
 
   it('accepts a period from 7/1/2002 up to today', () => {

@@ -1,7 +1,8 @@
 /** The wake-up rules (issue #10 items 2 and 3) and the lifecycle's WAKE event, as pure functions. */
 import { describe, expect, it } from 'vitest';
+import { seedPolicyYears } from '../../db/seed-data';
 import {
-  ADMINISTRATOR_TEMPLATES, applyLifecycleEvent, coveredPeriod, namesPerson, notificationTemplateFor, periodCovered,
+  ADMINISTRATOR_TEMPLATES, applyLifecycleEvent, certificateCoverageError, coveredPeriod, uncoveredCertificateMessage, namesPerson, notificationTemplateFor, periodCovered,
   REQUEST_RETURNED_TO_REVIEW, STATUS, statusChoicesNow, wakeCommandIdOf,
 } from '../../domain';
 
@@ -63,5 +64,30 @@ describe('the clinician in the directory', () => {
     expect(namesPerson({ employeeId: 'W7002', email: 'new.hire@hospital.example' }, person)).toBe(false);
     expect(namesPerson({ employeeId: null, email: 'new.hire@hospital.example' }, person)).toBe(true);
     expect(namesPerson({ employeeId: '', email: null }, person)).toBe(false);
+  });
+});
+
+describe('no certificate without coverage (issue #22 item 14)', () => {
+  const years = [year(2024), year(2025)];
+  const event = (from: string, to: string) => ({ requestType: 'certificate' as const, certificateType: 'Event', eventStartDate: `${from}T11:00:00.000Z`, eventEndDate: `${to}T11:00:00.000Z` });
+  it('refuses issuing when a day of the period lies outside every policy year, for both approvals', () => {
+    expect(certificateCoverageError(event('2026-04-18', '2026-04-19'), STATUS.approved, years, '2026-01-01')).toBeNull();
+    expect(certificateCoverageError(event('2026-06-30', '2026-07-01'), STATUS.approved, years, '2026-01-01')).toBe(uncoveredCertificateMessage('2026-06-30', '2026-07-01'));
+    expect(certificateCoverageError(event('2026-06-30', '2026-07-01'), STATUS.approvedWithLetterOfIntent, years, '2026-01-01')).not.toBeNull();
+  });
+  it('asks nothing of other statuses or of claim history requests; a certificate without dates is dated the issue day', () => {
+    expect(certificateCoverageError(event('2090-01-01', '2090-01-02'), STATUS.denied, years, '2026-01-01')).toBeNull();
+    expect(certificateCoverageError(event('2090-01-01', '2090-01-02'), STATUS.pendingNewPolicyYear, years, '2026-01-01')).toBeNull();
+    expect(certificateCoverageError({ requestType: 'credentialing', dateFrom: '2090-01-01T11:00:00Z', dateTo: '2090-01-02T11:00:00Z' }, STATUS.approved, years, '2026-01-01')).toBeNull();
+    const property = { requestType: 'certificate' as const, certificateType: 'Property' };
+    expect(certificateCoverageError(property, STATUS.approved, years, '2026-11-24')).toBe(uncoveredCertificateMessage('2026-11-24', '2026-11-24'));
+    expect(uncoveredCertificateMessage('2026-11-24', '2026-11-24')).toContain('covers 11/24/2026, so');
+  });
+  it('the development seed runs through the policy year after the current one', () => {
+    const years = seedPolicyYears(new Date('2026-11-24T12:00:00Z'));
+    expect(years[0].startDate.toISOString()).toBe('2002-07-01T11:00:00.000Z');
+    expect(years.at(-1)!.endDate.toISOString()).toBe('2028-06-30T11:00:00.000Z');
+    expect(seedPolicyYears(new Date('2027-03-01T12:00:00Z')).at(-1)!.endDate.toISOString()).toBe('2028-06-30T11:00:00.000Z');
+    expect(years.find((y) => y.policyNumber === 'UHS-PL-2024-25')).toMatchObject({ limitClaim: '2565400.00', annualAggregate: '5130700.00' });
   });
 });

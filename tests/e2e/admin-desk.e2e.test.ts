@@ -253,13 +253,18 @@ describe("the administrators' desk in Chromium", () => {
     await page.locator('input[name="dateFrom"]').fill('');
     await page.locator('input[name="dateTo"]').fill('');
     await page.locator('select[name="filterByType"]').selectOption('Claim History and Insurance Verification');
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
-    // The newest export is the first row; its Download appears when it is written.
+    // The browser downloads the xlsx by itself once it is written (spec 2 §7.11; issue #22 item 12).
+    const [file] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      page.getByRole('button', { name: 'Export', exact: true }).click(),
+    ]);
+    expect(file.suggestedFilename()).toMatch(/^coi_export_\d{4}-\d{2}-\d{2}_\d{6}\.xlsx$/);
+    // The list keeps it, with its Download button for a later copy.
     const download = page.locator('table tbody tr').first().getByRole('button', { name: /^Download coi_export_/ });
     await download.waitFor({ timeout: 30_000 });
     await shot('exports', true);
-    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
-    expect(file.suggestedFilename()).toMatch(/^coi_export_\d{4}-\d{2}-\d{2}_\d{6}\.xlsx$/);
+    const [again] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    expect(again.suggestedFilename()).toBe(file.suggestedFilename());
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile((await file.path())!);
     const sheet = workbook.worksheets[0];

@@ -204,16 +204,17 @@ describe('the administrator approves each one and the requesters receive the PDF
     await decide(numbers.rental, 'Approved');
     await expect.poll(() => page.getByRole('cell', { name: `Certificate of Insurance ${numbers.rental}.pdf` }).isVisible(), { timeout: 30_000 }).toBe(true);
     await portal.shot('admin-rental-approved');
-    // Admin Edit: the same form without the disclaimer and the type selector; Save keeps the status.
+    // Admin Edit, in place: the subtype's fields without the disclaimer and the type selector; Save keeps the status.
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('tab', { name: /^Certificate Requests \(\d+\)$/ }).click();
     await page.getByRole('row').filter({ hasText: numbers.event }).getByRole('link', { name: 'View' }).click();
-    await page.getByRole('link', { name: 'Admin Edit' }).click();
-    await page.locator('input[name="eventLocation"]').waitFor();
+    await page.getByRole('button', { name: 'Admin Edit' }).click();
+    const editForm = page.getByRole('form', { name: 'Edit request' });
+    await editForm.locator('input[name="eventLocation"]').waitFor();
     expect(await page.getByText('Additional insureds cannot be named').count()).toBe(0);
     expect(await page.locator('select[name="certificateType"]').count()).toBe(0);
     await fill('eventLocation', 'Director Park');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await editForm.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Director Park').first().waitFor();
     await page.getByText('Save Successful').first().waitFor();
     expect(await page.getByText('Status: Submitted').first().isVisible()).toBe(true);

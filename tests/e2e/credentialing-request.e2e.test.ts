@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
-import { formatUsDate, localDay, MESSAGES } from '../../domain';
+import { DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, officeToday, MESSAGES } from '../../domain';
 import type { Harness } from '../support/portal-harness';
 import { usePortalBrowser } from '../support/portal-browser';
 
@@ -96,7 +96,7 @@ describe('a claim history request from the requester to the administrator and ba
     requestNumber = /\b(5\d{4,})\b/.exec(text)![1];
     expect(text).toContain('Submitted');
     expect(text).toContain('PENDING');
-    expect(text).toContain(formatUsDate(localDay(new Date())));
+    expect(text).toContain(formatOfficeDate(officeToday(DEFAULT_OFFICE_TIME_ZONE), DEFAULT_OFFICE_TIME_ZONE));
     await expect.poll(() => page.getByRole('heading', { name: 'In Progress' }).isVisible()).toBe(true);
     await shot('submitted');
 

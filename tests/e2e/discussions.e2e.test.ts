@@ -39,7 +39,8 @@ describe('discussions in Chromium', () => {
     await page.getByRole('button', { name: 'New Discussion' }).click();
     const dialog = page.getByRole('dialog', { name: 'New Discussion' });
     await dialog.getByRole('button', { name: 'Post Message' }).click();
-    await dialog.getByText('Discussion Topic is required').waitFor();
+    expect(await dialog.getByText(MESSAGES.required).count()).toBe(2); // topic and message, the spec's words
+    await dialog.getByText(MESSAGES.required).first().waitFor();
     await dialog.getByLabel('Discussion Topic').fill('Dates of coverage');
     await dialog.getByLabel('Message').fill('Please confirm the end date.');
     await dialog.getByText('772 characters remaining').waitFor();

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
-import { addDays, DEFAULT_CLOCK_POLICY, formatUsDate, STATUS, zonedDay } from '../../domain';
+import { addDays, DEFAULT_CLOCK_POLICY, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, STATUS, zonedDay } from '../../domain';
 import { call, credentialingDraft, loginRequester } from '../support/api-helpers';
 import { usePortalBrowser } from '../support/portal-browser';
 
@@ -30,7 +30,7 @@ describe('Signed Release Date in Manage Request', () => {
     await page.goto(`/requests/credentialing/${requestId}`);
     await page.getByRole('heading', { name: 'Manage Request' }).waitFor();
     const field = page.getByLabel('Signed Release Date');
-    await field.fill(formatUsDate(addDays(today, 2)));
+    await field.fill(formatOfficeDate(addDays(today, 2), DEFAULT_OFFICE_TIME_ZONE));
     await page.getByLabel('Verified').check();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('The signed release date cannot be in the future').waitFor();
@@ -39,15 +39,15 @@ describe('Signed Release Date in Manage Request', () => {
     await portal.shot('future-date');
 
     const signed = addDays(today, -10);
-    await field.fill(formatUsDate(signed));
+    await field.fill(formatOfficeDate(signed, DEFAULT_OFFICE_TIME_ZONE));
     await field.press('Enter'); // keyboard: Enter submits the form
     await page.getByText('Save Successful').waitFor();
     await page.reload();
     await page.getByRole('heading', { name: 'Manage Request' }).waitFor();
-    await expect.poll(() => page.getByLabel('Signed Release Date').inputValue()).toBe(formatUsDate(signed));
+    await expect.poll(() => page.getByLabel('Signed Release Date').inputValue()).toBe(formatOfficeDate(signed, DEFAULT_OFFICE_TIME_ZONE));
     expect(await page.getByLabel('Verified').isChecked()).toBe(true);
     await page.getByRole('tab', { name: 'Request Audit Details' }).click();
-    await page.getByText(`Signed release dated ${formatUsDate(signed)} recorded`).waitFor();
+    await page.getByText(`Signed release dated ${formatOfficeDate(signed, DEFAULT_OFFICE_TIME_ZONE)} recorded`).waitFor();
     await portal.checkA11y('audit tab with the release row');
     await portal.shot('recorded');
   });

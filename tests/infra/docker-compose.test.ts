@@ -20,7 +20,8 @@ const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
  * development accounts (refused with NODE_ENV=production).
  */
 /** CLOCK_DAY_SECONDS compresses the request clocks' days for tests and demonstrations: never in production. */
-const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS', 'CLOCK_DAY_SECONDS']);
+/** PGPORT moves the default database address (and the embedded PostgreSQL); compose names DATABASE_URL instead. */
+const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS', 'CLOCK_DAY_SECONDS', 'PGPORT']);
 /**
  * Settings with no value that fits every site: compose must pass them through (`${NAME:-}`), the operator fills them
  * in. Single sign-on takes the IdP's metadata URL or its entry point and certificate (config/app-config.ts).

@@ -1,7 +1,8 @@
 /**
  * Vitest globalSetup (root level, once per run; see vitest.config.ts):
  *  - creates a fresh database `coi_test_<pid>_<random>` on DATABASE_URL's server (default
- *    postgres://postgres@127.0.0.1:5432), migrates and seeds it (db/prepare-database.ts);
+ *    postgres://postgres@127.0.0.1:5432; when nothing answers there, a throwaway embedded PostgreSQL 15 started for
+ *    the run and removed after it: db/embedded-postgres.ts), migrates and seeds it (db/prepare-database.ts);
  *  - starts an in-memory, headless Temporal dev server on a free port with the portal's search attributes
  *    (or reuses TEMPORAL_TEST_ADDRESS);
  *  - provides `databaseUrl` and `temporalAddress` (tests: `inject('databaseUrl')`), and also exports them as
@@ -17,13 +18,15 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { prepareDatabase } from '../../db/prepare-database';
+import { defaultDatabaseUrl } from '../../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../../db/database';
+import { ensurePostgres, usesDefaultDatabase } from '../../db/embedded-postgres';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
 
 const log = (line: string) => console.log(`[test-setup] ${line}`);
 
 function serverUrl(): URL {
-  const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const url = new URL(process.env.DATABASE_URL ?? defaultDatabaseUrl(process.env, 'postgres'));
   url.pathname = '/postgres';
   url.search = '';
   return url;
@@ -34,6 +37,11 @@ export default async function setup(project: TestProject) {
   if (selected.length > 0 && selected.every((name) => name === 'domain')) return undefined;
 
   const started = Date.now();
+  // No server at the default address: a throwaway embedded cluster for this run (issue #20).
+  const postgres = await ensurePostgres({
+    databaseUrl: serverUrl().toString(), isDefault: usesDefaultDatabase(), persistent: false,
+    clusterDir: path.join(os.tmpdir(), `coi-test-pg-${process.pid}-${randomBytes(4).toString('hex')}`), log,
+  });
   await dropOrphanedDatabases(serverUrl().toString(), 'coi_test_');
   const dbUrl = serverUrl();
   dbUrl.pathname = `/coi_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -44,6 +52,7 @@ export default async function setup(project: TestProject) {
   const teardown = async () => {
     await temporal?.stop().catch((error) => log(`stopping Temporal failed: ${(error as Error).message}`));
     await dropDatabase(databaseUrl).catch((error) => log(`dropping ${dbUrl.pathname.slice(1)} failed: ${(error as Error).message}`));
+    await postgres.stop().catch((error) => log(`stopping the embedded PostgreSQL failed: ${(error as Error).message}`));
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 

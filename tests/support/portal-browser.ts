@@ -39,6 +39,8 @@ function ensureUiBuilt(): void {
 
 export interface PortalBrowserOptions {
   viewport?: { width: number; height: number };
+  /** the browser's own time zone (IANA), when a test needs it to differ from the office's */
+  timezoneId?: string;
   /** extra settings for the portal, read when it starts (after earlier beforeAll hooks ran, e.g. an IdP's URL) */
   env?: () => Record<string, string>;
 }
@@ -56,6 +58,7 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
     state.browser = await chromium.launch({ executablePath: state.h.config.chromiumPath });
     state.context = await state.browser.newContext({
       baseURL: state.h.baseUrl!, acceptDownloads: true, viewport: options.viewport ?? { width: 1280, height: 900 },
+      timezoneId: options.timezoneId,
     });
     // Pages the test opens later (a second tab) are watched too.
     state.context.on('page', (page) => a11y.watch(page));

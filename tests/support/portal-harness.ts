@@ -33,6 +33,16 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+const GENEROUS_QUOTAS = { OPEN_DRAFTS_QUOTA: '100000', MESSAGES_PER_HOUR_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000' };
+
+/** The quotas a portal runs with by default (for the harness of a test that proves them). */
+export const DEFAULT_QUOTAS_ENV = { OPEN_DRAFTS_QUOTA: '', MESSAGES_PER_HOUR_QUOTA: '', UPLOAD_MB_PER_DAY_QUOTA: '' };
+
+/** Forgets every rate-limit counter (sign-in failures, route limits): "the window passing" in tests. */
+export async function resetRateLimits(sql: { getConnection(): { execute(sql: string, params: unknown[], method: 'run'): Promise<unknown> } }): Promise<void> {
+  await sql.getConnection().execute('delete from "rate_limit_counters"', [], 'run');
+}
+
 export async function startHarness(options: { worker?: boolean; listen?: boolean; databaseUrl?: string; env?: Record<string, string> } = {}): Promise<Harness> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-harness-'));
   const sink = await startSmtpSink();
@@ -44,10 +54,16 @@ export async function startHarness(options: { worker?: boolean; listen?: boolean
     SMTP_URL: sink.url,
     DATA_DIR: dataDir,
     PORT: '0',
+    // The run's files share one database and a few accounts: per-user quotas would refuse the 26th draft of the
+    // development requester. tests/api/abuse-limits.test.ts runs with the real ones.
+    ...GENEROUS_QUOTAS,
     ...options.env,
   });
   const orm = await createOrm(config.databaseUrl, { poolMax: 5 });
-  const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
+  // Rate-limit counters live in the run's shared database: each file starts with none, as a fresh portal would.
+  await resetRateLimits(orm.em);
+  // Lazy, as the API server's: a harness may start before its Temporal does (tests/workflows/api-without-temporal.test.ts).
+  const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace, { lazy: true });
   const files = await new DocumentFiles(config.uploadsDir).init();
   const mailer = createMailer(config.smtpUrl!);
   const pdf = new ChromiumPdfRenderer(config.chromiumPath);

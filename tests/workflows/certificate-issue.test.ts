@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentSchema, RequestActivitySchema } from '../../db/entities';
-import { STATUS } from '../../domain';
+import { STATUS, uncoveredCertificateMessage } from '../../domain';
 import { call, certificateDraft, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
@@ -97,5 +97,34 @@ describe('the certificate is issued by the request workflow', () => {
     expect(text).toContain('Gaines Hall');
     const documents = await h.orm.em.fork().find(DocumentSchema, { requestId: id });
     expect(documents.map((d) => d.name)).toContain(`Letter of Intent ${number}.pdf`);
+  });
+});
+
+describe('no certificate without coverage (issue #22 item 14)', () => {
+  it('refuses approving a certificate whose dates no policy year covers, naming them, and offers Pending New Policy Year', async () => {
+    const id = await certificateDraft(h, employee, 'Event', { eventStartDate: '2090-04-18T11:00:00.000Z', eventEndDate: '2090-04-19T11:00:00.000Z' });
+    const sub = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    // The approval's traces: a status-change row naming Approved (other rows, e.g. the confirmation email's, come and go).
+    const approvals = async () => h.orm.em.fork().count(RequestActivitySchema, { requestId: id, activityText: { $like: '%Approved%' } });
+    for (const status of [STATUS.approved, STATUS.approvedWithLetterOfIntent]) {
+      const refused = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status, verified: true });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ name: 'BadRequest', message: uncoveredCertificateMessage('2090-04-18', '2090-04-19') });
+      expect(refused.body.message).toContain('04/18/2090 – 04/19/2090');
+      expect(refused.body.message).toContain(`"${STATUS.pendingNewPolicyYear}"`);
+    }
+    const row = await call(h, admin, 'GET', `/api/v1/requests/${id}`);
+    expect(row.body.status).toBe(STATUS.submitted); // nothing written: no status, no audit row, no document
+    expect(await approvals()).toBe(0);
+    expect(await h.orm.em.fork().count(DocumentSchema, { requestId: id, name: { $like: 'Certificate%' } })).toBe(0);
+    const waiting = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.pendingNewPolicyYear });
+    expect(waiting.status, JSON.stringify(waiting.body)).toBe(200);
+    expect(waiting.body.status).toBe(STATUS.pendingNewPolicyYear);
+  });
+
+  it('issues one dated today (no dates of its own): the seed holds the current and next policy years', async () => {
+    const { id } = await submitAndDecide('Property', STATUS.approved);
+    await eventually(async () => (await h.orm.em.fork().count(DocumentSchema, { requestId: id, name: { $like: 'Certificate%' } })) > 0 || undefined, 60_000);
   });
 });

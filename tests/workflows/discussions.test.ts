@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscussionSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
-import { MESSAGE_MAX, THREAD_ID_PATTERN } from '../../domain';
+import { MESSAGE_MAX, MESSAGES, THREAD_ID_PATTERN } from '../../domain';
 import { discussionPostedUpdate, requestWorkflowId } from '../../workflows/request.messages';
 import { SAMPLE_PDF, upload, call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
@@ -80,9 +80,9 @@ describe('discussions', () => {
     const { id } = await submitted();
     const noTopic = await post(requester, { requestId: id, message: 'hi' });
     expect(noTopic.status).toBe(400);
-    expect(noTopic.body.errors.topic).toBe('Discussion Topic is required');
+    expect(noTopic.body.errors.topic).toBe(MESSAGES.required);
     const empty = await post(requester, { requestId: id, topic: 'T', message: '   ' });
-    expect(empty.body.errors.message).toBe('Message is required');
+    expect(empty.body.errors.message).toBe(MESSAGES.required);
     expect((await post(requester, { requestId: id, topic: 'T', message: 'x'.repeat(MESSAGE_MAX + 1) })).status).toBe(400);
     expect((await post(requester, { requestId: id, topic: 'T', message: 'x'.repeat(MESSAGE_MAX) })).status).toBe(201);
     expect((await post(requester, { requestId: id, discussionId: 'NOSUCHTHREAD', message: 'x' })).status).toBe(400);

@@ -1,19 +1,14 @@
-import { formatUsDate } from '../../../domain';
+import { formatOfficeDate, formatOfficeDateTime } from '../../../domain';
+import { officeTimeZone } from './office';
 
-/** Display a date as MM/dd/yyyy (spec 2 §9.1), or a dash when absent. */
-export const displayDate = (iso: string | null | undefined): string => (iso ? formatUsDate(iso) : '—');
+/** A date as MM/dd/yyyy (spec 2 §9.1), the office's day of it (not the browser's, not UTC's); '' when absent. */
+export const officeDate = (iso: string | null | undefined): string => formatOfficeDate(iso, officeTimeZone());
 
-/** Local date and time of a timestamp: MM/dd/yyyy h:mm AM. */
-export function displayDateTime(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const day = `${pad(date.getMonth() + 1)}/${pad(date.getDate())}/${date.getFullYear()}`;
-  const time = date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
-  return `${day} ${time}`;
-}
+/** A date as MM/dd/yyyy in the office's time zone, or a dash when absent. */
+export const displayDate = (iso: string | null | undefined): string => officeDate(iso) || '—';
 
-const pad = (n: number) => String(n).padStart(2, '0');
+/** Date and time on the office's clock: MM/dd/yyyy h:mm AM, or a dash when absent. */
+export const displayDateTime = (iso: string | null | undefined): string => formatOfficeDateTime(iso, officeTimeZone()) || '—';
 
 /** "Last, First M." or a dash. */
 export function personName(person: { lastName?: string | null; firstName?: string | null; middleInitial?: string | null }): string {

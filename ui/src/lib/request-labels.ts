@@ -1,6 +1,6 @@
 /** How a request is named in tables and headings. */
 import { STATUS, requestTypeLabelOf, requesterMayEdit } from '../../../domain';
-import type { RequestRecord } from '../types/api';
+import type { RequestRecord, User } from '../types/api';
 import { paths } from './paths';
 
 /** The dashboard's request type label: the domain's one definition (matches the Filter By Request Type options). */
@@ -20,7 +20,17 @@ export const requestEditHref = (request: Pick<RequestRecord, 'id' | 'requestType
 export const isEditable = (request: Pick<RequestRecord, 'status' | 'requestType' | 'certificateType'>): boolean =>
   requesterMayEdit(request.status, { requestType: request.requestType, certificateType: request.certificateType });
 
-/** Drafts may be deleted; a reopened request keeps its number and goes back through review instead. */
 /** Drafts have numbers from creation; one that was ever submitted (reopened) is not deletable. */
 export const isDeletable = (request: Pick<RequestRecord, 'status' | 'submitDate'>): boolean =>
   request.status === STATUS.draft && !request.submitDate;
+
+/** Filed by this user: an administrator's own requests are theirs to edit and delete as a requester's are. */
+export const isOwnRequest = (request: Pick<RequestRecord, 'requesterId'>, user: Pick<User, 'id'>): boolean =>
+  request.requesterId === user.id;
+
+/**
+ * An administrator edits a submitted request in place on its view page (spec 1 §2 Admin Edit: Save and Cancel),
+ * never on the requester's autosaving form page.
+ */
+export const adminEditsInPlace = (request: Pick<RequestRecord, 'status'>, user: Pick<User, 'isAdmin'>): boolean =>
+  user.isAdmin && request.status !== STATUS.draft;

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { useLocation, useParams } from 'react-router-dom';
+import { useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { Loading } from '../../components/ui/loading';
 import { Tabs } from '../../components/ui/tabs';
@@ -12,12 +12,15 @@ import { ClaimHistorySection } from '../../features/claims/claim-history-section
 import { CredentialingDetails } from '../../features/requests/components/credentialing-details';
 import { RecentDiscussions } from '../../features/discussions/recent-discussions';
 import { AdminEditCredentialing } from '../../features/requests/components/admin-edit-credentialing';
+import { AdminEditInPlace } from '../../features/requests/components/admin-edit-in-place';
 import { RequestDocumentsPanel } from '../../features/requests/components/request-documents-panel';
 import { LoadError } from '../../features/requests/components/load-error';
 import { RequestSummary } from '../../features/requests/components/request-summary';
 import { StaleLetterNotice } from '../../features/stale-letters/stale-letter-notice';
 import { useUser } from '../../lib/auth';
+import { paths } from '../../lib/paths';
 import { getRequest } from '../../lib/request-api';
+import { isOwnRequest } from '../../lib/request-labels';
 import { UI_TEXT } from '../../lib/ui-text';
 import { useApiQuery } from '../../lib/use-api-query';
 import { usePolling } from '../../lib/use-polling';
@@ -38,10 +41,15 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
   const [tab, setTab] = useState<ViewTab>('details');
   // A status change or a message made elsewhere (another administrator, the requester, a wake-up) shows at once.
   useRequestEvents(() => { request.refetch(); activity.refetch(); }, { requestId: id });
+  const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
-  // Save Successful after Admin Edit: in place (credentialing) or back from the certificate's form page.
-  const arrivedSaved = Boolean((useLocation().state as { saved?: boolean } | null)?.saved);
-  const [editSaved, setEditSaved] = useState(arrivedSaved);
+  const [editSaved, setEditSaved] = useState(false); // Save Successful after an Admin Edit
+  const adminEditButton = useRef<HTMLButtonElement>(null);
+  // Leaving the in-place edit (Save or Cancel) puts a keyboard user back on Admin Edit, not at the top of the page.
+  const stopEditing = () => {
+    setEditing(false);
+    setTimeout(() => adminEditButton.current?.focus(), 0);
+  };
   const startPolling = usePolling(() => {
     request.refetch();
     activity.refetch();
@@ -65,8 +73,9 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
       {request.status === 'error' && !request.data && <LoadError error={request.error} />}
       {request.data && (
         <>
-          <RequestSummary request={request.data} canEdit={!user.isAdmin} adminEdit={user.isAdmin && requestType === 'certificate'}
-            onAdminEdit={user.isAdmin && requestType === 'credentialing' && !editing
+          <RequestSummary request={request.data} canEdit={isOwnRequest(request.data, user)} adminEditRef={adminEditButton}
+            onDeleted={() => navigate(paths.home.getHref(), { state: { tab: 'drafts' } })}
+            onAdminEdit={user.isAdmin && !editing
               ? () => { setEditSaved(false); setTab('details'); setEditing(true); } : undefined} />
           <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
           {user.isAdmin && <StaleLetterNotice request={request.data} />}
@@ -85,8 +94,8 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
                     <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={request.refetch} />
                   )}
                   {editing ? (
-                    <AdminEditCredentialing request={request.data} onCancel={() => setEditing(false)}
-                      onSaved={(updated) => { setEditing(false); setEditSaved(true); onSaved(updated, false); }} />
+                    <AdminEditForm request={request.data} onCancel={stopEditing}
+                      onSaved={(updated) => { stopEditing(); setEditSaved(true); onSaved(updated, false); }} />
                   ) : <RequestDetails request={request.data} isAdmin onChanged={refresh} />}
                 </>
               ) : (
@@ -103,6 +112,14 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
 
 export const CredentialingViewPage = () => <RequestViewPage requestType="credentialing" />;
 export const CertificateViewPage = () => <RequestViewPage requestType="certificate" />;
+
+/**
+ * The in-place Admin Edit of the request's kind. Credentialing keeps its own sections until its form is rendered from
+ * its definition too; then AdminEditInPlace (already kind-generic) serves it as well.
+ */
+function AdminEditForm(props: { request: RequestRecord; onSaved: (updated: RequestRecord) => void; onCancel: () => void }) {
+  return props.request.requestType === 'credentialing' ? <AdminEditCredentialing {...props} /> : <AdminEditInPlace {...props} />;
+}
 
 function RequestDetails({ request, isAdmin, onChanged }: { request: RequestRecord; isAdmin: boolean; onChanged: () => void }) {
   return (

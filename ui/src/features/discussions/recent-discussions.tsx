@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { discussionsOpen, MESSAGE_MAX, MESSAGES, type RequestStatus } from '../../../../domain';
+import { discussionErrors, discussionsOpen, MESSAGE_MAX, MESSAGES, type RequestStatus } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { DataTable } from '../../components/ui/data-table';
 import { TextAreaField, TextField } from '../../components/ui/form-field';
@@ -105,9 +105,8 @@ function MessageForm({ requestId, composer, onPosted, onCancel }: {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found: Record<string, string> = {};
-    if (!composer.discussionId && !topic.trim()) found.topic = 'Discussion Topic is required';
-    if (!message.trim()) found.message = 'Message is required';
+    // The server's rules (domain/discussions.ts); a reply's thread id is the composer's own, never wrong.
+    const found = discussionErrors({ topic, message, discussionId: composer.discussionId });
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);

@@ -16,6 +16,8 @@ export function ExportPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** The export this page started: the browser downloads it by itself once it is written (spec 2 §7.11). */
+  const [awaited, setAwaited] = useState<number | null>(null);
   const running = exports.data?.some((e) => e.state === 'running') ?? false;
   const { refetch } = exports;
 
@@ -24,6 +26,13 @@ export function ExportPage() {
     const timer = setInterval(refetch, 1000);
     return () => clearInterval(timer);
   }, [running, refetch]);
+
+  const finished = exports.data?.find((e) => e.id === awaited && e.state !== 'running');
+  useEffect(() => {
+    if (!finished) return;
+    setAwaited(null);
+    if (finished.state === 'done') void download(finished);
+  }, [finished]);
 
   const set = (name: keyof typeof values) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: event.target.value }));
 
@@ -43,12 +52,13 @@ export function ExportPage() {
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      await startExport({
+      const started = await startExport({
         filename: exportFileName(new Date()),
         ...(days.dateFrom ? { dateFrom: dayToServerIso(days.dateFrom) } : {}),
         ...(days.dateTo ? { dateTo: dayToServerIso(days.dateTo) } : {}),
         ...(values.filterByType ? { filterByType: values.filterByType } : {}),
       });
+      setAwaited(started.id);
       refetch();
     } catch {
       setFailed(true);

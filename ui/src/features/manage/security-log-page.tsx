@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import {
-  DEFAULT_CLOCK_POLICY, DESK_MESSAGES, MESSAGES, parseUsDate, SECURITY_EVENT_KINDS, zonedDateTime, type SecurityEventKind,
+  DESK_MESSAGES, MESSAGES, parseUsDate, SECURITY_EVENT_KINDS, type SecurityEventKind,
 } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { DataTable, type Column } from '../../components/ui/data-table';
@@ -8,6 +8,7 @@ import { FieldFrame, fieldId, TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { Pager } from '../../components/ui/pager';
 import { api } from '../../lib/api-client';
+import { displayDateTime } from '../../lib/format';
 import { useApiQuery } from '../../lib/use-api-query';
 
 interface SecurityLogEntry {
@@ -18,7 +19,6 @@ interface SecurityLogPageData { total: number; limit: number; skip: number; data
 
 const PAGE_SIZE = 50;
 // The office's zone, as the API bounds the From/To days by it (domain/request-clocks.ts).
-const OFFICE_ZONE = DEFAULT_CLOCK_POLICY.calendar.timeZone;
 
 /** The detail of a line in words: "GET /api/v1/admins, 403 (5 times)", "adminId 12", … */
 function detailText(entry: SecurityLogEntry): string {
@@ -31,7 +31,7 @@ function detailText(entry: SecurityLogEntry): string {
 }
 
 const columns: Column<SecurityLogEntry>[] = [
-  { header: 'Date and time', cell: (e) => zonedDateTime(Date.parse(e.at), OFFICE_ZONE), className: 'cell--nowrap' },
+  { header: 'Date and time', cell: (e) => displayDateTime(e.at), className: 'cell--nowrap' },
   { header: 'Kind', cell: (e) => e.kindLabel },
   { header: 'User', cell: (e) => [e.userName, e.email].filter(Boolean).join(' · ') || '—' },
   { header: 'Address', cell: (e) => e.ip ?? '—' },

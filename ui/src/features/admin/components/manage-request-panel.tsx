@@ -1,7 +1,7 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import {
-  DEFAULT_CLOCK_POLICY, formatUsDate, INTERNAL_NOTES_MAX, MESSAGES, parseUsDate, SIGNED_RELEASE_DATE_LABEL, signedReleaseDateError, STATUS, zonedDay,
+  INTERNAL_NOTES_MAX, MESSAGES, parseUsDate, SIGNED_RELEASE_DATE_LABEL, signedReleaseDateError, STATUS,
   type RequestStatus,
 } from '../../../../../domain';
 import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
@@ -11,6 +11,8 @@ import { submissionMachine } from '../../../lib/submission.machine';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
 import { useManageChoices } from '../hooks/use-manage-choices';
+import { officeDate } from '../../../lib/format';
+import { officeToday } from '../../../lib/office';
 
 interface ManageRequestPanelProps {
   request: RequestRecord;
@@ -29,7 +31,7 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
   // Claim history requests: the signed release's date, recorded when verifying; the request goes back to the
   // requester when it is 180 days old (domain/request-clocks.ts).
   const hasRelease = request.requestType === 'credentialing' && Boolean(request.submitDate);
-  const [releaseDate, setReleaseDate] = useState(formatUsDate(request.signedReleaseDate));
+  const [releaseDate, setReleaseDate] = useState(officeDate(request.signedReleaseDate));
   const [releaseError, setReleaseError] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [save, send] = useMachine(submissionMachine);
@@ -38,7 +40,7 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
   // A status written elsewhere (the workflow, a reopen) becomes the selected one.
   useEffect(() => setChosen(request.status), [request.status]);
   useEffect(() => setVerified(Boolean(request.verified)), [request.verified]);
-  useEffect(() => setReleaseDate(formatUsDate(request.signedReleaseDate)), [request.signedReleaseDate]);
+  useEffect(() => setReleaseDate(officeDate(request.signedReleaseDate)), [request.signedReleaseDate]);
 
   function run(changes: Record<string, unknown>, statusChanged: boolean) {
     setRefusal(null);
@@ -52,10 +54,10 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
   /** The release date as the API takes it (`yyyy-mm-dd`), `undefined` when unchanged, or null after showing an error. */
   function releaseChange(): string | undefined | null {
     setReleaseError(null);
-    if (!hasRelease || !releaseDate.trim() || releaseDate.trim() === formatUsDate(request.signedReleaseDate)) return undefined;
+    if (!hasRelease || !releaseDate.trim() || releaseDate.trim() === officeDate(request.signedReleaseDate)) return undefined;
     const day = parseUsDate(releaseDate);
     // "Today" at the office (the server checks again with the configured time zone).
-    const error = day ? signedReleaseDateError(day, zonedDay(Date.now(), DEFAULT_CLOCK_POLICY.calendar.timeZone)) : MESSAGES.dateInputInvalid;
+    const error = day ? signedReleaseDateError(day, officeToday()) : MESSAGES.dateInputInvalid;
     if (error) { setReleaseError(error); return null; }
     return day!;
   }

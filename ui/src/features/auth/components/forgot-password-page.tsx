@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui/alert';
 import { TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../lib/paths';
 import { forgotPassword } from '../api/passwords';
+import { officeEmail, officePhone } from '../../../lib/office';
 
 /** /login/forgot-password: the answer never says whether the address is registered (spec 2 §8.3). */
 export function ForgotPasswordPage() {
@@ -37,7 +38,7 @@ export function ForgotPasswordPage() {
       ) : (
         <form onSubmit={submit} noValidate className="card">
           <p>Enter the email address you registered with. We will email you a link to choose a new password.</p>
-          {state === 'error' && <Alert kind="error">{MESSAGES.forgotPasswordFailed} at riskmanagement@coi-portal.local.</Alert>}
+          {state === 'error' && <Alert kind="error">{MESSAGES.forgotPasswordFailed} at {officePhone()} or <a href={`mailto:${officeEmail()}`}>{officeEmail()}</a>.</Alert>}
           <TextField name="email" label="Email" type="email" autoComplete="email" required
             value={email} onChange={(e) => setEmail(e.target.value)} error={error} />
           <div className="button-row">

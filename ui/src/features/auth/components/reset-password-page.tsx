@@ -7,6 +7,10 @@ import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { checkResetToken, resetPassword } from '../api/passwords';
+import { officeEmail, officePhone } from '../../../lib/office';
+
+/** Where to get that support (spec 1 §1: the phone number appears in reset-password messages). */
+const contactLine = () => `Call ${officePhone()} or write to ${officeEmail()}.`;
 
 type Fields = { password: string; confirmPassword: string };
 
@@ -60,7 +64,7 @@ export function ResetPasswordPage() {
         <p><Link to={paths.forgotPassword.getHref()}>Request a new link</Link></p>
       </>
     );
-  } else if (validity === 'error') body = <Alert kind="error">{MESSAGES.resetFailed}</Alert>;
+  } else if (validity === 'error') body = <Alert kind="error">{MESSAGES.resetFailed} {contactLine()}</Alert>;
   else if (state === 'success') {
     body = (
       <>
@@ -71,7 +75,7 @@ export function ResetPasswordPage() {
   } else {
     body = (
       <form onSubmit={submit} noValidate className="card">
-        {state === 'error' && <Alert kind="error">{MESSAGES.resetFailed}</Alert>}
+        {state === 'error' && <Alert kind="error">{MESSAGES.resetFailed} {contactLine()}</Alert>}
         <TextField name="password" label="New Password" type="password" autoComplete="new-password" required hint={PASSWORD_HELP}
           value={fields.password} onChange={(e) => setFields((f) => ({ ...f, password: e.target.value }))} error={errors.password} />
         <TextField name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" required

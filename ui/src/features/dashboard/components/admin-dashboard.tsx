@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { ALL_STATUSES, MESSAGES, STATUS, adminGroupOf, type RequestStatus } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { Tabs } from '../../../components/ui/tabs';
+import { useUser } from '../../../lib/auth';
 import { useApiQuery } from '../../../lib/use-api-query';
 import { useRequestEvents } from '../../../lib/use-request-events';
 import type { QueueCount } from '../../../types/api';
@@ -40,13 +42,16 @@ function queueGroups(counts: readonly QueueCount[], requestType: QueueType): Que
  * table loads one page of GET /requests, so the page stays the same size at 100,000 requests (issue #11).
  */
 export function AdminDashboard() {
-  const [tab, setTab] = useState<AdminTab>('credentialing');
+  const user = useUser();
+  // Back from deleting one's own draft: its tab.
+  const [tab, setTab] = useState<AdminTab>((useLocation().state as { tab?: string } | null)?.tab === 'drafts' ? 'drafts' : 'credentialing');
   const [filter, setFilter] = useState('');
   const dashboard = useApiQuery((signal) => getAdminDashboard(filter, signal), [filter]);
   useRequestEvents(dashboard.refetch); // new requests, status changes and messages appear without a reload
 
   const counts = dashboard.data?.queueCounts ?? [];
-  const columns = adminColumns(filter);
+  // A deleted draft sends no live event: its table and the tab counts reload here.
+  const columns = (reloadTable: () => void) => adminColumns(filter, user.id, () => { reloadTable(); dashboard.refetch(); });
   return (
     <section className="page">
       <h1>Admin Dashboard</h1>
@@ -73,8 +78,10 @@ export function AdminDashboard() {
   );
 }
 
+type ColumnsFor = (reloadTable: () => void) => ReturnType<typeof adminColumns>;
+
 function QueueTab({ groups, requestType, filter, columns }: {
-  groups: QueueGroup[]; requestType: QueueType; filter: string; columns: ReturnType<typeof adminColumns>;
+  groups: QueueGroup[]; requestType: QueueType; filter: string; columns: ColumnsFor;
 }) {
   if (groups.length === 0) return <p className="empty">{MESSAGES.emptyRequests}</p>;
   return groups.map((group) => (
@@ -84,10 +91,10 @@ function QueueTab({ groups, requestType, filter, columns }: {
 }
 
 function AdminTable({ filter, columns, heading, label }: {
-  filter: RequestListFilter; columns: ReturnType<typeof adminColumns>; heading?: string; label: string;
+  filter: RequestListFilter; columns: ColumnsFor; heading?: string; label: string;
 }) {
   const page = useRequestPage(filter);
   if (page.status === 'error') return <Alert kind="error">{MESSAGES.dashboardLoadFailed}</Alert>;
   if (page.data?.total === 0) return <p className="empty">{MESSAGES.emptyRequests}</p>;
-  return <PagedRequestTable page={page} columns={columns} heading={heading} label={label} />;
+  return <PagedRequestTable page={page} columns={columns(page.refetch)} heading={heading} label={label} />;
 }

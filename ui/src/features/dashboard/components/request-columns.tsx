@@ -1,11 +1,11 @@
 /** Column sets of the dashboard tables (spec 1 §2 Dashboard). */
 import { Link } from 'react-router-dom';
-import { approvalDateLabel, COMPLETED_STATUSES, formatUsDate, REQUEST_TYPE_FILTERS } from '../../../../../domain';
+import { approvalDateLabel, COMPLETED_STATUSES, REQUEST_TYPE_FILTERS, STATUS } from '../../../../../domain';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
-import { displayDate, personName } from '../../../lib/format';
+import { displayDate, officeDate, personName } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import {
-  isDeletable, isEditable, requestEditHref, requestNumberLabel, requestTypeLabel, requestViewHref,
+  isDeletable, isEditable, isOwnRequest, requestEditHref, requestNumberLabel, requestTypeLabel, requestViewHref,
 } from '../../../lib/request-labels';
 import type { RequestRecord } from '../../../types/api';
 import type { Column } from '../../../components/ui/data-table';
@@ -50,7 +50,7 @@ const status: Column<RequestRecord> = { header: 'Status', cell: (r) => r.status 
 export function submittedColumns(showVin: boolean, filter = ''): Column<RequestRecord>[] {
   return [
     requestNumber, requestType, person(filter), ...(showVin ? [vin] : []), submissionDate,
-    { header: 'Approval Date', cell: (r) => approvalDateLabel(r.status, r.completedDate, formatUsDate) },
+    { header: 'Approval Date', cell: (r) => approvalDateLabel(r.status, r.completedDate, officeDate) },
     status,
     {
       header: 'Action', className: 'cell--action',
@@ -79,7 +79,21 @@ export function draftColumns(showVin: boolean, onDeleted: () => void, filter = '
   ];
 }
 
-export function adminColumns(filter = ''): Column<RequestRecord>[] {
+/**
+ * The administrators' row action: View, except on an administrator's own draft, which is theirs to Edit and Delete as
+ * a requester's is (spec 1 §2 Row actions; the server lets only the requester delete a draft).
+ */
+function adminAction(r: RequestRecord, userId: number, onDeleted: () => void) {
+  if (r.status !== STATUS.draft || !isOwnRequest(r, { id: userId })) return rowLink('View', r);
+  return (
+    <div className="button-row button-row--tight">
+      {rowLink('Edit', r)}
+      {isDeletable(r) && <DeleteRequestButton requestId={r.id} onDeleted={onDeleted} className="button button--small button--danger-outline" />}
+    </div>
+  );
+}
+
+export function adminColumns(filter: string, userId: number, onDeleted: () => void): Column<RequestRecord>[] {
   return [
     requestNumber,
     { header: 'Requester', cell: (r) => r.requesterName ?? r.requesterEmail ?? '—' },
@@ -89,6 +103,6 @@ export function adminColumns(filter = ''): Column<RequestRecord>[] {
     submissionDate,
     // A request reopened after its letter was flagged stays marked in the queue too (issue #10 item 5).
     { header: 'Status', cell: (r) => <>{r.status}{r.letterStaleSince && <> <StaleLetterBadge since={r.letterStaleSince} /></>}</> },
-    { header: 'Action', className: 'cell--action', cell: (r) => rowLink('View', r) },
+    { header: 'Action', className: 'cell--action', cell: (r) => adminAction(r, userId, onDeleted) },
   ];
 }

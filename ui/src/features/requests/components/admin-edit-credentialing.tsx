@@ -1,6 +1,6 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { hasErrors, LICENSING_REASON, localDay, type CredentialingForm as FormValues } from '../../../../../domain';
+import { hasErrors, LICENSING_REASON, type CredentialingForm as FormValues } from '../../../../../domain';
 import { validateCredentialingForm } from '../../../../../domain/request-rules';
 import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
 import { Alert } from '../../../components/ui/alert';
@@ -14,6 +14,7 @@ import { ClinicianSection } from './clinician-section';
 import type { FormErrors } from './form-section';
 import { RecipientSection } from './recipient-section';
 import { RequestInformationSection } from './request-information-section';
+import { officeToday } from '../../../lib/office';
 
 interface AdminEditCredentialingProps {
   request: RequestRecord;
@@ -34,7 +35,7 @@ export function AdminEditCredentialing({ request, onSaved, onCancel }: AdminEdit
   const formElement = useRef<HTMLFormElement>(null);
   const isExternal = request.employerType === 'external';
   const validate = (values: FormValues) => validateCredentialingForm(values as Record<string, string>, {
-    isExternal, today: localDay(new Date()), documentCount: request.documents?.length ?? 0,
+    isExternal, today: officeToday(), documentCount: request.documents?.length ?? 0,
   });
 
   useEffect(() => { formElement.current?.querySelector<HTMLElement>('input')?.focus(); }, []);

@@ -2,7 +2,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-  CONTRACTS_CERTIFICATE, STATUS, hasErrors, isShown, localDay, requestKindOf, type CertificateType, type RequestFormValues,
+  CONTRACTS_CERTIFICATE, STATUS, hasErrors, isShown, requestKindOf, type CertificateType, type RequestFormValues,
 } from '../../../../../domain';
 import { validateRequestForm } from '../../../../../domain/request-rules';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
@@ -22,8 +22,9 @@ import { FollowUpDialog } from './follow-up-dialog';
 import { FormActions } from './form-actions';
 import type { FormErrors } from './form-section';
 import { PersonFillingSection } from './person-filling-section';
-import { PersonSearchDialog, type DirectoryPerson } from './person-search-dialog';
+import { emptyPersonValues, personFormValues, PersonSearchDialog, type DirectoryPerson } from './person-search-dialog';
 import { SupportingDocumentsSection } from './supporting-documents-section';
+import { officeToday } from '../../../lib/office';
 
 interface CertificateFormProps {
   record: RequestRecord | null;
@@ -35,11 +36,10 @@ interface CertificateFormProps {
   onCreated: (record: RequestRecord) => void;
 }
 
-const PERSON_FIELDS = ['employeeId', 'lastName', 'firstName', 'middleInitial', 'title', 'email', 'workPhone'];
-
 /**
  * A Certificate of Insurance form of any subtype, rendered from the subtype's definition (domain/request-kinds.ts)
- * and validated with the same rules the server applies at submit. Autosaved as a draft (750 ms).
+ * and validated with the same rules the server applies at submit. Autosaved as a draft (750 ms). Administrators edit
+ * submitted requests in place on the view page (admin-edit-in-place.tsx), never here.
  */
 export function CertificateForm({ record, certificateType, user, initialValues, cloneOf, onCreated }: CertificateFormProps) {
   const navigate = useNavigate();
@@ -54,8 +54,6 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   const [scrollTick, setScrollTick] = useState(0);
   const [searching, setSearching] = useState(false);
   const [followUp, setFollowUp] = useState(false);
-  // Admin edit of a submitted request (spec 1 §2): no disclaimers, no type selector, Save without a status change.
-  const adminEdit = user.isAdmin && !!record && record.status !== STATUS.draft;
   const formElement = useRef<HTMLFormElement>(null);
   const valuesRef = useRef(values);
   valuesRef.current = values;
@@ -73,7 +71,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   });
 
   const validate = (v: RequestFormValues, documentCount: number) =>
-    validateRequestForm(kind, v, { isExternal: user.isExternal, today: localDay(new Date()), documentCount });
+    validateRequestForm(kind, v, { isExternal: user.isExternal, today: officeToday(), documentCount });
 
   useEffect(() => {
     if (attempted) setClientErrors(validate(values, documents.length));
@@ -91,8 +89,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   useEffect(() => {
     if (!submission.matches('success')) return;
     // A submitted contracts/lease certificate asks about a credentialing request as well (spec 1 §1).
-    if (adminEdit && record) navigate(paths.certificate.view.getHref(record.id), { state: { saved: true } });
-    else if (certificateType === CONTRACTS_CERTIFICATE && !user.isExternal) setFollowUp(true);
+    if (certificateType === CONTRACTS_CERTIFICATE && !user.isExternal) setFollowUp(true);
     else goHome();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [submission]);
@@ -104,11 +101,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   }
 
   function applyPerson(person: DirectoryPerson) {
-    setValues((prev) => ({
-      ...prev,
-      employeeId: person.employeeId, lastName: person.lastName, firstName: person.firstName,
-      middleInitial: person.middleInitial ?? '', title: person.title ?? '', email: person.email ?? '', workPhone: person.workPhone ?? '',
-    }));
+    setValues((prev) => ({ ...prev, ...personFormValues(person) }));
     setServerErrors(({ lastName: _l, firstName: _f, ...rest }) => rest);
     setSearching(false);
     saver.scheduleAutosave();
@@ -130,7 +123,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
       run: () => saver.enqueue(async (id) => {
         try {
           const payload = valuesToPayload(valuesRef.current, kind, 'update', ctx);
-          const submitted = await commandRequest(id, adminEdit ? payload : { ...payload, status: STATUS.submitted }, saver.version());
+          const submitted = await commandRequest(id, { ...payload, status: STATUS.submitted }, saver.version());
           saver.remember(submitted);
           return submitted;
         } catch (error) {
@@ -184,7 +177,6 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
         saveState={saver.saveState}
         submitting={submitting}
         onSaveDraft={() => void saver.saveDraft().catch(() => undefined)}
-        adminEdit={adminEdit}
         deleteButton={deletable && (
           <DeleteRequestButton requestId={requestId} label="Delete This Request" className="button button--danger-outline"
             onDeleted={() => {
@@ -199,7 +191,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
         <PersonSearchDialog open={searching} role={kind.personRole} onApply={applyPerson} onClose={() => setSearching(false)}
           onAddNew={() => {
             setSearching(false);
-            setValues((prev) => ({ ...prev, ...Object.fromEntries(PERSON_FIELDS.map((f) => [f, ''])) }));
+            setValues((prev) => ({ ...prev, ...emptyPersonValues() }));
             setTimeout(() => formElement.current?.querySelector<HTMLElement>('[name="lastName"]')?.focus(), 0);
           }} />
       )}

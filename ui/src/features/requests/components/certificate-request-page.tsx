@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { CERTIFICATE_TYPES, isCertificateType, isFinished, type CertificateType } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { SelectField } from '../../../components/ui/form-field';
@@ -8,12 +8,13 @@ import { ApiError } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
 import { getRequest } from '../../../lib/request-api';
-import { isEditable } from '../../../lib/request-labels';
+import { adminEditsInPlace, isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
 import { FormDiscussions } from '../../discussions/recent-discussions';
 import { CertificateForm } from './certificate-form';
 import { LoadError } from './load-error';
+import { HelpLine } from './help-line';
 
 type Loaded =
   | { status: 'loading' }
@@ -74,10 +75,13 @@ export function CertificateRequestPage() {
   const type = (record?.certificateType as CertificateType | undefined) ?? (chosenType || null);
   // Requesters edit while the lifecycle allows; administrators until the request is finished.
   const editable = !record || (user.isAdmin ? !isFinished(record.status) : isEditable(record));
+  // An administrator edits a submitted request on its view page (Admin Edit: Save and Cancel, no autosave).
+  if (record && editable && adminEditsInPlace(record, user)) return <Navigate to={paths.certificate.view.getHref(record.id)} replace />;
 
   return (
     <section className="page">
       <h1>Certificate of Insurance Request</h1>
+      <HelpLine topic="certificate requests" />
       {loaded.status === 'loading' && <Loading />}
       {loaded.status === 'error' && <LoadError error={loaded.error} />}
       {record && !editable && (

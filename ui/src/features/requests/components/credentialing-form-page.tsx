@@ -1,17 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
 import { getRequest } from '../../../lib/request-api';
-import { isEditable } from '../../../lib/request-labels';
+import { adminEditsInPlace, isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
 import { FormDiscussions } from '../../discussions/recent-discussions';
 import { CredentialingForm } from './credentialing-form';
 import { LoadError } from './load-error';
+import { HelpLine } from './help-line';
 
 type Loaded =
   | { status: 'loading' }
@@ -51,9 +52,15 @@ export function CredentialingFormPage() {
     navigate(paths.credentialing.edit.getHref(record.id), { replace: true, state: null });
   };
 
+  // An administrator edits a submitted request on its view page (Admin Edit: Save and Cancel, no autosave).
+  if (loaded.status === 'ready' && loaded.record && adminEditsInPlace(loaded.record, user)) {
+    return <Navigate to={paths.credentialing.view.getHref(loaded.record.id)} replace />;
+  }
+
   return (
     <section className="page">
       <h1>Claim History and Insurance Verification Request</h1>
+      <HelpLine topic="claim history requests" />
       {loaded.status === 'loading' && <Loading />}
       {loaded.status === 'error' && <LoadError error={loaded.error} />}
       {loaded.status === 'ready' && loaded.record && !isEditable(loaded.record) && (

@@ -2,7 +2,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-  LICENSING_REASON, STATUS, dayToServerIso, hasErrors, localDay, parseUsDate, type CredentialingForm as FormValues,
+  LICENSING_REASON, STATUS, dayToServerIso, hasErrors, parseUsDate, type CredentialingForm as FormValues,
 } from '../../../../../domain';
 import { validateCredentialingForm } from '../../../../../domain/request-rules';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
@@ -25,6 +25,7 @@ import { PersonFillingSection } from './person-filling-section';
 import { RecipientSection } from './recipient-section';
 import { RequestInformationSection } from './request-information-section';
 import { SupportingDocumentsSection } from './supporting-documents-section';
+import { officeToday } from '../../../lib/office';
 
 interface CredentialingFormProps {
   record: RequestRecord | null;
@@ -68,7 +69,7 @@ export function CredentialingForm({ record, user, onCreated, cloneFrom }: Creden
   });
 
   const validate = (values: FormValues, documentCount: number) =>
-    validateCredentialingForm(values as Record<string, string>, { isExternal: user.isExternal, today: localDay(new Date()), documentCount });
+    validateCredentialingForm(values as Record<string, string>, { isExternal: user.isExternal, today: officeToday(), documentCount });
 
   // After the first submit attempt, messages follow the user's corrections.
   useEffect(() => {

@@ -17,6 +17,16 @@ export interface DirectoryPerson {
   personType?: string;
 }
 
+/** The form fields a picked person fills (all of them: a new pick replaces the previous person's details). */
+export const personFormValues = (person: DirectoryPerson): Record<string, string> => ({
+  employeeId: person.employeeId, lastName: person.lastName, firstName: person.firstName, middleInitial: person.middleInitial ?? '',
+  title: person.title ?? '', email: person.email ?? '', workPhone: person.workPhone ?? '',
+});
+
+/** Add New: the person's fields emptied, to be typed. */
+export const emptyPersonValues = (): Record<string, string> =>
+  Object.fromEntries(Object.keys(personFormValues({} as DirectoryPerson)).map((field) => [field, '']));
+
 interface PersonSearchDialogProps {
   open: boolean;
   role: string;

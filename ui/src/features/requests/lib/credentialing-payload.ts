@@ -3,9 +3,10 @@
  * the payload the API takes (spec 2 §5: trimmed, straight apostrophes, dates at 11:00 UTC).
  */
 import {
-  cleanForm, dayToServerIso, formatUsDate, parseUsDate, type CredentialingForm,
+  cleanForm, dayToServerIso, parseUsDate, type CredentialingForm,
 } from '../../../../../domain';
 import type { RequestRecord } from '../../../types/api';
+import { officeDate } from '../../../lib/format';
 
 export const CREDENTIALING_FIELDS = [
   'lastName', 'firstName', 'middleInitial', 'altName', 'email', 'birthDate',
@@ -19,7 +20,7 @@ export function recordToForm(record: RequestRecord | null): CredentialingForm {
   if (!record) return form;
   for (const field of CREDENTIALING_FIELDS) {
     const value = record[field];
-    if (value) form[field] = DATE_FIELDS.has(field) ? formatUsDate(value) : value;
+    if (value) form[field] = DATE_FIELDS.has(field) ? officeDate(value) : value;
   }
   return form;
 }

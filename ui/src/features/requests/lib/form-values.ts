@@ -4,11 +4,12 @@
  * kind from its definition (domain/request-kinds.ts).
  */
 import {
-  dayToServerIso, fieldsOf, formatUsDate, parseUsDate, type ConditionContext, type RequestFormValues,
+  dayToServerIso, fieldsOf, parseUsDate, type ConditionContext, type RequestFormValues,
   type RequestKindDefinition, isShown,
 } from '../../../../../domain';
 import { cleanFormValues } from '../../../../../domain/request-rules';
 import type { RequestRecord } from '../../../types/api';
+import { officeDate } from '../../../lib/format';
 
 export function recordToValues(record: RequestRecord | Record<string, unknown> | null, kind: RequestKindDefinition): RequestFormValues {
   const values: RequestFormValues = {};
@@ -17,7 +18,7 @@ export function recordToValues(record: RequestRecord | Record<string, unknown> |
   for (const field of fieldsOf(kind)) {
     const value = source[field.name];
     if (value === null || value === undefined) continue;
-    if (field.kind === 'date') values[field.name] = formatUsDate(String(value));
+    if (field.kind === 'date') values[field.name] = officeDate(String(value));
     else if (field.kind === 'checkbox') values[field.name] = Boolean(value);
     else values[field.name] = String(value);
   }

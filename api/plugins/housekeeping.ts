@@ -1,0 +1,46 @@
+import fp from 'fastify-plugin';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { pruneRateLimitCounters } from '../services/rate-limits';
+import { pruneSecurityLog } from '../services/security-log';
+import { sweepUnreferencedUploads } from '../services/uploads';
+
+const HOUR_MS = 3_600_000;
+/** Any fixed number: the advisory lock that lets one API process do a round at a time. */
+const HOUSEKEEPING_LOCK = 160_008;
+
+/**
+ * Housekeeping of the tables that only grow (issue #16): the security log kept a year, ended rate-limit windows, and
+ * uploads no document took up within a day (row and bytes). Runs when the API is ready and then hourly. With several
+ * API processes, a transaction-level advisory try-lock lets one of them do a round and the others skip it (each
+ * delete is idempotent anyway: the lock only saves duplicate work).
+ */
+export default fp(async (app) => {
+  const round = async () => {
+    try {
+      await app.orm.em.fork().transactional(async (tx) => {
+        const [{ locked }] = await tx.getConnection().execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [HOUSEKEEPING_LOCK]);
+        if (!locked) return;
+        await pruneSecurityLog(tx as EntityManager);
+        await pruneRateLimitCounters(tx as EntityManager);
+        const removed = await sweepUnreferencedUploads(tx as EntityManager, (name) => app.files.remove(name));
+        if (removed.length) app.log.info({ removed: removed.length }, 'removed uploads no document took up');
+      });
+    } catch (err) {
+      app.log.error({ err }, 'housekeeping failed');
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  // The round in flight: closing waits for it, or the ORM would be closed under its open transaction (a shutdown
+  // right after start hung until the hook timeout).
+  let running: Promise<void> = Promise.resolve();
+  const start = () => { running = running.then(round); };
+  app.addHook('onReady', async () => {
+    start();
+    timer = setInterval(start, HOUR_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+}, { name: 'housekeeping' });

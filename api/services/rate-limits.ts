@@ -1,0 +1,49 @@
+/**
+ * Fixed-window counters in PostgreSQL (table `rate_limit_counters`, issue #16 item 5): every API process counts in
+ * the same row, so two replicas behind a load balancer share one limit. One statement per hit (an upsert that starts
+ * a new window when the old one has ended), no lock held across calls.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { WindowLimit } from '../../domain/abuse-limits';
+
+/** A connection that can run SQL (the request's EntityManager or the ORM's). */
+export type SqlRunner = Pick<EntityManager, 'getConnection'>;
+
+export interface WindowCount { hits: number; resetInMs: number }
+
+const HIT_SQL = `
+  insert into "rate_limit_counters" as c ("key", "hits", "window_ends") values (?, 1, now() + ? * interval '1 millisecond')
+  on conflict ("key") do update set
+    "hits" = case when c."window_ends" <= now() then 1 else c."hits" + 1 end,
+    "window_ends" = case when c."window_ends" <= now() then excluded."window_ends" else c."window_ends" end
+  returning "hits", greatest(0, ceil(extract(epoch from ("window_ends" - now())) * 1000))::bigint as "reset_in_ms"`;
+
+/** Counts one event under `key` and answers the count in the current window (this one included). */
+export async function countHit(sql: SqlRunner, key: string, windowMs: number): Promise<WindowCount> {
+  const rows = await sql.getConnection().execute(HIT_SQL, [key, windowMs], 'all') as Array<{ hits: number; reset_in_ms: string | number }>;
+  return { hits: Number(rows[0].hits), resetInMs: Number(rows[0].reset_in_ms) };
+}
+
+/** The count in the current window, without counting. */
+export async function readHits(sql: SqlRunner, key: string): Promise<WindowCount> {
+  const rows = await sql.getConnection().execute(
+    `select "hits", greatest(0, ceil(extract(epoch from ("window_ends" - now())) * 1000))::bigint as "reset_in_ms"
+       from "rate_limit_counters" where "key" = ? and "window_ends" > now()`, [key], 'all',
+  ) as Array<{ hits: number; reset_in_ms: string | number }>;
+  return rows[0] ? { hits: Number(rows[0].hits), resetInMs: Number(rows[0].reset_in_ms) } : { hits: 0, resetInMs: 0 };
+}
+
+/** Whether `key` has reached `limit` in its current window. */
+export async function isOverLimit(sql: SqlRunner, key: string, limit: WindowLimit): Promise<boolean> {
+  return (await readHits(sql, key)).hits >= limit.max;
+}
+
+export async function clearHits(sql: SqlRunner, key: string): Promise<void> {
+  await sql.getConnection().execute('delete from "rate_limit_counters" where "key" = ?', [key], 'run');
+}
+
+/** Removes counters whose window ended (run with the daily housekeeping). */
+export async function pruneRateLimitCounters(sql: SqlRunner): Promise<number> {
+  const result = await sql.getConnection().execute('delete from "rate_limit_counters" where "window_ends" <= now()', [], 'run') as { affectedRows?: number };
+  return result.affectedRows ?? 0;
+}

@@ -1,0 +1,138 @@
+/**
+ * The callers and rows the access matrix (tests/api/access-matrix.test.ts) and the fuzz test use: one persona per kind
+ * of caller of issue #16 item 9, and one request with a row of everything that hangs off a request, owned by the
+ * confirmed external requester.
+ */
+import { randomUUID } from 'node:crypto';
+import { hashPassword } from '../../api/auth/password-hash';
+import {
+  AdminSchema, ClaimDataSchema, ClaimHistorySchema, DiscussionSchema, DocumentSchema, EmailTemplateSchema, FaqSchema, PersonSchema,
+  PolicyYearSchema, RequestActivitySchema, RequestExportSchema, UserSchema,
+} from '../../db/entities';
+import { call, createExternalUser, credentialingDraft, login, loginAdmin, loginEmployee, type Session } from './api-helpers';
+import type { Harness } from './portal-harness';
+
+export const PERSONAS = ['anonymous', 'unconfirmed', 'confirmed', 'employee', 'student', 'admin', 'deactivated'] as const;
+export type Persona = typeof PERSONAS[number];
+
+export interface Fixtures {
+  sessions: Record<Persona, Session | null>;
+  /** the confirmed external requester's draft, with a document, a message, an audit row and a claim link */
+  requestId: number;
+  documentId: number;
+  storedName: string;
+  discussionId: number;
+  activityId: number;
+  claimHistoryId: number;
+  /** the confirmed requester's own user id */
+  ownUserId: number;
+  adminRowId: number;
+  policyId: number;
+  faqId: number;
+  templateId: number;
+  personId: number;
+  claimId: number;
+  exportId: number;
+}
+
+export const MATRIX_PASSWORD = 'Matrix-Pass1';
+const PASSWORD = MATRIX_PASSWORD;
+
+async function internalUser(h: Harness, email: string, personType: 'Employee' | 'Student'): Promise<Session> {
+  const em = h.orm.em.fork();
+  em.create(UserSchema, {
+    email, firstName: personType, lastName: 'Internal', phone: '503-494-0001', affiliation: 'OHSU', personType, isExternal: false,
+    passwordHash: await hashPassword(PASSWORD), emailConfirmedAt: new Date(),
+  } as never);
+  await em.flush();
+  return login(h, email, PASSWORD);
+}
+
+async function externalUser(h: Harness, email: string, confirmed: boolean): Promise<Session> {
+  await createExternalUser(h, email, PASSWORD, { confirmed });
+  return login(h, email, PASSWORD);
+}
+
+/** A row of `entity` with the smallest id (reference data the seed put there). */
+async function firstId(h: Harness, entity: unknown, where: object = {}): Promise<number> {
+  const [row] = await h.orm.em.fork().find(entity as never, where as never, { orderBy: { id: 'asc' } as never, limit: 1 });
+  if (!row) throw new Error('the seed holds no such row');
+  return (row as { id: number }).id;
+}
+
+export async function createFixtures(h: Harness): Promise<Fixtures> {
+  const tag = `${process.pid}-${Date.now()}`;
+  const [unconfirmed, confirmed, employee, student, admin, deactivated] = await Promise.all([
+    externalUser(h, `unconfirmed-${tag}@clinic.example`, false),
+    externalUser(h, `confirmed-${tag}@clinic.example`, true),
+    loginEmployee(h),
+    internalUser(h, `student-${tag}@ohsu.example`, 'Student'),
+    loginAdmin(h),
+    externalUser(h, `deactivated-${tag}@clinic.example`, true),
+  ]);
+  // Deactivated after the token was issued: the token must stop working on the next call.
+  await h.orm.em.fork().nativeUpdate(UserSchema, { id: deactivated.user.id }, { deletedAt: new Date() } as never);
+
+  const requestId = await credentialingDraft(h, confirmed);
+  const em = h.orm.em.fork();
+  const document = (await em.find(DocumentSchema, { requestId }))[0];
+  const discussion = em.create(DiscussionSchema, {
+    requestId, discussionId: 'MATRIXTHREAD', topic: 'Dates', message: 'Which dates?', sender: 'Matrix', senderEmail: confirmed.user.email,
+    fromAdmin: false, deletedAt: null,
+  } as never);
+  const link = em.create(ClaimHistorySchema, { requestId, physician: 'No claims found' } as never);
+  const day = new Date('2020-01-15T11:00:00Z');
+  const claim = em.create(ClaimDataSchema, {
+    exportDate: day, physicianLastName: 'Matrix', physicianFirstName: 'Avery', involvement: 'Named in Claim', claimNumber: `M-${tag}`,
+    type: 'Claim', status: 'Final', claimDate: day, reportDate: day, indemnityPaid: '0.00',
+  } as never);
+  const exportRow = em.create(RequestExportSchema, { filename: 'coi_export_matrix.xlsx', storedName: `${randomUUID()}.xlsx`, state: 'done', createdBy: 'Matrix' } as never);
+  await em.flush();
+  return {
+    sessions: { anonymous: null, unconfirmed, confirmed, employee, student, admin, deactivated },
+    requestId, documentId: document.id, storedName: document.storedName, discussionId: discussion.id,
+    activityId: await firstId(h, RequestActivitySchema, { requestId }), claimHistoryId: link.id, ownUserId: confirmed.user.id,
+    adminRowId: await firstId(h, AdminSchema), policyId: await firstId(h, PolicyYearSchema), faqId: await firstId(h, FaqSchema, { type: 'Requester' }),
+    templateId: await firstId(h, EmailTemplateSchema), personId: await firstId(h, PersonSchema), claimId: claim.id, exportId: exportRow.id,
+  };
+}
+
+/** Rows a call may remove, made afresh for each call that removes one. */
+export const throwaway = {
+  async draft(h: Harness, fx: Fixtures): Promise<number> {
+    const created = await call(h, fx.sessions.confirmed, 'POST', '/api/v1/requests', { requestType: 'credentialing', lastName: 'Throwaway' });
+    return created.body.id as number;
+  },
+  async document(h: Harness, fx: Fixtures): Promise<number> {
+    const em = h.orm.em.fork();
+    const row = em.create(DocumentSchema, {
+      requestId: fx.requestId, name: `Throwaway ${randomUUID()}.pdf`, storedName: `r${fx.requestId}-${randomUUID()}.pdf`, mimeType: 'application/pdf', size: 10,
+      uploadedBy: 'Matrix',
+    } as never);
+    await em.flush();
+    return row.id;
+  },
+  async admin(h: Harness): Promise<number> {
+    const em = h.orm.em.fork();
+    const row = em.create(AdminSchema, { firstName: 'Throw', lastName: 'Away', email: `throwaway-${randomUUID()}@ohsu.example` } as never);
+    await em.flush();
+    return row.id;
+  },
+  async faq(h: Harness): Promise<number> {
+    const em = h.orm.em.fork();
+    const order = (await em.count(FaqSchema, { type: 'Requester' })) + 1;
+    const row = em.create(FaqSchema, { type: 'Requester', question: `Throwaway ${randomUUID()}?`, answer: 'Yes.', order } as never);
+    await em.flush();
+    return row.id;
+  },
+  async policy(h: Harness): Promise<number> {
+    const em = h.orm.em.fork();
+    const year = 2200 + Math.floor(Math.random() * 700);
+    const row = em.create(PolicyYearSchema, {
+      startDate: new Date(`${year}-07-01T11:00:00Z`), endDate: new Date(`${year + 1}-06-30T11:00:00Z`), policyNumber: `T-${randomUUID()}`,
+      limitClaim: '1', annualAggregate: '1',
+    } as never);
+    await em.flush();
+    return row.id;
+  },
+};
