@@ -5,15 +5,23 @@ import { PasswordResetSchema } from '../../db/entities';
 import { resetLinkToken } from '../../db/password-reset-secret';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { call, createExternalUser, login, loginAdmin, loginEmployee, loginRequester, uploadClaimsCsv, type Session } from '../support/api-helpers';
+import { ownDatabase } from '../support/own-database';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
 let admin: Session;
+let database: Awaited<ReturnType<typeof ownDatabase>>;
 beforeAll(async () => {
-  h = await startHarness({ worker: false });
+  // Its own database: other files (the access matrix, the fuzz test) write refusals to the shared log in the same
+  // minutes, which would merge with or crowd out this file's lines.
+  database = await ownDatabase('seclog');
+  h = await startHarness({ worker: false, databaseUrl: database.url });
   admin = await loginAdmin(h);
 });
-afterAll(async () => { await h?.stop(); });
+afterAll(async () => {
+  await h?.stop();
+  await database?.drop();
+});
 
 const stamp = Date.now();
 type Entry = { id: number; at: string; kind: string; kindLabel: string; userId: number | null; userName: string | null; email: string | null; ip: string | null; detail: Record<string, unknown> };
