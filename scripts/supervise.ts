@@ -2,7 +2,7 @@
  * Keeps one child process running (used by scripts/start-portal.ts for the worker and the API): when it exits
  * without being asked to, it is started again after a delay that doubles with each consecutive crash
  * (1 s, 2 s, 4 s … capped at 30 s by default) and goes back to the first step once the child has stayed up for
- * `resetAfterMs` (60 s). Every exit and restart is reported through `log`. `stop()` ends it for good: SIGTERM, then
+ * `resetAfterMs` (10 s). Every exit and restart is reported through `log`. `stop()` ends it for good: SIGTERM, then
  * SIGKILL after a grace period, no restart, and a restart that was waiting is cancelled.
  *
  * Children are started `detached` (their own process group) by default, so a terminal Ctrl-C reaches only the
@@ -23,7 +23,12 @@ export interface SuperviseOptions {
   initialDelayMs?: number;
   /** Longest restart delay (default 30 000 ms). */
   maxDelayMs?: number;
-  /** A child that stayed up this long before crashing restarts after `initialDelayMs` again (default 60 000 ms). */
+  /**
+   * A child that stayed up this long before crashing restarts after `initialDelayMs` again (default 10 000 ms).
+   * 10 s: the worker and the API are ready within about 5 s of their start, so a child that ran 10 s had run
+   * stably; a crash then is a new incident, not a crash loop, and waits 1 s (issue #17 item 6: with 60 s, a worker
+   * killed five times in an afternoon, each after a few seconds of traffic, waited 30 s).
+   */
   resetAfterMs?: number;
   /** Time between SIGTERM and SIGKILL in stop() (default 5000 ms). */
   stopGraceMs?: number;
@@ -84,7 +89,7 @@ export class Supervisor extends EventEmitter {
       spawnOptions: options.spawnOptions ?? {},
       initialDelayMs: options.initialDelayMs ?? 1000,
       maxDelayMs: options.maxDelayMs ?? 30_000,
-      resetAfterMs: options.resetAfterMs ?? 60_000,
+      resetAfterMs: options.resetAfterMs ?? 10_000,
       stopGraceMs: options.stopGraceMs ?? 5000,
       shouldRestart: options.shouldRestart,
       log: options.log ?? (() => {}),

@@ -10,33 +10,50 @@
  * serves one browser context only and runs its pages on one renderer thread, hence a browser per lane rather than
  * pages of one browser. Nothing is lost in isolation: the HTML is the portal's own template with every value
  * escaped, JavaScript is off, nothing is loaded from the network, and playwright already runs Chromium unsandboxed.
+ *
+ * A print that does not finish within `printTimeoutMs` (a hung Chromium: its page never answers, while the
+ * activity's heartbeat keeps going) kills that lane's browser, frees the lane and fails the letter with a
+ * retryable error: the activity's retry prints it in a new browser (issue #17 item 4). Each lane's browser is
+ * started with `launchServer` for that reason: its process can be killed outright, where `browser.close()` waits
+ * for an answer a hung browser never gives.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserServer, type Page } from 'playwright-core';
 
 const LAUNCH_ARGS = ['--disable-gpu', '--single-process', '--no-zygote'];
 const PDF_OPTIONS = {
   format: 'Letter', printBackground: true, margin: { top: '0.75in', bottom: '0.75in', left: '0.9in', right: '0.9in' },
 } as const;
 
+/** Default longest print: a letter takes about 0.15 s, 2 s on a machine under heavy load. */
+export const DEFAULT_PRINT_TIMEOUT_MS = 30_000;
+
+/** A print that did not finish in time; retryable (the next attempt gets a new browser). */
+export class PrintTimeout extends Error {
+  override name = 'PrintTimeout';
+}
+
+interface OpenLane { server: BrowserServer; browser: Browser; page: Page }
+
 /** One browser and its one page. Any failure closes the browser: the next letter starts a new one. */
 class Lane {
-  private current: Promise<{ browser: Browser; page: Page }> | null = null;
+  private current: Promise<OpenLane> | null = null;
   /** Set by close(): a letter still printing (the start-up sample, say) must not launch a browser nobody closes. */
   private closed = false;
 
-  constructor(private readonly executablePath: string) {}
+  constructor(private readonly executablePath: string, private readonly printTimeoutMs: number) {}
 
-  private open(): Promise<{ browser: Browser; page: Page }> {
+  private open(): Promise<OpenLane> {
     if (this.current) return this.current;
     if (this.closed) return Promise.reject(new Error('The PDF renderer is closed'));
     const opening = (async () => {
-      const browser = await chromium.launch({ executablePath: this.executablePath, args: LAUNCH_ARGS });
-      browser.on('disconnected', () => { if (this.current === opening) this.current = null; });
+      const server = await chromium.launchServer({ executablePath: this.executablePath, args: LAUNCH_ARGS });
       try {
-        return { browser, page: await (await browser.newContext({ javaScriptEnabled: false })).newPage() };
+        const browser = await chromium.connect(server.wsEndpoint());
+        browser.on('disconnected', () => { if (this.current === opening) this.current = null; });
+        return { server, browser, page: await (await browser.newContext({ javaScriptEnabled: false })).newPage() };
       } catch (error) {
-        await browser.close().catch(() => {});
+        await server.kill().catch(() => {});
         throw error;
       }
     })();
@@ -48,15 +65,28 @@ class Lane {
   /** A browser found dead (killed, out of memory) since the last letter is replaced once, then the letter printed. */
   async render(html: string, retryOnDeadBrowser = true): Promise<Buffer> {
     let browser: Browser | null = null;
+    let timer: NodeJS.Timeout | undefined;
     try {
       const opened = await this.open();
       browser = opened.browser;
-      await opened.page.setContent(html, { waitUntil: 'load' });
-      return await opened.page.pdf(PDF_OPTIONS);
+      const printing = (async () => {
+        await opened.page.setContent(html, { waitUntil: 'load', timeout: this.printTimeoutMs });
+        return opened.page.pdf(PDF_OPTIONS);
+      })();
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new PrintTimeout(
+          `Chromium did not finish printing within ${this.printTimeoutMs / 1000} s; its browser was restarted`)), this.printTimeoutMs);
+      });
+      printing.catch(() => {}); // after a timeout its own failure (the browser killed) is nobody's business
+      return await Promise.race([printing, timedOut]);
     } catch (error) {
       await this.discard();
-      if (retryOnDeadBrowser && !this.closed && browser && !browser.isConnected()) return this.render(html, false);
+      if (retryOnDeadBrowser && !this.closed && browser && !browser.isConnected() && !(error instanceof PrintTimeout)) {
+        return this.render(html, false);
+      }
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -66,11 +96,14 @@ class Lane {
     await this.discard();
   }
 
-  /** Closes the browser, also one still starting; the next letter launches a new one. */
+  /**
+   * Ends the browser, also one still starting; the next letter launches a new one. Killed, not closed: a hung
+   * browser never answers a close, and a lane's browser holds nothing worth a graceful end (one page, no profile).
+   */
   private async discard(): Promise<void> {
     const current = this.current;
     this.current = null;
-    await current?.then(({ browser }) => browser.close(), () => {}).catch(() => {});
+    await current?.then(({ server }) => server.kill(), () => {}).catch(() => {});
   }
 }
 
@@ -79,8 +112,8 @@ export class ChromiumPdfRenderer {
   private readonly lanes: Lane[];
   private waiting: Array<(lane: Lane) => void> = [];
 
-  constructor(private readonly executablePath: string, readonly maxConcurrent = 2) {
-    this.lanes = Array.from({ length: maxConcurrent }, () => new Lane(executablePath));
+  constructor(private readonly executablePath: string, readonly maxConcurrent = 2, printTimeoutMs = DEFAULT_PRINT_TIMEOUT_MS) {
+    this.lanes = Array.from({ length: maxConcurrent }, () => new Lane(executablePath, printTimeoutMs));
     this.idle = [...this.lanes];
   }
 

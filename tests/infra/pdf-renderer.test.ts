@@ -69,6 +69,29 @@ describe('the PDF renderer', () => {
   });
 });
 
+describe('a print that never returns (a hung Chromium)', () => {
+  it('times out, kills that browser, frees the lane, and the next attempt prints in a new browser', async () => {
+    const hanging = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', 1, 3000);
+    try {
+      const before = new Set(chromiumPids());
+      await hanging.render(letterHtml(9200, 'Before Hang'));
+      const [hung] = chromiumPids().filter((pid) => !before.has(pid));
+      expect(hung).toBeGreaterThan(0);
+      process.kill(hung, 'SIGSTOP'); // the browser stops answering, as a hung one does
+      const started = Date.now();
+      const failure = await hanging.render(letterHtml(9201, 'During Hang')).catch((error: Error) => error);
+      expect(failure).toMatchObject({ name: 'PrintTimeout' });
+      expect((failure as Error).message).toContain('did not finish printing within 3 s');
+      expect(Date.now() - started).toBeLessThan(8000);
+      // The one lane is free again and its browser was killed, not left stopped.
+      expect(await pdfText(await hanging.render(letterHtml(9202, 'After Hang')))).toContain('Request number: 9202');
+      expect(chromiumPids()).not.toContain(hung);
+    } finally {
+      await hanging.close();
+    }
+  });
+});
+
 describe('a worker stopping while its browsers still start', () => {
   it('closes them and launches none after: the start-up sample letter cannot keep the process alive', async () => {
     const stopping = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');

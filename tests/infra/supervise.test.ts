@@ -107,6 +107,14 @@ describe('Supervisor', () => {
     expect(s.nextDelay(10)).toBe(2000);
   });
 
+  it('by default, a child that ran 10 s restarts within 2 s however often it crashed before', () => {
+    const s = new Supervisor({ name: 'x', command: 'true' });
+    [1, 2, 3, 4, 5, 6].forEach(() => s.nextDelay(2_000)); // a crash loop at start-up climbs to the 30 s cap
+    expect(s.nextDelay(2_000)).toBe(30_000);
+    expect(s.nextDelay(10_000)).toBe(1000);
+    expect(s.nextDelay(12_000)).toBe(1000);
+  });
+
   it('stop() during the restart delay cancels the restart', async () => {
     const { s, spawned, exits } = supervisor({ ...nodeChild('process.exit(1);'), initialDelayMs: 300 });
     s.start();
