@@ -12,6 +12,7 @@ import { queueDiscussionEmailActivity } from './effects/queue-discussion-email';
 import { finishLetterEffectActivity, queueLetterActivity } from './effects/queue-letter';
 import { recordStatusActivity } from './effects/record-status';
 import { clockStartActivity, recordClockEffectActivity, recordSignedReleaseActivity } from './effects/request-clocks';
+import { notingAttemptFailures } from './effects/note-attempt-failure';
 import { renderEffectLetterActivity } from './effects/render-letter';
 import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
 import { generateLetterActivity } from './legacy/generate-letter';
@@ -34,7 +35,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     queueEmail: queueEmailActivity(deps),
     queueDiscussionEmail: queueDiscussionEmailActivity(deps),
     pendingEffects: pendingEffectsActivity(deps),
-    sendEffectEmail: sendEffectEmailActivity(deps),
+    sendEffectEmail: notingAttemptFailures(deps.orm, sendEffectEmailActivity(deps)),
     recordEffectFailure: recordEffectFailureActivity(deps),
     queueLetter: queueLetterActivity(deps),
     finishLetterEffect: finishLetterEffectActivity(deps),
@@ -51,7 +52,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
 /** Activities of the letters task queue (Chromium), apart so a PDF backlog never delays a status save. */
 export function createLetterActivities(deps: ActivityDeps): Pick<RequestActivities, 'renderEffectLetter'> & Pick<LegacyRequestActivities, 'generateLetter'> {
   return {
-    renderEffectLetter: renderEffectLetterActivity(deps),
+    renderEffectLetter: notingAttemptFailures(deps.orm, renderEffectLetterActivity(deps)),
     generateLetter: generateLetterActivity(deps),
   };
 }

@@ -33,6 +33,7 @@ import emailConfirmationRoutes from './routes/email-confirmations';
 import registrationRoutes from './routes/registration';
 import peopleRoutes from './routes/people';
 import securityLogRoutes from './routes/security-log';
+import emailProblemsRoutes from './routes/email-problems';
 import housekeeping from './plugins/housekeeping';
 import { postgresRateLimitStore } from './plugins/rate-limit-store';
 import eventRoutes from './routes/events';
@@ -131,6 +132,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(claimHistoryRoutes);
     await api.register(exportRoutes);
     await api.register(securityLogRoutes);
+    await api.register(emailProblemsRoutes);
   }, { prefix: '/api/v1' });
   await app.register(samlRoutes); // browser endpoints of the university single sign-on: /saml/{product}/…
   await app.register(staticUi);

@@ -155,7 +155,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     banner: 'coi-portal development SMTP sink',
     onRcptTo(address, _session, callback) {
       const refusal = recipientRule(address.address);
-      if (refusal) return callback(Object.assign(new Error(refusal.replace(/^550 /, '')), { responseCode: 550 }));
+      // The rule's text starts with its reply code: 550 (permanent) unless it says otherwise, e.g. 450 (try later).
+      const code = /^[45]\d\d /.test(refusal ?? '') ? Number(refusal!.slice(0, 3)) : 550;
+      if (refusal) return callback(Object.assign(new Error(refusal.replace(/^[45]\d\d /, '')), { responseCode: code }));
       return callback();
     },
     onData(stream, session, callback) {

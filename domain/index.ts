@@ -22,4 +22,5 @@ export * from './office-time';
 export * from './request-clocks';
 export * from './stale-letters';
 export * from './security-events';
+export * from './effect-problems';
 export * from './people-directory';

@@ -21,9 +21,13 @@ export const messageIdOf = (key: string) => `<${key.replace(/[^A-Za-z0-9.-]/g, '
 
 interface SmtpError extends Error { responseCode?: number; response?: string; code?: string }
 
-/** A mail server's 5xx and an envelope it refused are permanent: retrying cannot help. */
+/**
+ * A mail server's 5xx and an envelope it refused for good are permanent: retrying cannot help. A recipient refused
+ * with 4xx ("mailbox busy, try later") is transient even when it was every recipient (nodemailer's EENVELOPE).
+ */
 function classify(error: SmtpError): Error {
-  const permanent = (error.responseCode ?? 0) >= 500 || error.code === 'EENVELOPE';
+  const code = error.responseCode ?? 0;
+  const permanent = code >= 500 || (error.code === 'EENVELOPE' && !(code >= 400 && code < 500));
   const reason = error.response ?? error.message;
   return permanent ? ApplicationFailure.nonRetryable(reason, 'SmtpRejected') : error;
 }

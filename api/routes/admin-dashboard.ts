@@ -5,6 +5,7 @@ import { countRequests, findRequestRows, requestTypeLabelCondition } from '../qu
 import { AdminDashboard, AdminDashboardQuery, DASHBOARD_DEFAULT_LIMIT } from '../schemas/admin-dashboard.schema';
 import { errorResponses } from '../schemas/error.schema';
 import { queueCounts, submissionCounts } from '../query/request-counts';
+import { countEmailProblems } from '../services/email-problems';
 import { recordForCaller } from '../services/request-access';
 
 /**
@@ -26,12 +27,13 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // Issue #10 item 5: decided requests leave the queue, so their stale letters are listed on their own.
     const stale = { letterStaleSince: { $ne: null } };
     const em = request.em;
-    const [adminRequests, counts, staleLetters, staleLettersTotal, requestCounts] = await Promise.all([
+    const [adminRequests, counts, staleLetters, staleLettersTotal, requestCounts, emailProblems] = await Promise.all([
       findRequestRows(em.fork(), { where, orderBy: { updatedAt: 'desc', id: 'desc' }, limit, skip: 0, fields }),
       queueCounts(em.fork(), where),
       findRequestRows(em.fork(), { where: stale, orderBy: { letterStaleSince: 'asc', id: 'asc' }, limit, skip: 0, fields }),
       countRequests(em.fork(), stale),
       submissionCounts(em.fork(), new Date(), app.config.clockPolicy.calendar.timeZone),
+      countEmailProblems(em.fork()),
     ]);
     return {
       requestCounts,
@@ -39,6 +41,7 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       queueCounts: counts,
       staleLetters: staleLetters.map((r) => recordForCaller(user, r)),
       staleLettersTotal,
+      emailProblems,
     };
   });
 };

@@ -2,12 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { temporalAnswers } from '../../temporal/connection';
 import { unavailable } from '../errors';
+import { oldestPendingEffectSeconds } from '../services/email-problems';
 import { errorResponses } from '../schemas/error.schema';
 
 const Readiness = Type.Object({
   status: Type.Literal('ready'),
   database: Type.Literal('up'),
   temporal: Type.Union([Type.Literal('up'), Type.Literal('down')], { description: 'down: sign-in, lists and reads work; commands answer 503' }),
+  oldestPendingEffectSeconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description: 'age of the oldest email or letter still waiting to go out (null: none); a monitor alerts when it grows (issue #17 item 3)',
+  }),
 });
 
 /** Whether PostgreSQL answers a query within `timeoutMs`. */
@@ -36,12 +40,13 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/health/ready', {
     schema: { tags: ['health'], summary: 'Readiness: PostgreSQL must answer; Temporal is reported', security: [], response: { 200: Readiness, ...errorResponses(503) } },
   }, async () => {
+    let oldest: number | null = null;
     const [database, temporal] = await Promise.all([
-      databaseAnswers(() => app.orm.em.fork().getConnection().execute('select 1', [], 'all')),
+      databaseAnswers(async () => { oldest = await oldestPendingEffectSeconds(app.orm.em.fork()); }),
       temporalAnswers(app.temporal),
     ]);
     if (!database) throw unavailable('The database does not answer');
-    return { status: 'ready' as const, database: 'up' as const, temporal: temporal ? 'up' as const : 'down' as const };
+    return { status: 'ready' as const, database: 'up' as const, temporal: temporal ? 'up' as const : 'down' as const, oldestPendingEffectSeconds: oldest };
   });
 };
 

@@ -32,4 +32,5 @@ export const AdminDashboard = Type.Object({
     description: 'requests whose issued letter may be out of date (a CS-STARS upload changed their claims), oldest flag first, at most $limit',
   }),
   staleLettersTotal: Type.Integer({ minimum: 0, description: 'how many requests are flagged in all' }),
+  emailProblems: Type.Integer({ minimum: 0, description: 'emails and letters that failed or are long delayed (GET /email-problems lists them)' }),
 });

@@ -119,6 +119,7 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/export-requests/{id}': ADMIN,
   'GET /api/v1/export-requests/{id}/file': ADMIN,
   'GET /api/v1/security-log': ADMIN,
+  'GET /api/v1/email-problems': ADMIN,
 };
 
 /** Signing out ends the session: it runs after every other route. */

@@ -19,6 +19,7 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/health/ready': ['get'],
   '/api/v1/people': ['get', 'post'],
   '/api/v1/security-log': ['get'],
+  '/api/v1/email-problems': ['get'],
   '/api/v1/authentication': ['post', 'delete'],
   '/api/v1/requests': ['get', 'post'],
   '/api/v1/requests/{id}': ['get', 'patch', 'put', 'delete'],

@@ -114,5 +114,6 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'GET /api/v1/export-requests/{id}': (_h, fx) => get(`/export-requests/${fx.exportId}`)(_h, fx),
   'GET /api/v1/export-requests/{id}/file': (_h, fx) => get(`/export-requests/${fx.exportId}/file`)(_h, fx),
   'GET /api/v1/security-log': get('/security-log'),
+  'GET /api/v1/email-problems': get('/email-problems'),
 };
 

@@ -42,7 +42,7 @@ describe('the API while Temporal is down', () => {
     expect((await call(h, requester, 'GET', `/api/v1/requests/${id}`)).status).toBe(200);
     const res = await h.app.inject({ method: 'GET', url: '/api/v1/health/ready' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ready', database: 'up', temporal: 'down' });
+    expect(res.json()).toMatchObject({ status: 'ready', database: 'up', temporal: 'down' });
     expect((await h.app.inject({ method: 'GET', url: '/api/v1/health' })).statusCode).toBe(200);
   });
 

@@ -20,6 +20,7 @@ const ConfirmEmailPage = lazyPage(() => import('../features/auth/components/conf
 const FaqsPage = lazyPage(() => import('../features/faqs/faqs-page'), 'FaqsPage');
 const CsStarsPage = lazyPage(() => import('../features/manage/cs-stars-page'), 'CsStarsPage');
 const ExportPage = lazyPage(() => import('../features/manage/export-page'), 'ExportPage');
+const EmailProblemsPage = lazyPage(() => import('../features/admin/components/email-problems-page'), 'EmailProblemsPage');
 const SecurityLogPage = lazyPage(() => import('../features/manage/security-log-page'), 'SecurityLogPage');
 const ManageFaqsPage = lazyPage(() => import('../features/manage/manage-faqs-page'), 'ManageFaqsPage');
 const ManagePoliciesPage = lazyPage(() => import('../features/manage/manage-policies-page'), 'ManagePoliciesPage');
@@ -86,6 +87,7 @@ export const routes: RouteObject[] = [
                 { path: paths.manage.faqs.path, element: <ManageFaqsPage /> },
                 { path: paths.manage.export.path, element: <ExportPage /> },
                 { path: paths.manage.securityLog.path, element: <SecurityLogPage /> },
+                { path: paths.manage.emailProblems.path, element: <EmailProblemsPage /> },
                 // Any other /manage address is still admin-only.
                 { path: '/manage/*', element: <NotFoundPage /> },
               ],

@@ -38,6 +38,7 @@ export const paths = {
     faqs: route('/manage/faqs'),
     export: route('/manage/export'),
     securityLog: route('/manage/security-log'),
+    emailProblems: route('/manage/email-problems'),
   },
   /** Employee/student single sign-on, served by the API host (not the SPA). */
   samlLogin: route(`/saml/${PRODUCT_NAME}/login`),
@@ -54,4 +55,5 @@ export const MANAGE_MENU = [
   { label: 'FAQs', href: paths.manage.faqs.getHref() },
   { label: 'Export Requests', href: paths.manage.export.getHref() },
   { label: 'Security Log', href: paths.manage.securityLog.getHref() },
+  { label: 'Emails Not Sent', href: paths.manage.emailProblems.getHref() },
 ] as const;

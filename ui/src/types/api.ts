@@ -123,6 +123,8 @@ export interface AdminDashboardData {
   /** the oldest-flagged page of the requests whose issued letter may be out of date, and how many there are */
   staleLetters: RequestRecord[];
   staleLettersTotal: number;
+  /** emails and letters that failed or are long delayed (the Emails Not Sent page lists them) */
+  emailProblems: number;
   requestCounts: RequestCounts;
 }
 

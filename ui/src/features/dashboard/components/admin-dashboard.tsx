@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { ALL_STATUSES, MESSAGES, STATUS, adminGroupOf, type RequestStatus } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { Tabs } from '../../../components/ui/tabs';
 import { useUser } from '../../../lib/auth';
+import { paths } from '../../../lib/paths';
 import { useApiQuery } from '../../../lib/use-api-query';
 import { useRequestEvents } from '../../../lib/use-request-events';
 import type { QueueCount } from '../../../types/api';
@@ -62,6 +63,12 @@ export function AdminDashboard() {
       {dashboard.data && (
         <>
           <RequestCounts counts={dashboard.data.requestCounts} />
+          {dashboard.data.emailProblems > 0 && (
+            <Alert kind="error">
+              {`${dashboard.data.emailProblems} email${dashboard.data.emailProblems === 1 ? '' : 's'} or letter${dashboard.data.emailProblems === 1 ? '' : 's'} not sent. `}
+              <Link to={paths.manage.emailProblems.getHref()}>Review emails not sent</Link>
+            </Alert>
+          )}
           <StaleLettersSection requests={dashboard.data.staleLetters} total={dashboard.data.staleLettersTotal} />
           <Tabs label="Requests" active={tab} onChange={setTab} tabs={[
             { id: 'credentialing', label: `Claim History and Insurance Verification Requests (${sum(counts.filter((c) => c.requestType === 'credentialing' && c.status !== STATUS.draft))})` },
