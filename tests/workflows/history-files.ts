@@ -8,9 +8,19 @@ import { readFile, writeFile } from 'node:fs/promises';
 const History = temporal.api.history.v1.History;
 const OPTIONS = { longs: String, enums: String, bytes: String, defaults: false } as const;
 
-export async function saveHistory(file: string, history: temporal.api.history.v1.IHistory): Promise<void> {
+/**
+ * Writes a recorded history unless the file exists (then answers false): a saved history stands for the runs of the
+ * code it was recorded on, so it is never replaced; a new shape gets a new file (issue #17 item 7).
+ */
+export async function saveHistory(file: string, history: temporal.api.history.v1.IHistory): Promise<boolean> {
   const plain = History.toObject(History.fromObject(history as never), OPTIONS);
-  await writeFile(file, `${JSON.stringify(plain, null, 1)}\n`);
+  try {
+    await writeFile(file, `${JSON.stringify(plain, null, 1)}\n`, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
 }
 
 export async function loadHistory(file: string): Promise<temporal.api.history.v1.History> {

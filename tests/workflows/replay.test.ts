@@ -1,8 +1,9 @@
 /**
  * Saved histories of request workflows must replay on the current code: a change to the workflow or to the shared
  * lifecycle machine that would break running requests fails here (guard such changes with `patched()`).
- * Record a fresh history with `RECORD_HISTORY=1 npx vitest run --project workflows` (v2: request-workflow.test.ts;
- * v3, with the request clocks: request-clocks.test.ts; v4, reads as local activities: request-workflow.test.ts and request-clocks.test.ts).
+ * Every shape is recorded by `npm run record:histories` (tests/workflows/record-histories.test.ts), which never
+ * overwrites a file; v1–v4 credentialing histories were recorded by request-workflow.test.ts and
+ * request-clocks.test.ts with RECORD_HISTORY=1 in their day (their writes now name v4 files, kept as recorded).
  */
 import { Worker } from '@temporalio/worker';
 import { loadHistory } from './history-files';
@@ -14,6 +15,25 @@ import { COMMANDS_AND_EFFECTS_PATCH, LOCAL_READS_PATCH } from '../../workflows/r
 import { REQUEST_CLOCKS_PATCH } from '../../workflows/request-clocks';
 
 const dir = path.join(import.meta.dirname, 'histories');
+
+/**
+ * The shapes recorded by tests/workflows/record-histories.test.ts (issue #17 item 7) and what each history must
+ * hold: its workflow type (request workflow unless named), the updates it accepted, the activities it scheduled.
+ */
+const LETTER_AND_EMAIL = ['renderEffectLetter', 'sendEffectEmail'];
+const SHAPES: Record<string, { type?: string; updates?: string[]; activities?: string[]; timersFired?: boolean }> = {
+  'v4-credentialing-approved-local-reads': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL },
+  'v4-credentialing-reminders-auto-closed': { updates: ['submit', 'setStatus'], timersFired: true },
+  'v4-certificate-rental-approved': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL },
+  'v4-certificate-letter-of-intent': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL },
+  'v4-credentialing-escalated-discussion-send-email-approved': { updates: ['submit', 'discussionPosted', 'sendEmail', 'setStatus'], timersFired: true },
+  'v4-credentialing-signed-release-approved': { updates: ['submit', 'recordSignedRelease', 'setStatus'] },
+  'v4-credentialing-reopened-resubmitted-approved': { updates: ['reopen', 'submit', 'setStatus'], activities: LETTER_AND_EMAIL },
+  'v4-credentialing-generate-letter': { updates: ['generateLetter'], activities: ['renderEffectLetter'] },
+  'v4-certificate-woken-by-policy-year-approved': { updates: ['submit', 'setStatus', 'wake'], activities: LETTER_AND_EMAIL },
+  'wake-up-v1-policy-year': { type: 'wakeUpWorkflow', activities: ['findRequestsToWake', 'wakeRequest'] },
+  'account-email-v1-password-reset': { type: 'accountEmailWorkflow', activities: ['sendAccountEmail'] },
+};
 
 describe('replay of saved request workflow histories', async () => {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.json'));
@@ -75,6 +95,24 @@ describe('replay of saved request workflow histories', async () => {
       expect(await localActivities(file)).toBeGreaterThan(0);
     }
     for (const file of files.filter((f) => f.startsWith('v3-'))) expect(await scheduled(file)).toContain('clockStart');
+  });
+
+  it('holds a recorded history of every shape (npm run record:histories), each with what its name says', async () => {
+    for (const [name, shape] of Object.entries(SHAPES)) {
+      const file = `${name}.json`;
+      expect(files, `${file}: record it with npm run record:histories`).toContain(file);
+      const events = (await loadHistory(path.join(dir, file))).events!;
+      const seen = {
+        type: events[0].workflowExecutionStartedEventAttributes?.workflowType?.name,
+        updates: events.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name).filter(Boolean),
+        activities: events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean),
+        timersFired: events.some((e) => e.timerFiredEventAttributes),
+      };
+      expect(seen.type, file).toBe(shape.type ?? 'requestWorkflow');
+      expect(seen.updates, file).toEqual(expect.arrayContaining(shape.updates ?? []));
+      expect(seen.activities, file).toEqual(expect.arrayContaining(shape.activities ?? []));
+      if (shape.timersFired) expect(seen.timersFired, file).toBe(true);
+    }
   });
 
   for (const file of files) {

@@ -1,0 +1,151 @@
+/**
+ * Records a history of every shape a request's workflow (and the small account-email and wake-up workflows) can take,
+ * for tests/workflows/replay.test.ts (issue #17 item 7). Run by `npm run record:histories`; skipped in `npm test`.
+ *
+ * Never overwrites: a file that exists is kept as it was recorded (it stands for the runs of its day), so a shape is
+ * recorded once per workflow-code version. After a change guarded by a new `patched()` gate, raise SHAPE_VERSION and
+ * record again: the new files sit beside the old, and both must replay (docs/OPERATIONS.md "Retiring an old
+ * workflow shape"). Days are compressed (2 s) so that the clocks fire within the recording.
+ */
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentSchema, PasswordResetSchema, RequestSchema } from '../../db/entities';
+import { DEV_REQUESTER } from '../../db/seed-data';
+import { STATUS } from '../../domain';
+import { WORKFLOWS_PATH } from '../../temporal/request-worker';
+import { passwordResetEmailWorkflowId } from '../../workflows/account-email.messages';
+import { requestWorkflowId } from '../../workflows/request.messages';
+import { WAKE_UP_WORKFLOW } from '../../workflows/wake-up.messages';
+import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
+import { eventually } from '../support/eventually';
+import { ownDatabase } from '../support/own-database';
+import { startHarness, type Harness } from '../support/portal-harness';
+import { saveHistory } from './history-files';
+
+/** The request workflow's newest shape: v4 = commands-and-effects + request-clocks + local-reads patches. */
+const SHAPE_VERSION = 'v4';
+const DIR = path.join(import.meta.dirname, 'histories');
+const recording = !!process.env.RECORD_HISTORIES;
+
+let h: Harness;
+let database: Awaited<ReturnType<typeof ownDatabase>>;
+let requester: Session;
+let employee: Session;
+let admin: Session;
+
+beforeAll(async () => {
+  if (!recording) return;
+  database = await ownDatabase('record');
+  h = await startHarness({
+    databaseUrl: database.url,
+    env: { CLOCK_DAY_SECONDS: '2', REMINDER_BUSINESS_DAYS: '1,2', AUTO_CLOSE_BUSINESS_DAYS: '3', ESCALATION_BUSINESS_DAYS: '2' },
+  });
+  [requester, employee, admin] = await Promise.all([loginRequester(h), loginEmployee(h), loginAdmin(h)]);
+});
+afterAll(async () => {
+  await h?.stop();
+  await database?.drop();
+});
+
+/** Saves the workflow's (latest run's) history as `<name>.json` unless that file exists, and replays it. */
+async function record(workflowId: string, name: string) {
+  const handle = h.temporal.workflow.getHandle(workflowId);
+  await eventually(async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined), 90_000);
+  const history = await handle.fetchHistory();
+  const written = await saveHistory(path.join(DIR, `${name}.json`), history);
+  console.log(written ? `[record] wrote ${name}.json (${history.events?.length} events)` : `[record] kept ${name}.json (recorded before; never overwritten)`);
+  await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, workflowId);
+}
+
+async function submit(session: Session, id: number): Promise<number> {
+  const res = await call(h, session, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.requestNumber as number;
+}
+async function decide(id: number, status: string, extra: Record<string, unknown> = {}) {
+  const res = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status, verified: true, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+const mailed = (number: number, text: string) => h.sink.waitFor((m) => m.subject.includes(String(number)) && m.subject.includes(text), 60_000);
+
+describe.skipIf(!recording)('record a history of every workflow shape', () => {
+  it('a certificate approved: the certificate printed and emailed', async () => {
+    const id = await certificateDraft(h, employee, 'Rental');
+    const number = await submit(employee, id);
+    await decide(id, STATUS.approved);
+    await mailed(number, 'certificate of insurance');
+    await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-rental-approved`);
+  });
+
+  it('a contract approved with a letter of intent', async () => {
+    const id = await certificateDraft(h, employee, 'Contracts/Lease');
+    const number = await submit(employee, id);
+    await decide(id, STATUS.approvedWithLetterOfIntent);
+    await mailed(number, 'letter of intent');
+    await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-letter-of-intent`);
+  });
+
+  it('escalated while waiting for review, a discussion and an on-demand email, then approved', async () => {
+    const id = await credentialingDraft(h, requester);
+    const number = await submit(requester, id);
+    await mailed(number, 'waiting for review'); // the escalation clock fired (2 compressed business days)
+    const posted = await call(h, requester, 'POST', '/api/v1/discussions', { requestId: id, topic: 'Status', message: 'Any news on this request?' });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+    const sent = await call(h, admin, 'POST', '/api/v1/send-email', { requestId: id, templateTitle: 'Additional Information Needed' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+    await decide(id, STATUS.approved);
+    await mailed(number, 'approved');
+    await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-escalated-discussion-send-email-approved`);
+  });
+
+  it('a signed release recorded, approved, reopened, resubmitted and approved again (the reopened run)', async () => {
+    const id = await credentialingDraft(h, requester);
+    const number = await submit(requester, id);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: h.config.clockPolicy.calendar.timeZone }).format(new Date());
+    await decide(id, STATUS.submitted, { signedReleaseDate: today });
+    await decide(id, STATUS.approved);
+    await eventually(async () => ((await h.temporal.workflow.getHandle(requestWorkflowId(number)).describe()).status.name === 'COMPLETED' ? true : undefined), 60_000);
+    await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-signed-release-approved`);
+    const reopened = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.draft });
+    expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
+    await submit(requester, id);
+    await decide(id, STATUS.approved);
+    await eventually(async () => (h.sink.messages().filter((m) => m.subject.includes(String(number)) && m.subject.includes('approved')).length >= 2 ? true : undefined), 60_000);
+    await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-reopened-resubmitted-approved`);
+  });
+
+  it('letters generated again after the decision (generate-pdfs)', async () => {
+    const id = await credentialingDraft(h, requester);
+    const number = await submit(requester, id);
+    await decide(id, STATUS.approved);
+    await mailed(number, 'approved');
+    const generated = await call(h, admin, 'POST', '/api/v1/generate-pdfs', { requestId: id });
+    expect(generated.status, JSON.stringify(generated.body)).toBeLessThan(300);
+    await eventually(async () => ((await h.orm.em.fork().count(DocumentSchema, { requestId: id, idempotencyKey: { $ne: null } })) >= 2 ? true : undefined), 60_000);
+    await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-generate-letter`);
+  });
+
+  it('woken by a new policy year (the request and the wake-up workflow), then approved', async () => {
+    const day = (d: string) => `${d}T11:00:00.000Z`;
+    const id = await certificateDraft(h, employee, 'Event', { eventStartDate: day('2081-08-01'), eventEndDate: day('2081-08-03') });
+    const number = await submit(employee, id);
+    await decide(id, STATUS.pendingNewPolicyYear);
+    const added = await call(h, admin, 'POST', '/api/v1/policies', { startDate: '07/01/2081', endDate: '06/30/2082', policyNumber: 'UHS-PL-2081-82', limitClaim: '3000000', annualAggregate: '6000000' });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const wakeId = `record-wake-policy-${added.body.id}`;
+    await h.temporal.workflow.execute(WAKE_UP_WORKFLOW, { taskQueue: h.config.taskQueue, workflowId: wakeId, args: [{ reason: 'policy-year', sourceId: added.body.id }] });
+    await eventually(async () => ((await h.orm.em.fork().findOneOrFail(RequestSchema, id)).status === STATUS.submitted ? true : undefined), 30_000);
+    await record(wakeId, 'wake-up-v1-policy-year');
+    await decide(id, STATUS.approved);
+    await mailed(number, 'certificate of insurance');
+    await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-woken-by-policy-year-approved`);
+  });
+
+  it('a password reset link (the account-email workflow)', async () => {
+    expect((await call(h, null, 'POST', '/api/v1/password-reset', { email: DEV_REQUESTER.email })).status).toBeLessThan(300);
+    const reset = await eventually(() => h.orm.em.fork().findOne(PasswordResetSchema, { userId: requester.user.id }), 10_000);
+    await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER.email) && /password/i.test(m.subject), 30_000);
+    await record(passwordResetEmailWorkflowId(reset.id), 'account-email-v1-password-reset');
+  });
+});
