@@ -1,16 +1,19 @@
 /**
  * The portal as separate processes the chaos run can kill -9 and bring back: the Temporal dev server (on a SQLite
- * file, so its state survives the kill), the worker and the API (each `node --import tsx <entry>`).
+ * file, so its state survives the kill), the worker and the API (each `node --import tsx <entry>`), and optionally
+ * a PostgreSQL of the run's own (embedded), crashed with an immediate shutdown and started again on its cluster.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startEmbeddedPostgres, type LocalPostgres } from '../../db/embedded-postgres';
 import { ensureTemporalServer, isPortOpen, parseAddress, type TemporalServerHandle } from '../../temporal/dev-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export type Target = 'worker' | 'api' | 'temporal';
+export type Target = 'worker' | 'api' | 'temporal' | 'postgres';
 
 export interface Component {
   readonly name: Target;
@@ -100,6 +103,49 @@ class TemporalComponent implements Component {
   }
 }
 
+const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+
+/**
+ * PostgreSQL crashing: SIGQUIT to the postmaster is PostgreSQL's immediate shutdown (every backend ends at once, no
+ * checkpoint, crash recovery from the WAL at the next start), what a killed or crashed server leaves. SIGKILL of the
+ * postmaster alone would leave its backends holding the shared memory, and the next start would refuse.
+ */
+class PostgresComponent implements Component {
+  readonly name = 'postgres' as const;
+  up = false;
+  private handle: LocalPostgres | null = null;
+
+  constructor(private readonly databaseUrl: string, private readonly clusterDir: string) {}
+
+  async start(): Promise<void> {
+    this.handle = await startEmbeddedPostgres({ databaseUrl: this.databaseUrl, clusterDir: this.clusterDir, persistent: true, log: () => undefined });
+    this.up = true;
+  }
+
+  kill(): void {
+    this.up = false;
+    void readFile(path.join(this.clusterDir, 'postmaster.pid'), 'utf8').then((text) => {
+      const pid = Number(text.split('\n')[0]);
+      if (pid > 0) process.kill(pid, 'SIGQUIT');
+    }, () => undefined);
+  }
+
+  /** Waits for the crashed server to be gone before the next start (its pid file would refuse the start). */
+  async waitGone(): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      const text = await readFile(path.join(this.clusterDir, 'postmaster.pid'), 'utf8').catch(() => '');
+      const pid = Number(text.split('\n')[0]);
+      if (!pid || !alive(pid)) return;
+      await sleep(100);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.up = false;
+    await this.handle?.stop().catch(() => undefined);
+  }
+}
+
 export interface ClusterOptions {
   databaseUrl: string;
   temporalAddress: string;
@@ -109,6 +155,8 @@ export interface ClusterOptions {
   apiPort: number;
   taskQueue: string;
   workflowBundlePath: string;
+  /** a PostgreSQL of the run's own to crash: the cluster folder, serving `databaseUrl`'s port */
+  postgresClusterDir?: string;
 }
 
 export function createCluster(options: ClusterOptions) {
@@ -125,6 +173,8 @@ export function createCluster(options: ClusterOptions) {
     WORKFLOW_BUNDLE_PATH: options.workflowBundlePath,
     // answer 503 sooner than a person would wait, so the client's repeated clicks exercise the de-duplication
     WORKFLOW_ANSWER_TIMEOUT_MS: '8000',
+    // one requester files every request of the run: the per-user quotas (25 open drafts) would refuse the 26th
+    OPEN_DRAFTS_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000',
     LOG_LEVEL: 'error',
   };
   const baseUrl = `http://127.0.0.1:${options.apiPort}`;
@@ -138,14 +188,16 @@ export function createCluster(options: ClusterOptions) {
   const temporal = new TemporalComponent(options.temporalAddress, options.temporalDataDir);
   const worker = new NodeComponent('worker', 'temporal/worker.ts', env, async (out) => out.some((l) => l.includes('worker polling')));
   const api = new NodeComponent('api', 'api/server.ts', env, apiReady);
-  const components: Record<Target, Component> = { temporal, worker, api };
+  const postgres = options.postgresClusterDir ? new PostgresComponent(options.databaseUrl, options.postgresClusterDir) : null;
+  const components = { temporal, worker, api, ...(postgres ? { postgres } : {}) } as Record<Target, Component>;
 
   /** Starts a component, again and again while it dies starting (its dependency may be down too). */
   async function bringUp(target: Target): Promise<number> {
     const started = Date.now();
     for (;;) {
       try {
-        if (target !== 'temporal') {
+        if (target === 'postgres') await postgres!.waitGone();
+        if (target !== 'temporal' && target !== 'postgres') {
           const { host, port } = parseAddress(options.temporalAddress);
           while (!(await isPortOpen(host, port, 300))) await sleep(200);
         }
@@ -163,12 +215,14 @@ export function createCluster(options: ClusterOptions) {
     components,
     bringUp,
     async startAll() {
+      if (postgres && !postgres.up) await bringUp('postgres');
       await bringUp('temporal');
       await Promise.all([bringUp('worker'), bringUp('api')]);
     },
     async stopAll() {
       await Promise.all([api.stop(), worker.stop()]);
       await temporal.stop();
+      await postgres?.stop();
     },
   };
 }

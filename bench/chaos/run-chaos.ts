@@ -11,7 +11,7 @@
  */
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createOrm } from '../../db/orm';
@@ -36,6 +36,8 @@ export interface ChaosOptions {
   maxEmailWindowKills: number;
   /** how long to wait, after the last flow, for every effect to go out */
   settleTimeoutMs: number;
+  /** also crash PostgreSQL (an embedded server of the run's own, so the machine's is left alone) */
+  crashPostgres?: boolean;
   log?: (line: string) => void;
 }
 
@@ -49,7 +51,7 @@ export interface ChaosReport {
   emailsPerRequest: number;
   duplicateEmails: number;
   possiblyTwiceRows: number;
-  recoveryMs: Record<Target, { count: number; p50: number; max: number }>;
+  recoveryMs: Record<Target, { count: number; p50: number; p95: number; max: number }>;
   longestStallMs: number;
   /** for emails sent twice: time between the copy the dead worker sent and the one its successor sent */
   duplicateResentAfterMs: { count: number; p50: number; max: number };
@@ -73,13 +75,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const started = Date.now();
   try {
     // ---- infrastructure -------------------------------------------------------------------------------------
-    const serverUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'coi-chaos-'));
+    await chmod(tmp, 0o755); // an embedded PostgreSQL runs as the user postgres when we are root
+    cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+    const serverUrl = new URL(options.crashPostgres ? `postgres://postgres@127.0.0.1:${await freePort()}/postgres`
+      : process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
     serverUrl.pathname = `/coi_chaos_${process.pid}_${randomBytes(3).toString('hex')}`;
     const databaseUrl = serverUrl.toString();
-    await prepareDatabase(databaseUrl);
-    cleanups.push(() => dropDatabase(databaseUrl));
-    const tmp = await mkdtemp(path.join(os.tmpdir(), 'coi-chaos-'));
-    cleanups.push(() => rm(tmp, { recursive: true, force: true }));
     const bundlePath = path.join(tmp, 'workflow-bundle.js');
     await writeFile(bundlePath, (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: undefined })).code);
     const sink = await startSmtpSink();
@@ -87,9 +89,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const cluster = createCluster({
       databaseUrl, temporalAddress: `127.0.0.1:${await freePort()}`, temporalDataDir: path.join(tmp, 'temporal'),
       dataDir: path.join(tmp, 'data'), smtpUrl: sink.url, apiPort: await freePort(), taskQueue: `chaos-${randomBytes(3).toString('hex')}`,
-      workflowBundlePath: bundlePath,
+      workflowBundlePath: bundlePath, postgresClusterDir: options.crashPostgres ? path.join(tmp, 'postgres') : undefined,
     });
     cleanups.push(() => cluster.stopAll());
+    if (options.crashPostgres) await cluster.bringUp('postgres');
+    await prepareDatabase(databaseUrl);
+    if (!options.crashPostgres) cleanups.push(() => dropDatabase(databaseUrl)); // a crashed server's cluster goes with tmp
     await cluster.startAll();
     log(`portal up in ${((Date.now() - started) / 1000).toFixed(1)} s (API ${cluster.baseUrl})`);
 
@@ -151,8 +156,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(`${ids.length} drafts ready; chaos starts`);
 
     // ---- the killer ---------------------------------------------------------------------------------------------
-    const kills: ChaosReport['kills'] = { worker: 0, api: 0, temporal: 0, emailWindow: 0 };
-    const recoveries: Record<Target, number[]> = { worker: [], api: [], temporal: [] };
+    const kills: ChaosReport['kills'] = { worker: 0, api: 0, temporal: 0, postgres: 0, emailWindow: 0 };
+    const recoveries: Record<Target, number[]> = { worker: [], api: [], temporal: [], postgres: [] };
     let chaos = true;
     const restarting = new Set<Promise<void>>();
     const killAndRestart = (target: Target, aimed = false): boolean => {
@@ -160,9 +165,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (!component.up) return false;
       component.kill();
       kills[aimed ? 'emailWindow' : target]++;
+      const killedAt = Date.now();
+      const downAtKill = (Object.keys(cluster.components) as Target[]).filter((t) => t !== target && !cluster.components[t].up);
       const restart = (async () => {
         await sleep(between(100, 1000));
-        recoveries[target].push(await cluster.bringUp(target));
+        const ms = await cluster.bringUp(target);
+        recoveries[target].push(ms);
+        // Why a recovery was slow: what else was down when it was killed, and how long it was down in all.
+        if (ms > 10_000) log(`slow recovery: ${target} back ${ms} ms after its restart began (${Date.now() - killedAt} ms after the kill); down at the kill: ${downAtKill.join(', ') || 'nothing else'}`);
       })();
       restarting.add(restart);
       void restart.finally(() => restarting.delete(restart));
@@ -175,7 +185,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
     });
     const killer = (async () => {
-      const targets: Target[] = ['worker', 'api', 'temporal'];
+      const targets: Target[] = ['worker', 'api', 'temporal', ...(options.crashPostgres ? ['postgres' as const] : [])];
       let n = 0;
       while (chaos && n < options.maxKills) {
         await sleep(between(options.minGapMs, options.maxGapMs));
@@ -217,7 +227,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     unsubscribe();
     await killer;
     while (restarting.size) await Promise.all([...restarting]);
-    for (const target of ['temporal', 'worker', 'api'] as Target[]) if (!cluster.components[target].up) await cluster.bringUp(target);
+    for (const target of ['postgres', 'temporal', 'worker', 'api'] as Target[]) if (cluster.components[target] && !cluster.components[target].up) await cluster.bringUp(target);
     log(`flows done in ${((Date.now() - started) / 1000).toFixed(1)} s; kills ${JSON.stringify(kills)}; waiting for every effect`);
 
     // ---- settle and check ---------------------------------------------------------------------------------------
@@ -286,7 +296,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     const summary = (list: number[]) => {
       const sorted = [...list].sort((a, b) => a - b);
-      return { count: sorted.length, p50: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0, max: sorted[sorted.length - 1] ?? 0 };
+      const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+      return { count: sorted.length, p50: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0, p95: at(0.95), max: sorted[sorted.length - 1] ?? 0 };
     };
     const received = sink.messages().length;
     return {
@@ -299,7 +310,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       emailsPerRequest: received / ids.length,
       duplicateEmails,
       possiblyTwiceRows: twiceRows[0].n,
-      recoveryMs: { worker: summary(recoveries.worker), api: summary(recoveries.api), temporal: summary(recoveries.temporal) },
+      recoveryMs: { worker: summary(recoveries.worker), api: summary(recoveries.api), temporal: summary(recoveries.temporal), postgres: summary(recoveries.postgres) },
       longestStallMs,
       duplicateResentAfterMs: summary(duplicateGaps),
       settleMs,

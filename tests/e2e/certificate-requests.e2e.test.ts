@@ -68,8 +68,18 @@ async function saveAndReadNumber(): Promise<string> {
   return /(\d{5,})/.exec(meta)![1];
 }
 
+/**
+ * Submits, reads the submit-success modal (spec 1 §2, after every submit; issue #22 item 8): it names the request's
+ * number and, with no follow-up question for this kind, offers OK, which leads to the dashboard.
+ */
 async function submitAndExpectDashboard() {
   await page.getByRole('button', { name: 'Submit' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Your request was submitted' });
+  await dialog.getByText(/^Request \d{5,} is now with the Risk Management office\./).waitFor();
+  expect(await dialog.getByRole('button', { name: 'No, thank you' }).count()).toBe(0);
+  await portal.checkA11y('submit success');
+  await portal.shot('submit-success');
+  await dialog.getByRole('button', { name: 'OK' }).click();
   await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
 }
 

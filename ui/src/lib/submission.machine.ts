@@ -11,7 +11,8 @@ export type SubmissionEvent =
 
 export const submissionMachine = setup({
   types: {
-    context: {} as { error: ApiError | null },
+    /** `result`: what the last successful run answered (a submit: the request as stored, with its number) */
+    context: {} as { error: ApiError | null; result: unknown },
     events: {} as SubmissionEvent,
   },
   actors: {
@@ -19,7 +20,7 @@ export const submissionMachine = setup({
   },
 }).createMachine({
   id: 'submission',
-  context: { error: null },
+  context: { error: null, result: null },
   initial: 'pending',
   states: {
     pending: { on: { SUBMIT: 'submitting' } },
@@ -28,7 +29,7 @@ export const submissionMachine = setup({
       invoke: {
         src: 'run',
         input: ({ event }) => ({ run: (event as Extract<SubmissionEvent, { type: 'SUBMIT' }>).run }),
-        onDone: 'success',
+        onDone: { target: 'success', actions: assign({ result: ({ event }) => event.output }) },
         onError: {
           target: 'error',
           actions: assign({

@@ -18,7 +18,7 @@ import type { DocumentRecord, RequestRecord, User } from '../../../types/api';
 import { useRequestSaver } from '../hooks/use-request-saver';
 import { recordToValues, valuesToPayload } from '../lib/form-values';
 import { DefinitionFields } from './definition-fields';
-import { FollowUpDialog } from './follow-up-dialog';
+import { SubmitSuccessDialog, submittedNumber } from './submit-success-dialog';
 import { FormActions } from './form-actions';
 import type { FormErrors } from './form-section';
 import { PersonFillingSection } from './person-filling-section';
@@ -53,7 +53,8 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   const [attempted, setAttempted] = useState(false);
   const [scrollTick, setScrollTick] = useState(0);
   const [searching, setSearching] = useState(false);
-  const [followUp, setFollowUp] = useState(false);
+  /** After a submit: the success modal, with the follow-up question when one applies (spec 1 §1). */
+  const [succeeded, setSucceeded] = useState<{ followUp: boolean } | null>(null);
   const formElement = useRef<HTMLFormElement>(null);
   const valuesRef = useRef(values);
   valuesRef.current = values;
@@ -89,8 +90,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   useEffect(() => {
     if (!submission.matches('success')) return;
     // A submitted contracts/lease certificate asks about a credentialing request as well (spec 1 §1).
-    if (certificateType === CONTRACTS_CERTIFICATE && !user.isExternal) setFollowUp(true);
-    else goHome();
+    setSucceeded({ followUp: certificateType === CONTRACTS_CERTIFICATE && !user.isExternal });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [submission]);
 
@@ -195,8 +195,11 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
             setTimeout(() => formElement.current?.querySelector<HTMLElement>('[name="lastName"]')?.focus(), 0);
           }} />
       )}
-      <FollowUpDialog open={followUp} question="Do you also need a Claim History and Insurance Verification request?"
-        yesLabel="Start a claim history request" onYes={() => navigate(paths.credentialing.new.getHref())} onNo={goHome} />
+      <SubmitSuccessDialog open={!!succeeded} requestNumber={submittedNumber(submission.context.result)} onClose={goHome}
+        followUp={succeeded?.followUp ? {
+          question: 'Do you also need a Claim History and Insurance Verification request?', yesLabel: 'Start a claim history request',
+          onYes: () => navigate(paths.credentialing.new.getHref()),
+        } : null} />
     </>
   );
 }

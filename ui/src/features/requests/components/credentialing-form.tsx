@@ -18,7 +18,7 @@ import type { DocumentRecord, RequestRecord, User } from '../../../types/api';
 import { useRequestSaver } from '../hooks/use-request-saver';
 import { formToPayload, recordToForm } from '../lib/credentialing-payload';
 import { ClinicianSection } from './clinician-section';
-import { FollowUpDialog } from './follow-up-dialog';
+import { SubmitSuccessDialog, submittedNumber } from './submit-success-dialog';
 import { FormActions } from './form-actions';
 import type { FormErrors } from './form-section';
 import { PersonFillingSection } from './person-filling-section';
@@ -45,7 +45,8 @@ const CURRENT_PROVIDER_TYPES: readonly string[] = ['Current Employee/Fellow/Resi
 export function CredentialingForm({ record, user, onCreated, cloneFrom }: CredentialingFormProps) {
   const navigate = useNavigate();
   const [form, setForm] = useState<FormValues>(() => recordToForm(record ?? cloneFrom ?? null));
-  const [followUp, setFollowUp] = useState(false);
+  /** After a submit: the success modal, with the follow-up question when one applies (spec 1 §1). */
+  const [succeeded, setSucceeded] = useState<{ followUp: boolean } | null>(null);
   const [documents, setDocuments] = useState<DocumentRecord[]>(record?.documents ?? []);
   const [requestId, setRequestId] = useState<number | null>(record?.id ?? null);
   const [clientErrors, setClientErrors] = useState<FormErrors>({});
@@ -87,8 +88,7 @@ export function CredentialingForm({ record, user, onCreated, cloneFrom }: Creden
   const goHome = () => navigate(paths.home.getHref(), { state: { tab: 'submitted' } });
   useEffect(() => {
     if (!submission.matches('success')) return;
-    if (CURRENT_PROVIDER_TYPES.includes(formRef.current.providerType ?? '')) setFollowUp(true);
-    else goHome();
+    setSucceeded({ followUp: CURRENT_PROVIDER_TYPES.includes(formRef.current.providerType ?? '') });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [submission]);
 
@@ -163,8 +163,10 @@ export function CredentialingForm({ record, user, onCreated, cloneFrom }: Creden
         ensureRequestId={saver.ensureRequestId} error={errors.documents} disabled={submitting} isAdmin={user.isAdmin} />
       <RecipientSection {...section} />
       <PersonFillingSection user={user} />
-      <FollowUpDialog open={followUp} question="Do you also need a current Certificate of Insurance for this clinician?"
-        yesLabel="Start a Clinician certificate" onYes={startCertificate} onNo={goHome} />
+      <SubmitSuccessDialog open={!!succeeded} requestNumber={submittedNumber(submission.context.result)} onClose={goHome}
+        followUp={succeeded?.followUp ? {
+          question: 'Do you also need a current Certificate of Insurance for this clinician?', yesLabel: 'Start a Clinician certificate', onYes: startCertificate,
+        } : null} />
       <FormActions
         saveState={saver.saveState}
         submitting={submitting}
