@@ -135,6 +135,9 @@ describe('Admin Edit of a certificate, in place', () => {
     await dialog.getByLabel('First Name').fill('jord');
     await dialog.getByRole('button', { name: 'Search' }).click();
     await dialog.getByRole('radio', { name: 'Jordan Staffer' }).check();
+    // Administrators see the person's type (spec 1 §6 "person type column": Employee or Student).
+    await dialog.getByRole('columnheader', { name: 'Type' }).waitFor();
+    await dialog.getByRole('row', { name: /Jordan/ }).getByRole('cell', { name: 'Employee', exact: true }).waitFor();
     await portal.checkA11y('person search from the admin edit');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => editForm().locator('input[name="lastName"]').inputValue()).toBe('Staffer');

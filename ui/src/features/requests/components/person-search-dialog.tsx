@@ -77,6 +77,8 @@ export function PersonSearchDialog({ open, role, onApply, onAddNew, onClose }: P
     </div>
   );
   const chosen = results?.find((p) => p.id === selected);
+  // Employee or Student: administrators only (spec 1 §6 "person type column"); the API sends it to them alone.
+  const showType = !!results?.some((p) => p.personType !== undefined);
 
   return (
     <dialog ref={ref} className="dialog dialog--wide" aria-labelledby="person-search-title"
@@ -98,7 +100,12 @@ export function PersonSearchDialog({ open, role, onApply, onAddNew, onClose }: P
       {results && results.length > 0 && (
         <table className="data-table person-results">
           <caption className="sr-only">People matching the search</caption>
-          <thead><tr><th scope="col">Select</th><th scope="col">Name</th><th scope="col">Employee ID</th><th scope="col">Email</th><th scope="col">Title</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Select</th><th scope="col">Name</th><th scope="col">Employee ID</th><th scope="col">Email</th><th scope="col">Title</th>
+              {showType && <th scope="col">Type</th>}
+            </tr>
+          </thead>
           <tbody>
             {results.map((p) => (
               <tr key={p.id}>
@@ -108,6 +115,7 @@ export function PersonSearchDialog({ open, role, onApply, onAddNew, onClose }: P
                 <td>{p.employeeId}</td>
                 <td>{p.email}</td>
                 <td>{p.title}{p.employmentStatus === 'T' ? ' (terminated)' : ''}</td>
+                {showType && <td>{p.personType ?? '—'}</td>}
               </tr>
             ))}
           </tbody>
