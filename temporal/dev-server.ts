@@ -55,6 +55,8 @@ export interface TemporalServerOptions {
    * things in order (start-portal). Tests leave it attached so it dies with them.
    */
   detached?: boolean;
+  /** More `--dynamic-config-value KEY=VALUE` settings (a recording lowers the continue-as-new threshold with one). */
+  dynamicConfig?: string[];
 }
 
 export interface TemporalServerHandle {
@@ -151,7 +153,7 @@ export function killChild(child: ChildProcess, graceMs = 5000): Promise<void> {
 }
 
 export async function ensureTemporalServer(options: TemporalServerOptions): Promise<TemporalServerHandle> {
-  const { address, dataDir, uiPort, namespace = 'default', log = () => {}, timeoutMs = 60_000, detached = false } = options;
+  const { address, dataDir, uiPort, namespace = 'default', log = () => {}, timeoutMs = 60_000, detached = false, dynamicConfig = [] } = options;
   const { host, port } = parseAddress(address);
 
   if (await isPortOpen(host, port)) {
@@ -184,7 +186,7 @@ export async function ensureTemporalServer(options: TemporalServerOptions): Prom
   args.push(
     '--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true',
     '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
-    ...devServerSpeedFlags(!!dataDir).flatMap((value) => ['--dynamic-config-value', value]),
+    ...[...devServerSpeedFlags(!!dataDir), ...dynamicConfig].flatMap((value) => ['--dynamic-config-value', value]),
   );
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
 

@@ -43,13 +43,13 @@ export async function resetRateLimits(sql: { getConnection(): { execute(sql: str
   await sql.getConnection().execute('delete from "rate_limit_counters"', [], 'run');
 }
 
-export async function startHarness(options: { worker?: boolean; listen?: boolean; databaseUrl?: string; env?: Record<string, string> } = {}): Promise<Harness> {
+export async function startHarness(options: { worker?: boolean; listen?: boolean; databaseUrl?: string; temporalAddress?: string; env?: Record<string, string> } = {}): Promise<Harness> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-harness-'));
   const sink = await startSmtpSink();
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: options.databaseUrl ?? inject('databaseUrl'),
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_ADDRESS: options.temporalAddress ?? inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
     SMTP_URL: sink.url,
     DATA_DIR: dataDir,

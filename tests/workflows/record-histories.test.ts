@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentSchema, PasswordResetSchema, RequestSchema } from '../../db/entities';
 import { DEV_REQUESTER } from '../../db/seed-data';
 import { STATUS } from '../../domain';
+import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
 import { WORKFLOWS_PATH } from '../../temporal/request-worker';
 import { passwordResetEmailWorkflowId } from '../../workflows/account-email.messages';
 import { requestWorkflowId } from '../../workflows/request.messages';
@@ -148,4 +149,64 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER.email) && /password/i.test(m.subject), 30_000);
     await record(passwordResetEmailWorkflowId(reset.id), 'account-email-v1-password-reset');
   });
+});
+
+/**
+ * Continue-as-new: Temporal suggests it after thousands of events; a server of this block's own suggests it after
+ * 60, so a request with a few discussion messages continues as new while waiting for review, and the next run (which
+ * takes over the clocks and the request's state) approves it. Both runs are recorded.
+ */
+describe.skipIf(!recording)('record the continue-as-new shape', () => {
+  let server: TemporalServerHandle;
+  let small: Harness;
+  let database: Awaited<ReturnType<typeof ownDatabase>>;
+
+  beforeAll(async () => {
+    server = await ensureTemporalServer({
+      address: `127.0.0.1:${await freePort()}`, dynamicConfig: ['limit.historyCount.suggestContinueAsNew=60'],
+    });
+    database = await ownDatabase('record_can');
+    small = await startHarness({ databaseUrl: database.url, temporalAddress: server.address });
+  }, 120_000);
+  afterAll(async () => {
+    await small?.stop();
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it('a request continued as new while waiting for review, then approved in the next run', async () => {
+    const [who, boss] = await Promise.all([loginRequester(small), loginAdmin(small)]);
+    const id = await credentialingDraft(small, who);
+    const submitted = await call(small, who, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    const workflowId = requestWorkflowId(submitted.body.requestNumber as number);
+    const runs = async () => {
+      const found = [];
+      for await (const run of small.temporal.workflow.list({ query: `WorkflowId = '${workflowId}'` })) found.push(run);
+      return found;
+    };
+    for (let n = 1; n <= 12 && !(await runs()).some((r) => r.status.name === 'CONTINUED_AS_NEW'); n += 1) {
+      const posted = await call(small, who, 'POST', '/api/v1/discussions', { requestId: id, topic: 'Status', message: `Any news on this request? (${n})` });
+      expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const first = await eventually(async () => (await runs()).find((r) => r.status.name === 'CONTINUED_AS_NEW'), 30_000);
+    const approved = await call(small, boss, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.approved, verified: true });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    await small.sink.waitFor((m) => m.subject.includes(String(submitted.body.requestNumber)) && m.subject.includes('approved'), 60_000);
+
+    const firstHistory = await small.temporal.workflow.getHandle(workflowId, first.runId).fetchHistory();
+    const name = `${SHAPE_VERSION}-credentialing-discussions-continued-as-new`;
+    const written = await saveHistory(path.join(DIR, `${name}.json`), firstHistory);
+    console.log(written ? `[record] wrote ${name}.json (${firstHistory.events?.length} events)` : `[record] kept ${name}.json`);
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, firstHistory, workflowId);
+
+    const handle = small.temporal.workflow.getHandle(workflowId);
+    await eventually(async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined), 90_000);
+    const next = await handle.fetchHistory();
+    const nextName = `${SHAPE_VERSION}-credentialing-after-continue-as-new-approved`;
+    const nextWritten = await saveHistory(path.join(DIR, `${nextName}.json`), next);
+    console.log(nextWritten ? `[record] wrote ${nextName}.json (${next.events?.length} events)` : `[record] kept ${nextName}.json`);
+    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, next, workflowId);
+  }, 240_000);
 });
