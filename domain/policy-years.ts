@@ -77,6 +77,9 @@ export const ISSUING_CERTIFICATE_STATUSES: readonly string[] = [STATUS.approved,
 /** A calendar day (`yyyy-mm-dd`) as the office reads it: the one date format of domain/office-time.ts. */
 const usDay = (day: string) => formatOfficeDate(day, DEFAULT_OFFICE_TIME_ZONE);
 
+/** `data.reason` of that refusal, so a screen can offer the way out (set Pending New Policy Year) as a button. */
+export const NO_POLICY_YEAR_REASON = 'noPolicyYear';
+
 /** Why a certificate may not be issued for a period no policy year covers (issue #22 item 14), naming the dates. */
 export const uncoveredCertificateMessage = (from: string, to: string): string =>
   `No policy year on record covers ${from === to ? usDay(from) : `${usDay(from)} – ${usDay(to)}`}, so no certificate can be issued. `

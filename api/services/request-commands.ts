@@ -9,7 +9,7 @@ import {
   ClaimHistorySchema, DiscussionSchema, DocumentSchema, PolicyYearSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema, type Request,
 } from '../../db/entities';
 import {
-  COMPLETED_STATUSES, hasErrors, isCertificateType, certificateCoverageError, isFinished, MESSAGES, officeToday, PRODUCT_NAME, requestKindOf,
+  COMPLETED_STATUSES, hasErrors, NO_POLICY_YEAR_REASON, isCertificateType, certificateCoverageError, isFinished, MESSAGES, officeToday, PRODUCT_NAME, requestKindOf,
   SIGNED_RELEASE_MESSAGES, signedReleaseDateError, STATUS, zonedDay, type RequestStatus,
   onDemandRecipients,
 } from '../../domain';
@@ -154,7 +154,7 @@ async function changeStatusAsAdmin(
     // No certificate saying no policy covers it (issue #22 item 14): refused before anything is written.
     const years = await ctx.em.find(PolicyYearSchema, {});
     const uncovered = certificateCoverageError(row, body.status, years, officeToday(ctx.clockPolicy.calendar.timeZone));
-    if (uncovered) throw badRequest(uncovered, { status: uncovered });
+    if (uncovered) throw badRequest(uncovered, { status: uncovered }, { reason: NO_POLICY_YEAR_REASON, offer: STATUS.pendingNewPolicyYear });
     const verified = body.verified ?? row.verified;
     await changeStatus(ctx.workflows, workflowRow, { status: body.status, verified, internalNotes: body.internalNotes, actor }, seenVersion);
   }

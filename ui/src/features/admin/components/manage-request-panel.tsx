@@ -1,7 +1,7 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import {
-  INTERNAL_NOTES_MAX, MESSAGES, parseUsDate, SIGNED_RELEASE_DATE_LABEL, signedReleaseDateError, STATUS,
+  INTERNAL_NOTES_MAX, MESSAGES, NO_POLICY_YEAR_REASON, parseUsDate, SIGNED_RELEASE_DATE_LABEL, signedReleaseDateError, STATUS,
   type RequestStatus,
 } from '../../../../../domain';
 import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
@@ -132,6 +132,15 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
         </form>
       )}
       {message && <p className="error-text" role="alert">{message}</p>}
+      {error?.reason === NO_POLICY_YEAR_REASON && manage.choices.includes(STATUS.pendingNewPolicyYear) && (
+        // The refusal names the way out; this is it, one press: the request waits for a policy year covering it.
+        <div className="button-row">
+          <button type="button" className="button button--secondary" disabled={busy}
+            onClick={() => { setChosen(STATUS.pendingNewPolicyYear); run({ status: STATUS.pendingNewPolicyYear, verified, internalNotes: notes }, true); }}>
+            Set to {STATUS.pendingNewPolicyYear}
+          </button>
+        </div>
+      )}
       {stale && <StaleRequestAlert />}
       <p role="status" className="muted manage-panel__status">
         {busy ? UI_TEXT.saving : save.matches('success') ? UI_TEXT.saveSuccessful : ''}
