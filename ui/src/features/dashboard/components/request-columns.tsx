@@ -59,9 +59,10 @@ export function submittedColumns(showVin: boolean, filter = ''): Column<RequestR
   ];
 }
 
-export function draftColumns(showVin: boolean, onDeleted: () => void, filter = ''): Column<RequestRecord>[] {
+/** Spec 1 §2 "Draft columns": VIN always (unlike the submitted tables, where it shows only for the rental filter). */
+export function draftColumns(onDeleted: () => void, filter = ''): Column<RequestRecord>[] {
   return [
-    requestNumber, requestType, person(filter), ...(showVin ? [vin] : []),
+    requestNumber, requestType, person(filter), vin,
     { header: 'Creation Date', cell: (r) => displayDate(r.createdAt) },
     { header: 'Modified Date', cell: (r) => displayDate(r.updatedAt) },
     {
