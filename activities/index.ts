@@ -22,13 +22,15 @@ import type { Mailer } from './mailer';
 import type { ChromiumPdfRenderer } from './pdf/chromium-pdf-renderer';
 import type { LegacyRequestActivities, RequestActivities } from './request-activities.types';
 import type { WakeUpActivities } from './wake-up-activities.types';
+import type { ExportActivities } from './export-activities.types';
+import { writeExportActivity } from './exports/write-export';
 import { findRequestsToWakeActivity } from './wake-ups/find-requests-to-wake';
 import { wakeRequestActivity } from './wake-ups/wake-request';
 
 export interface ActivityDeps { orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig }
 
 /** Activities of the request task queue (everything but Chromium). */
-export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities & WakeUpActivities {
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities & WakeUpActivities & ExportActivities {
   return {
     sendAccountEmail: sendAccountEmailActivity(deps),
     recordStatus: recordStatusActivity(deps),
@@ -46,6 +48,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     sendTemplatedEmail: sendTemplatedEmailActivity(deps),
     findRequestsToWake: findRequestsToWakeActivity(deps),
     wakeRequest: wakeRequestActivity(deps),
+    writeExport: writeExportActivity(deps),
   };
 }
 

@@ -29,8 +29,7 @@ import { pipeline } from 'node:stream/promises';
 import { DEFAULT_OFFICE_TIME_ZONE } from '../domain';
 import { searchRequests, searchSql } from '../api/services/admin-search';
 import { importClaimsCsv, type ImportResult, type ImportTimings } from '../api/services/cs-stars-import';
-import { exportsRunning, startExport } from '../api/services/request-export';
-import { RequestExportSchema } from '../db/entities';
+import { exportPath, whereOf, writeExportSheet } from '../db/request-export-sheet';
 import { CS_STARS_IMPORT_AUTHOR, GENERATED_DOCUMENT_AUTHOR } from '../domain';
 import { createOrm } from '../db/orm';
 import { prepareDatabase } from '../db/prepare-database';
@@ -213,11 +212,13 @@ async function main() {
       let rssPeak = rssBefore;
       const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, process.memoryUsage().rss); }, 20);
       const started = performance.now();
-      const row = await startExport(orm, dataDir, databaseUrl, { filename: 'coi_export_bench' }, 'bench', DEFAULT_OFFICE_TIME_ZONE);
-      await Promise.all(exportsRunning());
+      // The sheet as the export workflow's activity writes it (activities/exports/write-export.ts).
+      const everything = whereOf({ filename: 'coi_export_bench' }, DEFAULT_OFFICE_TIME_ZONE);
+      const written = await writeExportSheet(databaseUrl, exportPath(dataDir, 'bench.xlsx'), everything.where, everything.values, DEFAULT_OFFICE_TIME_ZONE, async () => {})
+        .then((r) => ({ ...r, state: 'done' as const, failure: null }), (error: Error) => ({ rowsWritten: 0, size: 0, state: 'failed' as const, failure: error.message }));
       const exportMs = performance.now() - started;
       clearInterval(sampler);
-      const done = await orm.em.fork().findOneOrFail(RequestExportSchema, row.id);
+      const done = written;
       const growthMb = (rssPeak - rssBefore) / 1024 / 1024;
       report.export = { requests: submitted, rowsWritten: done.rowsWritten, state: done.state, ms: exportMs, bytes: done.size, rssBeforeMb: rssBefore / 1048576, rssPeakMb: rssPeak / 1048576, growthMb };
       log(`export ${done.rowsWritten} requests (${done.state}, ${((done.size ?? 0) / 1048576).toFixed(1)} MB xlsx): ${ms(exportMs)}, RSS ${(rssBefore / 1048576).toFixed(0)} → peak ${(rssPeak / 1048576).toFixed(0)} MB (growth ${growthMb.toFixed(1)} MB)`);

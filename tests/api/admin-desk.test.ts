@@ -328,7 +328,7 @@ describe('export-requests', () => {
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ filename: 'coi_export_2031-02-28_101500.xlsx', isMockApi: false });
     let row: Record<string, any> = started.body;
-    for (let i = 0; i < 100 && row.state === 'running'; i += 1) {
+    for (let i = 0; i < 300 && row.state === 'running'; i += 1) { // written by the export workflow on the worker
       await new Promise((r) => setTimeout(r, 100));
       row = (await api(admin, 'GET', '/api/v1/export-requests')).body.data.find((e: { id: number }) => e.id === started.body.id);
     }

@@ -1,0 +1,14 @@
+/**
+ * Export Requests as durable work (issue #21 item 2): the API records the export and starts this workflow; a worker
+ * writes the sheet. An API that stops (or dies) after starting it changes nothing, and a worker that dies mid-sheet
+ * is replaced by another attempt. Shared by the API, the worker and the workflow: names and types only.
+ */
+export const EXPORT_WORKFLOW = 'exportWorkflow';
+
+/** Attempts before an export is marked failed (the activity marks it on the last one). */
+export const EXPORT_ATTEMPTS = 5;
+
+export interface ExportWorkflowInput { exportId: number }
+
+/** One workflow per recorded export: a repeated start is the same workflow. */
+export const exportWorkflowId = (exportId: number) => `export-${exportId}`;
