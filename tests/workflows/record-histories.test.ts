@@ -16,6 +16,7 @@ import { STATUS } from '../../domain';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
 import { WORKFLOWS_PATH } from '../../temporal/request-worker';
 import { passwordResetEmailWorkflowId } from '../../workflows/account-email.messages';
+import { exportWorkflowId } from '../../workflows/export.messages';
 import { requestWorkflowId } from '../../workflows/request.messages';
 import { WAKE_UP_WORKFLOW } from '../../workflows/wake-up.messages';
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
@@ -141,6 +142,12 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     await decide(id, STATUS.approved);
     await mailed(number, 'certificate of insurance');
     await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-woken-by-policy-year-approved`);
+  });
+
+  it('an export written by its workflow', async () => {
+    const started = await call(h, admin, 'POST', '/api/v1/export-requests', { filename: 'coi_export_recorded' });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    await record(exportWorkflowId(started.body.id), 'export-v1-done');
   });
 
   it('a password reset link (the account-email workflow)', async () => {

@@ -34,6 +34,7 @@ const SHAPES: Record<string, { type?: string; updates?: string[]; activities?: s
   'v4-credentialing-discussions-continued-as-new': { updates: ['submit', 'discussionPosted'], continuedAsNew: true },
   'v4-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_AND_EMAIL, continuedFrom: true },
   'wake-up-v1-policy-year': { type: 'wakeUpWorkflow', activities: ['findRequestsToWake', 'wakeRequest'] },
+  'export-v1-done': { type: 'exportWorkflow', activities: ['writeExport'] },
   'account-email-v1-password-reset': { type: 'accountEmailWorkflow', activities: ['sendAccountEmail'] },
 };
 
