@@ -241,7 +241,7 @@ async function main(): Promise<number> {
   const submitted = async (i: number) => {
     const { id } = await call(requester, 'POST', '/requests', {
       requestType: 'credentialing', lastName: 'Bench', firstName: `Avery${i}`, birthDate: '1980-04-12T11:00:00.000Z',
-      dateFrom: '2020-01-01T11:00:00.000Z', dateTo: '2024-12-31T11:00:00.000Z', providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment',
+      dateFrom: '2020-01-01T11:00:00.000Z', dateTo: '2024-12-31T11:00:00.000Z', providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment', releaseAuthorized: true,
     });
     const form = new FormData();
     form.append('requestId', String(id));

@@ -201,7 +201,7 @@ class Api {
     const created = await this.call(token, 'POST', '/requests', {
       requestType: 'credentialing', lastName: 'Bench', firstName: `Avery${i}`, birthDate: '1980-04-12T11:00:00.000Z',
       dateFrom: '2020-01-01T11:00:00.000Z', dateTo: '2024-12-31T11:00:00.000Z',
-      providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment',
+      providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment', releaseAuthorized: true,
     }, [201]);
     const id = created.id as number;
     const form = new FormData();

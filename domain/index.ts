@@ -4,7 +4,7 @@ export * from './reference-lists';
 export * from './request-dates';
 export * from './request-lifecycle.machine';
 export * from './notification-template';
-export * from './credentialing-request';
+export * from './form-text';
 export * from './request-kinds';
 export * from './policy-years';
 export * from './email-recipients';

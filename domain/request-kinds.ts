@@ -50,6 +50,8 @@ export interface FieldDefinition {
   /** an email list: at most this many addresses, with `maxItemsMessage` */
   maxItems?: number;
   maxItemsMessage?: string;
+  /** a confirmation given for this request alone (it vouches for the documents attached to it): a clone starts without it */
+  perRequest?: boolean;
 }
 
 export interface SectionDefinition { title: string; fields: FieldDefinition[]; note?: string }
@@ -88,9 +90,12 @@ const email = (name: string, label: string, extra: Partial<FieldDefinition> = {}
 const withOther = (f: FieldDefinition, other: string, otherName = `${f.name}Other`, otherLabel = `${f.label}: Other`): FieldDefinition[] =>
   [f, required(text(otherName, otherLabel, { visibleWhen: when(f.name, other) }))];
 
+/** Recorded when an internal requester picks the person from the directory (wake-ups match by it first). */
+const employeeIdField = () => text('employeeId', 'Employee ID', { hint: 'Filled in when the person is picked from the directory' });
+
 /** The person a certificate names (picked from the directory by internal requesters, typed by external ones). */
 const personFields = (): FieldDefinition[] => [
-  text('employeeId', 'Employee ID', { hint: 'Filled in when the person is picked from the directory' }),
+  employeeIdField(),
   required(text('lastName', 'Last Name')),
   required(text('firstName', 'First Name')),
   text('middleInitial', 'Middle Initial', { maxLength: MIDDLE_INITIAL_MAX, ruleMessage: `Maximum ${MIDDLE_INITIAL_MAX} character` }),
@@ -137,6 +142,7 @@ export const CREDENTIALING_KIND: RequestKindDefinition = {
     {
       title: 'Clinician Information',
       fields: [
+        employeeIdField(),
         required(text('lastName', 'Last Name')),
         required(text('firstName', 'First Name')),
         text('middleInitial', 'Middle Initial', { maxLength: MIDDLE_INITIAL_MAX, ruleMessage: `Maximum ${MIDDLE_INITIAL_MAX} character` }),
@@ -155,6 +161,17 @@ export const CREDENTIALING_KIND: RequestKindDefinition = {
         select('licensingState', 'Licensing State', US_STATES, { visibleWhen: when('reason', LICENSING_REASON) }),
         text('facilityName', 'Requesting Facility'),
       ],
+    },
+    {
+      // Spec 1 §2 names the section, not its content: the clinician's authorization to release their claim history,
+      // which the signed release (or dated letter) attached to the request documents.
+      title: 'Authorization',
+      fields: [{
+        name: 'releaseAuthorized', kind: 'checkbox', required: true, perRequest: true,
+        label: 'I confirm that the clinician has authorized the release of their claim history and insurance information, '
+          + 'by the signed release (dated within the last 180 days) or dated letter attached to this request.',
+        ruleMessage: 'Please confirm the clinician’s authorization',
+      }],
     },
     recipientSection(),
   ],

@@ -11,7 +11,7 @@ import ajvErrors from 'ajv-errors';
 import { EMAIL_PATTERN } from './email-recipients';
 import { MESSAGES } from './messages';
 import {
-  CREDENTIALING_KIND, MIDDLE_INITIAL_MAX, fieldsOf, requestKindOf, type Condition, type ConditionContext,
+  MIDDLE_INITIAL_MAX, fieldsOf, requestKindOf, type Condition, type ConditionContext,
   type FieldDefinition, type RequestFormValues, type RequestKindDefinition,
 } from './request-kinds';
 import { DATE_RANGE_MESSAGES, EARLIEST_REQUEST_DAY, parseUsDate } from './request-dates';
@@ -160,9 +160,5 @@ export function validateRequestForm(kind: RequestKindDefinition, raw: RequestFor
 /** The rules of a stored request's kind. */
 export const validateRequestOfKind = (requestType: string, certificateType: string | null | undefined, form: RequestFormValues, ctx: ValidationContext) =>
   validateRequestForm(requestKindOf(requestType, certificateType), form, ctx);
-
-/** The credentialing form's rules (same mechanism; kept as a name for callers of the first slice). */
-export const validateCredentialingForm = (form: RequestFormValues, ctx: ValidationContext): FieldErrors =>
-  validateRequestForm(CREDENTIALING_KIND, form, ctx);
 
 export { MIDDLE_INITIAL_MAX };

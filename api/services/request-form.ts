@@ -33,12 +33,15 @@ export function formOf(request: Request): RequestFormValues {
   return form;
 }
 
-/** Form values a clone copies (everything typed; no documents, status, dates of the request or admin fields). */
+/**
+ * Form values a clone copies (everything typed; no documents, status, dates of the request, admin fields, or a
+ * confirmation that vouched for the source's own documents).
+ */
 export function cloneFormFields(source: Request): Record<string, unknown> {
   const values = source as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const field of ALL_FORM_FIELDS) {
-    if (field.adminOnly) continue;
+    if (field.adminOnly || field.perRequest) continue;
     const value = values[field.name];
     if (value !== null && value !== undefined) out[field.name] = value instanceof Date ? value.toISOString() : value;
   }

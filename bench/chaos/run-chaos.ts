@@ -144,7 +144,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const created = await click('create draft', requester, 'POST', '/requests', {
         requestType: 'credentialing', lastName: 'Chaos', firstName: `Casey${i}`, birthDate: '1980-04-12T11:00:00.000Z',
         dateFrom: '2020-01-01T11:00:00.000Z', dateTo: '2024-12-31T11:00:00.000Z',
-        providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment',
+        providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment', releaseAuthorized: true,
       });
       const form = new FormData();
       form.append('requestId', String(created.id));

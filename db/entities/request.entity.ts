@@ -49,6 +49,8 @@ export const RequestSchema = defineEntity({
     facilityName: p.string().nullable(),
     dateFrom: p.datetime().nullable(),
     dateTo: p.datetime().nullable(),
+    /** credentialing, Authorization section: the requester confirmed the clinician authorized the release */
+    releaseAuthorized: p.boolean().nullable(),
     /** the role of the person the request names (Clinician, Employee, Event Organizer, Provider, Supervisor) */
     personRole: p.string().nullable(),
     workPhone: p.string().nullable(),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestSchema } from '../../db/entities';
 import { MESSAGES, PERSON_MESSAGES, STATUS } from '../../domain';
 import {
-  call, certificateDraft, createExternalUser, login, loginAdmin, loginEmployee, loginRequester, type Session,
+  call, certificateDraft, createExternalUser, credentialingDraft, login, loginAdmin, loginEmployee, loginRequester, type Session,
 } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
@@ -135,5 +135,14 @@ describe('clone', () => {
     const draft = await certificateDraft(h, employee, 'Clinician');
     expect((await call(h, employee, 'POST', '/api/v1/requests', { requestType: 'certificate', certificateType: 'Clinician', cloneOf: draft })).status).toBe(400);
     expect((await call(h, stranger, 'POST', '/api/v1/requests', { requestType: 'certificate', certificateType: 'Clinician', cloneOf: id })).status).toBe(403);
+  });
+
+  it('copies a claim history request\'s clinician with its employee id, but not the authorization its own release vouched for', async () => {
+    const id = await credentialingDraft(h, employee, { employeeId: '400100', addlRecipients: 'office@payor.example' });
+    await h.orm.em.fork().nativeUpdate(RequestSchema, { id }, { status: STATUS.approved, submitDate: new Date(), completedDate: new Date() });
+    const clone = await call(h, employee, 'POST', '/api/v1/requests', { requestType: 'credentialing', cloneOf: id });
+    expect(clone.status).toBe(201);
+    expect(clone.body).toMatchObject({ lastName: 'Nguyen', employeeId: '400100', addlRecipients: 'office@payor.example', clonedFromId: id });
+    expect(clone.body.releaseAuthorized ?? null).toBeNull();
   });
 });

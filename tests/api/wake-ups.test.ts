@@ -126,6 +126,25 @@ describe('Pending Employment wakes by itself', () => {
     expect(await statusOf(other.id)).toBe(STATUS.pendingEmployment);
   });
 
+  it('matches by the employee id the clinician search recorded first: a person who only shares the email does not wake it', async () => {
+    const named = await directoryPerson('W7021', 'T');
+    const namesake = await directoryPerson('W7022', 'T');
+    // The claim history form records the picked clinician's employee id with the email (issue #22 item 2).
+    const waiting = await waitingRequest(STATUS.pendingEmployment, { employeeId: 'W7021', email: 'w7022@hospital.example' });
+    const byEmailOnly = await waitingRequest(STATUS.pendingEmployment, { email: 'w7022@hospital.example' });
+
+    expect((await call(h, admin, 'PATCH', `/api/v1/people/${namesake.id}`, { employmentStatus: 'A' })).status).toBe(200);
+    await expectWoken(byEmailOnly); // no employee id recorded: the email decides
+    await runWakeUp(`test-wake-namesake-${namesake.id}`, { reason: 'employment', sourceId: namesake.id });
+    await runWakeUp(`test-sweep-namesake-${namesake.id}`, null);
+    expect(await statusOf(waiting.id)).toBe(STATUS.pendingEmployment);
+
+    expect((await call(h, admin, 'PATCH', `/api/v1/people/${named.id}`, { employmentStatus: 'A' })).status).toBe(200);
+    await expectWoken(waiting);
+    const [row] = await wakeRows(waiting.id);
+    expect(row.activityText).toContain('(W7021) as active');
+  });
+
   it('refuses a person date that is not a date with the person form\'s message, and keeps the record', async () => {
     const person = await directoryPerson('W7010', 'T');
     const refused = await call(h, admin, 'PATCH', `/api/v1/people/${person.id}`, { employmentStatus: 'A', hireDate: '13/45/2026' });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dayToServerIso, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, parseUsDate, validateRequestPeriod } from '../../domain';
-import { validateCredentialingForm } from '../../domain/request-rules';
+import {
+  CREDENTIALING_KIND, dayToServerIso, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, parseUsDate, validateRequestPeriod, type RequestFormValues,
+} from '../../domain';
+import { validateRequestForm, type ValidationContext } from '../../domain/request-rules';
+
+const validateCredentialingForm = (form: RequestFormValues, ctx: ValidationContext) => validateRequestForm(CREDENTIALING_KIND, form, ctx);
 
 const today = '2026-11-21';
 
@@ -44,11 +48,17 @@ describe('request dates', () => {
 describe('credentialing form', () => {
   const complete = {
     lastName: 'Nguyen', firstName: 'Avery', birthDate: '04/12/1980', dateFrom: '01/01/2020', dateTo: '12/31/2024',
-    providerType: 'Current Student', reason: 'Future employment',
+    providerType: 'Current Student', reason: 'Future employment', releaseAuthorized: true,
   };
 
-  it('is complete with names, dates, type, reason and one document', () => {
+  it('is complete with names, dates, type, reason, the authorization and one document', () => {
     expect(validateCredentialingForm(complete, { isExternal: true, today, documentCount: 1 })).toEqual({});
+  });
+
+  it('requires the Authorization section\'s confirmation', () => {
+    const ctx = { isExternal: false, today, documentCount: 1 };
+    expect(validateCredentialingForm({ ...complete, releaseAuthorized: undefined }, ctx)).toEqual({ releaseAuthorized: 'The field above is required' });
+    expect(validateCredentialingForm({ ...complete, releaseAuthorized: false }, ctx)).toEqual({ releaseAuthorized: 'Please confirm the clinician’s authorization' });
   });
 
   it('accepts additional recipients split on spaces, semicolons and commas, and names a bad one', () => {

@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
-import { DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, officeToday, MESSAGES } from '../../domain';
+import { RequestSchema } from '../../db/entities';
+import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../../db/seed-data';
+import { CREDENTIALING_KIND, DEFAULT_OFFICE_TIME_ZONE, fieldsOf, formatOfficeDate, officeToday, MESSAGES } from '../../domain';
 import type { Harness } from '../support/portal-harness';
 import { usePortalBrowser } from '../support/portal-browser';
 
@@ -57,6 +58,11 @@ describe('a claim history request from the requester to the administrator and ba
     await page.locator('input[name="dateTo"]').fill('12/31/2024');
     await page.locator('select[name="providerType"]').selectOption('Current Employee/Fellow/Resident');
     await page.locator('select[name="reason"]').selectOption('Future employment');
+    // The Authorization section's confirmation (the definition's, since issue #22 item 2), required like the rest.
+    expect(await page.locator('#field-releaseAuthorized-error').innerText()).toBe(MESSAGES.required);
+    await page.locator('input[name="releaseAuthorized"]').check();
+    // External requesters type the clinician themselves: no directory search.
+    expect(await page.getByRole('button', { name: 'Add Clinician' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Save Draft' }).click();
     await page.waitForURL(/\/requests\/credentialing\/\d+\/edit$/);
     await expect.poll(() => page.getByText('Draft saved').isVisible()).toBe(true);
@@ -70,6 +76,7 @@ describe('a claim history request from the requester to the administrator and ba
     await draftRow.first().getByRole('link', { name: 'Edit' }).click();
     await expect.poll(() => page.locator('input[name="lastName"]').inputValue()).toBe('Okafor');
     expect(await page.locator('input[name="dateTo"]').inputValue()).toBe('12/31/2024');
+    expect(await page.locator('input[name="releaseAuthorized"]').isChecked()).toBe(true);
 
     await page.locator('input[name="file"]').setInputFiles({
       name: 'signed-release.pdf', mimeType: 'application/pdf',
@@ -155,5 +162,88 @@ describe('a claim history request from the requester to the administrator and ba
     expect(readFileSync(file!).subarray(0, 5).toString()).toBe('%PDF-');
     expect(await page.getByText('Manage Request').count()).toBe(0); // requesters see details only
     await shot('requester-view');
+  });
+});
+
+describe('an internal requester fills the claim history form from its definition (issue #22 item 2)', () => {
+  const authorization = fieldsOf(CREDENTIALING_KIND).find((f) => f.name === 'releaseAuthorized')!;
+
+  it('shows the definition\'s sections and labels, Add Clinician among them', async () => {
+    await signOut();
+    await signIn(DEV_INTERNAL_REQUESTER.email, DEV_INTERNAL_REQUESTER.password);
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'New Claim History and Insurance Verification Request' }).click();
+    await page.getByRole('heading', { name: 'Claim History and Insurance Verification Request' }).waitFor();
+
+    const form = page.getByRole('form', { name: `${CREDENTIALING_KIND.title} request` });
+    for (const section of CREDENTIALING_KIND.sections) {
+      expect(await form.getByRole('group', { name: section.title, exact: true }).count(), section.title).toBe(1);
+    }
+    // Every text and choice field the definition shows an internal requester, by its label (the licensing state
+    // waits for its reason; the Authorization box is checked by its role below).
+    for (const field of fieldsOf(CREDENTIALING_KIND).filter((f) => !f.visibleWhen && f.kind !== 'checkbox')) {
+      expect(await form.getByLabel(field.label, { exact: true }).count(), field.label).toBe(1);
+    }
+    expect(await form.getByRole('group', { name: 'Authorization' }).getByRole('checkbox', { name: authorization.label }).count()).toBe(1);
+    expect(await form.getByRole('group', { name: 'Request Recipient' }).getByLabel('Additional Recipients', { exact: true }).count()).toBe(1);
+    await shot('internal-form-1280');
+    await page.setViewportSize({ width: 768, height: 900 });
+    await shot('internal-form-768');
+    await portal.checkA11y('claim history form at 768 px');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await portal.checkA11y('claim history form at 1280 px');
+  });
+
+  it('Add Clinician searches the directory by employee id; Apply fills the clinician and records the employee id', async () => {
+    await page.getByRole('button', { name: 'Add Clinician' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Find Clinician' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Employee ID').fill(DEV_INTERNAL_REQUESTER.employeeId);
+    await dialog.getByRole('button', { name: 'Search' }).click();
+    await dialog.getByRole('radio', { name: `${DEV_INTERNAL_REQUESTER.firstName} ${DEV_INTERNAL_REQUESTER.lastName}` }).check();
+    await portal.checkA11y('clinician search');
+    await shot('clinician-search');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+
+    await expect.poll(() => page.locator('input[name="lastName"]').inputValue()).toBe(DEV_INTERNAL_REQUESTER.lastName);
+    expect(await page.locator('input[name="firstName"]').inputValue()).toBe(DEV_INTERNAL_REQUESTER.firstName);
+    expect(await page.locator('input[name="email"]').inputValue()).toBe(DEV_INTERNAL_REQUESTER.email);
+    expect(await page.locator('input[name="employeeId"]').inputValue()).toBe(DEV_INTERNAL_REQUESTER.employeeId);
+    expect(await page.locator('input[name="employeeId"]').getAttribute('readonly')).not.toBeNull();
+    expect(await page.getByRole('button', { name: 'Change Clinician' }).count()).toBe(1);
+  });
+
+  it('saves and submits; the stored request carries the employee id, the authorization and the additional recipients', async () => {
+    await page.locator('input[name="dateFrom"]').fill('01/01/2019');
+    await page.locator('input[name="dateTo"]').fill('12/31/2023');
+    await page.locator('select[name="providerType"]').selectOption('Former Employee/Fellow/Resident');
+    await page.locator('select[name="reason"]').selectOption('Payor/Insurance credentialing');
+    await page.getByLabel('Additional Recipients', { exact: true }).fill('credentialing@payor.example; office@payor.example');
+    await page.getByRole('checkbox', { name: authorization.label }).check();
+    await page.getByRole('button', { name: 'Save Draft' }).click();
+    await page.waitForURL(/\/requests\/credentialing\/\d+\/edit$/);
+    await expect.poll(() => page.getByText('Draft saved').isVisible()).toBe(true);
+    const id = Number(/\/requests\/credentialing\/(\d+)\/edit$/.exec(page.url())![1]);
+
+    await page.locator('input[name="file"]').setInputFiles({
+      name: 'signed-release-staffer.pdf', mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+    });
+    await page.locator('input[name="description"]').fill('Signed release');
+    await page.getByRole('button', { name: 'Add a Document' }).click();
+    await page.getByRole('cell', { name: 'signed-release-staffer.pdf' }).waitFor();
+    await shot('internal-form-complete');
+
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const done = page.getByRole('dialog', { name: 'Your request was submitted' });
+    await done.waitFor();
+    await done.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+
+    const stored = await h.orm.em.fork().findOneOrFail(RequestSchema, id);
+    expect(stored).toMatchObject({
+      status: 'Submitted', employeeId: DEV_INTERNAL_REQUESTER.employeeId, lastName: DEV_INTERNAL_REQUESTER.lastName,
+      email: DEV_INTERNAL_REQUESTER.email, releaseAuthorized: true, addlRecipients: 'credentialing@payor.example; office@payor.example',
+    });
   });
 });

@@ -66,7 +66,7 @@ export async function credentialingDraft(h: Harness, session: Session, overrides
   const created = await call(h, session, 'POST', '/api/v1/requests', {
     requestType: 'credentialing', lastName: 'Nguyen', firstName: 'Avery', birthDate: '1980-04-12T11:00:00.000Z',
     dateFrom: '2020-01-01T11:00:00.000Z', dateTo: '2024-12-31T11:00:00.000Z',
-    providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment', ...overrides,
+    providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment', releaseAuthorized: true, ...overrides,
   });
   if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
   const id = created.body.id as number;

@@ -7,11 +7,9 @@ import { ManageRequestPanel } from '../../features/admin/components/manage-reque
 import { SendEmailButton } from '../../features/admin/components/send-email-dialog';
 import { RequestAuditTable } from '../../features/admin/components/request-audit-table';
 import { getRequestActivity } from '../../features/admin/api/get-request-activity';
-import { CertificateDetails } from '../../features/requests/components/certificate-details';
+import { DefinitionDetails } from '../../features/requests/components/definition-details';
 import { ClaimHistorySection } from '../../features/claims/claim-history-section';
-import { CredentialingDetails } from '../../features/requests/components/credentialing-details';
 import { RecentDiscussions } from '../../features/discussions/recent-discussions';
-import { AdminEditCredentialing } from '../../features/requests/components/admin-edit-credentialing';
 import { AdminEditInPlace } from '../../features/requests/components/admin-edit-in-place';
 import { RequestDocumentsPanel } from '../../features/requests/components/request-documents-panel';
 import { LoadError } from '../../features/requests/components/load-error';
@@ -94,7 +92,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
                     <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={request.refetch} />
                   )}
                   {editing ? (
-                    <AdminEditForm request={request.data} onCancel={stopEditing}
+                    <AdminEditInPlace request={request.data} onCancel={stopEditing}
                       onSaved={(updated) => { stopEditing(); setEditSaved(true); onSaved(updated, false); }} />
                   ) : <RequestDetails request={request.data} isAdmin onChanged={refresh} />}
                 </>
@@ -113,18 +111,10 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
 export const CredentialingViewPage = () => <RequestViewPage requestType="credentialing" />;
 export const CertificateViewPage = () => <RequestViewPage requestType="certificate" />;
 
-/**
- * The in-place Admin Edit of the request's kind. Credentialing keeps its own sections until its form is rendered from
- * its definition too; then AdminEditInPlace (already kind-generic) serves it as well.
- */
-function AdminEditForm(props: { request: RequestRecord; onSaved: (updated: RequestRecord) => void; onCancel: () => void }) {
-  return props.request.requestType === 'credentialing' ? <AdminEditCredentialing {...props} /> : <AdminEditInPlace {...props} />;
-}
-
 function RequestDetails({ request, isAdmin, onChanged }: { request: RequestRecord; isAdmin: boolean; onChanged: () => void }) {
   return (
     <>
-      {request.requestType === 'certificate' ? <CertificateDetails request={request} isAdmin={isAdmin} /> : <CredentialingDetails request={request} />}
+      <DefinitionDetails request={request} isAdmin={isAdmin} />
       <RequestDocumentsPanel request={request} isAdmin={isAdmin} onChanged={onChanged} />
     </>
   );

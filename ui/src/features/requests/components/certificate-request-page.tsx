@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { CERTIFICATE_TYPES, isCertificateType, isFinished, type CertificateType } from '../../../../../domain';
+import { CERTIFICATE_TYPES, CONTRACTS_CERTIFICATE, isCertificateType, isFinished, requestKindOf, type CertificateType } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { SelectField } from '../../../components/ui/form-field';
 import { Loading } from '../../../components/ui/loading';
@@ -12,7 +12,7 @@ import { adminEditsInPlace, isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
 import { FormDiscussions } from '../../discussions/recent-discussions';
-import { CertificateForm } from './certificate-form';
+import { RequestForm } from './request-form';
 import { LoadError } from './load-error';
 import { HelpLine } from './help-line';
 
@@ -101,8 +101,14 @@ export function CertificateRequestPage() {
           )}
           {!record && !created && user.isExternal && <p className="request-meta">Certificate Type: Clinician</p>}
           {type && (
-            <CertificateForm key={`${loaded.key}:${type}`} record={record} certificateType={type} user={user}
-              initialValues={initialValues} cloneOf={nav.cloneId ?? null} onCreated={onCreated} />
+            <RequestForm key={`${loaded.key}:${type}`} kind={requestKindOf('certificate', type)}
+              createBody={{ requestType: 'certificate', certificateType: type }} record={record} user={user}
+              initialValues={initialValues} cloneOf={nav.cloneId ?? null} onCreated={onCreated}
+              followUpOf={type === CONTRACTS_CERTIFICATE && !user.isExternal ? () => ({
+                // A submitted contracts/lease certificate asks about a claim history request as well (spec 1 §1).
+                question: 'Do you also need a Claim History and Insurance Verification request?', yesLabel: 'Start a claim history request',
+                onYes: () => navigate(paths.credentialing.new.getHref()),
+              }) : undefined} />
           )}
           {!type && <p>Choose the type of certificate to see its form.</p>}
         </>

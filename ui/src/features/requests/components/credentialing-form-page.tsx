@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { CREDENTIALING_KIND } from '../../../../../domain';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
@@ -10,7 +11,8 @@ import { adminEditsInPlace, isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
 import { FormDiscussions } from '../../discussions/recent-discussions';
-import { CredentialingForm } from './credentialing-form';
+import { claimHistoryFollowUp } from '../lib/claim-history-follow-up';
+import { RequestForm } from './request-form';
 import { LoadError } from './load-error';
 import { HelpLine } from './help-line';
 
@@ -72,7 +74,9 @@ export function CredentialingFormPage() {
         <>
           {loaded.record?.requestNumber != null && <p className="request-meta">Request Number: {loaded.record.requestNumber}</p>}
           {loaded.record && <FormDiscussions record={loaded.record} isAdmin={user.isAdmin} />}
-          <CredentialingForm key={loaded.key} record={loaded.record} user={user} onCreated={onCreated} cloneFrom={loaded.cloneFrom} />
+          <RequestForm key={loaded.key} kind={CREDENTIALING_KIND} createBody={{ requestType: 'credentialing' }} record={loaded.record}
+            user={user} initialValues={loaded.cloneFrom as Record<string, unknown> | undefined} cloneOf={loaded.cloneFrom?.id ?? null}
+            onCreated={onCreated} followUpOf={(values) => claimHistoryFollowUp(values, navigate)} />
         </>
       )}
     </section>

@@ -32,6 +32,9 @@ export function DefinitionFields({ fields, values, errors, ctx, onChange, disabl
   );
 }
 
+/** Checkbox labels longer than this are sentences (the rental approval, the claim history authorization). */
+const CONFIRMATION_LENGTH = 60;
+
 interface DefinitionFieldProps {
   field: FieldDefinition;
   value: string | boolean | undefined;
@@ -52,7 +55,8 @@ function DefinitionField({ field, value, error, required, disabled, readOnly, on
       return <TextAreaField {...common} rows={3} maxLength={field.maxLength} value={text} onChange={(e) => onChange(e.target.value)} />;
     case 'checkbox':
       return (
-        <div className={`field field--checkbox${error ? ' field--invalid' : ''}`}>
+        // A confirmation written as a sentence takes the whole row; a short box (admin flags) one column.
+        <div className={`field field--checkbox${field.label.length > CONFIRMATION_LENGTH ? ' field--wide' : ''}${error ? ' field--invalid' : ''}`}>
           <label className="checkbox" htmlFor={fieldId(field.name)}>
             <input id={fieldId(field.name)} name={field.name} type="checkbox" checked={value === true} disabled={disabled}
               aria-invalid={error ? true : undefined} aria-describedby={error ? `${fieldId(field.name)}-error` : undefined}

@@ -11,11 +11,18 @@ import { cleanFormValues } from '../../../../../domain/request-rules';
 import type { RequestRecord } from '../../../types/api';
 import { officeDate } from '../../../lib/format';
 
-export function recordToValues(record: RequestRecord | Record<string, unknown> | null, kind: RequestKindDefinition): RequestFormValues {
+/**
+ * A stored request's values as the form types them. `startingNewDraft`: the values a new draft starts from (a clone,
+ * a follow-up's prefill), without the source's confirmations for its own documents (`perRequest`).
+ */
+export function recordToValues(
+  record: RequestRecord | Record<string, unknown> | null, kind: RequestKindDefinition, options: { startingNewDraft?: boolean } = {},
+): RequestFormValues {
   const values: RequestFormValues = {};
   if (!record) return values;
   const source = record as Record<string, unknown>;
   for (const field of fieldsOf(kind)) {
+    if (options.startingNewDraft && field.perRequest) continue;
     const value = source[field.name];
     if (value === null || value === undefined) continue;
     if (field.kind === 'date') values[field.name] = officeDate(String(value));

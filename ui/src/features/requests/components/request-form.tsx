@@ -2,7 +2,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-  CONTRACTS_CERTIFICATE, STATUS, hasErrors, isShown, requestKindOf, type CertificateType, type RequestFormValues,
+  STATUS, hasErrors, isShown, type RequestFormValues, type RequestKindDefinition,
 } from '../../../../../domain';
 import { validateRequestForm } from '../../../../../domain/request-rules';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
@@ -18,7 +18,7 @@ import type { DocumentRecord, RequestRecord, User } from '../../../types/api';
 import { useRequestSaver } from '../hooks/use-request-saver';
 import { recordToValues, valuesToPayload } from '../lib/form-values';
 import { DefinitionFields } from './definition-fields';
-import { SubmitSuccessDialog, submittedNumber } from './submit-success-dialog';
+import { SubmitSuccessDialog, submittedNumber, type FollowUp } from './submit-success-dialog';
 import { FormActions } from './form-actions';
 import type { FormErrors } from './form-section';
 import { PersonFillingSection } from './person-filling-section';
@@ -26,26 +26,30 @@ import { emptyPersonValues, personFormValues, PersonSearchDialog, type Directory
 import { SupportingDocumentsSection } from './supporting-documents-section';
 import { officeToday } from '../../../lib/office';
 
-interface CertificateFormProps {
+interface RequestFormProps {
+  kind: RequestKindDefinition;
+  /** what the first save creates besides the form: `requestType`, and `certificateType` for a certificate */
+  createBody: { requestType: 'credentialing' | 'certificate'; certificateType?: string };
   record: RequestRecord | null;
-  certificateType: CertificateType;
   user: User;
-  /** values to start a new draft with (a clone, or a follow-up from a credentialing request) */
+  /** values to start a new draft with (a clone, or a follow-up from another request) */
   initialValues?: Record<string, unknown> | null;
   cloneOf?: number | null;
   onCreated: (record: RequestRecord) => void;
+  /** the follow-up question the submit-success modal asks for these values (spec 1 §1), when one applies */
+  followUpOf?: (values: RequestFormValues) => FollowUp | null;
 }
 
 /**
- * A Certificate of Insurance form of any subtype, rendered from the subtype's definition (domain/request-kinds.ts)
- * and validated with the same rules the server applies at submit. Autosaved as a draft (750 ms). Administrators edit
- * submitted requests in place on the view page (admin-edit-in-place.tsx), never here.
+ * The form of any request kind (the claim history request and every certificate subtype), rendered from the kind's
+ * definition (domain/request-kinds.ts) and validated with the same rules the server applies at submit. Autosaved as a
+ * draft (750 ms). Administrators edit submitted requests in place on the view page (admin-edit-in-place.tsx).
  */
-export function CertificateForm({ record, certificateType, user, initialValues, cloneOf, onCreated }: CertificateFormProps) {
+export function RequestForm({ kind, createBody, record, user, initialValues, cloneOf, onCreated, followUpOf }: RequestFormProps) {
   const navigate = useNavigate();
-  const kind = requestKindOf('certificate', certificateType);
   const ctx = useMemo(() => ({ isExternal: user.isExternal, isAdmin: user.isAdmin }), [user.isExternal, user.isAdmin]);
-  const [values, setValues] = useState<RequestFormValues>(() => recordToValues(record ?? (initialValues as RequestRecord | null) ?? null, kind));
+  const [values, setValues] = useState<RequestFormValues>(() => (record
+    ? recordToValues(record, kind) : recordToValues(initialValues ?? null, kind, { startingNewDraft: true })));
   const [documents, setDocuments] = useState<DocumentRecord[]>(record?.documents ?? []);
   const [requestId, setRequestId] = useState<number | null>(record?.id ?? null);
   const [clientErrors, setClientErrors] = useState<FormErrors>({});
@@ -54,7 +58,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   const [scrollTick, setScrollTick] = useState(0);
   const [searching, setSearching] = useState(false);
   /** After a submit: the success modal, with the follow-up question when one applies (spec 1 §1). */
-  const [succeeded, setSucceeded] = useState<{ followUp: boolean } | null>(null);
+  const [succeeded, setSucceeded] = useState<{ followUp: FollowUp | null } | null>(null);
   const formElement = useRef<HTMLFormElement>(null);
   const valuesRef = useRef(values);
   valuesRef.current = values;
@@ -64,7 +68,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
     initialId: record?.id ?? null,
     initialVersion: record?.version,
     payload: (mode) => valuesToPayload(valuesRef.current, kind, mode, ctx),
-    createBody: () => ({ requestType: 'certificate', certificateType, ...(cloneOf ? { cloneOf } : {}) }),
+    createBody: () => ({ ...createBody, ...(cloneOf ? { cloneOf } : {}) }),
     onCreated: (created) => {
       setRequestId(created.id);
       onCreated(created);
@@ -89,8 +93,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
   const goHome = () => navigate(paths.home.getHref(), { state: { tab: 'submitted' } });
   useEffect(() => {
     if (!submission.matches('success')) return;
-    // A submitted contracts/lease certificate asks about a credentialing request as well (spec 1 §1).
-    setSucceeded({ followUp: certificateType === CONTRACTS_CERTIFICATE && !user.isExternal });
+    setSucceeded({ followUp: followUpOf?.(valuesRef.current) ?? null });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [submission]);
 
@@ -145,7 +148,8 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
 
   return (
     <>
-    <form ref={formElement} className="request-form" onSubmit={submit} noValidate aria-label={`${kind.title} certificate request`}>
+    <form ref={formElement} className="request-form" onSubmit={submit} noValidate
+      aria-label={createBody.requestType === 'certificate' ? `${kind.title} certificate request` : `${kind.title} request`}>
       {failure && (isStaleRequest(failure) ? <StaleRequestAlert />
         : <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>)}
       {!failure && attempted && hasErrors(errors) && <Alert kind="error">{UI_TEXT.fixFields}</Alert>}
@@ -196,10 +200,7 @@ export function CertificateForm({ record, certificateType, user, initialValues, 
           }} />
       )}
       <SubmitSuccessDialog open={!!succeeded} requestNumber={submittedNumber(submission.context.result)} onClose={goHome}
-        followUp={succeeded?.followUp ? {
-          question: 'Do you also need a Claim History and Insurance Verification request?', yesLabel: 'Start a claim history request',
-          onYes: () => navigate(paths.credentialing.new.getHref()),
-        } : null} />
+        followUp={succeeded?.followUp ?? null} />
     </>
   );
 }

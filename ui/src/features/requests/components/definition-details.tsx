@@ -1,29 +1,29 @@
-import {
-  fieldsOf, isShown, requestKindOf, type RequestFormValues,
-} from '../../../../../domain';
+import { isShown, requestKindOf, type RequestFormValues } from '../../../../../domain';
 import { displayDate } from '../../../lib/format';
 import type { RequestRecord } from '../../../types/api';
 import { recordToValues } from '../lib/form-values';
 
 /**
- * Every entered value of a certificate request, by the sections of its subtype's definition (fields of choices not
- * taken are left out), then the requester.
+ * Every entered value of a request (claim history or certificate), by the sections of its kind's definition and with
+ * the definition's labels (fields of choices not taken are left out), then the requester.
  */
-export function CertificateDetails({ request, isAdmin }: { request: RequestRecord; isAdmin: boolean }) {
-  const kind = requestKindOf('certificate', request.certificateType);
+export function DefinitionDetails({ request, isAdmin }: { request: RequestRecord; isAdmin: boolean }) {
+  const kind = requestKindOf(request.requestType, request.certificateType);
   const values: RequestFormValues = recordToValues(request, kind);
   const ctx = { isExternal: request.employerType === 'external', isAdmin };
   const date = (iso: string | null | undefined) => (iso ? displayDate(iso) : null);
   const shown = (v: RequestFormValues[string]) => (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : v);
   return (
     <div className="details-grid">
-      <section className="details-section">
-        <h3 className="details-section__title">Certificate</h3>
-        <dl className="details">
-          <div><dt>Certificate Type</dt><dd>{request.certificateType}</dd></div>
-          {request.personRole && <div><dt>Person Role</dt><dd>{request.personRole}</dd></div>}
-        </dl>
-      </section>
+      {request.requestType === 'certificate' && (
+        <section className="details-section">
+          <h3 className="details-section__title">Certificate</h3>
+          <dl className="details">
+            <div><dt>Certificate Type</dt><dd>{request.certificateType}</dd></div>
+            {request.personRole && <div><dt>Person Role</dt><dd>{request.personRole}</dd></div>}
+          </dl>
+        </section>
+      )}
       {kind.sections.map((section) => {
         const fields = section.fields.filter((f) => isShown(f, values, ctx) && (values[f.name] !== undefined || !f.visibleWhen));
         const unique = fields.filter((f, i) => fields.findIndex((g) => g.name === f.name) === i);
@@ -51,5 +51,3 @@ export function CertificateDetails({ request, isAdmin }: { request: RequestRecor
     </div>
   );
 }
-
-export const certificateFieldCount = (request: RequestRecord) => fieldsOf(requestKindOf('certificate', request.certificateType)).length;
