@@ -102,6 +102,28 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** Whether `port` can be bound on `host` right now. */
+function canListen(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free TCP port in [from, to): the Temporal server stores its services' membership ports in a `smallint` column
+ * (cluster_membership.rpc_port), so they must stay below 32768, where the kernel's own picks (32768+) never are.
+ */
+export async function freePortInRange(from = 20_000, to = 32_000, host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = from + Math.floor(Math.random() * (to - from));
+    if (await canListen(port, host)) return port;
+  }
+  throw new Error(`No free port between ${from} and ${to} on ${host}`);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One attempt: connect, ask for system info and the namespace. Throws when not ready. */

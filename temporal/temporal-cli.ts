@@ -19,7 +19,7 @@ export function cachedTemporalCliPath(env: NodeJS.ProcessEnv = process.env): str
   return path.join(cacheHome, 'coi-portal', `temporal-${TEMPORAL_CLI_VERSION}`, 'temporal');
 }
 
-function isExecutable(file: string): boolean {
+export function isExecutable(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();
@@ -29,7 +29,7 @@ function isExecutable(file: string): boolean {
 }
 
 /** `go` on PATH, else the usual tarball location. */
-function findGo(): string | null {
+export function findGo(): string | null {
   const probe = spawnSync('go', ['version'], { stdio: 'ignore' });
   if (probe.status === 0) return 'go';
   for (const candidate of ['/usr/local/go/bin/go', path.join(os.homedir(), 'go', 'bin', 'go'), '/usr/lib/go/bin/go']) {
@@ -38,10 +38,20 @@ function findGo(): string | null {
   return null;
 }
 
-/** Runs `go install -v`, forwarding its progress lines; resolves with the combined output, rejects on failure. */
-function goInstall(go: string, binDir: string, extraEnv: Record<string, string>, log: Log): Promise<{ ok: boolean; output: string }> {
+/**
+ * Runs `go install -v <module>` (`path@version`), forwarding its progress lines; resolves with the combined output,
+ * rejects on failure to start Go. Retried once with GOSUMDB=off when the checksum database is unreachable.
+ */
+export async function goInstallWithFallback(go: string, module: string, binDir: string, log: Log): Promise<{ ok: boolean; output: string }> {
+  const result = await goInstall(go, module, binDir, {}, log);
+  if (result.ok || !/sum\.golang\.org|checksum database|GOSUMDB|verifying .*module/i.test(result.output)) return result;
+  log('The Go checksum database is unreachable; retrying with GOSUMDB=off (modules still come from the proxy)…');
+  return goInstall(go, module, binDir, { GOSUMDB: 'off' }, log);
+}
+
+function goInstall(go: string, module: string, binDir: string, extraEnv: Record<string, string>, log: Log): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(go, ['install', '-v', `${MODULE}@${TEMPORAL_CLI_VERSION}`], {
+    const child = spawn(go, ['install', '-v', module], {
       env: { ...process.env, GOBIN: binDir, GOFLAGS: '-mod=mod', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -93,11 +103,7 @@ export async function ensureTemporalCli(log: Log = (line) => console.log(line)):
   fs.mkdirSync(binDir, { recursive: true });
   const started = Date.now();
   log(`Building the Temporal CLI ${TEMPORAL_CLI_VERSION} into ${binDir} (one time, takes a few minutes)…`);
-  let result = await goInstall(go, binDir, {}, log);
-  if (!result.ok && /sum\.golang\.org|checksum database|GOSUMDB|verifying .*module/i.test(result.output)) {
-    log('The Go checksum database is unreachable; retrying with GOSUMDB=off (modules still come from the proxy)…');
-    result = await goInstall(go, binDir, { GOSUMDB: 'off' }, log);
-  }
+  const result = await goInstallWithFallback(go, `${MODULE}@${TEMPORAL_CLI_VERSION}`, binDir, log);
   if (!result.ok || !isExecutable(target)) {
     const tail = result.output.trim().split('\n').slice(-15).join('\n');
     throw new Error(`Building the Temporal CLI failed:\n${tail}`);
