@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { ensureSearchAttributes, freePort, freePortInRange, isPortOpen, killChild, parseAddress, type TemporalServerHandle } from './dev-server';
 import { findGo, goInstallWithFallback, isExecutable, type Log } from './temporal-cli';
 
@@ -186,7 +187,7 @@ async function ensureNamespace(address: string, namespace: string, deadline: num
     try {
       await connection.workflowService.describeNamespace({ namespace });
     } catch {
-      await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: { seconds: 7 * 86_400 } })
+      await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('7 days') })
         .catch((error: Error) => { if (!/already exists/i.test(error.message)) throw error; });
     }
     // Every service learns of a new namespace from its registry refresh (up to ~10 s): wait until a list works.
