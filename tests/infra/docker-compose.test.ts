@@ -28,7 +28,7 @@ const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS', 'CLOCK_DAY
  */
 const SITE_SPECIFIC = new Set(['SAML_IDP_METADATA_URL', 'SAML_IDP_ENTRY_POINT', 'SAML_IDP_CERT', 'SAML_IDP_ENTITY_ID', 'SAML_SP_ENTITY_ID']);
 /** Secrets the operator must supply: compose's `${NAME:?message}` (no default may be committed). */
-const REQUIRED_SECRETS = ['JWT_SECRET', 'POSTGRES_PASSWORD'];
+const REQUIRED_SECRETS = ['JWT_SECRET', 'POSTGRES_PASSWORD', 'PORTAL_DB_PASSWORD', 'TEMPORAL_DB_PASSWORD'];
 
 type Service = {
   image?: string;
@@ -116,6 +116,16 @@ const envNamesReadByTheApp = [...new Set(
 )].sort();
 const productionEnvNames = envNamesReadByTheApp.filter((name) => !DEVELOPMENT_ONLY.has(name));
 
+/** PostgreSQL's init script (configs.postgresql-roles), and the roles it creates with the variable holding each password. */
+const initScript = () => compose.configs?.['postgresql-roles']?.content ?? '';
+function roles(): Array<{ name: string; passwordVariable: string; line: string }> {
+  const script = initScript();
+  return [...script.matchAll(/^create role (\w+) login password :'(\w+)'(.*);$/gm)].map(([line, name, psqlVar]) => {
+    const variable = new RegExp(`-v ${psqlVar}="\\$\\$(\\w+)"`).exec(script)?.[1] ?? '';
+    return { name, passwordVariable: variable, line };
+  });
+}
+
 describe('docker-compose.yml', () => {
   it('has the expected services', () => {
     for (const name of ['postgresql', 'temporal', 'temporal-ui', 'mail', 'api', 'worker']) {
@@ -149,15 +159,18 @@ describe('docker-compose.yml', () => {
         }
       });
 
-      it('points DATABASE_URL at the postgresql service with its credentials', () => {
+      it('points DATABASE_URL at the postgresql service as the portal\'s own least-privilege role', () => {
         const url = new URL(env(service).DATABASE_URL);
         const pg = env('postgresql');
         expect(url.protocol).toMatch(/^postgres(ql)?:$/);
         expect(url.hostname).toBe('postgresql');
         expect(url.port || '5432').toBe('5432');
-        expect(decodeURIComponent(url.username)).toBe(pg.POSTGRES_USER);
-        expect(decodeURIComponent(url.password)).toBe(pg.POSTGRES_PASSWORD);
-        expect(url.pathname.slice(1)).toBe(pg.POSTGRES_DB);
+        const role = roles().find((r) => r.name === decodeURIComponent(url.username));
+        expect(role, `the role ${url.username} is created by the init script`).toBeDefined();
+        expect(role!.line).toMatch(/nosuperuser nocreatedb nocreaterole/);
+        expect(decodeURIComponent(url.username)).not.toBe(pg.POSTGRES_USER);
+        expect(decodeURIComponent(url.password)).toBe(pg[role!.passwordVariable]);
+        expect(initScript()).toContain(`create database ${url.pathname.slice(1)} owner ${role!.name};`);
       });
 
       it('points at Temporal, the mail service and Chromium', () => {
@@ -235,17 +248,35 @@ describe('docker-compose.yml', () => {
     expect(Number(publicUrl.port || (publicUrl.protocol === 'https:' ? 443 : 80))).toBe(published![0]);
   });
 
-  it('runs Temporal on the postgresql service with matching credentials', () => {
+  it('runs the Temporal server (not the deprecated auto-setup) on databases and a role of its own', () => {
     const temporal = compose.services.temporal;
-    expect(temporal.image).toMatch(/^temporalio\/(auto-setup|server)(:|$)/);
+    expect(temporal.image).toMatch(/^temporalio\/server:\d+\.\d+\.\d+$/);
     const e = env('temporal');
     const pg = env('postgresql');
     expect(e.DB).toMatch(/^postgres/);
     expect(e.POSTGRES_SEEDS).toBe('postgresql');
     expect(e.DB_PORT ?? '5432').toBe('5432');
-    expect(e.POSTGRES_USER).toBe(pg.POSTGRES_USER);
-    expect(e.POSTGRES_PWD).toBe(pg.POSTGRES_PASSWORD);
-    expect(dependsOn('temporal')).toContain('postgresql');
+    const role = roles().find((r) => r.name === e.POSTGRES_USER);
+    expect(role, `the role ${e.POSTGRES_USER} is created by the init script`).toBeDefined();
+    expect(role!.line).toMatch(/nosuperuser nocreatedb nocreaterole/);
+    expect(e.POSTGRES_PWD).toBe(pg[role!.passwordVariable]);
+    for (const db of [e.DBNAME, e.VISIBILITY_DBNAME]) expect(initScript()).toContain(`create database ${db} owner ${role!.name};`);
+    expect(new URL(env('api').DATABASE_URL).username).not.toBe(e.POSTGRES_USER);
+    // Its schemas are set up by Temporal's SQL tool from the admin-tools image of the same version, before it starts.
+    const tools = compose.services['temporal-admin-tools'];
+    expect(tools.image).toBe(temporal.image!.replace('temporalio/server', 'temporalio/admin-tools'));
+    expect(commandText(tools)).toMatch(/temporal-sql-tool update-schema/);
+    expect(env('temporal-admin-tools').SQL_USER).toBe(e.POSTGRES_USER);
+    expect(dependsTransitively('temporal')).toContain('temporal-admin-tools');
+    expect(dependsTransitively('temporal')).toContain('postgresql');
+  });
+
+  it('pins every image it pulls', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (!service.image || service.build) continue;
+      expect(service.image, `${name} image`).toMatch(/:v?\d+(\.\d+)*(-[a-z]+)?$/);
+      expect(service.image, `${name} image`).not.toMatch(/:latest$/);
+    }
   });
 
   it('enables update-with-start and registers the search attributes', () => {
