@@ -1,5 +1,5 @@
 import {
-  fieldsOf, isShown, requestKindOf, type RequestFormValues,
+  fieldsOf, formatTimeOfDay, isShown, requestKindOf, type FieldDefinition, type RequestFormValues,
 } from '../../../../../domain';
 import { displayDate } from '../../../lib/format';
 import type { RequestRecord } from '../../../types/api';
@@ -14,14 +14,17 @@ export function CertificateDetails({ request, isAdmin }: { request: RequestRecor
   const values: RequestFormValues = recordToValues(request, kind);
   const ctx = { isExternal: request.employerType === 'external', isAdmin };
   const date = (iso: string | null | undefined) => (iso ? displayDate(iso) : null);
-  const shown = (v: RequestFormValues[string]) => (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : v);
+  const shown = (f: FieldDefinition, v: RequestFormValues[string]) =>
+    (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : f.kind === 'time' && v ? formatTimeOfDay(v) : v);
+  // A kind that offers a choice of role shows it with its person; the others name their one role here.
+  const roleInSection = fieldsOf(kind).some((f) => f.name === 'personRole');
   return (
     <div className="details-grid">
       <section className="details-section">
         <h3 className="details-section__title">Certificate</h3>
         <dl className="details">
           <div><dt>Certificate Type</dt><dd>{request.certificateType}</dd></div>
-          {request.personRole && <div><dt>Person Role</dt><dd>{request.personRole}</dd></div>}
+          {request.personRole && !roleInSection && <div><dt>Person Role</dt><dd>{request.personRole}</dd></div>}
         </dl>
       </section>
       {kind.sections.map((section) => {
@@ -32,7 +35,7 @@ export function CertificateDetails({ request, isAdmin }: { request: RequestRecor
           <section key={section.title} className="details-section">
             <h3 className="details-section__title">{section.title}</h3>
             <dl className="details">
-              {unique.map((f) => <div key={f.name}><dt>{f.label}</dt><dd>{shown(values[f.name]) || '—'}</dd></div>)}
+              {unique.map((f) => <div key={f.name}><dt>{f.label}</dt><dd>{shown(f, values[f.name]) || '—'}</dd></div>)}
             </dl>
           </section>
         );
