@@ -51,6 +51,7 @@ async function saveAndReadNumber(): Promise<number> {
 // Next month, so the period is in the future whatever day the test runs.
 const month = addMonths(monthOf(officeToday(DEFAULT_OFFICE_TIME_ZONE)), 1);
 const typed = (day: string) => formatOfficeDate(day, DEFAULT_OFFICE_TIME_ZONE);
+let eventNumber = 0;
 
 describe('an event period picked on a calendar, with times', () => {
   it('signs in as an employee and starts an event certificate', async () => {
@@ -122,6 +123,53 @@ describe('an event period picked on a calendar, with times', () => {
     expect(row.eventStartTime).toBe('09:00');
     expect(formatOfficeDate(row.eventStartDate!, DEFAULT_OFFICE_TIME_ZONE)).toBe(typed(`${month}-05`));
     await atBothWidths('event-times');
+    eventNumber = number;
+  });
+
+  it('submitted, the request page shows the period with its times', async () => {
+    await page.getByRole('button', { name: 'Add Event Organizer' }).click();
+    const search = page.getByRole('dialog', { name: 'Find Event Organizer' });
+    await search.getByLabel('Employee ID').fill(DEV_INTERNAL_REQUESTER.employeeId);
+    await search.getByRole('button', { name: 'Search' }).click();
+    await search.getByRole('radio', { name: 'Jordan Staffer' }).check();
+    await search.getByRole('button', { name: 'Apply' }).click();
+    await fill('certificateHolder', 'City of Portland Parks');
+    await fill('certificateHolderAddress', '1120 SW 5th Ave, Portland, OR 97204');
+    await page.locator('input[name="file"]').setInputFiles({
+      name: 'permit.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+    });
+    await page.locator('input[name="description"]').fill('Park permit');
+    await page.getByRole('button', { name: 'Add a Document' }).click();
+    await page.getByRole('cell', { name: 'permit.pdf' }).waitFor();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('dialog', { name: 'Your request was submitted' }).getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('row').filter({ hasText: String(eventNumber) }).getByRole('link', { name: 'View' }).click();
+    await page.getByText(`Request Number: ${eventNumber}`).waitFor();
+    const shown = (label: string) => page.getByRole('term').filter({ hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd');
+    expect(await shown('Event Start Date').innerText()).toBe(typed(`${month}-05`));
+    expect(await shown('Event Start Time').innerText()).toBe('9:00 AM');
+    expect(await shown('Event End Time').innerText()).toBe('5:30 PM');
+    await atBothWidths('event-view');
+  });
+});
+
+describe('the claim history period: the calendar offers only days the rule allows', () => {
+  it('days after today cannot be picked; two clicks in the past set the period', async () => {
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('link', { name: 'New Claim History and Insurance Verification Request' }).click();
+    await page.getByRole('button', { name: 'Pick dates on a calendar' }).click();
+    const calendar = page.getByRole('grid');
+    const today = officeToday(DEFAULT_OFFICE_TIME_ZONE);
+    await page.getByRole('button', { name: 'Next month' }).click();
+    expect(await calendar.getByRole('button', { name: dayLabel(`${month}-01`), exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    const previous = addMonths(monthOf(today), -1);
+    await calendar.getByRole('button', { name: dayLabel(`${previous}-03`), exact: true }).click();
+    await calendar.getByRole('button', { name: dayLabel(`${previous}-20`), exact: true }).click();
+    expect(await valueOf('dateFrom')).toBe(typed(`${previous}-03`));
+    expect(await valueOf('dateTo')).toBe(typed(`${previous}-20`));
+    await atBothWidths('claim-history-period');
   });
 });
 
