@@ -53,6 +53,11 @@ export function DateRangeCalendar({ range, onChange, today, swap = false, min, m
     setMonth(monthOf(next));
   }
 
+  // One day of the shown month takes Tab. Days that cannot be picked stay focusable (aria-disabled, as the WAI-ARIA
+  // date picker does), so the arrows never lose the focus at the edge of [min, max].
+  const days = monthWeeks(month).flat().filter((d): d is string => !!d);
+  const tabDay = days.includes(focusDay) ? focusDay : days[0];
+
   const step = range.start && !range.end ? 'Now choose the end date.' : 'Choose the start date.';
   return (
     <div className="range-calendar">
@@ -77,9 +82,12 @@ export function DateRangeCalendar({ range, onChange, today, swap = false, min, m
                 return (
                   <td key={day} role="gridcell" aria-selected={what ? true : undefined}
                     className={`range-calendar__day${what ? ` range-calendar__day--${what.replace(' ', '-')}` : ''}${day === today ? ' range-calendar__day--today' : ''}`}>
-                    <button type="button" data-day={day} tabIndex={day === focusDay ? 0 : -1} disabled={outside(day)}
+                    <button type="button" data-day={day} tabIndex={day === tabDay ? 0 : -1} aria-disabled={outside(day) || undefined}
                       aria-label={`${dayLabel(day)}${what ? `, ${what}` : ''}`} aria-current={day === today ? 'date' : undefined}
-                      onClick={() => { setFocusDay(day); onChange(rangeAfterClick(range, day, swap)); }}>
+                      onClick={() => {
+                        setFocusDay(day);
+                        if (!outside(day)) onChange(rangeAfterClick(range, day, swap));
+                      }}>
                       {Number(day.slice(8, 10))}
                     </button>
                   </td>
