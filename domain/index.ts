@@ -24,3 +24,5 @@ export * from './stale-letters';
 export * from './security-events';
 export * from './effect-problems';
 export * from './people-directory';
+export * from './time-of-day';
+export * from './date-range-picking';

@@ -33,6 +33,8 @@ export const DATE_RANGE_MESSAGES = {
   afterToday: 'Date cannot be after today',
   startAfterEnd: 'Start date cannot be after end date',
   endBeforeStart: 'End date cannot be before start date',
+  startTimeAfterEnd: 'Start time cannot be after end time',
+  endTimeBeforeStart: 'End time cannot be before start time',
 } as const;
 
 /**

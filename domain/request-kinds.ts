@@ -9,6 +9,7 @@
  */
 import { QUOTAS, QUOTA_MESSAGES } from './abuse-limits';
 import { MESSAGES } from './messages';
+import { TIME_OF_DAY_MESSAGE, TIME_OF_DAY_OPTIONS } from './time-of-day';
 import {
   AUTO_TYPES, CERTIFICATE_TYPES, CLAIM_HISTORY_PROVIDER_TYPES, CLAIM_HISTORY_REASONS, CONTRACT_LEASE_TYPES, EVENT_TYPES,
   FLEET_AUTO_TYPE, OTHER_CHOICE, PROPERTY_REASONS, PROVIDER_REASONS, PROVIDER_TYPES, RENTAL_AUTO_TYPE, US_STATES,
@@ -24,7 +25,8 @@ export const LICENSING_REASON = 'Licensing in another state';
 export type FormValue = string | boolean | undefined;
 export type RequestFormValues = Record<string, FormValue>;
 
-export type FieldKind = 'text' | 'textarea' | 'email' | 'emailList' | 'phone' | 'date' | 'select' | 'yesNo' | 'checkbox' | 'year' | 'vin';
+export type FieldKind =
+  | 'text' | 'textarea' | 'email' | 'emailList' | 'phone' | 'date' | 'time' | 'select' | 'yesNo' | 'checkbox' | 'year' | 'vin';
 
 /** A field's value equals one of `equals`, or the caller is (not) external. */
 export type Condition =
@@ -56,8 +58,12 @@ export interface FieldDefinition {
 
 export interface SectionDefinition { title: string; fields: FieldDefinition[]; note?: string }
 
-/** A period of two date fields: start not after end; optionally not before 7/1/2002 and not after today. */
-export interface PeriodRule { from: string; to: string; pastOnly?: boolean }
+/**
+ * A period of two date fields: start not after end; optionally not before 7/1/2002 and not after today. With
+ * `fromTime`/`toTime` (time fields, `HH:mm`), a period of one day also ends no earlier than it starts. The UI picks
+ * the two dates together on one calendar (spec 1 §4 "Date range picking").
+ */
+export interface PeriodRule { from: string; to: string; pastOnly?: boolean; fromTime?: string; toTime?: string }
 
 export interface RequestKindDefinition {
   key: string;
@@ -82,6 +88,12 @@ const select = (name: string, label: string, options: readonly string[], extra: 
   ({ name, label, kind: 'select', options, required: true, ruleMessage: MESSAGES.fieldValidation, ...extra });
 const date = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
   ({ name, label, kind: 'date', required: true, hint: 'mm/dd/yyyy', ruleMessage: MESSAGES.requestDateFormat, ...extra });
+/**
+ * A time of day in 30-minute steps (spec 2 §9.1), `HH:mm`. Optional: requests stored before times existed have none,
+ * and a period of whole days needs none.
+ */
+const time = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+  ({ name, label, kind: 'time', options: TIME_OF_DAY_OPTIONS.map((o) => o.value), ruleMessage: TIME_OF_DAY_MESSAGE, ...extra });
 const yesNo = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
   ({ name, label, kind: 'yesNo', options: YES_NO, required: true, ruleMessage: MESSAGES.fieldValidation, ...extra });
 const email = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
@@ -93,8 +105,13 @@ const withOther = (f: FieldDefinition, other: string, otherName = `${f.name}Othe
 /** Recorded when an internal requester picks the person from the directory (wake-ups match by it first). */
 const employeeIdField = () => text('employeeId', 'Employee ID', { hint: 'Filled in when the person is picked from the directory' });
 
-/** The person a certificate names (picked from the directory by internal requesters, typed by external ones). */
-const personFields = (): FieldDefinition[] => [
+/**
+ * The person a certificate names (picked from the directory by internal requesters, typed by external ones). With
+ * more than one role the requester chooses the person's role (`personRole`, stored on the request; the first is the
+ * kind's own `personRole`).
+ */
+const personFields = (roles: readonly PersonRole[] = []): FieldDefinition[] => [
+  ...(roles.length > 1 ? [select('personRole', 'Person Role', roles)] : []),
   employeeIdField(),
   required(text('lastName', 'Last Name')),
   required(text('firstName', 'First Name')),
@@ -232,13 +249,15 @@ const vehicleBlock = (): FieldDefinition[] => [
   { name: 'vehicleTransferred', label: 'Vehicle transferred', kind: 'checkbox', adminOnly: true },
 ];
 
+export const AUTO_LIABILITY_PERSON_ROLES: readonly PersonRole[] = ['Employee', 'Supervisor'];
+
 const AUTO_LIABILITY_KIND: RequestKindDefinition = {
   key: 'Auto Liability',
   title: 'Auto Liability',
   personRole: 'Employee',
   showRecipient: true,
   documents: { required: false, hint: 'Attach the rental agreement or the vehicle’s purchase or lease papers if you have them.' },
-  periods: [{ from: 'rentalStartDate', to: 'rentalEndDate' }],
+  periods: [{ from: 'rentalStartDate', to: 'rentalEndDate', fromTime: 'rentalStartTime', toTime: 'rentalEndTime' }],
   sections: [
     { title: 'Auto Liability', fields: [select('autoType', 'Auto Liability Type', AUTO_TYPES)] },
     {
@@ -248,7 +267,9 @@ const AUTO_LIABILITY_KIND: RequestKindDefinition = {
         { ...required(text('rentalCompany', 'Rental Company')), visibleWhen: isRental },
         { ...required(text('pickUpAddress', 'Pick-up Address')), visibleWhen: isRental },
         date('rentalStartDate', 'Rental Start Date', { visibleWhen: isRental }),
+        time('rentalStartTime', 'Rental Start Time', { visibleWhen: isRental }),
         date('rentalEndDate', 'Rental End Date', { visibleWhen: isRental }),
+        time('rentalEndTime', 'Rental End Time', { visibleWhen: isRental }),
         text('vehicleIdNumber', 'Vehicle Identification Number (VIN), if known', { visibleWhen: isRental, maxLength: 17 }),
         {
           name: 'acknowledgedApproval', kind: 'checkbox', visibleWhen: isRental, required: true,
@@ -264,7 +285,9 @@ const AUTO_LIABILITY_KIND: RequestKindDefinition = {
         { ...internalContact(), visibleWhen: isFleet },
       ],
     },
-    { title: 'Employee Responsible', fields: personFields() },
+    // The one kind that offers the Supervisor role (spec 1 §3 lists it; which kind names one is not shown): the
+    // person answering for a rental or a fleet vehicle may be the employee or the employee's supervisor.
+    { title: 'Employee Responsible', fields: personFields(AUTO_LIABILITY_PERSON_ROLES) },
     holderSection(),
     { ...recipientSection(), fields: recipientSection().fields.map((f) => (f.name === 'recipientEmail' ? { ...f, visibleWhen: isFleet } : f)) },
   ],
@@ -306,7 +329,7 @@ const EVENT_KIND: RequestKindDefinition = {
   personRole: 'Event Organizer',
   showRecipient: true,
   documents: { required: true, hint: 'A copy of the event contract, permit or lease is required.' },
-  periods: [{ from: 'eventStartDate', to: 'eventEndDate' }],
+  periods: [{ from: 'eventStartDate', to: 'eventEndDate', fromTime: 'eventStartTime', toTime: 'eventEndTime' }],
   sections: [
     {
       title: 'Event',
@@ -316,7 +339,9 @@ const EVENT_KIND: RequestKindDefinition = {
         required(text('eventLocation', 'Event Location (name and address)')),
         required({ name: 'eventDescription', label: 'Event Description', kind: 'textarea', maxLength: LONG_TEXT_MAX }),
         date('eventStartDate', 'Event Start Date'),
+        time('eventStartTime', 'Event Start Time'),
         date('eventEndDate', 'Event End Date'),
+        time('eventEndTime', 'Event End Time'),
         yesNo('eventPatientCare', 'Will patient care be provided at the event?'),
         required({ name: 'eventPatientCareDetail', label: 'Describe the patient care and who provides it', kind: 'textarea', maxLength: LONG_TEXT_MAX, visibleWhen: when('eventPatientCare', 'Yes') }),
         yesNo('isProviderEmployRelated', 'Do providers take part as part of their university employment?'),

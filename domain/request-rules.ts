@@ -15,6 +15,7 @@ import {
   type FieldDefinition, type RequestFormValues, type RequestKindDefinition,
 } from './request-kinds';
 import { DATE_RANGE_MESSAGES, EARLIEST_REQUEST_DAY, parseUsDate } from './request-dates';
+import { TIME_OF_DAY_PATTERN } from './time-of-day';
 
 export type FieldErrors = Record<string, string>;
 
@@ -42,6 +43,7 @@ const RULES: Record<FieldDefinition['kind'], (f: FieldDefinition) => SchemaObjec
   emailList: () => ({ type: 'string', pattern: `^[\\s;,]*(?:${EMAIL_SOURCE.replace(/\\s/g, '\\s;,')}[\\s;,]*)*$` }),
   phone: () => ({ type: 'string', pattern: '^\\d{3}-\\d{3}-\\d{4}$' }),
   date: () => ({ type: 'string', format: 'us-date' }),
+  time: () => ({ type: 'string', pattern: TIME_OF_DAY_PATTERN }),
   select: (f) => ({ type: 'string', enum: [...(f.options ?? [])] }),
   yesNo: (f) => ({ type: 'string', enum: [...(f.options ?? [])] }),
   checkbox: (f) => (f.required ? { type: 'boolean', const: true } : { type: 'boolean' }),
@@ -153,8 +155,21 @@ export function validateRequestForm(kind: RequestKindDefinition, raw: RequestFor
       errors[period.from] = DATE_RANGE_MESSAGES.startAfterEnd;
       errors[period.to] = DATE_RANGE_MESSAGES.endBeforeStart;
     }
+    if (from && to && from === to) checkTimesOfOneDay(period, form, errors);
   }
   return errors;
+}
+
+/** A period within one day ends no earlier than it starts (times are optional; both must be there to compare). */
+function checkTimesOfOneDay(period: RequestKindDefinition['periods'][number], form: RequestFormValues, errors: FieldErrors): void {
+  if (!period.fromTime || !period.toTime) return;
+  const start = form[period.fromTime], end = form[period.toTime];
+  if (typeof start !== 'string' || typeof end !== 'string' || errors[period.fromTime] || errors[period.toTime]) return;
+  // `HH:mm` strings compare as times do
+  if (start > end) {
+    errors[period.fromTime] = DATE_RANGE_MESSAGES.startTimeAfterEnd;
+    errors[period.toTime] = DATE_RANGE_MESSAGES.endTimeBeforeStart;
+  }
 }
 
 /** The rules of a stored request's kind. */

@@ -21,6 +21,7 @@ const RULES: Record<FieldDefinition['kind'], (f: FieldDefinition) => string> = {
   emailList: () => 'email addresses separated by spaces, commas or semicolons',
   phone: () => '503-123-1234 (formatted while typing)',
   date: () => 'mm/dd/yyyy, a real day',
+  time: () => 'a time of day on the half hour (HH:mm, shown as 9:30 AM)',
   select: (f) => `one of: ${(f.options ?? []).join('; ')}`,
   yesNo: () => 'Yes or No',
   checkbox: (f) => (f.required ? 'must be checked' : 'checkbox'),
@@ -48,7 +49,7 @@ function messages(f: FieldDefinition): string {
 function kindTable(kind: RequestKindDefinition, heading: string): string {
   const rows = kind.sections.flatMap((s) => s.fields.map((f) =>
     `| ${s.title} | \`${f.name}\` | ${f.label} | ${requiredWhen(f)} | ${RULES[f.kind](f)} | ${messages(f)} |`));
-  const periods = kind.periods.map((p) => `- \`${p.from}\` not after \`${p.to}\` (${'Start date cannot be after end date'} / ${'End date cannot be before start date'})${p.pastOnly ? '; neither before 07/01/2002 nor after today' : ''}.`);
+  const periods = kind.periods.map((p) => `- \`${p.from}\` not after \`${p.to}\` (${'Start date cannot be after end date'} / ${'End date cannot be before start date'})${p.pastOnly ? '; neither before 07/01/2002 nor after today' : ''}${p.fromTime && p.toTime ? `; on one day, \`${p.fromTime}\` not after \`${p.toTime}\`` : ''}. Picked on one calendar: the first click sets the start, the second the end.`);
   return [
     `## ${heading}`, '',
     `Person role: ${kind.personRole ?? 'none (no person is named)'}. Request Recipient: ${kind.showRecipient ? 'shown' : 'hidden'}.`,

@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolicyYearSchema, type Request } from '../../db/entities';
-import { coveredPeriod, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, policyYearsCovering, PRODUCT_NAME, RENTAL_AUTO_TYPE, STATUS } from '../../domain';
+import { coveredPeriod, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, formatTimeOfDay, policyYearsCovering, PRODUCT_NAME, RENTAL_AUTO_TYPE, STATUS } from '../../domain';
 import type { CertificateData } from '../pdf/certificate.html';
 
 /** The coverage a subtype's certificate shows. */
@@ -20,6 +20,8 @@ export const COVERAGE_LINE: Record<string, string> = {
 
 // The request's own dates are calendar days (11:00 UTC of the day): the same day in the office's zone.
 const day = (d: Date | null | undefined) => formatOfficeDate(d, DEFAULT_OFFICE_TIME_ZONE);
+/** A day with its time of day when one was given (events and rentals; requests stored before times have none). */
+const dayAt = (d: Date | null | undefined, time: string | null | undefined) => join(day(d), time ? formatTimeOfDay(time) : '');
 const join = (...parts: (string | null | undefined)[]) => parts.filter(Boolean).join(' ');
 const withOther = (value: string | null | undefined, other: string | null | undefined) => (other ? `${value ?? ''}: ${other}` : value ?? '');
 
@@ -41,14 +43,14 @@ export function describeInsuredActivity(r: Request): Array<[string, string]> {
       if (r.autoType === RENTAL_AUTO_TYPE) {
         rows.push(['Rental vehicle', 'Vehicle rented for university business'], ['Driver', r.driverName],
           ['Rental company', r.rentalCompany], ['Pick-up address', r.pickUpAddress],
-          ['Rental dates', `${day(r.rentalStartDate)} – ${day(r.rentalEndDate)}`], ['VIN', r.vehicleIdNumber]);
+          ['Rental dates', `${dayAt(r.rentalStartDate, r.rentalStartTime)} – ${dayAt(r.rentalEndDate, r.rentalEndTime)}`], ['VIN', r.vehicleIdNumber]);
       } else {
         rows.push(['Vehicle', join(r.vehicleYear, r.vehicleMake, r.vehicleModel, r.vehicleColor ? `(${r.vehicleColor})` : '')],
           ['VIN', r.vehicleIdNumber], ['License plate', r.plateNumber], ['Vehicle type', withOther(r.vehicleType, r.vehicleTypeOther)],
           ['Location', withOther(r.vehicleLocation, r.vehicleLocationOther)],
           ['Owning department', withOther(r.vehicleOwningDept, r.vehicleOwningDeptOther)]);
       }
-      rows.push(['Employee responsible', person]);
+      rows.push([r.personRole === 'Supervisor' ? 'Supervisor responsible' : 'Employee responsible', person]);
       break;
     case 'Contracts/Lease':
       rows.push([r.contractLeaseType === 'Lease' ? 'Lease number' : 'Contract number', r.contractLeaseType === 'Lease' ? r.leaseNumber : r.contractNumber],
@@ -57,7 +59,7 @@ export function describeInsuredActivity(r: Request): Array<[string, string]> {
         ['Property address', r.isForLeasedProperty === 'Yes' ? r.leasedPropertyAddress : '']);
       break;
     case 'Event':
-      rows.push(['Event', r.eventName], ['Event type', r.eventType], ['Event dates', `${day(r.eventStartDate)} – ${day(r.eventEndDate)}`],
+      rows.push(['Event', r.eventName], ['Event type', r.eventType], ['Event dates', `${dayAt(r.eventStartDate, r.eventStartTime)} – ${dayAt(r.eventEndDate, r.eventEndTime)}`],
         ['Location', r.eventLocation], ['Description', r.eventDescription],
         ['Patient care', r.eventPatientCare === 'Yes' ? `Yes: ${r.eventPatientCareDetail ?? ''}` : r.eventPatientCare],
         ['Event organizer', person], ['OCA number', r.ocaNumber]);

@@ -16,6 +16,7 @@ const date = Type.Optional(Nullable(DateTimeInput));
 function payloadTypeOf(field: FieldDefinition): TSchema {
   if (field.kind === 'date') return date;
   if (field.kind === 'checkbox') return Type.Optional(Nullable(Type.Boolean()));
+  if (field.kind === 'time') return Type.Optional(Nullable(Type.String({ maxLength: 5, description: 'HH:mm, on the half hour' })));
   if (field.kind === 'emailList') return Type.Optional(Nullable(Type.String({ maxLength: ADDL_RECIPIENTS_MAX })));
   if (field.kind === 'textarea') return Type.Optional(Nullable(Type.String({ maxLength: LONG_TEXT_MAX })));
   // the middle initial may carry its period ("A."): the period is dropped when saved

@@ -81,6 +81,9 @@ export const RequestSchema = defineEntity({
     pickUpAddress: p.string().nullable(),
     rentalStartDate: p.datetime().nullable(),
     rentalEndDate: p.datetime().nullable(),
+    /** times of day of the period, `HH:mm` on the half hour (wall-clock of the period's day, not instants) */
+    rentalStartTime: p.string().nullable(),
+    rentalEndTime: p.string().nullable(),
     acknowledgedApproval: p.boolean().nullable(),
     // vehicle
     plateNumber: p.string().nullable(),
@@ -104,6 +107,8 @@ export const RequestSchema = defineEntity({
     eventDescription: p.text().nullable(),
     eventStartDate: p.datetime().nullable(),
     eventEndDate: p.datetime().nullable(),
+    eventStartTime: p.string().nullable(),
+    eventEndTime: p.string().nullable(),
     eventPatientCare: p.string().nullable(),
     eventPatientCareDetail: p.text().nullable(),
     isProviderEmployRelated: p.string().nullable(),

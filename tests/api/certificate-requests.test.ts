@@ -1,7 +1,9 @@
 /** Certificate requests on the API: numbers at creation, submit rules of each subtype, roles, ownership, people, clone. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formOf } from '../../api/services/request-form';
 import { RequestSchema } from '../../db/entities';
-import { MESSAGES, PERSON_MESSAGES, STATUS } from '../../domain';
+import { validateRequestOfKind } from '../../domain/request-rules';
+import { DATE_RANGE_MESSAGES, MESSAGES, PERSON_MESSAGES, STATUS, TIME_OF_DAY_MESSAGE } from '../../domain';
 import {
   call, certificateDraft, createExternalUser, credentialingDraft, login, loginAdmin, loginEmployee, loginRequester, type Session,
 } from '../support/api-helpers';
@@ -68,6 +70,47 @@ describe('submit validation per subtype', () => {
     const fleet = await certificateDraft(h, employee, 'Fleet', { vehicleLocationOther: null });
     const r2 = await call(h, employee, 'PATCH', `/api/v1/requests/${fleet}`, { status: STATUS.submitted });
     expect(r2.body.errors).toEqual({ vehicleLocationOther: MESSAGES.required });
+  });
+});
+
+/** The rules a submit applies to the stored request (no worker runs here, so a valid submit itself would wait for one). */
+async function submitErrors(id: number) {
+  const row = await h.orm.em.fork().findOneOrFail(RequestSchema, id);
+  return validateRequestOfKind(row.requestType, row.certificateType, formOf(row), { isExternal: false, today: '2026-11-26', documentCount: 1 });
+}
+
+describe('event and rental times; the Supervisor role (issue #22 items 6, 7)', () => {
+  it('stores times on the half hour and returns them; a time off the half hour or a one-day period ending early is refused', async () => {
+    const id = await certificateDraft(h, employee, 'Event', { eventStartTime: '09:15' });
+    const off = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
+    expect(off.body.errors).toEqual({ eventStartTime: TIME_OF_DAY_MESSAGE });
+    // the event is one day (05/01/2025)
+    const same = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { eventStartTime: '17:00', eventEndTime: '08:30', status: STATUS.submitted });
+    expect(same.body.errors).toEqual({
+      eventStartTime: DATE_RANGE_MESSAGES.startTimeAfterEnd, eventEndTime: DATE_RANGE_MESSAGES.endTimeBeforeStart,
+    });
+    const fixed = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { eventStartTime: '08:00' });
+    expect(fixed.body).toMatchObject({ eventStartTime: '08:00', eventEndTime: '08:30' });
+    expect(await submitErrors(id)).toEqual({});
+  });
+
+  it('a request stored without times (before they existed) still loads and passes the submit rules', async () => {
+    const id = await certificateDraft(h, employee, 'Rental');
+    const loaded = await call(h, employee, 'GET', `/api/v1/requests/${id}`);
+    expect(loaded.status).toBe(200);
+    expect(loaded.body.rentalStartTime ?? null).toBeNull();
+    expect(await submitErrors(id)).toEqual({});
+  });
+
+  it('auto liability names an Employee unless the requester chooses Supervisor; other roles are refused at submit', async () => {
+    const id = await certificateDraft(h, employee, 'Fleet');
+    expect((await call(h, employee, 'GET', `/api/v1/requests/${id}`)).body.personRole).toBe('Employee');
+    await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { personRole: 'Provider' });
+    const refused = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
+    expect(refused.body.errors).toEqual({ personRole: MESSAGES.fieldValidation });
+    const chosen = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { personRole: 'Supervisor' });
+    expect(chosen.body.personRole).toBe('Supervisor');
+    expect(await submitErrors(id)).toEqual({});
   });
 });
 

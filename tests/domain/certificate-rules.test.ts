@@ -1,8 +1,8 @@
 /** Each certificate subtype's rules (domain/request-kinds.ts compiled by domain/request-rules.ts), with the spec's messages. */
 import { describe, expect, it } from 'vitest';
 import {
-  CERTIFICATE_KINDS, CERTIFICATE_TYPES, DATE_RANGE_MESSAGES, MESSAGES, fieldsOf, isRequiredNow, requestKindOf,
-  type RequestFormValues,
+  CERTIFICATE_KINDS, CERTIFICATE_TYPES, DATE_RANGE_MESSAGES, MESSAGES, TIME_OF_DAY_MESSAGE, TIME_OF_DAY_OPTIONS, fieldsOf,
+  formatTimeOfDay, isRequiredNow, requestKindOf, type RequestFormValues,
 } from '../../domain';
 import { formSchemaOf, validateRequestForm } from '../../domain/request-rules';
 
@@ -17,7 +17,7 @@ const VALID: Record<string, RequestFormValues> = {
   Clinician: { ...person, ...holder, dateFrom: '01/01/2027', dateTo: '06/30/2027' },
   Provider: { ...person, ...holder, providerType: 'Current Student', reason: 'CAQH requirements', dateFrom: '01/01/2027', dateTo: '02/01/2027' },
   'Auto Liability': {
-    ...person, ...holder, autoType: 'Rental', driverName: 'Ava Nguyen', rentalCompany: 'Hertz', pickUpAddress: 'PDX Airport',
+    ...person, ...holder, personRole: 'Employee', autoType: 'Rental', driverName: 'Ava Nguyen', rentalCompany: 'Hertz', pickUpAddress: 'PDX Airport',
     rentalStartDate: '12/01/2026', rentalEndDate: '12/05/2026', acknowledgedApproval: true,
   },
   'Contracts/Lease': { ...holder, contractLeaseType: 'Contract', contractNumber: 'C-778', isForLeasedProperty: 'No', internalContact: 'Sam 503-494-1111' },
@@ -28,7 +28,7 @@ const VALID: Record<string, RequestFormValues> = {
   Property: { ...holder, reason: 'Real Estate', newLeaseOrEquip: 'Yes', lessorName: 'Acme Realty', leasedPropertyAddress: '2 Oak St', internalContact: 'Sam' },
 };
 const FLEET: RequestFormValues = {
-  ...person, ...holder, autoType: 'New/Leased Fleet Vehicle', vehicleYear: '2024', vehicleMake: 'Ford', vehicleModel: 'Transit',
+  ...person, ...holder, personRole: 'Supervisor', autoType: 'New/Leased Fleet Vehicle', vehicleYear: '2024', vehicleMake: 'Ford', vehicleModel: 'Transit',
   vehicleIdNumber: '1FTBR1C80MKA12345', vehicleLocation: 'Main Campus', vehicleOwningDept: 'Facilities', vehicleType: 'Passenger Van',
   internalContact: 'Lee 503-494-2222',
 };
@@ -119,6 +119,28 @@ describe('field rules and messages', () => {
     expect(validate('Clinician', { ...VALID.Clinician, addlRecipients: 'a@x.org; b@y.org, c@z.org' })).toEqual({});
     expect(validate('Clinician', { ...VALID.Clinician, addlRecipients: 'a@x.org nope' })).toEqual({ addlRecipients: MESSAGES.invalidEmail });
     expect(validate('Clinician', { ...VALID.Clinician, lastName: 'x'.repeat(201) })).toEqual({ lastName: 'Maximum 200 characters' });
+  });
+
+  it('event and rental periods take times on the half hour (spec 2 §9.1); none is needed, as before times existed', () => {
+    expect(validate('Event', { ...VALID.Event, eventStartTime: '09:00', eventEndTime: '17:30' })).toEqual({});
+    expect(validate('Event', { ...VALID.Event, eventStartTime: '09:15' })).toEqual({ eventStartTime: TIME_OF_DAY_MESSAGE });
+    expect(validate('Event', { ...VALID.Event, eventStartTime: '17:00', eventEndTime: '09:00' }))
+      .toEqual({ eventStartTime: DATE_RANGE_MESSAGES.startTimeAfterEnd, eventEndTime: DATE_RANGE_MESSAGES.endTimeBeforeStart });
+    // over several days a later start time is fine
+    expect(validate('Event', { ...VALID.Event, eventEndDate: '05/02/2027', eventStartTime: '17:00', eventEndTime: '09:00' })).toEqual({});
+    expect(validate('Auto Liability', { ...VALID['Auto Liability'], rentalStartTime: '08:00', rentalEndTime: '18:00' })).toEqual({});
+    expect(validate('Auto Liability', { ...VALID['Auto Liability'], rentalEndTime: '25:00' })).toEqual({ rentalEndTime: TIME_OF_DAY_MESSAGE });
+    expect(TIME_OF_DAY_OPTIONS).toHaveLength(48);
+    expect(TIME_OF_DAY_OPTIONS[19]).toEqual({ value: '09:30', label: '9:30 AM' });
+    expect(formatTimeOfDay('00:00')).toBe('12:00 AM');
+    expect(formatTimeOfDay('12:30')).toBe('12:30 PM');
+  });
+
+  it('auto liability offers the Supervisor role for its person; other kinds keep their one role', () => {
+    expect(validate('Auto Liability', { ...VALID['Auto Liability'], personRole: 'Supervisor' })).toEqual({});
+    expect(validate('Auto Liability', { ...VALID['Auto Liability'], personRole: 'Provider' })).toEqual({ personRole: MESSAGES.fieldValidation });
+    expect(fieldsOf(CERTIFICATE_KINDS['Auto Liability']).find((f) => f.name === 'personRole')?.options).toEqual(['Employee', 'Supervisor']);
+    expect(fieldsOf(CERTIFICATE_KINDS.Event).some((f) => f.name === 'personRole')).toBe(false);
   });
 
   it('the rental hides the request recipient; every kind names the holder with the additional-insured note', () => {

@@ -38,8 +38,8 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   }
 }
 
-async function submitAndDecide(subtype: string, status: string, verified = false) {
-  const id = await certificateDraft(h, employee, subtype);
+async function submitAndDecide(subtype: string, status: string, verified = false, form: Record<string, unknown> = {}) {
+  const id = await certificateDraft(h, employee, subtype, form);
   const sub = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
   expect(sub.status, JSON.stringify(sub.body)).toBe(200);
   const number = sub.body.requestNumber as number;
@@ -50,7 +50,8 @@ async function submitAndDecide(subtype: string, status: string, verified = false
 
 describe('the certificate is issued by the request workflow', () => {
   it('a rental: "Certificate of Insurance <n>.pdf" with the holder and the VIN, emailed as Certificate Request Approved', async () => {
-    const { id, number } = await submitAndDecide('Rental', STATUS.approved);
+    // the person chosen as Supervisor (issue #22 item 6) is named so on the certificate
+    const { id, number } = await submitAndDecide('Rental', STATUS.approved, false, { personRole: 'Supervisor' });
     const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} approved: certificate of insurance`, 60_000);
     expect(mail.text).toContain('Certificate holder: Hertz Rent-A-Car');
     expect(mail.attachments.map((a) => a.filename)).toEqual([`Certificate of Insurance ${number}.pdf`]);
@@ -60,6 +61,7 @@ describe('the certificate is issued by the request workflow', () => {
     expect(text).toContain('Hertz Rent-A-Car');
     expect(text).toContain('2HGFC2F59MH512345');
     expect(text).toMatch(/Automobile\s+Liability/);
+    expect(text).toMatch(/Supervisor\s+responsible/);
     expect(text).toContain(String(number));
     const documents = await h.orm.em.fork().find(DocumentSchema, { requestId: id });
     expect(documents.map((d) => [d.name, d.description])).toContainEqual([`Certificate of Insurance ${number}.pdf`, 'Certificate of Insurance']);
@@ -70,11 +72,12 @@ describe('the certificate is issued by the request workflow', () => {
     expect(audit.map((r) => r.activityText)).toContain(`Generated "Certificate of Insurance ${number}.pdf"`);
   });
 
-  it('an event: the certificate describes the event by name, with the policy year covering its date', async () => {
-    const { number } = await submitAndDecide('Event', STATUS.approved);
+  it('an event: the certificate describes the event by name and its times, with the policy year covering its date', async () => {
+    const { number } = await submitAndDecide('Event', STATUS.approved, false, { eventStartTime: '09:00', eventEndTime: '17:30' });
     const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} approved: certificate of insurance`, 60_000);
     const text = await pdfText(mail.attachments[0].content);
     expect(text).toContain('Spring Health Fair');
+    expect(text).toMatch(/05\/01\/2025 9:00 AM\s+–\s+05\/01\/2025 5:30 PM/); // times of day (issue #22 item 7)
     expect(text).toContain('City of Portland Parks');
     expect(text).toMatch(/General and Professional\s+Liability/);
     expect(text).not.toContain('No policy year on record');

@@ -54,9 +54,11 @@ export function TextField({ name, label, required, hint, error, ...input }: Cont
 interface SelectFieldProps extends ControlProps, Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name'> {
   options: readonly string[];
   placeholder?: string;
+  /** what an option shows, when not its value (a time `13:30` shows `1:30 PM`) */
+  labelOf?: (option: string) => string;
 }
 
-export function SelectField({ name, label, required, hint, error, options, placeholder = 'Select…', ...select }: SelectFieldProps) {
+export function SelectField({ name, label, required, hint, error, options, placeholder = 'Select…', labelOf, ...select }: SelectFieldProps) {
   return (
     <FieldFrame name={name} label={label} required={required} hint={hint} error={error}>
       <select
@@ -69,7 +71,7 @@ export function SelectField({ name, label, required, hint, error, options, place
         {...select}
       >
         <option value="">{placeholder}</option>
-        {options.map((option) => <option key={option} value={option}>{option}</option>)}
+        {options.map((option) => <option key={option} value={option}>{labelOf ? labelOf(option) : option}</option>)}
       </select>
     </FieldFrame>
   );

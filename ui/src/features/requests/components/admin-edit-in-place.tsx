@@ -13,7 +13,9 @@ import type { RequestRecord } from '../../../types/api';
 import { recordToValues, valuesToPayload } from '../lib/form-values';
 import { DefinitionFields } from './definition-fields';
 import type { FormErrors } from './form-section';
+import { PersonEditDialog, type PersonEditMode } from './person-edit-dialog';
 import { emptyPersonValues, personFormValues, PersonSearchDialog } from './person-search-dialog';
+import { PersonButtons, personSectionOf, roleOf } from './person-section';
 
 interface AdminEditInPlaceProps {
   request: RequestRecord;
@@ -36,8 +38,10 @@ export function AdminEditInPlace({ request, onSaved, onCancel }: AdminEditInPlac
   const [serverErrors, setServerErrors] = useState<FormErrors>({});
   const [attempted, setAttempted] = useState(false);
   const [searching, setSearching] = useState(false);
+  const [editingPerson, setEditingPerson] = useState<PersonEditMode | null>(null);
   // Internal requests name a directory person (picked, as on the requester's form); external requesters type theirs.
-  const picksPerson = Boolean(kind.personRole) && !ctx.isExternal;
+  const personSection = personSectionOf(kind);
+  const picksPerson = !!personSection && !ctx.isExternal;
   const [save, send] = useMachine(submissionMachine);
   // The version the administrator started from: a change made meanwhile elsewhere is refused (409), not overwritten.
   const [version] = useState(request.version);
@@ -90,20 +94,18 @@ export function AdminEditInPlace({ request, onSaved, onCancel }: AdminEditInPlac
         : <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>)}
       {!failure && hasErrors(errors) && <Alert kind="error">{UI_TEXT.fixFields}</Alert>}
       {kind.sections.filter((section) => section.fields.some((f) => isShown(f, values, ctx))).map((section) => {
-        const isPerson = picksPerson && section.fields.some((f) => f.name === 'lastName');
+        const isPerson = picksPerson && section === personSection;
         return (
           <fieldset key={section.title} className="form-section">
             <legend className="form-section__title">{section.title}</legend>
             {isPerson && (
-              <div className="button-row">
-                <button type="button" className="button button--secondary" onClick={() => setSearching(true)} disabled={busy}>
-                  {`Change ${kind.personRole}`}
-                </button>
-              </div>
+              <PersonButtons role={roleOf(kind, values)} hasPerson={!!(values.lastName || values.firstName)} disabled={busy}
+                onSearch={() => setSearching(true)} onEdit={() => setEditingPerson('edit')} />
             )}
             <div className="form-grid">
               <DefinitionFields fields={section.fields} values={values} errors={errors} ctx={ctx} onChange={change} disabled={busy}
-                readOnly={isPerson && values.employeeId ? new Set(['employeeId']) : undefined} />
+                onChangeFields={changeMany} periods={kind.periods}
+                readOnly={isPerson ? new Set(section.fields.map((f) => f.name)) : undefined} />
             </div>
           </fieldset>
         );
@@ -118,13 +120,15 @@ export function AdminEditInPlace({ request, onSaved, onCancel }: AdminEditInPlac
     </form>
       {/* Outside the edit form: the person search is a form of its own. */}
       {picksPerson && (
-        <PersonSearchDialog open={searching} role={kind.personRole!} onClose={() => setSearching(false)}
-          onApply={(person) => { setSearching(false); changeMany(personFormValues(person)); }}
-          onAddNew={() => {
-            setSearching(false);
-            changeMany(emptyPersonValues());
-            setTimeout(() => formElement.current?.querySelector<HTMLElement>('[name="lastName"]')?.focus(), 0);
-          }} />
+        <>
+          <PersonSearchDialog open={searching} role={roleOf(kind, values)} onClose={() => setSearching(false)}
+            onApply={(person) => { setSearching(false); changeMany(personFormValues(person)); }}
+            onAddNew={() => { setSearching(false); setEditingPerson('add'); }} />
+          <PersonEditDialog mode={editingPerson} kind={kind} fields={personSection.fields} isExternal={ctx.isExternal}
+            values={editingPerson === 'add' ? { ...values, ...emptyPersonValues() } : values}
+            onClose={() => setEditingPerson(null)}
+            onSave={(person) => { setEditingPerson(null); changeMany(person); }} />
+        </>
       )}
     </>
   );

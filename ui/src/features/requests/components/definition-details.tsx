@@ -1,4 +1,6 @@
-import { isShown, requestKindOf, type RequestFormValues } from '../../../../../domain';
+import {
+  fieldsOf, formatTimeOfDay, isShown, requestKindOf, type FieldDefinition, type RequestFormValues,
+} from '../../../../../domain';
 import { displayDate } from '../../../lib/format';
 import type { RequestRecord } from '../../../types/api';
 import { recordToValues } from '../lib/form-values';
@@ -12,7 +14,10 @@ export function DefinitionDetails({ request, isAdmin }: { request: RequestRecord
   const values: RequestFormValues = recordToValues(request, kind);
   const ctx = { isExternal: request.employerType === 'external', isAdmin };
   const date = (iso: string | null | undefined) => (iso ? displayDate(iso) : null);
-  const shown = (v: RequestFormValues[string]) => (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : v);
+  const shown = (f: FieldDefinition, v: RequestFormValues[string]) =>
+    (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : f.kind === 'time' && v ? formatTimeOfDay(v) : v);
+  // A kind that offers a choice of role shows it with its person; the others name their one role here.
+  const roleInSection = fieldsOf(kind).some((f) => f.name === 'personRole');
   return (
     <div className="details-grid">
       {request.requestType === 'certificate' && (
@@ -20,7 +25,7 @@ export function DefinitionDetails({ request, isAdmin }: { request: RequestRecord
           <h3 className="details-section__title">Certificate</h3>
           <dl className="details">
             <div><dt>Certificate Type</dt><dd>{request.certificateType}</dd></div>
-            {request.personRole && <div><dt>Person Role</dt><dd>{request.personRole}</dd></div>}
+            {request.personRole && !roleInSection && <div><dt>Person Role</dt><dd>{request.personRole}</dd></div>}
           </dl>
         </section>
       )}
@@ -32,7 +37,7 @@ export function DefinitionDetails({ request, isAdmin }: { request: RequestRecord
           <section key={section.title} className="details-section">
             <h3 className="details-section__title">{section.title}</h3>
             <dl className="details">
-              {unique.map((f) => <div key={f.name}><dt>{f.label}</dt><dd>{shown(values[f.name]) || '—'}</dd></div>)}
+              {unique.map((f) => <div key={f.name}><dt>{f.label}</dt><dd>{shown(f, values[f.name]) || '—'}</dd></div>)}
             </dl>
           </section>
         );

@@ -2,12 +2,14 @@
  * Renders the fields of one section of a kind's definition (domain/request-kinds.ts): the right control per field
  * kind, shown only while its condition holds, marked required by the same definition the server validates with.
  */
+import { Fragment } from 'react';
 import {
-  isRequiredNow, isShown, type ConditionContext, type FieldDefinition, type RequestFormValues,
+  isRequiredNow, isShown, TIME_OF_DAY_OPTIONS, type ConditionContext, type FieldDefinition, type PeriodRule, type RequestFormValues,
 } from '../../../../../domain';
 import { FieldFrame, SelectField, TextAreaField, TextField, fieldId } from '../../../components/ui/form-field';
 import type { FormErrors } from './form-section';
 import { DATE_INPUT } from './form-section';
+import { PeriodPicker } from './period-picker';
 
 export interface DefinitionFieldsProps {
   fields: readonly FieldDefinition[];
@@ -18,16 +20,28 @@ export interface DefinitionFieldsProps {
   disabled?: boolean;
   /** fields shown but not editable (picked from the directory) */
   readOnly?: ReadonlySet<string>;
+  /** the kind's periods: each gets a calendar before its start field */
+  periods?: readonly PeriodRule[];
+  /** several fields at once (a period's two days); one `onChange` per field when absent */
+  onChangeFields?: (changed: RequestFormValues) => void;
 }
 
-export function DefinitionFields({ fields, values, errors, ctx, onChange, disabled, readOnly }: DefinitionFieldsProps) {
+export function DefinitionFields({ fields, values, errors, ctx, onChange, disabled, readOnly, periods, onChangeFields }: DefinitionFieldsProps) {
+  const changeFields = onChangeFields
+    ?? ((changed: RequestFormValues) => Object.entries(changed).forEach(([name, value]) => onChange(name, value ?? '')));
   return (
     <>
-      {fields.filter((f) => isShown(f, values, ctx)).map((field) => (
-        <DefinitionField key={`${field.name}:${field.label}`} field={field} value={values[field.name]} error={errors[field.name]}
-          required={isRequiredNow(field, values, ctx)} disabled={disabled} readOnly={readOnly?.has(field.name)}
-          onChange={(value) => onChange(field.name, value)} />
-      ))}
+      {fields.filter((f) => isShown(f, values, ctx)).map((field) => {
+        const period = periods?.find((p) => p.from === field.name);
+        return (
+          <Fragment key={`${field.name}:${field.label}`}>
+            {period && <PeriodPicker period={period} values={values} onChange={changeFields} disabled={disabled} />}
+            <DefinitionField field={field} value={values[field.name]} error={errors[field.name]}
+              required={isRequiredNow(field, values, ctx)} disabled={disabled} readOnly={readOnly?.has(field.name)}
+              onChange={(value) => onChange(field.name, value)} />
+          </Fragment>
+        );
+      })}
     </>
   );
 }
@@ -48,7 +62,14 @@ interface DefinitionFieldProps {
 function DefinitionField({ field, value, error, required, disabled, readOnly, onChange }: DefinitionFieldProps) {
   const common = { name: field.name, label: field.label, required, error, hint: field.hint, disabled };
   const text = typeof value === 'string' ? value : '';
+  if (readOnly && field.kind === 'select') return <TextField {...common} value={text} readOnly />;
   switch (field.kind) {
+    case 'time':
+      // Spec 2 §9.1: a time picker in 30-minute steps; a select is keyboard-usable and read well by screen readers.
+      return (
+        <SelectField {...common} options={TIME_OF_DAY_OPTIONS.map((o) => o.value)} labelOf={timeLabel} placeholder="No time"
+          value={text} onChange={(e) => onChange(e.target.value)} />
+      );
     case 'select':
       return <SelectField {...common} options={field.options ?? []} value={text} onChange={(e) => onChange(e.target.value)} />;
     case 'textarea':
@@ -92,6 +113,8 @@ function DefinitionField({ field, value, error, required, disabled, readOnly, on
     }
   }
 }
+
+const timeLabel = (value: string) => TIME_OF_DAY_OPTIONS.find((o) => o.value === value)?.label ?? value;
 
 /** 5031231234 → 503-123-1234 while typing (spec 1 §5), at most 12 characters. */
 export function formatPhone(input: string): string {

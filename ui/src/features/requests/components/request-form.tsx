@@ -22,7 +22,9 @@ import { SubmitSuccessDialog, submittedNumber, type FollowUp } from './submit-su
 import { FormActions } from './form-actions';
 import type { FormErrors } from './form-section';
 import { PersonFillingSection } from './person-filling-section';
+import { PersonEditDialog, type PersonEditMode } from './person-edit-dialog';
 import { emptyPersonValues, personFormValues, PersonSearchDialog, type DirectoryPerson } from './person-search-dialog';
+import { PersonButtons, personSectionOf, roleOf } from './person-section';
 import { SupportingDocumentsSection } from './supporting-documents-section';
 import { officeToday } from '../../../lib/office';
 
@@ -57,6 +59,10 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
   const [attempted, setAttempted] = useState(false);
   const [scrollTick, setScrollTick] = useState(0);
   const [searching, setSearching] = useState(false);
+  const [editingPerson, setEditingPerson] = useState<PersonEditMode | null>(null);
+  const personSection = personSectionOf(kind);
+  // Internal requesters name a directory person: picked by search, then corrected or added in the person modal.
+  const picksPerson = !!personSection && !user.isExternal;
   /** After a submit: the success modal, with the follow-up question when one applies (spec 1 §1). */
   const [succeeded, setSucceeded] = useState<{ followUp: FollowUp | null } | null>(null);
   const formElement = useRef<HTMLFormElement>(null);
@@ -97,11 +103,12 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [submission]);
 
-  function change(field: string, value: string | boolean) {
-    setValues((prev) => ({ ...prev, [field]: value }));
-    setServerErrors(({ [field]: _cleared, ...rest }) => rest);
+  function changeMany(changed: RequestFormValues) {
+    setValues((prev) => ({ ...prev, ...changed }));
+    setServerErrors((prev) => Object.fromEntries(Object.entries(prev).filter(([field]) => !(field in changed))));
     saver.scheduleAutosave();
   }
+  const change = (field: string, value: string | boolean) => changeMany({ [field]: value });
 
   function applyPerson(person: DirectoryPerson) {
     setValues((prev) => ({ ...prev, ...personFormValues(person) }));
@@ -144,7 +151,7 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
   const submitting = submission.matches('submitting');
   const failure = submission.matches('error') ? submission.context.error : null;
   const deletable = requestId != null && isDeletable({ status: record?.status ?? STATUS.draft, submitDate: record?.submitDate ?? null });
-  const fieldProps = { values, errors, ctx, onChange: change, disabled: submitting };
+  const fieldProps = { values, errors, ctx, onChange: change, onChangeFields: changeMany, periods: kind.periods, disabled: submitting };
 
   return (
     <>
@@ -154,22 +161,18 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
         : <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>)}
       {!failure && attempted && hasErrors(errors) && <Alert kind="error">{UI_TEXT.fixFields}</Alert>}
       {kind.sections.filter((section) => section.fields.some((f) => isShown(f, values, ctx))).map((section) => {
-        const isPerson = section.fields.some((f) => f.name === 'lastName') && kind.personRole;
+        const isPerson = picksPerson && section === personSection;
         return (
           <fieldset key={section.title} className="form-section">
             <legend className="form-section__title">{section.title}</legend>
             {section.note && !user.isAdmin && <p className="form-section__note">{section.note}</p>}
-            {isPerson && !user.isExternal && (
-              <div className="button-row">
-                <button type="button" className="button button--secondary" onClick={() => setSearching(true)} disabled={submitting}>
-                  {values.lastName ? `Change ${kind.personRole}` : `Add ${kind.personRole}`}
-                </button>
-                <span className="field__hint">Search the directory by employee id, email, or name; or type the details below.</span>
-              </div>
+            {isPerson && (
+              <PersonButtons role={roleOf(kind, values)} hasPerson={!!(values.lastName || values.firstName)} disabled={submitting}
+                onSearch={() => setSearching(true)} onEdit={() => setEditingPerson('edit')} />
             )}
             <div className="form-grid">
               <DefinitionFields fields={section.fields} {...fieldProps}
-                readOnly={isPerson && !user.isExternal && values.employeeId ? new Set(['employeeId']) : undefined} />
+                readOnly={isPerson ? new Set(section.fields.map((f) => f.name)) : undefined} />
             </div>
           </fieldset>
         );
@@ -191,13 +194,18 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
       />
     </form>
       {/* The dialogs sit outside the request form: the person search is a form of its own. */}
-      {kind.personRole && !user.isExternal && (
-        <PersonSearchDialog open={searching} role={kind.personRole} onApply={applyPerson} onClose={() => setSearching(false)}
-          onAddNew={() => {
-            setSearching(false);
-            setValues((prev) => ({ ...prev, ...emptyPersonValues() }));
-            setTimeout(() => formElement.current?.querySelector<HTMLElement>('[name="lastName"]')?.focus(), 0);
-          }} />
+      {picksPerson && (
+        <>
+          <PersonSearchDialog open={searching} role={roleOf(kind, values)} onApply={applyPerson} onClose={() => setSearching(false)}
+            onAddNew={() => {
+              setSearching(false);
+              setEditingPerson('add');
+            }} />
+          <PersonEditDialog mode={editingPerson} kind={kind} fields={personSection.fields} isExternal={user.isExternal}
+            values={editingPerson === 'add' ? { ...values, ...emptyPersonValues() } : values}
+            onClose={() => setEditingPerson(null)}
+            onSave={(person) => { setEditingPerson(null); changeMany(person); }} />
+        </>
       )}
       <SubmitSuccessDialog open={!!succeeded} requestNumber={submittedNumber(submission.context.result)} onClose={goHome}
         followUp={succeeded?.followUp ?? null} />

@@ -19,7 +19,7 @@ export function recordToValues(
   record: RequestRecord | Record<string, unknown> | null, kind: RequestKindDefinition, options: { startingNewDraft?: boolean } = {},
 ): RequestFormValues {
   const values: RequestFormValues = {};
-  if (!record) return values;
+  if (!record) return withDefaultRole(values, kind);
   const source = record as Record<string, unknown>;
   for (const field of fieldsOf(kind)) {
     if (options.startingNewDraft && field.perRequest) continue;
@@ -29,7 +29,13 @@ export function recordToValues(
     else if (field.kind === 'checkbox') values[field.name] = Boolean(value);
     else values[field.name] = String(value);
   }
-  return values;
+  return withDefaultRole(values, kind);
+}
+
+/** A kind that lets the requester choose the person's role starts from its own (drafts made before the choice too). */
+function withDefaultRole(values: RequestFormValues, kind: RequestKindDefinition): RequestFormValues {
+  const offersRoles = fieldsOf(kind).some((f) => f.name === 'personRole');
+  return offersRoles && !values.personRole && kind.personRole ? { ...values, personRole: kind.personRole } : values;
 }
 
 /**
