@@ -17,9 +17,11 @@ import { commandContextOf } from '../services/command-context';
 import { findVisibleRequest, recordForCaller, requestForCaller, visibleOwner } from '../services/request-access';
 import { createDraft, deleteDraft, patchRequest } from '../services/request-commands';
 
-/** What a list may be queried by: the fields callers see; internal notes only by administrators. */
+/** What a list may be queried by: the fields callers see; internal notes and directory facts only by administrators. */
 const ADMIN_QUERY_FIELDS = queryFieldsOf(RequestSchema, Object.keys(RequestRecord.properties));
-const { internalNotes: _adminOnly, ...REQUESTER_QUERY_FIELDS } = ADMIN_QUERY_FIELDS;
+const {
+  internalNotes: _notes, hireDate: _hired, employmentStatus: _status, terminationDate: _ended, ...REQUESTER_QUERY_FIELDS
+} = ADMIN_QUERY_FIELDS;
 
 const tags = ['requests'];
 

@@ -99,6 +99,10 @@ export const RequestRecord = Type.Object({
   signedReleaseRecordedAt: nullableDate,
   credentialingCompany: nullableText,
   employeeId: nullableText,
+  /** administrators only: the directory's facts for the employee id, when the request was saved */
+  hireDate: nullableDate,
+  employmentStatus: Type.Optional(Nullable(Type.String({ description: 'administrators only: A active, T terminated' }))),
+  terminationDate: nullableDate,
   title: nullableText,
   lastName: nullableText,
   firstName: nullableText,

@@ -13,6 +13,7 @@ import { badRequest, forbidden } from '../errors';
 import type { SessionUser } from '../schemas/session-user.schema';
 import type { CommandContext } from './command-context';
 import { applyFormFields, formOf } from './request-form';
+import { copyDirectoryFacts } from './directory-facts';
 
 const nameOf = (user: SessionUser) => `${user.firstName} ${user.lastName}`.trim() || user.email;
 
@@ -24,6 +25,7 @@ export async function saveAdminEdit(ctx: CommandContext, row: Request, form: Rec
   const kind = requestKindOf(row.requestType, row.certificateType);
   const before = formOf(row);
   applyFormFields(row, form);
+  if ('employeeId' in form) await copyDirectoryFacts(ctx.em, row);
   const after = formOf(row);
   const errors = validateRequestForm(kind, after, {
     isExternal: row.employerType === 'external', today: officeToday(ctx.clockPolicy.calendar.timeZone),

@@ -55,7 +55,7 @@ export function canEditForm(user: SessionUser, request: Request): boolean {
 }
 
 /**
- * A request as the caller may see it: internal notes and the stale-letter flag are for administrators only. Columns the response schema
+ * A request as the caller may see it: internal notes, the stale-letter flag and the directory's facts are for administrators only. Columns the response schema
  * does not list (`lastCommandId`) are dropped by the serializer.
  */
 export function requestForCaller(user: SessionUser, request: Request): RequestRecord {
@@ -67,6 +67,10 @@ export function recordForCaller(user: SessionUser, record: RequestRecord): Reque
   if (!user.isAdmin) {
     delete record.internalNotes;
     delete record.letterStaleSince;
+    // The directory's dates are for administrators (domain/people-directory.ts), so is what a request copied of them.
+    delete record.hireDate;
+    delete record.employmentStatus;
+    delete record.terminationDate;
   }
   return record;
 }

@@ -23,6 +23,7 @@ import type { CommandContext } from './command-context';
 import { canEditForm, findVisibleRequest, requestForCaller } from './request-access';
 import { auditFieldEdit, isAdminEdit, saveAdminEdit } from './admin-edit';
 import { applyFormFields, cloneFormFields, formOf } from './request-form';
+import { copyDirectoryFacts } from './directory-facts';
 import { assignRequestNumber } from './request-numbers';
 import { changeStatus, endDraftWorkflow, recordSignedRelease, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflows';
 
@@ -89,6 +90,7 @@ export async function createDraft(ctx: CommandContext, body: CreateRequestBody):
       clonedFromId: cloneOf ?? null,
     } as never) as Request;
     applyFormFields(created, values);
+    await copyDirectoryFacts(em, created);
     await em.flush();
     created.requestNumber = await assignRequestNumber(em, created.id);
     await em.flush();
@@ -112,6 +114,7 @@ async function saveFormFields(ctx: CommandContext, row: Request, form: Record<st
   if (isAdminEdit(ctx.user, row)) return saveAdminEdit(ctx, row, form);
   if (!canEditForm(ctx.user, row)) throw forbidden('This request can no longer be edited');
   applyFormFields(row, form);
+  if ('employeeId' in form) await copyDirectoryFacts(ctx.em, row);
   await ctx.em.flush();
 }
 

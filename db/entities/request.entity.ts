@@ -35,6 +35,10 @@ export const RequestSchema = defineEntity({
     credentialingCompany: p.string().nullable(),
     // clinician / person
     employeeId: p.string().nullable(),
+    /** copied from the directory (people) by employee id when the request is saved: administrators only */
+    hireDate: p.datetime().nullable(),
+    employmentStatus: p.string().length(1).nullable(),
+    terminationDate: p.datetime().nullable(),
     title: p.string().nullable(),
     lastName: p.string().nullable(),
     firstName: p.string().nullable(),

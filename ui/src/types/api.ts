@@ -73,6 +73,10 @@ export interface RequestRecord {
   internalNotes?: string | null;
   /** administrators only: set when a CS-STARS upload may have made the issued claim-history letter out of date */
   letterStaleSince?: string | null;
+  /** administrators only: the directory's facts for the request's employee id when it was saved */
+  hireDate?: string | null;
+  employmentStatus?: string | null;
+  terminationDate?: string | null;
   lastName?: string | null;
   firstName?: string | null;
   middleInitial?: string | null;

@@ -5,6 +5,8 @@ import { displayDate } from '../../../lib/format';
 import type { RequestRecord } from '../../../types/api';
 import { recordToValues } from '../lib/form-values';
 
+const EMPLOYMENT_STATUS: Record<string, string> = { A: 'Active', T: 'Terminated' };
+
 /**
  * Every entered value of a request (claim history or certificate), by the sections of its kind's definition and with
  * the definition's labels (fields of choices not taken are left out), then the requester.
@@ -42,6 +44,17 @@ export function DefinitionDetails({ request, isAdmin }: { request: RequestRecord
           </section>
         );
       })}
+      {isAdmin && (request.hireDate || request.employmentStatus) && (
+        // What the directory said of the person picked by employee id when the request was saved (spec 1 §3).
+        <section className="details-section">
+          <h3 className="details-section__title">Directory</h3>
+          <dl className="details">
+            <div><dt>Hire Date</dt><dd>{date(request.hireDate) || '—'}</dd></div>
+            <div><dt>Employment Status</dt><dd>{EMPLOYMENT_STATUS[request.employmentStatus ?? ''] ?? request.employmentStatus ?? '—'}</dd></div>
+            <div><dt>Termination Date</dt><dd>{date(request.terminationDate) || '—'}</dd></div>
+          </dl>
+        </section>
+      )}
       <section className="details-section">
         <h3 className="details-section__title">Requester</h3>
         <dl className="details">
