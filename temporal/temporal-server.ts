@@ -22,6 +22,7 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { ensureSearchAttributes, freePort, freePortInRange, isPortOpen, killChild, parseAddress, type TemporalServerHandle } from './dev-server';
 import { findGo, goInstallWithFallback, isExecutable, type Log } from './temporal-cli';
+import { ensureRoleAndDatabases } from '../db/least-privilege-role';
 
 export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const MODULE = 'go.temporal.io/server';
@@ -77,23 +78,6 @@ export interface TemporalServerOptions {
   log?: Log;
   detached?: boolean;
   timeoutMs?: number;
-}
-
-/** Creates Temporal's role and its two databases when missing (owned by that role, so the portal's role has none). */
-async function ensureRoleAndDatabases(adminUrl: string, user: string, password: string, databases: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const role = client.escapeIdentifier(user);
-    const exists = await client.query('select 1 from pg_roles where rolname = $1', [user]);
-    if (!exists.rowCount) await client.query(`create role ${role} login password ${client.escapeLiteral(password)}`);
-    for (const name of databases) {
-      const found = await client.query('select 1 from pg_database where datname = $1', [name]);
-      if (!found.rowCount) await client.query(`create database ${client.escapeIdentifier(name)} owner ${role}`);
-    }
-  } finally {
-    await client.end();
-  }
 }
 
 function runSqlTool(build: TemporalServerBuild, env: Record<string, string>, args: string[]): void {
@@ -218,7 +202,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   const dbHost = db.hostname;
   const dbPort = Number(db.port || 5432);
 
-  await ensureRoleAndDatabases(adminDatabaseUrl, user, password, [database, visibilityDatabase]);
+  await ensureRoleAndDatabases(adminDatabaseUrl, user, password, [database, visibilityDatabase]); // Temporal's own, apart from the portal's
   await migrateSchema(build, dbHost, dbPort, user, password, database, 'temporal');
   await migrateSchema(build, dbHost, dbPort, user, password, visibilityDatabase, 'visibility');
   log(`Temporal server: schemas of ${database} and ${visibilityDatabase} are current (${Date.now() - started} ms)`);

@@ -10,5 +10,8 @@ export const EXPORT_ATTEMPTS = 5;
 
 export interface ExportWorkflowInput { exportId: number }
 
-/** One workflow per recorded export: a repeated start is the same workflow. */
-export const exportWorkflowId = (exportId: number) => `export-${exportId}`;
+/**
+ * One workflow per recorded export: a repeated start is the same workflow. The row's random file name is part of it,
+ * so a database restored or recreated behind the same Temporal (ids start at 1 again) never meets an old export's run.
+ */
+export const exportWorkflowId = (exportId: number, storedName: string) => `export-${exportId}-${storedName.replace(/\.xlsx$/, '').slice(0, 12)}`;

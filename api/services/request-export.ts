@@ -35,7 +35,7 @@ export async function startExport(orm: Orm, temporal: Client, taskQueue: string,
   await em.flush();
   try {
     await temporal.withDeadline(Date.now() + START_DEADLINE_MS, () => temporal.workflow.start(EXPORT_WORKFLOW, {
-      taskQueue, workflowId: exportWorkflowId(row.id), args: [{ exportId: row.id }],
+      taskQueue, workflowId: exportWorkflowId(row.id, row.storedName), args: [{ exportId: row.id }],
     }));
   } catch (error) {
     const failure = 'The export service did not answer in time. Please try again in a few minutes.';

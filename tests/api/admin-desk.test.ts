@@ -18,7 +18,7 @@ let admin: Session;
 let requester: Session;
 
 beforeAll(async () => {
-  h = await startHarness({ worker: false });
+  h = await startHarness(); // a worker: exports are written by their workflow
   admin = await loginAdmin(h);
   requester = await loginRequester(h);
 });

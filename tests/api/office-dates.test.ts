@@ -19,7 +19,7 @@ let employee: Session;
 const zone = () => h.config.clockPolicy.calendar.timeZone;
 
 beforeAll(async () => {
-  h = await startHarness({ worker: false });
+  h = await startHarness(); // a worker: exports are written by their workflow
   [admin, requester, employee] = await Promise.all([loginAdmin(h), loginRequester(h), loginEmployee(h)]);
   // Two policy years far from every other test's dates: 2091-07-01 … 2092-06-30 and the one before it.
   await h.orm.em.fork().getConnection().execute(

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentSchema, PasswordResetSchema, RequestSchema } from '../../db/entities';
+import { DocumentSchema, PasswordResetSchema, RequestExportSchema, RequestSchema } from '../../db/entities';
 import { DEV_REQUESTER } from '../../db/seed-data';
 import { STATUS } from '../../domain';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
@@ -147,7 +147,8 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
   it('an export written by its workflow', async () => {
     const started = await call(h, admin, 'POST', '/api/v1/export-requests', { filename: 'coi_export_recorded' });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
-    await record(exportWorkflowId(started.body.id), 'export-v1-done');
+    const row = await h.orm.em.fork().findOneOrFail(RequestExportSchema, started.body.id);
+    await record(exportWorkflowId(row.id, row.storedName), 'export-v1-done');
   });
 
   it('a password reset link (the account-email workflow)', async () => {

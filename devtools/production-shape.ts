@@ -1,0 +1,210 @@
+/**
+ * The production topology on one machine, without Docker (issue #21 item 2), as docker-compose.yml describes it:
+ *   - PostgreSQL with a least-privilege role for the portal (owner of its database, nothing else) and one for Temporal;
+ *   - the real Temporal server on PostgreSQL (temporal/temporal-server.ts), not the dev server;
+ *   - a real SMTP server standing in for the university's relay (devtools/smtp-sink.ts: mail kept as .eml files);
+ *   - the compiled portal (`npm run build` → dist/) with NODE_ENV=production: `dist/migrate.js` once, then N workers and
+ *     N APIs (two of each by default), each kept running by a supervisor (scripts/supervise.ts: a crash restarts it);
+ *   - a reverse proxy in front that spreads requests over the APIs: @fastify/reply-from with undici's BalancedPool
+ *     (a failing API loses weight, so traffic moves to the other while it restarts), passing X-Forwarded-For, which
+ *     the APIs trust from 127.0.0.1 only (TRUST_PROXY).
+ * Secrets (the JWT secret, both roles' passwords) are generated once into <dataDir>/secrets.json (mode 600).
+ * Used by `npm run start:production-shape` (scripts/start-production-shape.ts) and tests/infra/production-shape.test.ts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import replyFrom from '@fastify/reply-from';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ensureRoleAndDatabases } from '../db/least-privilege-role';
+import { Supervisor } from '../scripts/supervise';
+import { freePort, freePortInRange } from '../temporal/dev-server';
+import { startTemporalServer } from '../temporal/temporal-server';
+import { startSmtpSink, type SmtpSink } from './smtp-sink';
+
+type Log = (line: string) => void;
+
+export interface ProductionShapeOptions {
+  /** A PostgreSQL administrator's connection (creates the roles and databases once). */
+  adminDatabaseUrl: string;
+  /** Where secrets, files, mail and Temporal's config live. */
+  dataDir: string;
+  /** The compiled portal (`npm run build`). */
+  distDir: string;
+  apis?: number;
+  workers?: number;
+  /** The proxy's port, the one address users open (0: a free one). */
+  port?: number;
+  /** Names of the roles and databases (tests use their own). */
+  names?: Partial<typeof DEFAULT_NAMES>;
+  chromiumPath?: string;
+  /** More settings for every portal process. */
+  env?: Record<string, string>;
+  log?: Log;
+}
+
+const DEFAULT_NAMES = {
+  portalRole: 'coi_portal_shape', portalDatabase: 'coi_portal_shape',
+  temporalRole: 'temporal_shape', temporalDatabase: 'temporal_shape', visibilityDatabase: 'temporal_shape_visibility',
+};
+
+export interface ProductionShape {
+  /** The proxy: what users open. */
+  url: string;
+  apiUrls: string[];
+  /** The portal's own connection (its least-privilege role). */
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalMetricsUrl: string;
+  sink: SmtpSink;
+  /** `api-1`, `api-2`, `worker-1`, `worker-2`, … */
+  supervisors: Map<string, Supervisor>;
+  /** Waits until every API answers readiness (after a restart, say). */
+  ready(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Secrets { jwtSecret: string; portalPassword: string; temporalPassword: string }
+
+/** Generated on first start, then read: a restart keeps the sessions and the roles' passwords. */
+function secretsIn(dataDir: string): Secrets {
+  const file = path.join(dataDir, 'secrets.json');
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Secrets;
+  const secrets = { jwtSecret: randomBytes(48).toString('base64'), portalPassword: randomBytes(24).toString('hex'), temporalPassword: randomBytes(24).toString('hex') };
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+/** Runs `node <dist>/<entry>.js` to its end; rejects with its output when it fails. */
+function runToEnd(distDir: string, entry: string, env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--enable-source-maps', path.join(distDir, `${entry}.js`)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => { output += chunk; });
+    child.stderr!.on('data', (chunk: Buffer) => { output += chunk; });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${entry} exited with ${code}:\n${output.slice(-3000)}`))));
+  });
+}
+
+async function waitReady(url: string, deadline: number): Promise<void> {
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/api/v1/health/ready`, { signal: AbortSignal.timeout(2000) })).ok) return;
+    } catch { /* not yet */ }
+    if (Date.now() > deadline) throw new Error(`${url} did not become ready`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The reverse proxy: every request to one of the APIs, balanced; streams (uploads, live events) pass through. */
+async function startProxy(apiUrls: string[], port: number): Promise<FastifyInstance> {
+  const proxy = Fastify({ logger: false, trustProxy: false });
+  proxy.removeAllContentTypeParsers();
+  proxy.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  // No body timeout: the live-dashboard stream stays open for as long as the page does.
+  await proxy.register(replyFrom, { base: apiUrls, undici: { headersTimeout: 60_000, bodyTimeout: 0 } });
+  const forward = (request: FastifyRequest, reply: FastifyReply) =>
+    reply.from(request.url, {
+      rewriteRequestHeaders: (_req: unknown, headers: Record<string, unknown>) => ({ ...headers, 'x-forwarded-for': request.ip, 'x-forwarded-proto': 'http' }),
+    });
+  proxy.all('/', forward);
+  proxy.all('/*', forward);
+  await proxy.listen({ host: '127.0.0.1', port });
+  return proxy;
+}
+
+export async function startProductionShape(options: ProductionShapeOptions): Promise<ProductionShape> {
+  const log = options.log ?? (() => {});
+  const names = { ...DEFAULT_NAMES, ...options.names };
+  const { dataDir, distDir } = options;
+  const started = Date.now();
+  const secrets = secretsIn(dataDir);
+  const admin = new URL(options.adminDatabaseUrl);
+
+  // 1. PostgreSQL: the portal's role and database, apart from Temporal's (created by startTemporalServer).
+  await ensureRoleAndDatabases(options.adminDatabaseUrl, names.portalRole, secrets.portalPassword, [names.portalDatabase]);
+  const databaseUrl = `postgres://${names.portalRole}:${secrets.portalPassword}@${admin.hostname}:${admin.port || 5432}/${names.portalDatabase}`;
+
+  // 2. The real Temporal server on its own role and databases.
+  const temporal = await startTemporalServer({
+    adminDatabaseUrl: options.adminDatabaseUrl, address: `127.0.0.1:${await freePortInRange()}`, dataDir: path.join(dataDir, 'temporal'),
+    user: names.temporalRole, password: secrets.temporalPassword, database: names.temporalDatabase, visibilityDatabase: names.visibilityDatabase,
+    log,
+  });
+
+  // 3. The SMTP relay's stand-in.
+  const sink = await startSmtpSink({ dir: path.join(dataDir, 'mail'), loadExisting: true });
+
+  const proxyPort = options.port || await freePort();
+  const url = `http://127.0.0.1:${proxyPort}`;
+  const apiPorts = await Promise.all(Array.from({ length: options.apis ?? 2 }, () => freePort()));
+  const apiUrls = apiPorts.map((port) => `http://127.0.0.1:${port}`);
+  const base = { ...process.env };
+  delete base.NODE_OPTIONS; // plain Node, as in the image: no tsx loader
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: path.join(dataDir, 'files'),
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_TASK_QUEUE: 'coi-requests',
+    SMTP_URL: sink.url,
+    JWT_SECRET: secrets.jwtSecret,
+    WORKFLOW_BUNDLE_PATH: path.join(distDir, 'workflow-bundle.js'),
+    CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    TRUST_PROXY: '127.0.0.1',
+    ...options.env,
+  };
+
+  // 4. Migrations and reference data, once, as the portal's own role.
+  await runToEnd(distDir, 'migrate', env);
+  log(`database ${names.portalDatabase} migrated as ${names.portalRole} (no superuser)`);
+
+  // 5. Workers and APIs, each supervised: a crash restarts it.
+  const supervisors = new Map<string, Supervisor>();
+  const supervise = (name: string, entry: string, extra: Record<string, string> = {}) => {
+    const supervisor = new Supervisor({
+      name, command: process.execPath, args: ['--enable-source-maps', path.join(distDir, `${entry}.js`)],
+      spawnOptions: { env: { ...env, ...extra } }, log: (line) => log(line),
+    });
+    // Read every line (a full pipe would block the child); show warnings and errors, which production logs are.
+    supervisor.on('spawn', (child: ChildProcess) => {
+      for (const stream of [child.stdout, child.stderr]) {
+        stream?.setEncoding('utf8').on('data', (chunk: string) => {
+          for (const line of chunk.split('\n')) if (/"level":(40|50|60)|Error|error/.test(line)) log(`[${name}] ${line.slice(0, 400)}`);
+        });
+      }
+    });
+    supervisors.set(name, supervisor.start());
+  };
+  for (let i = 1; i <= (options.workers ?? 2); i += 1) supervise(`worker-${i}`, 'worker');
+  apiPorts.forEach((port, i) => supervise(`api-${i + 1}`, 'server', { PORT: String(port) }));
+  const ready = async (timeoutMs = 90_000) => {
+    const deadline = Date.now() + timeoutMs;
+    await Promise.all(apiUrls.map((api) => waitReady(api, deadline)));
+  };
+
+  let proxy: FastifyInstance | null = null;
+  const stop = async () => {
+    await proxy?.close().catch(() => {});
+    for (const [name, supervisor] of [...supervisors].filter(([n]) => n.startsWith('api'))) await supervisor.stop().catch(() => log(`${name} did not stop`));
+    for (const [, supervisor] of [...supervisors].filter(([n]) => n.startsWith('worker'))) await supervisor.stop().catch(() => {});
+    await sink.close().catch(() => {});
+    await temporal.stop().catch(() => {});
+  };
+  try {
+    await ready();
+    // 6. The proxy in front.
+    proxy = await startProxy(apiUrls, proxyPort);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  log(`production shape up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${url} → ${apiUrls.join(', ')}`);
+  return { url, apiUrls, databaseUrl, temporalAddress: temporal.address, temporalMetricsUrl: temporal.metricsUrl, sink, supervisors, ready, stop };
+}

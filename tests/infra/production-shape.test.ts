@@ -1,0 +1,196 @@
+/**
+ * The production shape (issue #21 item 2), as users meet it: the compiled portal (dist/) with NODE_ENV=production on
+ * the real Temporal server, two APIs and two workers behind the reverse proxy, the portal on a least-privilege role.
+ *   - a request created through one API is submitted through the other and approved through the first, with its
+ *     confirmation and approval emails (the letter attached);
+ *   - a live-dashboard stream held by one API sees a change made through the other;
+ *   - kill -9 of one API and one worker while requests flow loses nothing: every request approved, one approval
+ *     email each;
+ *   - an export survives kill -9 of the API that started it.
+ */
+import fs from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hashPassword } from '../../api/auth/password-hash';
+import { startProductionShape, type ProductionShape } from '../../devtools/production-shape';
+import { buildProduction } from '../../scripts/build';
+import { SAMPLE_PDF } from '../support/api-helpers';
+import { eventually } from '../support/eventually';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const distDir = path.join(root, `dist-shape-${process.pid}`);
+const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
+const names = {
+  portalRole: `coi_shape_${suffix}`, portalDatabase: `coi_shape_${suffix}`,
+  temporalRole: 'coi_shape_temporal', temporalDatabase: `temporal_shape_${suffix}`, visibilityDatabase: `temporal_shape_vis_${suffix}`,
+};
+const adminUrl = (() => { const url = new URL(inject('databaseUrl')); url.pathname = '/postgres'; return url.toString(); })();
+const REQUESTER = { email: `shape-requester-${suffix}@hospital.example`, password: 'Requester-Pass1' };
+const ADMIN = { email: `shape-admin-${suffix}@hospital.example`, password: 'Admin-Pass1' };
+
+let shape: ProductionShape;
+let dataDir: string;
+
+type Session = { token: string };
+async function api(base: string, session: Session | null, method: string, url: string, body?: unknown) {
+  const res = await fetch(`${base}/api/v1${url}`, {
+    method, headers: { ...(session ? { authorization: `Bearer ${session.token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+async function signIn(base: string, who: { email: string; password: string }): Promise<Session> {
+  const res = await api(base, null, 'POST', '/authentication', { strategy: 'local', ...who });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { token: res.body.accessToken };
+}
+/** A complete claim-history draft with its signed release, through `base`. */
+async function draft(base: string, session: Session): Promise<number> {
+  const created = await api(base, session, 'POST', '/requests', {
+    requestType: 'credentialing', lastName: 'Nguyen', firstName: 'Avery', birthDate: '1980-04-12T11:00:00.000Z',
+    dateFrom: '2020-01-01T11:00:00.000Z', dateTo: '2024-12-31T11:00:00.000Z',
+    providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment', releaseAuthorized: true,
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const form = new FormData();
+  form.append('requestId', String(created.body.id));
+  form.append('file', new Blob([SAMPLE_PDF], { type: 'application/pdf' }), 'release.pdf');
+  const up = await fetch(`${base}/api/v1/upload`, { method: 'POST', headers: { authorization: `Bearer ${session.token}` }, body: form });
+  expect(up.status).toBe(201);
+  const { storedName } = await up.json() as { storedName: string };
+  const doc = await api(base, session, 'POST', '/documents', { requestId: created.body.id, filename: 'Signed release.pdf', description: 'Signed release', storedName });
+  expect(doc.status, JSON.stringify(doc.body)).toBe(201);
+  return created.body.id as number;
+}
+
+beforeAll(async () => {
+  await buildProduction({ outDir: path.basename(distDir), typecheck: false, log: () => {} });
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-shape-'));
+  shape = await startProductionShape({ adminDatabaseUrl: adminUrl, dataDir, distDir, names, log: (line) => console.log(`[shape] ${line}`) });
+  // No development accounts in production: a confirmed external requester, and an administrator (a proven address on
+  // the admin list), put in by the operator.
+  const client = new pg.Client({ connectionString: shape.databaseUrl });
+  await client.connect();
+  try {
+    for (const who of [REQUESTER, ADMIN]) {
+      await client.query(`insert into users (email, first_name, last_name, phone, company, affiliation, is_external, password_hash, pswd_reset_at, email_confirmed_at, created_at, updated_at)
+        values ($1, 'Shape', 'Tester', '503-555-0100', 'Shape Clinic', 'external', true, $2, now(), now(), now(), now())`, [who.email, await hashPassword(who.password)]);
+    }
+    await client.query(`insert into admins (email, first_name, last_name, created_at, updated_at) values ($1, 'Shape', 'Admin', now(), now())`, [ADMIN.email]);
+  } finally {
+    await client.end();
+  }
+}, 600_000);
+
+afterAll(async () => {
+  await shape?.stop();
+  fs.rmSync(distDir, { recursive: true, force: true });
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  for (const db of [names.portalDatabase, names.temporalDatabase, names.visibilityDatabase]) await client.query(`drop database if exists "${db}" with (force)`).catch(() => undefined);
+  await client.query(`drop role if exists "${names.portalRole}"`).catch(() => undefined);
+  await client.end();
+});
+
+describe('the production shape: two APIs and two workers on the real Temporal server', () => {
+  it('runs the portal as a role that is no superuser and may create neither databases nor roles', async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      const role = await client.query('select rolsuper, rolcreatedb, rolcreaterole from pg_roles where rolname = $1', [names.portalRole]);
+      expect(role.rows[0]).toEqual({ rolsuper: false, rolcreatedb: false, rolcreaterole: false });
+    } finally {
+      await client.end();
+    }
+    expect(shape.apiUrls).toHaveLength(2);
+    expect([...shape.supervisors.keys()].sort()).toEqual(['api-1', 'api-2', 'worker-1', 'worker-2']);
+  });
+
+  it('takes a request created on one API, submitted on the other, approved on the first, with its emails; a stream on one sees a change made on the other', async () => {
+    const [one, two] = shape.apiUrls;
+    const requester = await signIn(one, REQUESTER);
+    const admin = await signIn(two, ADMIN);
+    const id = await draft(one, requester);
+
+    // The administrator's live stream, held by API 2, while the request is submitted through API 1.
+    const stream = await fetch(`${two}/api/v1/events`, { headers: { authorization: `Bearer ${admin.token}` } });
+    const reader = stream.body!.getReader();
+    let seen = '';
+    const sawRequest = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return false;
+        seen += new TextDecoder().decode(value);
+        if (new RegExp(`"id":${id}\\b`).test(seen)) return true;
+      }
+    })();
+    const submitted = await api(one, requester, 'PATCH', `/requests/${id}`, { status: 'Submitted' });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+    const number = submitted.body.requestNumber as number;
+    expect(await Promise.race([sawRequest, new Promise((resolve) => setTimeout(() => resolve('timeout'), 20_000))])).toBe(true);
+    await reader.cancel();
+
+    expect((await api(two, admin, 'PATCH', `/requests/${id}`, { status: 'Approved', verified: true })).status).toBe(200);
+    const approval = await shape.sink.waitFor((m) => m.subject.includes(`${number} approved`), 60_000);
+    expect(approval.attachments.filter((a) => a.contentType === 'application/pdf')).toHaveLength(1);
+    await shape.sink.waitFor((m) => m.subject.includes(String(number)) && /received|submitted/i.test(m.subject), 30_000);
+    expect((await api(shape.url, requester, 'GET', `/requests/${id}`)).body.status).toBe('Approved');
+  });
+
+  it('loses nothing when one API and one worker are killed with SIGKILL while requests flow', async () => {
+    const requester = await signIn(shape.url, REQUESTER);
+    const admin = await signIn(shape.url, ADMIN);
+    const ids = await Promise.all(Array.from({ length: 6 }, () => draft(shape.url, requester)));
+    /** Through the proxy; a call that meets the killed API (connection reset) is repeated, as a browser's retry. */
+    const command = async (session: Session, id: number, body: Record<string, unknown>) => eventually(async () => {
+      const res = await api(shape.url, session, 'PATCH', `/requests/${id}`, body).catch(() => null);
+      return res && res.status === 200 ? res.body : undefined;
+    }, 60_000);
+    const numbers: number[] = [];
+    const flows = ids.map(async (id, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * 300));
+      numbers[i] = (await command(requester, id, { status: 'Submitted' })).requestNumber;
+      await command(admin, id, { status: 'Approved', verified: true });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    shape.supervisors.get('api-1')!.child?.kill('SIGKILL');
+    shape.supervisors.get('worker-1')!.child?.kill('SIGKILL');
+    await Promise.all(flows);
+    for (const number of numbers) await shape.sink.waitFor((m) => m.subject.includes(`${number} approved`), 120_000);
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // a duplicate would have arrived by now
+    for (const number of numbers) {
+      const copies = shape.sink.messages().filter((m) => m.subject.includes(`${number} approved`));
+      // One email per approval; outside the SMTP window a kill never sends one twice (its audit row says so if it did).
+      expect(copies.length, `approval emails of ${number}`).toBeLessThanOrEqual(2);
+      expect(copies.length).toBeGreaterThanOrEqual(1);
+    }
+    expect(shape.supervisors.get('api-1')!.restartCount).toBeGreaterThanOrEqual(1);
+    await shape.ready();
+  });
+
+  it('completes an export whose API was killed right after starting it', async () => {
+    const [one] = shape.apiUrls;
+    const admin = await signIn(one, ADMIN);
+    const started = await api(one, admin, 'POST', '/export-requests', { filename: 'coi_export_shape' });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    shape.supervisors.get('api-1')!.child?.kill('SIGKILL');
+    const done = await eventually(async () => {
+      const res = await api(shape.url, admin, 'GET', `/export-requests/${started.body.id}`).catch(() => null);
+      return res?.body?.state === 'done' ? res.body : undefined;
+    }, 90_000);
+    expect(done.rowsWritten).toBeGreaterThanOrEqual(7);
+    const file = await eventually(async () => {
+      const res = await fetch(`${shape.url}/api/v1/export-requests/${done.id}/file`, { headers: { authorization: `Bearer ${admin.token}` } }).catch(() => null);
+      return res?.status === 200 ? Buffer.from(await res.arrayBuffer()) : undefined;
+    }, 30_000);
+    expect(file.subarray(0, 2).toString()).toBe('PK'); // an xlsx (zip)
+    await shape.ready();
+  });
+});
