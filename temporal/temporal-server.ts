@@ -224,11 +224,13 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   let tail: string[] = [];
   let exited: string | null = null;
   let stopping = false;
+  let serving = false;
   const keep = (chunk: Buffer) => {
     if (stopping) return;
     for (const line of chunk.toString().split('\n').filter((l) => l.trim())) {
       tail = [...tail.slice(-19), line.slice(0, 500)];
-      if (/"level":"(error|fatal)"/.test(line)) log(`[temporal-server] ${line.slice(0, 300)}`);
+      // Its shards report errors while they are still being acquired at start: only a fatal line matters until it serves.
+      if (/"level":"fatal"/.test(line) || (serving && /"level":"error"/.test(line))) log(`[temporal-server] ${line.slice(0, 300)}`);
     }
   };
   child.stdout!.on('data', keep);
@@ -251,6 +253,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   try {
     await ensureNamespace(address, namespace, deadline);
     await ensureSearchAttributes(address, namespace, log);
+    serving = true;
   } catch (error) {
     await stop();
     throw new Error(`The Temporal server on ${address} did not serve namespace ${namespace}: ${(error as Error).message}\n${tail.join('\n')}`, { cause: error });

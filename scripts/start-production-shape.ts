@@ -1,0 +1,58 @@
+/**
+ * `npm run start:production-shape`: the production topology on this machine, without Docker (issue #21 item 2;
+ * devtools/production-shape.ts says what runs): the compiled portal (`npm run build`, done here) with
+ * NODE_ENV=production, two APIs and two workers on the real Temporal server (built once, like the CLI), PostgreSQL
+ * roles of their own, an SMTP relay stand-in and a reverse proxy on http://127.0.0.1:3040 (PRODUCTION_SHAPE_PORT).
+ * State is kept in data/production-shape/ between starts. Ctrl-C stops everything.
+ *
+ * PostgreSQL: DATABASE_URL's server as its administrator (the default: the local server, or an embedded one in
+ * data/postgres when none answers).
+ */
+import path from 'node:path';
+import { loadConfig } from '../config/app-config';
+import { ensurePostgres, usesDefaultDatabase } from '../db/embedded-postgres';
+import { startProductionShape } from '../devtools/production-shape';
+import { buildProduction } from './build';
+
+const log = (line: string) => console.log(`[production-shape] ${line}`);
+const config = loadConfig({ ...process.env, NODE_ENV: 'development' });
+const port = Number(process.env.PRODUCTION_SHAPE_PORT ?? 3040);
+const dataDir = path.join(config.dataDir, 'production-shape');
+
+const started = Date.now();
+await buildProduction({ log: (line) => log(`build: ${line}`) });
+const postgres = await ensurePostgres({
+  databaseUrl: config.databaseUrl, isDefault: usesDefaultDatabase(), clusterDir: path.join(config.dataDir, 'postgres'), persistent: true, log,
+});
+const admin = new URL(config.databaseUrl);
+admin.pathname = '/postgres';
+const shape = await startProductionShape({
+  adminDatabaseUrl: admin.toString(), dataDir, distDir: path.join(config.rootDir, 'dist'), port, log,
+});
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  log('stopping…');
+  await shape.stop();
+  await postgres.stop();
+  log('stopped');
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+
+console.log(`
+Production shape up in ${((Date.now() - started) / 1000).toFixed(1)} s (NODE_ENV=production, compiled dist/):
+  Portal (proxy over ${shape.apiUrls.length} APIs):  ${shape.url}
+  APIs:                       ${shape.apiUrls.join('  ')}
+  Workers:                    ${[...shape.supervisors.keys()].filter((n) => n.startsWith('worker')).join(', ')}
+  Temporal server:            ${shape.temporalAddress} (PostgreSQL; metrics ${shape.temporalMetricsUrl})
+  SMTP relay stand-in:        ${shape.sink.url} (mail in ${path.relative(config.rootDir, path.join(dataDir, 'mail'))}/)
+  The portal's database role: ${new URL(shape.databaseUrl).username} (no superuser)
+
+No development accounts exist here. The first administrator:
+  DATABASE_URL='${shape.databaseUrl}' npm run admin -- add you@university.edu --first You --last Yourself
+then sign in with university single sign-on (set SAML_IDP_METADATA_URL before starting) to become one.
+Ctrl-C stops everything.`);
