@@ -79,6 +79,8 @@ fi
 # found at once.
 if [ -z "${TEMPORAL_CLI:-}" ] && ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then PATH="$PATH:/usr/local/go/bin"; export PATH; fi
 node_modules/.bin/node --import tsx scripts/install-temporal-cli.ts || exit 1
+# The real Temporal server (the production shape's, issue #21), for the tests that run on it: built once too.
+if [ "$mode" = "test" ]; then node_modules/.bin/node --import tsx scripts/install-temporal-server.ts || exit 1; fi
 
 case "$mode" in
   portal)
