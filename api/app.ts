@@ -37,6 +37,7 @@ import emailProblemsRoutes from './routes/email-problems';
 import housekeeping from './plugins/housekeeping';
 import { postgresRateLimitStore } from './plugins/rate-limit-store';
 import eventRoutes from './routes/events';
+import metricsPlugin from './plugins/metrics';
 import requestEventsPlugin from './plugins/request-events';
 import requestActivityRoutes from './routes/request-activity';
 import requestRoutes from './routes/requests';
@@ -104,6 +105,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12, headerPairs: 100 },
   });
   await app.register(requestEventsPlugin);
+  await app.register(metricsPlugin); // counts every request; served on METRICS_PORT by api/server.ts
   await app.register(housekeeping);
   await app.register(apiDocs); // before the routes: it collects them as they are added
   await app.register(async (api) => {

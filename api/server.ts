@@ -3,6 +3,7 @@ import { loadConfig, unsafeListenReason } from '../config/app-config';
 import { createOrm } from '../db/orm';
 import { DocumentFiles } from '../storage/document-files';
 import { createTemporalClient } from '../temporal/connection';
+import { startMetricsServer } from '../temporal/metrics-server';
 import { buildApp } from './app';
 
 const config = loadConfig();
@@ -17,8 +18,13 @@ const temporal = await createTemporalClient(config.temporalAddress, config.tempo
 const files = await new DocumentFiles(config.uploadsDir).init();
 const app = await buildApp({ config, orm, temporal, files }, { logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
 
+// Prometheus metrics on a port of their own (issue #21 item 4), when METRICS_PORT is set.
+const metrics = config.metrics.port ? await startMetricsServer(app.metrics, config.metrics.host, config.metrics.port) : null;
+if (metrics) console.log(`API metrics on ${metrics.url}`);
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
+    await metrics?.close();
     await app.close();
     await temporal.connection.close();
     await orm.close();

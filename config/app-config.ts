@@ -67,6 +67,11 @@ export interface AppConfig {
   workflowAnswerTimeoutMs: number;
   /** Live event streams (GET /events): heartbeat interval, at which each stream also re-checks its session. */
   eventsHeartbeatMs: number;
+  /**
+   * Prometheus metrics (`GET /metrics`) on a port of their own, on 127.0.0.1 unless METRICS_HOST says otherwise, so
+   * they never face users (issue #21 item 4): METRICS_PORT; unset or 0, no metrics server.
+   */
+  metrics: { host: string; port: number };
   /** NODE_ENV=production. */
   production: boolean;
   /** The request clocks (reminders, escalation, auto-close, release expiry, business calendar): domain/request-clocks.ts. */
@@ -184,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? null,
     workflowAnswerTimeoutMs: Number(env.WORKFLOW_ANSWER_TIMEOUT_MS ?? 30_000),
     eventsHeartbeatMs: Number(env.EVENTS_HEARTBEAT_MS ?? 15_000),
+    metrics: { host: env.METRICS_HOST ?? '127.0.0.1', port: Number(env.METRICS_PORT ?? 0) },
     production,
     seedDevAccounts: seedDevAccountsSetting(env),
     saml: samlSettings(env),

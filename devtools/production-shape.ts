@@ -60,6 +60,8 @@ export interface ProductionShape {
   sink: SmtpSink;
   /** `api-1`, `api-2`, `worker-1`, `worker-2`, … */
   supervisors: Map<string, Supervisor>;
+  /** Each process's Prometheus endpoint, by the same names. */
+  metricsUrls: Map<string, string>;
   /** Waits until every API answers readiness (after a restart, say). */
   ready(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -182,8 +184,15 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     });
     supervisors.set(name, supervisor.start());
   };
-  for (let i = 1; i <= (options.workers ?? 2); i += 1) supervise(`worker-${i}`, 'worker');
-  apiPorts.forEach((port, i) => supervise(`api-${i + 1}`, 'server', { PORT: String(port) }));
+  // Each process its own /metrics port (in compose they share one number, each in its own container).
+  const metricsUrls = new Map<string, string>();
+  const withMetrics = async (name: string) => {
+    const port = await freePort();
+    metricsUrls.set(name, `http://127.0.0.1:${port}/metrics`);
+    return { METRICS_PORT: String(port) };
+  };
+  for (let i = 1; i <= (options.workers ?? 2); i += 1) supervise(`worker-${i}`, 'worker', await withMetrics(`worker-${i}`));
+  for (const [i, port] of apiPorts.entries()) supervise(`api-${i + 1}`, 'server', { PORT: String(port), ...await withMetrics(`api-${i + 1}`) });
   const ready = async (timeoutMs = 90_000) => {
     const deadline = Date.now() + timeoutMs;
     await Promise.all(apiUrls.map((api) => waitReady(api, deadline)));
@@ -206,5 +215,5 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     throw error;
   }
   log(`production shape up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${url} → ${apiUrls.join(', ')}`);
-  return { url, apiUrls, databaseUrl, temporalAddress: temporal.address, temporalMetricsUrl: temporal.metricsUrl, sink, supervisors, ready, stop };
+  return { url, apiUrls, databaseUrl, temporalAddress: temporal.address, temporalMetricsUrl: temporal.metricsUrl, sink, supervisors, metricsUrls, ready, stop };
 }

@@ -5,12 +5,23 @@ import { loadConfig } from '../config/app-config';
 import { createActivityDeps } from './activity-deps';
 import { createTemporalClient } from './connection';
 import { createRequestWorker } from './request-worker';
+import { freePort } from './dev-server';
+import { startWorkerMetricsServer } from './worker-metrics';
 import { ensureWakeUpSweepSchedule } from './wake-up-sweep';
 
-// INFO-level SDK logs (bundler output, state changes) drown what an operator needs; LOG_LEVEL=INFO brings them back.
-Runtime.install({ logger: new DefaultLogger((process.env.LOG_LEVEL?.toUpperCase() as 'INFO') ?? 'WARN') });
 const config = loadConfig();
+// The SDK's own metrics, on a private loopback port; /metrics on METRICS_PORT serves them with the portal's.
+const sdkMetricsPort = config.metrics.port ? await freePort() : 0;
+// INFO-level SDK logs (bundler output, state changes) drown what an operator needs; LOG_LEVEL=INFO brings them back.
+Runtime.install({
+  logger: new DefaultLogger((process.env.LOG_LEVEL?.toUpperCase() as 'INFO') ?? 'WARN'),
+  ...(sdkMetricsPort ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } } : {}),
+});
 const deps = await createActivityDeps(config);
+const metrics = sdkMetricsPort
+  ? await startWorkerMetricsServer(deps.orm, config.metrics.host, config.metrics.port, `http://127.0.0.1:${sdkMetricsPort}/metrics`)
+  : null;
+if (metrics) console.log(`worker metrics on ${metrics.url}`);
 const bundlePath = config.workflowBundlePath;
 const worker = await createRequestWorker({
   address: config.temporalAddress,
@@ -26,4 +37,5 @@ const client = await createTemporalClient(config.temporalAddress, config.tempora
 await ensureWakeUpSweepSchedule(client, config.taskQueue).catch((error) => console.warn(`wake-up sweep schedule not set: ${(error as Error).message}`));
 await client.connection.close();
 await worker.run();
+await metrics?.close();
 await deps.close();

@@ -8,6 +8,7 @@ import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
 import { renderLetterDocument } from '../pdf/letter-documents';
 import type { EffectKeyInput } from '../request-activities.types';
 import { withHeartbeat } from './heartbeat';
+import { lettersRendered } from '../metrics';
 import type { RequestSnapshot } from './request-snapshot';
 
 export const LETTER_AUTHOR = GENERATED_DOCUMENT_AUTHOR;
@@ -47,6 +48,7 @@ export function renderEffectLetterActivity(deps: { orm: Orm; pdf: ChromiumPdfRen
 
     const { html, baseName, description } = renderLetterDocument(letter);
     const bytes = await withHeartbeat(() => deps.pdf.render(html));
+    lettersRendered.inc();
     const sameName = await em.count(DocumentSchema, { requestId: effect.requestId, name: { $like: `${baseName}%` } });
     const name = sameName ? `${baseName} (${sameName + 1}).pdf` : `${baseName}.pdf`;
     const storedName = DocumentFiles.newStoredName(name);

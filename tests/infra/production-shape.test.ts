@@ -175,6 +175,22 @@ describe('the production shape: two APIs and two workers on the real Temporal se
     await shape.ready();
   });
 
+  it('answers /metrics on each process\'s own port with the named series', async () => {
+    const text = async (name: string) => (await fetch(shape.metricsUrls.get(name)!)).text();
+    const api2 = await text('api-2');
+    expect(api2).toMatch(/^coi_api_http_requests_total\{route="\/api\/v1\/requests\/:id",method="PATCH",status="200"\} \d+/m);
+    expect(api2).toMatch(/^coi_api_http_request_duration_seconds_bucket\{le="0\.1",route="\/api\/v1\/requests\/:id",method="PATCH"\} \d+/m);
+    expect(api2).toMatch(/^coi_api_event_streams_open \d+/m);
+    const worker = await eventually(async () => {
+      const all = await Promise.all(['worker-1', 'worker-2'].map(text));
+      return all.find((t) => /^coi_worker_letters_rendered_total [1-9]/m.test(t));
+    }, 10_000);
+    expect(worker).toMatch(/^coi_effects\{state="pending"\} \d+/m);
+    expect(worker).toMatch(/^coi_effects\{state="failed"\} \d+/m);
+    expect(worker).toMatch(/^temporal_\w+/m); // the Temporal SDK's own (task latencies, slots, sticky cache)
+    expect(await (await fetch(shape.temporalMetricsUrl)).text()).toMatch(/^service_requests\{/m); // the server's
+  });
+
   it('completes an export whose API was killed right after starting it', async () => {
     const [one] = shape.apiUrls;
     const admin = await signIn(one, ADMIN);
