@@ -6,7 +6,9 @@
  *   - a live-dashboard stream held by one API sees a change made through the other;
  *   - kill -9 of one API and one worker while requests flow loses nothing: every request approved, one approval
  *     email each;
- *   - an export survives kill -9 of the API that started it.
+ *   - an export survives kill -9 of the API that started it;
+ *   - /metrics answers on each process's own port; readiness turns red while its database cannot be reached, and
+ *     green again after.
  */
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -207,6 +209,26 @@ describe('the production shape: two APIs and two workers on the real Temporal se
       return res?.status === 200 ? Buffer.from(await res.arrayBuffer()) : undefined;
     }, 30_000);
     expect(file.subarray(0, 2).toString()).toBe('PK'); // an xlsx (zip)
+    await shape.ready();
+  });
+
+  it('turns readiness red while its PostgreSQL database cannot be reached, liveness staying green, and green again after', async () => {
+    const [one] = shape.apiUrls;
+    const status = async (url: string) => (await fetch(`${one}/api/v1/${url}`)).status;
+    expect(await status('health/ready')).toBe(200);
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      // The portal's database stops taking connections and loses the ones it had: as PostgreSQL going away looks to it.
+      await client.query(`alter database "${names.portalDatabase}" allow_connections false`);
+      await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [names.portalDatabase]);
+      await eventually(async () => ((await status('health/ready')) === 503 ? true : undefined), 30_000);
+      expect(await status('health')).toBe(200);
+    } finally {
+      await client.query(`alter database "${names.portalDatabase}" allow_connections true`);
+      await client.end();
+    }
+    await eventually(async () => ((await status('health/ready')) === 200 ? true : undefined), 60_000);
     await shape.ready();
   });
 });
