@@ -5,6 +5,8 @@
  *   add <email> --first <name> --last <name>   put an address on the admin list (again: updates the names)
  *   remove <email>                             take it off
  *   list                                       the admin list
+ *   resume                                     after a restore into an empty Temporal: re-create the workflows of the
+ *                                              open requests and running exports from PostgreSQL (temporal/resume-requests.ts)
  *
  * Administrator rights come from the list (spec 2 §7.11) for an identity that is proven (docs/ARCHITECTURE.md
  * "Identity"): a member of the university signs in with single sign-on, which proves their address, and is an
@@ -16,11 +18,15 @@ import { AdminSchema } from '../db/entities';
 import { createOrm } from '../db/orm';
 import { isEmailAddress } from '../domain';
 import { recordSecurityEvent } from '../api/services/security-log';
+import { createTemporalClient } from '../temporal/connection';
+import { resumeRequests } from '../temporal/resume-requests';
 
 const USAGE = `Usage: admin <command>
   add <email> --first <first name> --last <last name>   put an address on the admin list (or update its names)
   remove <email>                                          take an address off the admin list
   list                                                    print the admin list
+  resume                                                  after a restore into an empty Temporal: re-create the workflows
+                                                          of open requests and running exports from PostgreSQL
 The person then signs in with university single sign-on (which proves the address) and is an administrator.`;
 
 const { values, positionals } = parseArgs({
@@ -41,13 +47,20 @@ function fail(message: string): never {
 const email = rawEmail?.trim().toLowerCase();
 if ((command === 'add' || command === 'remove') && (!email || !isEmailAddress(email))) fail(`"${rawEmail ?? ''}" is not an email address`);
 if (command === 'add' && (!values.first?.trim() || !values.last?.trim())) fail('add needs --first and --last');
-if (!['add', 'remove', 'list'].includes(command)) fail(`unknown command "${command}"`);
+if (!['add', 'remove', 'list', 'resume'].includes(command)) fail(`unknown command "${command}"`);
 
 const config = loadConfig();
 const orm = await createOrm(config.databaseUrl, { poolMax: 1 });
 try {
   const em = orm.em.fork();
-  if (command === 'list') {
+  if (command === 'resume') {
+    const client = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
+    try {
+      await resumeRequests(client, em, config.taskQueue, (line) => console.log(line));
+    } finally {
+      await client.connection.close();
+    }
+  } else if (command === 'list') {
     const admins = await em.find(AdminSchema, {}, { orderBy: { lastName: 'asc', firstName: 'asc' } });
     for (const a of admins) console.log(`${a.email}\t${a.firstName} ${a.lastName}`);
     console.log(`${admins.length} administrator${admins.length === 1 ? '' : 's'}`);

@@ -1,0 +1,55 @@
+/**
+ * Re-creates, from PostgreSQL, the workflows a Temporal that lost its history no longer has (issue #21 item 5: after
+ * a restore into a fresh, empty Temporal, docs/OPERATIONS.md "Restore"). For every request still open (submitted and
+ * not decided) or still owing an email or letter, its workflow is started as a command would start it (the same
+ * operation: temporal/request-workflow-start.ts); a run that exists is left as it is. A new run arms its clocks from
+ * the row's dates (reminders, escalation, auto-close, the release's expiry) and carries out the effects it finds owed,
+ * each once (their claimed and sent marks live in PostgreSQL). Exports still marked running are started again too.
+ * Run by `npm run admin -- resume` (`node dist/admin.js resume` in the image); harmless to run twice.
+ */
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { FINISHED_STATUSES, STATUS } from '../domain';
+import { EXPORT_WORKFLOW, exportWorkflowId } from '../workflows/export.messages';
+import { REQUEST_WORKFLOW_TYPE } from '../workflows/request.messages';
+import { requestStartOperation, type RequestStartRow } from './request-workflow-start';
+
+export interface ResumeReport { requests: number; requestsStarted: number; exports: number; exportsStarted: number }
+
+export async function resumeRequests(client: Client, em: EntityManager, taskQueue: string, log: (line: string) => void = () => {}): Promise<ResumeReport> {
+  const connection = em.getConnection();
+  const rows = await connection.execute<Array<RequestStartRow & Record<string, unknown>>>(
+    `select r.id, r.request_number as "requestNumber", r.request_type as "requestType", r.certificate_type as "certificateType",
+            r.status, r.last_command_id as "lastCommandId", r.requester_email as "requesterEmail"
+       from requests r
+      where r.request_number is not null and r.submit_date is not null
+        and (r.status not in (?) or exists (select 1 from request_effects e where e.request_id = r.id and e.state = 'pending'))
+      order by r.id`,
+    [[...FINISHED_STATUSES, STATUS.draft]]);
+  let requestsStarted = 0;
+  for (const row of rows) {
+    const operation = requestStartOperation(row, taskQueue);
+    try {
+      // The start operation's own options (id, input, search attributes, USE_EXISTING), as a plain start.
+      await client.workflow.start(REQUEST_WORKFLOW_TYPE, { ...operation.options, workflowIdConflictPolicy: 'FAIL' });
+      requestsStarted += 1;
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+  log(`requests: ${rows.length} open or owing an email or letter, ${requestsStarted} workflows started (the others were running)`);
+
+  const exports = await connection.execute<Array<{ id: number; storedName: string }>>(
+    `select id, stored_name as "storedName" from request_exports where state = 'running' order by id`);
+  let exportsStarted = 0;
+  for (const row of exports) {
+    try {
+      await client.workflow.start(EXPORT_WORKFLOW, { taskQueue, workflowId: exportWorkflowId(row.id, row.storedName), args: [{ exportId: row.id }] });
+      exportsStarted += 1;
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+  log(`exports: ${exports.length} still running, ${exportsStarted} workflows started`);
+  return { requests: rows.length, requestsStarted, exports: exports.length, exportsStarted };
+}
