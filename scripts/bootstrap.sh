@@ -48,6 +48,8 @@ ensure_system_packages() {
   chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
   [ -x "$chromium" ] || missing="$missing chromium fonts-liberation fonts-dejavu-core"
   if [ "$mode" = "test" ] && ! command -v pdftotext >/dev/null 2>&1; then missing="$missing poppler-utils"; fi
+  # The restore drill (tests/workflows/restore-drill.test.ts) takes a real pg_dump and pg_restore.
+  if [ "$mode" = "test" ] && ! command -v pg_dump >/dev/null 2>&1; then missing="$missing postgresql-client"; fi
   [ -z "$missing" ] && return 0
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then
