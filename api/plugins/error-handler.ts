@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ConnectionException, NotFoundError, OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { QUOTA_MESSAGES } from '../../domain/abuse-limits';
@@ -21,6 +21,27 @@ async function logRefusal(request: FastifyRequest, status: number) {
   } catch (err) {
     request.log.error({ err }, 'could not log a refusal');
   }
+}
+
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The portal cannot reach its database at the moment. Please try again in a minute.';
+
+/** SQLSTATEs of a server that is going away or not taking connections (57P01–57P03, 53300) and class 08 (connection). */
+const UNAVAILABLE_SQLSTATE = /^(08\w{3}|57P0[123]|53300)$/;
+const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+const UNAVAILABLE_TEXT = /is not currently accepting connections|Connection terminated|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)|Client has encountered a connection error/i;
+
+/**
+ * PostgreSQL away (issue #17 item 5: an outage is an error in seconds, never a hang): the call is answered 503 in the
+ * spec's shape, which a browser or a client may try again, rather than 500. Looks through MikroORM's wrapping.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth += 1) {
+    if (e instanceof ConnectionException) return true;
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SOCKET.has(code)) return true;
+    if (typeof e.message === 'string' && (UNAVAILABLE_TEXT.test(e.message) || /^connect (ECONNREFUSED|ETIMEDOUT)/.test(e.message))) return true;
+  }
+  return false;
 }
 
 export const UNREADABLE_MULTIPART_MESSAGE = 'The upload could not be read: send the file as multipart/form-data';
@@ -61,6 +82,10 @@ export default fp(async (app) => {
     if (error instanceof NotFoundError) return reply.code(404).send(errorBody(404, 'Resource not found'));
     if (error instanceof OptimisticLockError) return reply.code(409).send(errorBody(409, 'This request changed meanwhile: reload and try again'));
     if (error instanceof UniqueConstraintViolationException) return reply.code(409).send(errorBody(409, 'This record already exists'));
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).send(errorBody(503, DATABASE_UNAVAILABLE_MESSAGE));
+    }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
