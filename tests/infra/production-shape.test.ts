@@ -18,10 +18,9 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { hashPassword } from '../../api/auth/password-hash';
 import { startProductionShape, type ProductionShape } from '../../devtools/production-shape';
 import { buildProduction } from '../../scripts/build';
-import { SAMPLE_PDF } from '../support/api-helpers';
+import { api, claimHistoryDraft, putAccounts, signIn, type Session } from '../../devtools/portal-client';
 import { eventually } from '../support/eventually';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -38,56 +37,11 @@ const ADMIN = { email: `shape-admin-${suffix}@hospital.example`, password: 'Admi
 let shape: ProductionShape;
 let dataDir: string;
 
-type Session = { token: string };
-async function api(base: string, session: Session | null, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${base}/api/v1${url}`, {
-    method, headers: { ...(session ? { authorization: `Bearer ${session.token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-async function signIn(base: string, who: { email: string; password: string }): Promise<Session> {
-  const res = await api(base, null, 'POST', '/authentication', { strategy: 'local', ...who });
-  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
-  return { token: res.body.accessToken };
-}
-/** A complete claim-history draft with its signed release, through `base`. */
-async function draft(base: string, session: Session): Promise<number> {
-  const created = await api(base, session, 'POST', '/requests', {
-    requestType: 'credentialing', lastName: 'Nguyen', firstName: 'Avery', birthDate: '1980-04-12T11:00:00.000Z',
-    dateFrom: '2020-01-01T11:00:00.000Z', dateTo: '2024-12-31T11:00:00.000Z',
-    providerType: 'Current Employee/Fellow/Resident', reason: 'Future employment', releaseAuthorized: true,
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const form = new FormData();
-  form.append('requestId', String(created.body.id));
-  form.append('file', new Blob([SAMPLE_PDF], { type: 'application/pdf' }), 'release.pdf');
-  const up = await fetch(`${base}/api/v1/upload`, { method: 'POST', headers: { authorization: `Bearer ${session.token}` }, body: form });
-  expect(up.status).toBe(201);
-  const { storedName } = await up.json() as { storedName: string };
-  const doc = await api(base, session, 'POST', '/documents', { requestId: created.body.id, filename: 'Signed release.pdf', description: 'Signed release', storedName });
-  expect(doc.status, JSON.stringify(doc.body)).toBe(201);
-  return created.body.id as number;
-}
-
 beforeAll(async () => {
   await buildProduction({ outDir: path.basename(distDir), typecheck: false, log: () => {} });
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-shape-'));
   shape = await startProductionShape({ adminDatabaseUrl: adminUrl, dataDir, distDir, names, log: (line) => console.log(`[shape] ${line}`) });
-  // No development accounts in production: a confirmed external requester, and an administrator (a proven address on
-  // the admin list), put in by the operator.
-  const client = new pg.Client({ connectionString: shape.databaseUrl });
-  await client.connect();
-  try {
-    for (const who of [REQUESTER, ADMIN]) {
-      await client.query(`insert into users (email, first_name, last_name, phone, company, affiliation, is_external, password_hash, pswd_reset_at, email_confirmed_at, created_at, updated_at)
-        values ($1, 'Shape', 'Tester', '503-555-0100', 'Shape Clinic', 'external', true, $2, now(), now(), now(), now())`, [who.email, await hashPassword(who.password)]);
-    }
-    await client.query(`insert into admins (email, first_name, last_name, created_at, updated_at) values ($1, 'Shape', 'Admin', now(), now())`, [ADMIN.email]);
-  } finally {
-    await client.end();
-  }
+  await putAccounts(shape.databaseUrl, REQUESTER, ADMIN);
 }, 600_000);
 
 afterAll(async () => {
@@ -119,7 +73,7 @@ describe('the production shape: two APIs and two workers on the real Temporal se
     const [one, two] = shape.apiUrls;
     const requester = await signIn(one, REQUESTER);
     const admin = await signIn(two, ADMIN);
-    const id = await draft(one, requester);
+    const id = await claimHistoryDraft(one, requester);
 
     // The administrator's live stream, held by API 2, while the request is submitted through API 1.
     const stream = await fetch(`${two}/api/v1/events`, { headers: { authorization: `Bearer ${admin.token}` } });
@@ -149,7 +103,7 @@ describe('the production shape: two APIs and two workers on the real Temporal se
   it('loses nothing when one API and one worker are killed with SIGKILL while requests flow', async () => {
     const requester = await signIn(shape.url, REQUESTER);
     const admin = await signIn(shape.url, ADMIN);
-    const ids = await Promise.all(Array.from({ length: 6 }, () => draft(shape.url, requester)));
+    const ids = await Promise.all(Array.from({ length: 6 }, () => claimHistoryDraft(shape.url, requester)));
     /** Through the proxy; a call that meets the killed API (connection reset) is repeated, as a browser's retry. */
     const command = async (session: Session, id: number, body: Record<string, unknown>) => eventually(async () => {
       const res = await api(shape.url, session, 'PATCH', `/requests/${id}`, body).catch(() => null);
