@@ -80,6 +80,10 @@ export const automatedEmailAuditText = (templateTitle: string): string => `"${te
  */
 export const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
 
+/** The suffix for an email that `times` attempts handed to the mail server: '' once, ' (possibly twice)', ' (possibly 3 times)'. */
+export const possiblyRepeatedSuffix = (times: number): string =>
+  (times <= 1 ? '' : times === 2 ? POSSIBLY_TWICE_SUFFIX : ` (possibly ${times} times)`);
+
 /** Audit rows of an email that could not be sent; an administrator can send it again from the audit trail. */
 export const EMAIL_FAILED_ACTIVITY = 'Email Failed';
 export const emailFailedAuditText = (templateTitle: string, reason: string): string => `"${templateTitle}" email failed: ${reason}`;

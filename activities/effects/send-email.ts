@@ -7,7 +7,7 @@ import type { Orm } from '../../db/orm';
 import { DocumentSchema, EmailTemplateSchema, RequestActivitySchema, RequestEffectSchema, type Document, type RequestEffect } from '../../db/entities';
 import {
   AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress,
-  POSSIBLY_TWICE_SUFFIX,
+  possiblyRepeatedSuffix,
 } from '../../domain';
 import type { DocumentFiles } from '../../storage/document-files';
 import type { Mailer } from '../mailer';
@@ -111,7 +111,8 @@ async function attachmentsOf(em: EntityManager, effect: RequestEffect): Promise<
  *
  * Claimed before the SMTP call, marked sent after it. A retry that finds a claim without a mark cannot know
  * whether the mail server got the first attempt (the worker may have died between the server's answer and the
- * mark): it sends again with the same Message-ID and the audit row says "sent (possibly twice)". That window is
+ * mark): it sends again with the same Message-ID and the audit row says "sent (possibly twice)" (or "3 times": the
+ * effect counts its claims). That window is
  * the only way an email can arrive twice (docs/ARCHITECTURE.md "Effects").
  */
 export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files: DocumentFiles; config: AppConfig }) {
@@ -148,13 +149,17 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
       throw ApplicationFailure.nonRetryable('The letter of this email is missing', 'NotFound');
     }
 
-    const possiblyTwice = !delivered && !!effect.claimedAt;
+    // Earlier attempts that claimed it may each have delivered it (rows claimed before the count existed: one).
+    const earlierClaims = Math.max(effect.claims ?? 0, effect.claimedAt ? 1 : 0);
+    const possiblyTwice = !delivered && earlierClaims > 0;
     let refused: string[];
     if (delivered) {
       refused = delivered.refused;
     } else {
       // The claim is durable before the SMTP call: one UPDATE (a flush would wrap it in BEGIN/COMMIT, three round trips).
-      await em.nativeUpdate(RequestEffectSchema, { id: effect.id }, { claimedAt: effect.claimedAt ?? new Date(), messageId, recipients: snapshot.recipients.join(', ') });
+      await em.nativeUpdate(RequestEffectSchema, { id: effect.id }, {
+        claimedAt: effect.claimedAt ?? new Date(), claims: earlierClaims + 1, messageId, recipients: snapshot.recipients.join(', '),
+      });
       const info = await withHeartbeat(() => deps.mailer.sendMail({
         from: deps.config.mailFrom,
         to: snapshot.recipients,
@@ -173,7 +178,7 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
       tx.persist(effect);
       tx.create(RequestActivitySchema, {
         requestId: effect.requestId, date: new Date(), activityType: 'Email',
-        activityText: automatedEmailAuditText(effect.templateTitle) + (possiblyTwice ? POSSIBLY_TWICE_SUFFIX : ''),
+        activityText: automatedEmailAuditText(effect.templateTitle) + (possiblyTwice ? possiblyRepeatedSuffix(earlierClaims + 1) : ''),
         performedBy: AUTOMATED_EMAIL_ACTOR, recipients: accepted.join(', '), channel: 'Email', idempotencyKey: `${input.key}:email`,
       } as never);
       if (refused.length) {

@@ -28,6 +28,8 @@ export const RequestEffectSchema = defineEntity({
     messageId: p.string().nullable(),
     letterDocumentId: p.integer().nullable(),
     claimedAt: p.datetime().nullable(),
+    /** attempts that claimed it for the mail server (each before its SMTP call): how often it may have gone out */
+    claims: p.integer().default(0),
     sentAt: p.datetime().nullable(),
     failedAt: p.datetime().nullable(),
     failure: p.text().nullable(),

@@ -217,6 +217,23 @@ describe('emails and letters say what was true at the change', () => {
     expect(mail.messageId).toBe(result.messageId);
     expect(await auditTexts(id)).toContain('"Pending Employment" email sent (possibly twice)');
   });
+
+  it('after two attempts that each claimed it and died, the audit row says it may have gone out 3 times', async () => {
+    const id = await credentialingDraft(h, requester);
+    const activities = createActivities({ orm: h.orm, mailer: createMailer(h.sink.url), pdf: h.pdf, files: h.files, config: h.config });
+    const key = `claimed-thrice-${id}:run:1`;
+    await activities.recordStatus({
+      key, requestId: id, previousStatus: 'Submitted', status: 'Pending Employment', at: new Date().toISOString(),
+      submitted: false, completedDate: null, actor: adminActor, commandId: null, effect: { kind: 'email', templateTitle: 'Pending Employment' },
+    });
+    const em = h.orm.em.fork();
+    const effect = await em.findOneOrFail(RequestEffectSchema, { idempotencyKey: key });
+    Object.assign(effect, { claimedAt: new Date(), claims: 2 }); // two workers died between the server's answer and the mark
+    await em.flush();
+    expect((await activities.sendEffectEmail({ key })).possiblyTwice).toBe(true);
+    expect(await auditTexts(id)).toContain('"Pending Employment" email sent (possibly 3 times)');
+    expect((await h.orm.em.fork().findOneOrFail(RequestEffectSchema, { idempotencyKey: key })).claims).toBe(3);
+  });
 });
 
 describe('the admin work queue (spec 2 §7.4)', () => {
