@@ -39,10 +39,11 @@ async function run(replicas: number) {
   const tag = `bench${replicas}_${process.pid}`;
   const names = { portalRole: `coi_${tag}`, portalDatabase: `coi_${tag}`, temporalRole: 'coi_bench_temporal', temporalDatabase: `temporal_${tag}`, visibilityDatabase: `temporal_vis_${tag}` };
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-bench-shape-'));
-  const shape = await startProductionShape({ adminDatabaseUrl: admin.toString(), dataDir, distDir: path.join(root, 'dist'), apis: replicas, workers: replicas, names });
+  const shape = await startProductionShape({ adminDatabaseUrl: admin.toString(), dataDir, distDir: path.join(root, 'dist'), apis: replicas, workers: replicas, names,
+    env: { OPEN_DRAFTS_QUOTA: '100000' } }); // one requester files every draft of the run
   try {
-    const requester = { email: `bench-requester@${tag}.example`, password: 'Requester-Pass1' };
-    const boss = { email: `bench-admin@${tag}.example`, password: 'Admin-Pass1' };
+    const requester = { email: `bench-requester-${tag.replace(/_/g, '-')}@hospital.example`, password: 'Requester-Pass1' };
+    const boss = { email: `bench-admin-${tag.replace(/_/g, '-')}@hospital.example`, password: 'Admin-Pass1' };
     await putAccounts(shape.databaseUrl, requester, boss);
     const [who, chief]: Session[] = [await signIn(shape.url, requester), await signIn(shape.url, boss)];
     const ids: number[] = [];
