@@ -4,8 +4,8 @@
  *   - a request created through one API is submitted through the other and approved through the first, with its
  *     confirmation and approval emails (the letter attached);
  *   - a live-dashboard stream held by one API sees a change made through the other;
- *   - kill -9 of one API and one worker while requests flow loses nothing: every request approved, one approval
- *     email each;
+ *   - kill -9 of one API and one worker while requests flow loses nothing: every request approved with its approval
+ *     email (a second copy only if the worker died inside the SMTP window, which its audit row then says);
  *   - an export survives kill -9 of the API that started it;
  *   - /metrics answers on each process's own port; readiness turns red while its database cannot be reached, and
  *     green again after.
