@@ -2,7 +2,9 @@
  * The production topology on one machine, without Docker (issue #21 item 2), as docker-compose.yml describes it:
  *   - PostgreSQL with a least-privilege role for the portal (owner of its database, nothing else) and one for Temporal;
  *   - the real Temporal server on PostgreSQL (temporal/temporal-server.ts), not the dev server;
- *   - a real SMTP server standing in for the university's relay (devtools/smtp-sink.ts: mail kept as .eml files);
+ *   - a real SMTP server standing in for the university's relay (devtools/smtp-sink.ts: mail kept as .eml files), and
+ *     a SAML identity provider standing in for the university's (devtools/dev-idp: it signs in whom the directory
+ *     lists), with the first administrator put on the admin list and in the directory;
  *   - the compiled portal (`npm run build` → dist/) with NODE_ENV=production: `dist/migrate.js` once, then N workers and
  *     N APIs (two of each by default), each kept running by a supervisor (scripts/supervise.ts: a crash restarts it);
  *   - a reverse proxy in front that spreads requests over the APIs: @fastify/reply-from with undici's BalancedPool
@@ -17,10 +19,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import replyFrom from '@fastify/reply-from';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { serviceProviderUrls } from '../api/auth/saml/service-provider';
+import { AdminSchema, PersonSchema } from '../db/entities';
 import { ensureRoleAndDatabases } from '../db/least-privilege-role';
+import { createOrm, type Orm } from '../db/orm';
 import { Supervisor } from '../scripts/supervise';
 import { freePort, freePortInRange } from '../temporal/dev-server';
 import { startTemporalServer } from '../temporal/temporal-server';
+import { startDevIdp } from './dev-idp/dev-idp-server';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 
 type Log = (line: string) => void;
@@ -41,6 +47,11 @@ export interface ProductionShapeOptions {
   chromiumPath?: string;
   /** More settings for every portal process. */
   env?: Record<string, string>;
+  /**
+   * The first administrator: put on the admin list and in the directory, so that they sign in through the identity
+   * provider's stand-in (which proves the address) and are an administrator from then on.
+   */
+  firstAdmin?: { email: string; firstName: string; lastName: string };
   log?: Log;
 }
 
@@ -62,6 +73,8 @@ export interface ProductionShape {
   supervisors: Map<string, Supervisor>;
   /** Each process's Prometheus endpoint, by the same names. */
   metricsUrls: Map<string, string>;
+  /** The identity provider's stand-in (single sign-on). */
+  identityProviderUrl: string;
   /** Waits until every API answers readiness (after a restart, say). */
   ready(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -77,6 +90,20 @@ function secretsIn(dataDir: string): Secrets {
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
+}
+
+/** The first administrator on the admin list and in the directory (both left as they are when already there). */
+async function putFirstAdmin(orm: Orm, who: { email: string; firstName: string; lastName: string }): Promise<void> {
+  const em = orm.em.fork();
+  const email = who.email.trim().toLowerCase();
+  if (!(await em.findOne(AdminSchema, { email }))) em.create(AdminSchema, { email, firstName: who.firstName, lastName: who.lastName });
+  if (!(await em.findOne(PersonSchema, { email }))) {
+    em.create(PersonSchema, {
+      employeeId: `ADMIN${String(Date.now()).slice(-6)}`, email, firstName: who.firstName, lastName: who.lastName,
+      title: 'Risk Management', employmentStatus: 'A', personType: 'Employee',
+    } as never);
+  }
+  await em.flush();
 }
 
 /** Runs `node <dist>/<entry>.js` to its end; rejects with its output when it fails. */
@@ -167,7 +194,17 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
   await runToEnd(distDir, 'migrate', env);
   log(`database ${names.portalDatabase} migrated as ${names.portalRole} (no superuser)`);
 
-  // 5. Workers and APIs, each supervised: a crash restarts it.
+  // 5. The university's identity provider's stand-in (SAML; it signs in whom the directory lists), run by this
+  //    launcher, which is no production process: the portal's processes only see SAML_IDP_METADATA_URL.
+  const orm = await createOrm(databaseUrl, { poolMax: 2 });
+  if (options.firstAdmin) await putFirstAdmin(orm, options.firstAdmin);
+  const idp = await startDevIdp({
+    orm, dataDir, env: { NODE_ENV: 'development' },
+    serviceProvider: () => serviceProviderUrls({ publicUrl: url, saml: { spEntityId: null } as never }),
+  });
+  env.SAML_IDP_METADATA_URL = idp.metadataUrl;
+
+  // 6. Workers and APIs, each supervised: a crash restarts it.
   const supervisors = new Map<string, Supervisor>();
   const supervise = (name: string, entry: string, extra: Record<string, string> = {}) => {
     const supervisor = new Supervisor({
@@ -204,16 +241,18 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     for (const [name, supervisor] of [...supervisors].filter(([n]) => n.startsWith('api'))) await supervisor.stop().catch(() => log(`${name} did not stop`));
     for (const [, supervisor] of [...supervisors].filter(([n]) => n.startsWith('worker'))) await supervisor.stop().catch(() => {});
     await sink.close().catch(() => {});
+    await idp.close().catch(() => {});
+    await orm.close().catch(() => {});
     await temporal.stop().catch(() => {});
   };
   try {
     await ready();
-    // 6. The proxy in front.
+    // 7. The proxy in front.
     proxy = await startProxy(apiUrls, proxyPort);
   } catch (error) {
     await stop();
     throw error;
   }
   log(`production shape up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${url} → ${apiUrls.join(', ')}`);
-  return { url, apiUrls, databaseUrl, temporalAddress: temporal.address, temporalMetricsUrl: temporal.metricsUrl, sink, supervisors, metricsUrls, ready, stop };
+  return { url, apiUrls, databaseUrl, temporalAddress: temporal.address, temporalMetricsUrl: temporal.metricsUrl, sink, supervisors, metricsUrls, identityProviderUrl: idp.url, ready, stop };
 }

@@ -5,10 +5,14 @@
  * roles of their own, an SMTP relay stand-in and a reverse proxy on http://127.0.0.1:3040 (PRODUCTION_SHAPE_PORT).
  * State is kept in data/production-shape/ between starts. Ctrl-C stops everything.
  *
+ * `-- --admin <email> --first <name> --last <name>` names the first administrator (put on the admin list and in the
+ * directory, signed in through the identity provider's stand-in).
+ *
  * PostgreSQL: DATABASE_URL's server as its administrator (the default: the local server, or an embedded one in
  * data/postgres when none answers).
  */
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/app-config';
 import { ensurePostgres, usesDefaultDatabase } from '../db/embedded-postgres';
 import { startProductionShape } from '../devtools/production-shape';
@@ -26,8 +30,11 @@ const postgres = await ensurePostgres({
 });
 const admin = new URL(config.databaseUrl);
 admin.pathname = '/postgres';
+// The first administrator: `-- --admin you@university.edu --first You --last Yourself` (default: a demo address).
+const { values } = parseArgs({ args: process.argv.slice(2), options: { admin: { type: 'string' }, first: { type: 'string' }, last: { type: 'string' } } });
+const firstAdmin = { email: values.admin ?? 'first.admin@university.example', firstName: values.first ?? 'First', lastName: values.last ?? 'Administrator' };
 const shape = await startProductionShape({
-  adminDatabaseUrl: admin.toString(), dataDir, distDir: path.join(config.rootDir, 'dist'), port, log,
+  adminDatabaseUrl: admin.toString(), dataDir, distDir: path.join(config.rootDir, 'dist'), port, firstAdmin, log,
 });
 
 let stopping = false;
@@ -52,7 +59,10 @@ Production shape up in ${((Date.now() - started) / 1000).toFixed(1)} s (NODE_ENV
   SMTP relay stand-in:        ${shape.sink.url} (mail in ${path.relative(config.rootDir, path.join(dataDir, 'mail'))}/)
   The portal's database role: ${new URL(shape.databaseUrl).username} (no superuser)
 
-No development accounts exist here. The first administrator:
-  DATABASE_URL='${shape.databaseUrl}' npm run admin -- add you@university.edu --first You --last Yourself
-then sign in with university single sign-on (set SAML_IDP_METADATA_URL before starting) to become one.
+  Identity provider stand-in: ${shape.identityProviderUrl} (SAML; signs in whom the directory lists)
+
+No development accounts exist here. The first administrator is ${firstAdmin.email} (on the admin list and in the
+directory): open ${shape.url}, choose "Sign in with university single sign-on", search "${firstAdmin.lastName}" and
+sign in as ${firstAdmin.firstName} ${firstAdmin.lastName}: the Admin Dashboard opens. More administrators:
+  DATABASE_URL='${shape.databaseUrl}' npm run admin -- add someone@university.edu --first Some --last One
 Ctrl-C stops everything.`);

@@ -3,6 +3,7 @@
  * the real Temporal server, two APIs and two workers behind the reverse proxy, the portal on a least-privilege role.
  *   - a request created through one API is submitted through the other and approved through the first, with its
  *     confirmation and approval emails (the letter attached);
+ *   - the first administrator signs in through the identity provider's stand-in onto the Admin Dashboard;
  *   - a live-dashboard stream held by one API sees a change made through the other;
  *   - kill -9 of one API and one worker while requests flow loses nothing: every request approved with its approval
  *     email (a second copy only if the worker died inside the SMTP window, which its audit row then says);
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startProductionShape, type ProductionShape } from '../../devtools/production-shape';
 import { buildProduction } from '../../scripts/build';
@@ -33,6 +35,7 @@ const names = {
 const adminUrl = (() => { const url = new URL(inject('databaseUrl')); url.pathname = '/postgres'; return url.toString(); })();
 const REQUESTER = { email: `shape-requester-${suffix}@hospital.example`, password: 'Requester-Pass1' };
 const ADMIN = { email: `shape-admin-${suffix}@hospital.example`, password: 'Admin-Pass1' };
+const FIRST_ADMIN = { email: `pat.boss.${suffix.replace(/_/g, '-')}@university.example`, firstName: 'Pat', lastName: `Boss${suffix.replace(/_/g, '')}` };
 
 let shape: ProductionShape;
 let dataDir: string;
@@ -40,7 +43,9 @@ let dataDir: string;
 beforeAll(async () => {
   await buildProduction({ outDir: path.basename(distDir), typecheck: false, log: () => {} });
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-shape-'));
-  shape = await startProductionShape({ adminDatabaseUrl: adminUrl, dataDir, distDir, names, log: (line) => console.log(`[shape] ${line}`) });
+  shape = await startProductionShape({
+    adminDatabaseUrl: adminUrl, dataDir, distDir, names, firstAdmin: FIRST_ADMIN, log: (line) => console.log(`[shape] ${line}`),
+  });
   await putAccounts(shape.databaseUrl, REQUESTER, ADMIN);
 }, 600_000);
 
@@ -129,6 +134,22 @@ describe('the production shape: two APIs and two workers on the real Temporal se
     }
     expect(shape.supervisors.get('api-1')!.restartCount).toBeGreaterThanOrEqual(1);
     await shape.ready();
+  });
+
+  it('signs the first administrator in through the identity provider\'s stand-in, in Chromium, onto the Admin Dashboard', async () => {
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+    try {
+      const page = await browser.newPage({ baseURL: shape.url });
+      await page.goto('/login');
+      await page.getByRole('link', { name: 'Sign in with university single sign-on' }).click();
+      await page.getByRole('heading', { name: 'Development sign-in' }).waitFor();
+      await page.getByLabel('Name, email or employee id').fill(FIRST_ADMIN.lastName);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: `Sign in as ${FIRST_ADMIN.firstName} ${FIRST_ADMIN.lastName}` }).click();
+      await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor({ timeout: 30_000 });
+    } finally {
+      await browser.close();
+    }
   });
 
   it('answers /metrics on each process\'s own port with the named series', async () => {
