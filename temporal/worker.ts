@@ -5,7 +5,7 @@ import { loadConfig } from '../config/app-config';
 import { createActivityDeps } from './activity-deps';
 import { createTemporalClient } from './connection';
 import { createRequestWorker } from './request-worker';
-import { freePort } from './dev-server';
+import { freePort } from './ports';
 import { startWorkerMetricsServer } from './worker-metrics';
 import { ensureWakeUpSweepSchedule } from './wake-up-sweep';
 
