@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Handlebars from 'handlebars';
 import type { AppConfig } from '../../config/app-config';
@@ -149,17 +150,20 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
       throw ApplicationFailure.nonRetryable('The letter of this email is missing', 'NotFound');
     }
 
-    // Earlier attempts that claimed it may each have delivered it (rows claimed before the count existed: one).
-    const earlierClaims = Math.max(effect.claims ?? 0, effect.claimedAt ? 1 : 0);
-    const possiblyTwice = !delivered && earlierClaims > 0;
     let refused: string[];
     if (delivered) {
       refused = delivered.refused;
     } else {
-      // The claim is durable before the SMTP call: one UPDATE (a flush would wrap it in BEGIN/COMMIT, three round trips).
-      await em.nativeUpdate(RequestEffectSchema, { id: effect.id }, {
-        claimedAt: effect.claimedAt ?? new Date(), claims: earlierClaims + 1, messageId, recipients: snapshot.recipients.join(', '),
-      });
+      // The claim is durable before the SMTP call, and atomic: one UPDATE counts it (rows claimed before the count
+      // existed held one) and only while the email is unsent. Two attempts running at once (an old run's activity
+      // still alive beside a new run's) both count, so the one that marks it sent says "possibly twice"; an attempt
+      // that comes after the mark sends nothing.
+      const claimed = await em.getConnection().execute<Array<{ claims: number }>>(
+        `update request_effects set claimed_at = coalesce(claimed_at, now()), message_id = ?, recipients = ?,
+                claims = greatest(claims, case when claimed_at is null then 0 else 1 end) + 1
+          where id = ? and state <> 'sent' returning claims`,
+        [messageId, snapshot.recipients.join(', '), effect.id]);
+      if (!claimed.length) return { messageId, recipients: snapshot.recipients, possiblyTwice: false, alreadySent: true };
       const info = await withHeartbeat(() => deps.mailer.sendMail({
         from: deps.config.mailFrom,
         to: snapshot.recipients,
@@ -173,12 +177,16 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
       rememberDelivery({ refused });
     }
     const accepted = snapshot.recipients.filter((r) => !refused.includes(r));
+    let possiblyTwice = false;
     await markedUntilStored(() => em.transactional(async (tx) => {
-      tx.assign(effect, { state: 'sent', sentAt: new Date(), recipients: accepted.join(', ') });
-      tx.persist(effect);
+      // How many attempts handed it to the mail server, read under a lock as it is marked: each may have delivered it.
+      const marked = await tx.findOneOrFail(RequestEffectSchema, effect.id, { refresh: true, lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (marked.state === 'sent') return; // an attempt running beside this one marked it (and said how often it went)
+      possiblyTwice = marked.claims >= 2;
+      tx.assign(marked, { state: 'sent', sentAt: new Date(), recipients: accepted.join(', ') });
       tx.create(RequestActivitySchema, {
         requestId: effect.requestId, date: new Date(), activityType: 'Email',
-        activityText: automatedEmailAuditText(effect.templateTitle) + (possiblyTwice ? possiblyRepeatedSuffix(earlierClaims + 1) : ''),
+        activityText: automatedEmailAuditText(effect.templateTitle) + possiblyRepeatedSuffix(marked.claims),
         performedBy: AUTOMATED_EMAIL_ACTOR, recipients: accepted.join(', '), channel: 'Email', idempotencyKey: `${input.key}:email`,
       } as never);
       if (refused.length) {
