@@ -19,6 +19,7 @@ import './plugins/app-context';
 import authPlugin from './plugins/auth';
 import apiDocs from './plugins/api-docs';
 import errorHandler from './plugins/error-handler';
+import requestId, { requestIdOptions } from './plugins/request-id';
 import ormContext from './plugins/orm-context';
 import staticUi from './plugins/static-ui';
 import storableInput from './plugins/storable-input';
@@ -81,6 +82,7 @@ export interface AppDeps { config: AppConfig; orm: Orm; temporal: Client; files:
 export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? false,
+    ...requestIdOptions(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
     trustProxy: deps.config.trustProxy as boolean | string[], // a number of hops works too (Fastify's docs); its types omit it
     routerOptions: { querystringParser: (text: string) => qs.parse(text, QS_OPTIONS) as Record<string, unknown> },
@@ -94,6 +96,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
   app.decorate('files', deps.files);
 
   await app.register(errorHandler);
+  await app.register(requestId); // x-request-id, and the id the Temporal calls carry into the workflows
   await app.register(storableInput); // before the routes: it bounds their integers as they are added
   await app.register(helmet, { contentSecurityPolicy: { directives: contentSecurityPolicy() } });
   // Registered before the routes; only routes that opt in (sign-in) are limited.

@@ -16,7 +16,7 @@ const orm = await createOrm(config.databaseUrl);
 // Lazy: the API starts while Temporal is down (readiness says so); commands answer 503 until it is back.
 const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace, { lazy: true });
 const files = await new DocumentFiles(config.uploadsDir).init();
-const app = await buildApp({ config, orm, temporal, files }, { logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
+const app = await buildApp({ config, orm, temporal, files }, { logger: { level: config.logLevel } });
 
 // Prometheus metrics on a port of their own (issue #21 item 4), when METRICS_PORT is set.
 const metrics = config.metrics.port ? await startMetricsServer(app.metrics, config.metrics.host, config.metrics.port) : null;

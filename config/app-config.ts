@@ -74,6 +74,12 @@ export interface AppConfig {
   metrics: { host: string; port: number };
   /** NODE_ENV=production. */
   production: boolean;
+  /**
+   * The least level the API and the worker log, as JSON lines with the command's `reqId` (temporal/log-context.ts):
+   * LOG_LEVEL (trace, debug, info, warn, error); default info in production (a line per call and per activity),
+   * warn in development (a terminal shared with npm start's own messages).
+   */
+  logLevel: LogLevelSetting;
   /** The request clocks (reminders, escalation, auto-close, release expiry, business calendar): domain/request-clocks.ts. */
   clockPolicy: ClockPolicy;
   /**
@@ -191,12 +197,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventsHeartbeatMs: Number(env.EVENTS_HEARTBEAT_MS ?? 15_000),
     metrics: { host: env.METRICS_HOST ?? '127.0.0.1', port: Number(env.METRICS_PORT ?? 0) },
     production,
+    logLevel: logLevelSetting(env.LOG_LEVEL, production),
     seedDevAccounts: seedDevAccountsSetting(env),
     saml: samlSettings(env),
     clockPolicy: clockPolicySetting(env),
     maxCachedWorkflows: Number(env.WORKER_MAX_CACHED_WORKFLOWS ?? 1000),
     effectRetryWindowMs: positiveHours('EFFECT_RETRY_WINDOW_HOURS', env.EFFECT_RETRY_WINDOW_HOURS, 72),
   };
+}
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+export type LogLevelSetting = (typeof LOG_LEVELS)[number];
+
+export function logLevelSetting(value: string | undefined, production: boolean): LogLevelSetting {
+  const raw = value?.trim().toLowerCase();
+  if (!raw) return production ? 'info' : 'warn';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`);
+  return raw as LogLevelSetting;
 }
 
 /** TRUST_PROXY: unset or false, true, a number of hops, or a comma-separated list of addresses and CIDR ranges. */

@@ -11,10 +11,13 @@
  *     (a failing API loses weight, so traffic moves to the other while it restarts), passing X-Forwarded-For, which
  *     the APIs trust from 127.0.0.1 only (TRUST_PROXY).
  * Secrets (the JWT secret, both roles' passwords) are generated once into <dataDir>/secrets.json (mode 600).
+ * Each process's output (JSON lines at LOG_LEVEL info, as production writes them) is appended to
+ * <dataDir>/logs/<name>.log; the proxy gives every call an `x-request-id`, so a command's `reqId` finds its lines in
+ * the API's log and its workflow's activities in the workers' (issue #21 item 4).
  * Used by `npm run start:production-shape` (scripts/start-production-shape.ts) and tests/infra/production-shape.test.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import replyFrom from '@fastify/reply-from';
@@ -75,6 +78,8 @@ export interface ProductionShape {
   metricsUrls: Map<string, string>;
   /** The identity provider's stand-in (single sign-on). */
   identityProviderUrl: string;
+  /** `<name>.log` of each process (api-1, worker-1, …): its JSON log lines, appended across restarts. */
+  logsDir: string;
   /** Waits until every API answers readiness (after a restart, say). */
   ready(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -137,7 +142,10 @@ async function startProxy(apiUrls: string[], port: number): Promise<FastifyInsta
   await proxy.register(replyFrom, { base: apiUrls, undici: { headersTimeout: 60_000, bodyTimeout: 0 } });
   const forward = (request: FastifyRequest, reply: FastifyReply) =>
     reply.from(request.url, {
-      rewriteRequestHeaders: (_req: unknown, headers: Record<string, unknown>) => ({ ...headers, 'x-forwarded-for': request.ip, 'x-forwarded-proto': 'http' }),
+      // As nginx's `proxy_set_header X-Request-Id $request_id`: an id of the proxy's for every call, never the client's.
+      rewriteRequestHeaders: (_req: unknown, headers: Record<string, unknown>) => ({
+        ...headers, 'x-forwarded-for': request.ip, 'x-forwarded-proto': 'http', 'x-request-id': randomUUID(),
+      }),
     });
   proxy.all('/', forward);
   proxy.all('/*', forward);
@@ -187,6 +195,7 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     WORKFLOW_BUNDLE_PATH: path.join(distDir, 'workflow-bundle.js'),
     CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     TRUST_PROXY: '127.0.0.1',
+    LOG_LEVEL: 'info',
     ...options.env,
   };
 
@@ -206,7 +215,12 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
 
   // 6. Workers and APIs, each supervised: a crash restarts it.
   const supervisors = new Map<string, Supervisor>();
+  const logsDir = path.join(dataDir, 'logs');
+  fs.mkdirSync(logsDir, { recursive: true });
+  const logFiles: fs.WriteStream[] = [];
   const supervise = (name: string, entry: string, extra: Record<string, string> = {}) => {
+    const logFile = fs.createWriteStream(path.join(logsDir, `${name}.log`), { flags: 'a' });
+    logFiles.push(logFile);
     const supervisor = new Supervisor({
       name, command: process.execPath, args: ['--enable-source-maps', path.join(distDir, `${entry}.js`)],
       spawnOptions: { env: { ...env, ...extra } }, log: (line) => log(line),
@@ -215,6 +229,7 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     supervisor.on('spawn', (child: ChildProcess) => {
       for (const stream of [child.stdout, child.stderr]) {
         stream?.setEncoding('utf8').on('data', (chunk: string) => {
+          logFile.write(chunk);
           for (const line of chunk.split('\n')) if (/"level":(40|50|60)|Error|error/.test(line)) log(`[${name}] ${line.slice(0, 400)}`);
         });
       }
@@ -244,6 +259,7 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     await idp.close().catch(() => {});
     await orm.close().catch(() => {});
     await temporal.stop().catch(() => {});
+    for (const logFile of logFiles) logFile.end();
   };
   try {
     await ready();
@@ -254,5 +270,5 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     throw error;
   }
   log(`production shape up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${url} → ${apiUrls.join(', ')}`);
-  return { url, apiUrls, databaseUrl, temporalAddress: temporal.address, temporalMetricsUrl: temporal.metricsUrl, sink, supervisors, metricsUrls, identityProviderUrl: idp.url, ready, stop };
+  return { url, apiUrls, databaseUrl, temporalAddress: temporal.address, temporalMetricsUrl: temporal.metricsUrl, sink, supervisors, metricsUrls, identityProviderUrl: idp.url, logsDir, ready, stop };
 }

@@ -7,9 +7,14 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { fileURLToPath } from 'node:url';
 import { createActivities, createLetterActivities, type ActivityDeps } from '../activities';
 import { letterTaskQueue } from '../workflows/request.messages';
+import { reqIdActivityInterceptor } from './log-context';
 import { retryWindowInterceptor } from './retry-window';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Loaded into every workflow: the command's reqId follows it into its activities (workflows/log-context.ts). */
+export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/log-context.ts', import.meta.url))];
+/** What a worker, the bundle build and a replay need to load the workflows the same way. */
+export const WORKFLOW_SOURCE = { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } };
 
 export interface RequestWorkerOptions {
   address: string;
@@ -45,15 +50,16 @@ export class RequestWorkers {
 
 export async function createRequestWorker(options: RequestWorkerOptions): Promise<RequestWorkers> {
   const connection = await NativeConnection.connect({ address: options.address });
-  const workflowSource: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'> = options.workflowBundlePath
+  const workflowSource: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'interceptors'> = options.workflowBundlePath
     ? { workflowBundle: { codePath: options.workflowBundlePath } }
-    : { workflowsPath: WORKFLOWS_PATH };
+    : WORKFLOW_SOURCE; // a prebuilt bundle has the interceptor modules in it (temporal/build-workflow-bundle.ts)
+  const activityInterceptors = [reqIdActivityInterceptor, retryWindowInterceptor(options.deps.config.effectRetryWindowMs)];
   const requests = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createActivities(options.deps),
-    interceptors: { activity: [retryWindowInterceptor(options.deps.config.effectRetryWindowMs)] },
+    interceptors: { ...workflowSource.interceptors, activity: activityInterceptors },
     ...workflowSource,
     ...(options.workflowsOnMainThread ? { debugMode: true } : {}),
     maxConcurrentActivityTaskExecutions: 20,
@@ -66,7 +72,7 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     namespace: options.namespace,
     taskQueue: letterTaskQueue(options.taskQueue),
     activities: createLetterActivities(options.deps),
-    interceptors: { activity: [retryWindowInterceptor(options.deps.config.effectRetryWindowMs)] },
+    interceptors: { activity: activityInterceptors },
     // Two activities per Chromium lane: while one stores its PDF and writes its rows, the next is already printing
     // (the extra one waits for a free lane, heartbeating). Its own queue, so a backlog never delays a status save.
     maxConcurrentActivityTaskExecutions: options.deps.pdf.maxConcurrent * 2,

@@ -1,9 +1,10 @@
 /** Worker process entry: `node --import tsx temporal/worker.ts`. */
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime, type LogLevel } from '@temporalio/worker';
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/app-config';
 import { createActivityDeps } from './activity-deps';
 import { createTemporalClient } from './connection';
+import { jsonWorkerLogger } from './log-context';
 import { createRequestWorker } from './request-worker';
 import { freePort } from './ports';
 import { startWorkerMetricsServer } from './worker-metrics';
@@ -12,9 +13,9 @@ import { ensureWakeUpSweepSchedule } from './wake-up-sweep';
 const config = loadConfig();
 // The SDK's own metrics, on a private loopback port; /metrics on METRICS_PORT serves them with the portal's.
 const sdkMetricsPort = config.metrics.port ? await freePort() : 0;
-// INFO-level SDK logs (bundler output, state changes) drown what an operator needs; LOG_LEVEL=INFO brings them back.
+// JSON lines with each command's reqId (temporal/log-context.ts); LOG_LEVEL as the API's (config/app-config.ts).
 Runtime.install({
-  logger: new DefaultLogger((process.env.LOG_LEVEL?.toUpperCase() as 'INFO') ?? 'WARN'),
+  logger: jsonWorkerLogger(config.logLevel.toUpperCase() as LogLevel),
   ...(sdkMetricsPort ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } } : {}),
 });
 const deps = await createActivityDeps(config);

@@ -32,6 +32,7 @@ import {
   type Actor, type RequestWorkflowInput, type RequestWorkflowState, type StatusResult,
 } from './request.messages';
 import { REQUEST_CLOCKS_PATCH, RequestClocks, type ClockAction } from './request-clocks';
+import { asPartOf, currentReqId } from './log-context';
 import { RequestStatusKey } from './search-attributes';
 
 /** Runs recorded before command ids and the effects table replay on the legacy body. */
@@ -114,6 +115,13 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   const result = (): StatusResult => ({ status: state.status, requestNumber: state.requestNumber });
   const isRepeat = (commandId?: string) => !!commandId && commandId === state.lastCommandId;
   let busy = false; // one change at a time: handlers interleave at every await
+  // The command each queued effect came from, for the log lines of its activities (workflows/log-context.ts). Kept
+  // beside the queue, not in it: neither history nor state changes, and a replay rebuilds it by re-running handlers.
+  const reqIdOfEffect = new Map<string, string | undefined>();
+  const enqueue = (effect: EffectRef) => {
+    reqIdOfEffect.set(effect.key, currentReqId());
+    queue.push(effect);
+  };
   const clocks = clocksOn ? new RequestClocks(input, reads) : null;
 
   /**
@@ -167,7 +175,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     state.status = status;
     if (commandId) state.lastCommandId = commandId;
     upsertSearchAttributes([{ key: RequestStatusKey, value: status }]);
-    if (effect) queue.push({ key, ...effect });
+    if (effect) enqueue({ key, ...effect });
     clocks?.statusEntered(status, at);
     return result();
   }
@@ -188,7 +196,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
       return;
     }
     const effect = await records.recordClockEffect({ key: nextKey(), requestId: state.requestId, at: new Date().toISOString(), ...action.record });
-    queue.push(effect);
+    enqueue(effect);
   }
 
   setHandler(stateQuery, () => ({ ...state, pendingEffects: queue.length, clock: clocks?.describe(state.requestType) ?? null }));
@@ -208,7 +216,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   });
   setHandler(sendEmailUpdate, async ({ templateTitle, retryOf, actor, recipients }) => {
     const effect = await records.queueEmail({ key: nextKey(), requestId: state.requestId, templateTitle, retryOf, actor, ...(recipients ? { recipients } : {}) });
-    queue.push(effect);
+    enqueue(effect);
     return { queued: true as const, templateTitle };
   }, {
     validator: ({ templateTitle }) => {
@@ -238,7 +246,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   setHandler(discussionPostedUpdate, async ({ discussionRowId }) => {
     const { effect, state: effectState } = await records.queueDiscussionEmail({ requestId: state.requestId, discussionRowId });
     if (!effect || effectState !== 'pending') return { queued: false };
-    if (!queue.some((q) => q.key === effect.key)) queue.push(effect);
+    if (!queue.some((q) => q.key === effect.key)) enqueue(effect);
     return { queued: true };
   });
 
@@ -248,7 +256,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     const { effect, state: effectState } = await records.queueLetter({
       key: letterEffectKeyOf(commandId), requestId: state.requestId, sendWithEmail, templateTitle, actor,
     });
-    if (effectState === 'pending' && !queue.some((q) => q.key === effect.key)) queue.push(effect);
+    if (effectState === 'pending' && !queue.some((q) => q.key === effect.key)) enqueue(effect);
     return { effectKey: effect.key };
   });
 
@@ -282,18 +290,21 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
       // Wait for work or for the next clock (a durable timer named after what it waits for); a command that moves the
       // clocks (a status change, a release date) wakes the loop, which arms the clock that is now next.
       const due = await clocks.waitFor(wake, state.requestType);
+      // A clock is no command's: its activities log without a reqId (not the one the run was started with).
       if (due) {
-        await locked(async () => {
+        await asPartOf(undefined, () => locked(async () => {
           const action = clocks.fire(due, ctx(), state.status);
           // A clock that cannot be carried out (its request row is gone) is logged, never the end of the request.
           if (action) await carryOutClock(action).catch((error) => log.warn('request clock failed', { kind: due.kind, reason: failureReason(error) }));
-        });
+        }));
       }
     } else {
       await condition(wake);
     }
     while (queue.length > 0) {
-      await carryOut(queue[0]);
+      const effect = queue[0];
+      await asPartOf(reqIdOfEffect.get(effect.key), () => carryOut(effect));
+      reqIdOfEffect.delete(effect.key);
       queue.shift();
     }
     if (finishedAndIdle()) {

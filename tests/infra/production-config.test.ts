@@ -36,6 +36,13 @@ describe('configuration with NODE_ENV=production', () => {
     expect(loadConfig(production()).jwtSecret).toBe(GOOD_SECRET);
   });
 
+  it('logs at info in production and at warn elsewhere unless LOG_LEVEL says, and refuses a level it does not know', () => {
+    expect(loadConfig(production()).logLevel).toBe('info');
+    expect(loadConfig({}).logLevel).toBe('warn');
+    expect(loadConfig(production({ LOG_LEVEL: 'DEBUG' })).logLevel).toBe('debug');
+    expect(() => loadConfig(production({ LOG_LEVEL: 'verbose' }))).toThrow(/LOG_LEVEL must be one of trace, debug, info, warn, error/);
+  });
+
   it('refuses SEED_DEV_ACCOUNTS=true', () => {
     expect(() => loadConfig(production({ SEED_DEV_ACCOUNTS: 'true' }))).toThrow(/SEED_DEV_ACCOUNTS=true is refused with NODE_ENV=production/);
     expect(loadConfig(production({ SEED_DEV_ACCOUNTS: 'false' })).seedDevAccounts).toBe(false);

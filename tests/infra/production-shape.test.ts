@@ -1,9 +1,11 @@
 /**
- * The production shape (issue #21 item 2), as users meet it: the compiled portal (dist/) with NODE_ENV=production on
+ * The production shape (issue #21 item 2), as users and operators meet it: the compiled portal (dist/) with NODE_ENV=production on
  * the real Temporal server, two APIs and two workers behind the reverse proxy, the portal on a least-privilege role.
  *   - a request created through one API is submitted through the other and approved through the first, with its
  *     confirmation and approval emails (the letter attached);
  *   - the first administrator signs in through the identity provider's stand-in onto the Admin Dashboard;
+ *   - a command's reqId (the proxy's x-request-id) is in its JSON log lines on the API and on the workers that ran
+ *     its workflow's activities (its status write, its letter, its email);
  *   - a live-dashboard stream held by one API sees a change made through the other;
  *   - kill -9 of one API and one worker while requests flow loses nothing: every request approved with its approval
  *     email (a second copy only if the worker died inside the SMTP window, which its audit row then says);
@@ -103,6 +105,38 @@ describe('the production shape: two APIs and two workers on the real Temporal se
     expect(approval.attachments.filter((a) => a.contentType === 'application/pdf')).toHaveLength(1);
     await shape.sink.waitFor((m) => m.subject.includes(String(number)) && /received|submitted/i.test(m.subject), 30_000);
     expect((await api(shape.url, requester, 'GET', `/requests/${id}`)).body.status).toBe('Approved');
+  });
+
+  it('logs a command as JSON lines whose reqId follows it from the API into its workflow\'s activities on the workers', async () => {
+    const requester = await signIn(shape.url, REQUESTER);
+    const admin = await signIn(shape.url, ADMIN);
+    const id = await claimHistoryDraft(shape.url, requester);
+    const submitted = await api(shape.url, requester, 'PATCH', `/requests/${id}`, { status: 'Submitted' });
+    const number = submitted.body.requestNumber as number;
+    const approved = await fetch(`${shape.url}/api/v1/requests/${id}`, {
+      method: 'PATCH', headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'Approved', verified: true }),
+    });
+    expect(approved.status).toBe(200);
+    const reqId = approved.headers.get('x-request-id')!;
+    expect(reqId).toMatch(/^[0-9a-f-]{36}$/); // the proxy's, as nginx's $request_id would be
+    await shape.sink.waitFor((m) => m.subject.includes(`${number} approved`), 60_000);
+
+    const linesOf = (prefix: string) => fs.readdirSync(shape.logsDir).filter((f) => f.startsWith(prefix))
+      .flatMap((f) => fs.readFileSync(path.join(shape.logsDir, f), 'utf8').split('\n'))
+      .filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.reqId === reqId);
+    const finished = await eventually(async () => {
+      const activities = linesOf('worker-').filter((line) => line.msg === 'activity finished');
+      const types = activities.map((line) => line.activityType);
+      return ['recordStatus', 'renderEffectLetter', 'sendEffectEmail'].every((t) => types.includes(t)) ? activities : undefined;
+    }, 20_000);
+    expect(finished.every((line) => line.workflowId === `request-${number}` && line.level === 30 && typeof line.time === 'number')).toBe(true);
+    const apiLines = linesOf('api-');
+    expect(apiLines.map((line) => line.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    expect(apiLines.find((line) => line.msg === 'request completed')).toMatchObject({ res: { statusCode: 200 } });
+    // Nothing of another request's workflow logged under this command's id.
+    expect(linesOf('worker-').filter((line) => line.workflowId !== `request-${number}`)).toEqual([]);
   });
 
   it('loses nothing when one API and one worker are killed with SIGKILL while requests flow', async () => {

@@ -14,7 +14,7 @@ import { DocumentSchema, PasswordResetSchema, RequestExportSchema, RequestSchema
 import { DEV_REQUESTER } from '../../db/seed-data';
 import { STATUS } from '../../domain';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
-import { WORKFLOWS_PATH } from '../../temporal/request-worker';
+import { WORKFLOW_SOURCE } from '../../temporal/request-worker';
 import { passwordResetEmailWorkflowId } from '../../workflows/account-email.messages';
 import { exportWorkflowId } from '../../workflows/export.messages';
 import { requestWorkflowId } from '../../workflows/request.messages';
@@ -57,7 +57,7 @@ async function record(workflowId: string, name: string) {
   const history = await handle.fetchHistory();
   const written = await saveHistory(path.join(DIR, `${name}.json`), history);
   console.log(written ? `[record] wrote ${name}.json (${history.events?.length} events)` : `[record] kept ${name}.json (recorded before; never overwritten)`);
-  await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, workflowId);
+  await Worker.runReplayHistory(WORKFLOW_SOURCE, history, workflowId);
 }
 
 async function submit(session: Session, id: number): Promise<number> {
@@ -78,6 +78,14 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     await decide(id, STATUS.approved);
     await mailed(number, 'certificate of insurance');
     await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-rental-approved`);
+  });
+
+  it('a certificate approved, each command\'s reqId in the headers of the activities it caused (issue #21)', async () => {
+    const id = await certificateDraft(h, employee, 'Rental');
+    const number = await submit(employee, id);
+    await decide(id, STATUS.approved);
+    await mailed(number, 'certificate of insurance');
+    await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-approved-req-ids`);
   });
 
   it('a contract approved with a letter of intent', async () => {
@@ -207,7 +215,7 @@ describe.skipIf(!recording)('record the continue-as-new shape', () => {
     const name = `${SHAPE_VERSION}-credentialing-discussions-continued-as-new`;
     const written = await saveHistory(path.join(DIR, `${name}.json`), firstHistory);
     console.log(written ? `[record] wrote ${name}.json (${firstHistory.events?.length} events)` : `[record] kept ${name}.json`);
-    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, firstHistory, workflowId);
+    await Worker.runReplayHistory(WORKFLOW_SOURCE, firstHistory, workflowId);
 
     const handle = small.temporal.workflow.getHandle(workflowId);
     await eventually(async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined), 90_000);
@@ -215,6 +223,6 @@ describe.skipIf(!recording)('record the continue-as-new shape', () => {
     const nextName = `${SHAPE_VERSION}-credentialing-after-continue-as-new-approved`;
     const nextWritten = await saveHistory(path.join(DIR, `${nextName}.json`), next);
     console.log(nextWritten ? `[record] wrote ${nextName}.json (${next.events?.length} events)` : `[record] kept ${nextName}.json`);
-    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, next, workflowId);
+    await Worker.runReplayHistory(WORKFLOW_SOURCE, next, workflowId);
   }, 240_000);
 });

@@ -10,7 +10,8 @@ import { loadHistory } from './history-files';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../../temporal/request-worker';
+import { WORKFLOW_SOURCE } from '../../temporal/request-worker';
+import { reqIdOf } from '../../workflows/log-header';
 import { COMMANDS_AND_EFFECTS_PATCH, LOCAL_READS_PATCH } from '../../workflows/request.workflow';
 import { REQUEST_CLOCKS_PATCH } from '../../workflows/request-clocks';
 
@@ -21,7 +22,8 @@ const dir = path.join(import.meta.dirname, 'histories');
  * hold: its workflow type (request workflow unless named), the updates it accepted, the activities it scheduled.
  */
 const LETTER_AND_EMAIL = ['renderEffectLetter', 'sendEffectEmail'];
-const SHAPES: Record<string, { type?: string; updates?: string[]; activities?: string[]; timersFired?: boolean; continuedAsNew?: boolean; continuedFrom?: boolean }> = {
+const SHAPES: Record<string, { type?: string; updates?: string[]; activities?: string[]; timersFired?: boolean; continuedAsNew?: boolean; continuedFrom?: boolean; reqIds?: boolean }> = {
+  'v4-certificate-approved-req-ids': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL, reqIds: true },
   'v4-credentialing-approved-local-reads': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL },
   'v4-credentialing-reminders-auto-closed': { updates: ['submit', 'setStatus'], timersFired: true },
   'v4-certificate-rental-approved': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL },
@@ -121,13 +123,36 @@ describe('replay of saved request workflow histories', async () => {
       if (shape.timersFired) expect(seen.timersFired, file).toBe(true);
       expect(seen.continuedAsNew, file).toBe(!!shape.continuedAsNew);
       expect(seen.continuedFrom, file).toBe(!!shape.continuedFrom);
+      if (shape.reqIds) expectReqIdsFollowCommands(events, file);
     }
   });
+
+  /**
+   * Issue #21: every activity a command caused carries that command's reqId (the HTTP call's), the approval's status
+   * write, letter and email included although the main loop carries the effects out; each command has its own id.
+   */
+  function expectReqIdsFollowCommands(events: Awaited<ReturnType<typeof loadHistory>>['events'] & object, file: string) {
+    const commands = events.flatMap((e) => {
+      const request = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest;
+      return request ? [{ name: request.input?.name, reqId: reqIdOf(request.input?.header?.fields as never) }] : [];
+    });
+    const activities = events.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      return scheduled ? [{ type: scheduled.activityType?.name, reqId: reqIdOf(scheduled.header?.fields as never) }] : [];
+    });
+    const approval = commands.find((c) => c.name === 'setStatus')?.reqId;
+    expect(approval, `${file}: the approval's reqId`).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(commands.map((c) => c.reqId)).size, `${file}: one reqId a command`).toBe(commands.length);
+    for (const type of ['recordStatus', ...LETTER_AND_EMAIL]) {
+      expect(activities.filter((a) => a.type === type).map((a) => a.reqId), `${file}: ${type}`).toContain(approval);
+    }
+    for (const activity of activities) expect(commands.map((c) => c.reqId), `${file}: ${activity.type}`).toContain(activity.reqId);
+  }
 
   for (const file of files) {
     it(`replays ${file} without non-determinism`, async () => {
       const history = await loadHistory(path.join(dir, file));
-      await expect(Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, `replay-${file}`)).resolves.toBeUndefined();
+      await expect(Worker.runReplayHistory(WORKFLOW_SOURCE, history, `replay-${file}`)).resolves.toBeUndefined();
     });
   }
 });

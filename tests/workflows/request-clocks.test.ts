@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../../activities/mailer';
 import { RequestActivitySchema, RequestSchema } from '../../db/entities';
 import { addDays, zonedDay } from '../../domain';
-import { createRequestWorker, WORKFLOWS_PATH, type RequestWorkers } from '../../temporal/request-worker';
+import { createRequestWorker, WORKFLOW_SOURCE, type RequestWorkers } from '../../temporal/request-worker';
 import { REQUEST_WORKFLOW_TYPE, requestWorkflowId, stateQuery } from '../../workflows/request.messages';
 import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
@@ -134,7 +134,7 @@ describe('reminders and auto-close in Pending Additional Information', () => {
       // v3 stays as recorded (remote reads); a history recorded now has the local reads' patch: v4.
       await saveHistory(path.join(import.meta.dirname, 'histories', 'v4-credentialing-reminders-auto-closed.json'), history);
     }
-    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, requestWorkflowId(number));
+    await Worker.runReplayHistory(WORKFLOW_SOURCE, history, requestWorkflowId(number));
   });
 
   it('the office clock pauses while the request waits on the requester and restarts from zero on resubmission', async () => {

@@ -17,7 +17,7 @@ import { createActivities } from '../../activities';
 import { createMailer } from '../../activities/mailer';
 import { Worker } from '@temporalio/worker';
 import { saveHistory } from './history-files';
-import { WORKFLOWS_PATH } from '../../temporal/request-worker';
+import { WORKFLOW_SOURCE } from '../../temporal/request-worker';
 
 const run = promisify(execFile);
 
@@ -145,7 +145,7 @@ describe('a credentialing request through its workflow', () => {
       // v2 (before the request clocks) and v3 stay as recorded; a history recorded now has local reads: v4.
       await saveHistory(path.join(import.meta.dirname, 'histories', 'v4-credentialing-approved-local-reads.json'), history);
     }
-    await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, requestWorkflowId(number));
+    await Worker.runReplayHistory(WORKFLOW_SOURCE, history, requestWorkflowId(number));
   });
 
   it('reopen sets Draft and clears the completion date; resubmitting keeps the number', async () => {

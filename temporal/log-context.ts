@@ -1,0 +1,72 @@
+/**
+ * One id per command in every log line it causes (issue #21 item 4). The API runs each HTTP call inside
+ * `commandContext` with Fastify's `reqId` (api/plugins/request-id.ts); the client interceptor below copies it into
+ * the Temporal headers of every start, update and signal; workflows/log-context.ts hands it on to the activities they
+ * schedule; the activity interceptor puts it in the worker's log lines. The worker writes those lines as JSON, the
+ * shape of the API's (pino): one object a line, `level`, `time`, `msg`, then the fields.
+ */
+import type { Next, WorkflowClientInterceptor, WorkflowSignalInput, WorkflowSignalWithStartInput, WorkflowStartInput, WorkflowStartUpdateInput, WorkflowStartUpdateWithStartInput } from '@temporalio/client';
+import { DefaultLogger, type ActivityInterceptorsFactory, type LogEntry, type LogLevel } from '@temporalio/worker';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { REQ_ID, reqIdOf, withReqId } from '../workflows/log-header';
+
+export const commandContext = new AsyncLocalStorage<{ reqId: string }>();
+
+const reqIdNow = () => commandContext.getStore()?.reqId;
+
+/** Copies the current `reqId` into the headers of every call that reaches a workflow. */
+export const reqIdClientInterceptor: WorkflowClientInterceptor = {
+  start: (input: WorkflowStartInput, next: Next<WorkflowClientInterceptor, 'start'>) =>
+    next({ ...input, headers: withReqId(input.headers, reqIdNow()) }),
+  startUpdate: (input: WorkflowStartUpdateInput, next: Next<WorkflowClientInterceptor, 'startUpdate'>) =>
+    next({ ...input, headers: withReqId(input.headers, reqIdNow()) }),
+  startUpdateWithStart: (input: WorkflowStartUpdateWithStartInput, next: Next<WorkflowClientInterceptor, 'startUpdateWithStart'>) =>
+    next({ ...input, workflowStartHeaders: withReqId(input.workflowStartHeaders, reqIdNow()), updateHeaders: withReqId(input.updateHeaders, reqIdNow()) }),
+  signal: (input: WorkflowSignalInput, next: Next<WorkflowClientInterceptor, 'signal'>) =>
+    next({ ...input, headers: withReqId(input.headers, reqIdNow()) }),
+  signalWithStart: (input: WorkflowSignalWithStartInput, next: Next<WorkflowClientInterceptor, 'signalWithStart'>) =>
+    next({ ...input, headers: withReqId(input.headers, reqIdNow()) }),
+};
+
+/**
+ * Puts the command's `reqId` in the activity's log lines (the SDK's "Activity completed", "Activity failed" and our
+ * code's), and writes one INFO line per finished activity, so a command's path reads at the production level.
+ */
+export const reqIdActivityInterceptor: ActivityInterceptorsFactory = (ctx) => {
+  let reqId: string | undefined;
+  return {
+    inbound: {
+      async execute(input, next) {
+        reqId = reqIdOf(input.headers);
+        const started = performance.now();
+        const result = await next(input);
+        ctx.log.info('activity finished', { durationMs: Math.round(performance.now() - started), attempt: ctx.info.attempt });
+        return result;
+      },
+    },
+    outbound: {
+      getLogAttributes: (attributes, next) => next(reqId ? { ...attributes, [REQ_ID]: reqId } : attributes),
+    },
+  };
+};
+
+/** pino's numbers, so one query (`level >= 40`) reads the API's and the worker's lines alike. */
+const PINO_LEVEL: Record<LogLevel, number> = { TRACE: 10, DEBUG: 20, INFO: 30, WARN: 40, ERROR: 50 };
+
+const jsonSafe = (_key: string, value: unknown) => {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Error) return { type: value.name, message: value.message, stack: value.stack };
+  return value;
+};
+
+/** The SDK's attributes no reader needs: an activity's task token is 150 characters of base64 on every line. */
+const DROPPED = new Set(['taskToken']);
+
+/** The worker's logger (Runtime.install): JSON lines on stdout, `LOG_LEVEL` the least level written. */
+export function jsonWorkerLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line)): DefaultLogger {
+  return new DefaultLogger(level, (entry: LogEntry) => {
+    const time = Number(entry.timestampNanos / 1_000_000n);
+    const fields = Object.fromEntries(Object.entries(entry.meta ?? {}).filter(([key]) => !DROPPED.has(key)));
+    write(`${JSON.stringify({ level: PINO_LEVEL[entry.level], time, pid: process.pid, msg: entry.message, ...fields }, jsonSafe)}\n`);
+  });
+}
