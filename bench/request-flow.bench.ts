@@ -34,20 +34,27 @@ import { DocumentFiles } from '../storage/document-files';
 import { createTemporalClient } from '../temporal/connection';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
 import { createRequestWorker } from '../temporal/request-worker';
+import { startWorkerProcess, type WorkerProcess } from './worker-process';
 import { requestWorkflowId } from '../workflows/request.messages';
+import { floorFigures, printFloor, printTargets, targetRows, type TargetRow } from './floor/floor-report';
+import { measureFloor, type Floor } from './floor/temporal-floor';
 import { countQueries, descendants, historyShares, MainThreadProfiler, threadCpu, threadCpuDelta } from './process-profile';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Options
 
-const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)] [--profile 0|1|2 (0)]';
+const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)] [--profile 0|1|2 (0)] [--floor 0|1 (1)] [--think MS (0)] [--processes 1|2 (2)]';
 
 function parseArgs(argv: string[]) {
   /**
    * `profile`: 1 records the main thread's CPU profile per phase (bench/results/*.cpuprofile) and prints where it
    * went; 2 also runs the workflow code on the main thread so the profile includes it.
+   * `floor`: 1 measures the Temporal floor (issue #18) in the same run, after the warm-up, and compares.
+   * `think`: each simulated user pauses this long between two clicks (0: back to back, the issue's measure).
+   * `processes`: 2 runs the worker as its own process, as production does (the API stays in this one); 1 runs both
+   *   here, which `--profile` needs to see the worker's code.
    */
-  const options = { requests: 200, concurrency: 8, warmup: 5, profile: 0 };
+  const options = { requests: 200, concurrency: 8, warmup: 5, profile: 0, floor: 1, think: 0, processes: 2 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.split('=', 2) as [string, string | undefined];
@@ -61,13 +68,18 @@ function parseArgs(argv: string[]) {
       process.exit(2);
     }
     const value = Number(inline ?? argv[++i]);
-    const min = key === 'warmup' || key === 'profile' ? 0 : 1;
+    const min = key === 'warmup' || key === 'profile' || key === 'floor' || key === 'think' ? 0 : 1;
     if (!Number.isInteger(value) || value < min) {
       console.error(`--${key} needs an integer >= ${min}\n${USAGE}`);
       process.exit(2);
     }
     (options as Record<string, number>)[key] = value;
   }
+  if (options.processes !== 1 && options.processes !== 2) {
+    console.error(`--processes is 1 or 2\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options.profile && options.processes === 2) options.processes = 1; // the profile sees this process only
   return options;
 }
 
@@ -126,16 +138,19 @@ const TICK_MS = 10; // USER_HZ = 100 on Linux
  * phase is what other programs on the machine took: a benchmark sharing 2 cores with a test run is not comparable.
  */
 let temporalPid: number | null = null;
+/** The worker's own process (`--processes 2`): its CPU apart from its Chromium's. */
+let workerPid: number | null = null;
 /** The dev server's "Slow gRPC call" warnings (e.g. an UpdateWorkflowExecution waiting for its activity). */
 let slowGrpcCalls = 0;
 
-function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number } | null {
+function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number; workerMs: number } | null {
   try {
     const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
     const [user, nice, system, , , irq, softirq, steal] = fields;
     const machineMs = (user + nice + system + irq + softirq + (steal ?? 0)) * TICK_MS;
     let treeMs = 0;
     let temporalMs = 0;
+    let workerMs = 0;
     for (const pid of [process.pid, ...descendants(process.pid)]) {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -143,9 +158,10 @@ function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number 
         const ms = (f[11] + f[12] + f[13] + f[14]) * TICK_MS; // utime stime cutime cstime
         treeMs += ms;
         if (pid === temporalPid) temporalMs += ms;
+        if (pid === workerPid) workerMs += (f[11] + f[12]) * TICK_MS; // its own threads; Chromium is counted apart
       } catch { /* gone */ }
     }
-    return { machineMs, treeMs, temporalMs };
+    return { machineMs, treeMs, temporalMs, workerMs };
   } catch {
     return null;
   }
@@ -154,15 +170,24 @@ function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number 
 class ResourceSampler {
   peakRss = 0;
   peakChildrenRss = 0;
+  peakWorkerRss = 0;
+  workerRss: (() => number) | null = null;
   private timers: NodeJS.Timeout[] = [];
   start() {
     const sampleSelf = () => { this.peakRss = Math.max(this.peakRss, process.memoryUsage.rss()); };
-    const sampleChildren = () => { this.peakChildrenRss = Math.max(this.peakChildrenRss, descendantsRss(process.pid) || 0); };
+    const sampleChildren = () => {
+      this.peakChildrenRss = Math.max(this.peakChildrenRss, descendantsRss(process.pid) || 0);
+      if (this.workerRss) this.peakWorkerRss = Math.max(this.peakWorkerRss, this.workerRss());
+    };
     sampleSelf();
     sampleChildren();
     this.timers.push(setInterval(sampleSelf, 100).unref(), setInterval(sampleChildren, 1000).unref());
   }
-  reset() { this.peakRss = process.memoryUsage.rss(); this.peakChildrenRss = descendantsRss(process.pid) || 0; }
+  reset() {
+    this.peakRss = process.memoryUsage.rss();
+    this.peakChildrenRss = descendantsRss(process.pid) || 0;
+    this.peakWorkerRss = this.workerRss?.() ?? 0;
+  }
   stop() { for (const t of this.timers) clearInterval(t); }
 }
 
@@ -305,7 +330,8 @@ interface Portal {
   api: Api;
   temporalServer: TemporalServerHandle;
   temporal: Client;
-  workerRun: Promise<void>;
+  /** the worker's own process (`--processes 2`), or null when it runs in this one */
+  worker: WorkerProcess | null;
 }
 
 const cleanups: Array<[string, () => unknown]> = [];
@@ -365,7 +391,7 @@ async function startPortal(): Promise<Portal> {
   temporalPid = temporalServer.process?.pid ?? null;
   log(`database ${dbUrl.pathname.slice(1)}, Temporal ${address} (in memory, headless), SMTP sink ${sink.url}`);
 
-  const config = loadConfig({
+  const portalEnv: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: address,
@@ -373,30 +399,40 @@ async function startPortal(): Promise<Portal> {
     SMTP_URL: sink.url,
     DATA_DIR: dataDir,
     PORT: '0',
-  });
+    // One requester files every draft of the run: the per-user quotas (issue #16) would stop it at 25.
+    OPEN_DRAFTS_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000',
+  };
+  const config = loadConfig(portalEnv);
 
   const orm: Orm = await createOrm(config.databaseUrl);
   cleanups.push(['close ORM', () => orm.close()]);
   const temporal: Client = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
   cleanups.push(['close Temporal client', () => temporal.connection.close()]);
   const files = await new DocumentFiles(config.uploadsDir).init();
-  const mailer: Mailer = createMailer(config.smtpUrl!);
-  cleanups.push(['close mailer', () => mailer.close()]);
-  const pdf = new ChromiumPdfRenderer(config.chromiumPath);
-  cleanups.push(['close Chromium', () => pdf.close()]);
-
+  let worker: WorkerProcess | null = null;
   const bundleStarted = performance.now();
-  const worker = await createRequestWorker({
-    address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
-    deps: { orm, mailer, pdf, files, config }, workflowsOnMainThread: options.profile >= 2,
-  });
-  log(`worker created (workflow bundle) in ${seconds(performance.now() - bundleStarted)}`);
-  const workerRun = worker.run();
-  workerRun.catch((error) => warn(`worker stopped with an error: ${(error as Error).message}`));
-  cleanups.push(['stop worker', async () => {
-    worker.shutdown();
-    await workerRun.catch(() => {});
-  }]);
+  if (options.processes === 2) {
+    worker = await startWorkerProcess(portalEnv, warn);
+    workerPid = worker.pid;
+    cleanups.push(['stop worker process', () => worker!.stop()]);
+    log(`worker process ${worker.pid} polling (workflow bundle, Chromium) after ${seconds(performance.now() - bundleStarted)}`);
+  } else {
+    const mailer: Mailer = createMailer(config.smtpUrl!);
+    cleanups.push(['close mailer', () => mailer.close()]);
+    const pdf = new ChromiumPdfRenderer(config.chromiumPath);
+    cleanups.push(['close Chromium', () => pdf.close()]);
+    const inProcess = await createRequestWorker({
+      address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
+      deps: { orm, mailer, pdf, files, config }, workflowsOnMainThread: options.profile >= 2,
+    });
+    log(`worker created in this process (workflow bundle) in ${seconds(performance.now() - bundleStarted)}`);
+    const workerRun = inProcess.run();
+    workerRun.catch((error) => warn(`worker stopped with an error: ${(error as Error).message}`));
+    cleanups.push(['stop worker', async () => {
+      inProcess.shutdown();
+      await workerRun.catch(() => {});
+    }]);
+  }
 
   const app = await buildApp({ config, orm, temporal, files });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -404,7 +440,7 @@ async function startPortal(): Promise<Portal> {
   cleanups.push(['close API', () => app.close()]);
   log(`API listening on ${baseUrl}`);
 
-  return { config, sink, api: new Api(baseUrl), temporalServer, temporal, workerRun };
+  return { config, sink, api: new Api(baseUrl), temporalServer, temporal, worker };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -415,10 +451,14 @@ interface Phase {
   wallMs: number;
   /** from the first call to the last answer (the emails may still be on their way) */
   callsWallMs: number;
-  /** CPU of the bench process (API + worker), of its children (Temporal dev server, Chromium), of other programs. */
-  cpuMs: { bench: number; temporal: number | null; chromium: number | null; others: number | null };
+  /**
+   * CPU of the bench process (the API; the worker too with `--processes 1`), of the worker's own process, of the
+   * other children (Temporal dev server, Chromium), of other programs.
+   */
+  cpuMs: { bench: number; worker: number | null; temporal: number | null; chromium: number | null; others: number | null };
   peakRss: number;
   peakChildrenRss: number;
+  peakWorkerRss: number;
   /** CPU-ms of the bench process per thread group (main thread = API + activities; workflow threads; SDK core) */
   threads: Record<string, number>;
   /** with --profile: the main thread's time per category (self) and per caller in our code (owner), ms */
@@ -446,6 +486,7 @@ async function runPhase(
     const t0 = performance.now();
     const number = await send(id);
     call.push(performance.now() - t0);
+    if (options.think) await sleep(options.think);
     sentAt.set(number, t0);
     if (++done % 50 === 0) log(`${label}: ${done}/${ids.length} calls answered`);
     return number;
@@ -469,11 +510,13 @@ async function runPhase(
     samples: { call, toEmail }, wallMs, callsWallMs,
     cpuMs: {
       bench: Math.round(benchCpuMs),
+      worker: treeMs === null || !workerPid ? null : Math.round(snapAfter!.workerMs - snapBefore!.workerMs),
       temporal: treeMs === null ? null : Math.round(snapAfter!.temporalMs - snapBefore!.temporalMs),
-      chromium: treeMs === null ? null : Math.max(0, Math.round(treeMs - benchCpuMs - (snapAfter!.temporalMs - snapBefore!.temporalMs))),
+      chromium: treeMs === null ? null : Math.max(0, Math.round(treeMs - benchCpuMs - (snapAfter!.temporalMs - snapBefore!.temporalMs)
+        - (snapAfter!.workerMs - snapBefore!.workerMs))),
       others: treeMs === null ? null : Math.max(0, Math.round(snapAfter!.machineMs - snapBefore!.machineMs - treeMs)),
     },
-    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, numbers, threads, profile, queries,
+    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, peakWorkerRss: sampler.peakWorkerRss, numbers, threads, profile, queries,
   };
 }
 
@@ -552,12 +595,13 @@ async function main(): Promise<number> {
   Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
 
   const sampler = new ResourceSampler();
-  sampler.start();
   cleanups.push(['stop sampler', () => sampler.stop()]);
 
   fs.mkdirSync(path.join(benchDir, 'results'), { recursive: true });
   const setupStarted = performance.now();
   const portal = await startPortal();
+  if (portal.worker) sampler.workerRss = () => portal.worker!.rssBytes();
+  sampler.start();
   const tracker = new MailTracker(portal.sink);
   cleanups.push(['stop mail tracker', () => tracker.close()]);
   const { api } = portal;
@@ -597,6 +641,17 @@ async function main(): Promise<number> {
       'workflow start-up, Chromium launch and first letter are excluded from the figures)');
   }
 
+  // The floor (issue #18): on the same dev server, warm, the portal idle; the same number of commands and concurrency.
+  let floor: Floor | null = null;
+  if (options.floor) {
+    log(`floor: ${options.requests} minimal workflows by update-with-start, then one more update each, concurrency ${options.concurrency}…`);
+    floor = await measureFloor({
+      client: portal.temporal, address: portal.config.temporalAddress, namespace: portal.config.temporalNamespace,
+      databaseUrl: portal.config.databaseUrl, count: options.requests, concurrency: options.concurrency, warmup: 5,
+      temporalCpu: () => cpuSnapshot()?.temporalMs ?? null,
+    });
+  }
+
   const rssAfterWarmup = process.memoryUsage.rss();
   const phase1 = await runPhase('phase 1 submit', benchIds, tracker, 'confirmation', sampler, submit);
   const numberOf = new Map(benchIds.map((id, i) => [id, phase1.numbers[i]]));
@@ -604,6 +659,13 @@ async function main(): Promise<number> {
   const peakChildrenRss = Math.max(phase1.peakChildrenRss, phase2.peakChildrenRss);
 
   await sleep(SETTLE_MS); // a late duplicate would show up here
+  // BENCH_HISTORY_DIR: three measured requests' histories as JSON, to read where a command's time goes by event time.
+  if (process.env.BENCH_HISTORY_DIR) {
+    for (const n of phase1.numbers.slice(10, 13)) {
+      const events = (await portal.temporal.workflow.getHandle(requestWorkflowId(n)).fetchHistory()).events;
+      fs.writeFileSync(path.join(process.env.BENCH_HISTORY_DIR, `request-${n}.json`), JSON.stringify(events));
+    }
+  }
   const history = historyShares((await portal.temporal.workflow.getHandle(requestWorkflowId(phase1.numbers[0])).fetchHistory()).events as never);
   const mail = verifyMail(tracker, phase1.numbers, warmupNumbers, portal.sink);
   const problems = mail.problems;
@@ -622,6 +684,7 @@ async function main(): Promise<number> {
 
   console.log('');
   console.log(`Request flow benchmark: ${options.requests} credentialing requests, concurrency ${options.concurrency}, ` +
+    `${options.processes === 2 ? 'API and worker in processes of their own' : 'API and worker in one process'}, ` +
     `${cpus.length} cores, Node ${process.version}`);
   console.log(`Warm-up: ${options.warmup} requests end to end before timing (not counted).`);
   console.log('');
@@ -633,8 +696,9 @@ async function main(): Promise<number> {
   ]));
   console.log('');
   const rate = (n: number, ms: number) => `${(n / (ms / 1000)).toFixed(2)} req/s`;
+  const benchLabel = options.processes === 2 ? 'API' : 'bench (API + worker)';
   const cpuSeconds = (ms: number | null) => (ms === null ? '?' : seconds(ms));
-  const cpuLine = (p: Phase) => `CPU-s: bench ${cpuSeconds(p.cpuMs.bench)}, Temporal ${cpuSeconds(p.cpuMs.temporal)}, ` +
+  const cpuLine = (p: Phase) => `CPU-s: ${benchLabel} ${cpuSeconds(p.cpuMs.bench)}, ${p.cpuMs.worker === null ? '' : `worker ${cpuSeconds(p.cpuMs.worker)}, `}Temporal ${cpuSeconds(p.cpuMs.temporal)}, ` +
     `Chromium ${cpuSeconds(p.cpuMs.chromium)}, other programs ${cpuSeconds(p.cpuMs.others)} of ${seconds(p.wallMs * cpus.length)}`;
   console.log(`phase 1 (submit ${options.requests} + all confirmations):   ${seconds(phase1.wallMs).padStart(8)}  ${rate(options.requests, phase1.wallMs)}  (${cpuLine(phase1)})`);
   console.log(`phase 2 (approve ${options.requests} + all approval emails): ${seconds(phase2.wallMs).padStart(8)}  ${rate(options.requests, phase2.wallMs)}  (${cpuLine(phase2)})`);
@@ -642,7 +706,7 @@ async function main(): Promise<number> {
     const per = (ms: number | null) => (ms === null ? '?' : (ms / options.requests).toFixed(1));
     const threads = Object.entries(p.threads).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])
       .map(([group, ms]) => `${group} ${per(ms)}`).join(', ');
-    console.log(`${name} CPU-ms per request: bench ${per(p.cpuMs.bench)}, Temporal ${per(p.cpuMs.temporal)}, Chromium ${per(p.cpuMs.chromium)}` +
+    console.log(`${name} CPU-ms per request: ${benchLabel} ${per(p.cpuMs.bench)}, ${p.cpuMs.worker === null ? '' : `worker ${per(p.cpuMs.worker)}, `}Temporal ${per(p.cpuMs.temporal)}, Chromium ${per(p.cpuMs.chromium)}` +
       ` (bench threads: ${threads}); calls answered at ${rate(options.requests, p.callsWallMs)}`);
     if (p.profile) {
       const top = (rows: Array<[string, number]>) => rows.slice(0, 14).map(([c, ms]) => `${c} ${per(ms)}`).join(', ');
@@ -653,8 +717,9 @@ async function main(): Promise<number> {
   }
   console.log(`timed total (phase 1 + 2):                 ${seconds(timedMs).padStart(8)}  ${rate(options.requests, timedMs)} end to end`);
   console.log(`setup ${seconds(setupMs)}, warm-up ${seconds(warmupMs)}; wall time of the whole run ${seconds(totalWallMs)} (before cleanup)`);
-  console.log(`RSS of the bench process (API + worker): ${mib(rssAfterWarmup)} after warm-up, peak ${mib(peakRss)} during the phases; ` +
-    `child processes (Temporal dev server + Chromium) peak ${mib(peakChildrenRss)}`);
+  const peakWorkerRss = Math.max(phase1.peakWorkerRss, phase2.peakWorkerRss);
+  console.log(`RSS of the bench process (${benchLabel}): ${mib(rssAfterWarmup)} after warm-up, peak ${mib(peakRss)} during the phases; ` +
+    `${portal.worker ? `worker process peak ${mib(peakWorkerRss)}; ` : ''}child processes (${portal.worker ? 'worker, ' : ''}Temporal dev server, Chromium) peak ${mib(peakChildrenRss)}`);
   console.log(`one request's workflow history (request ${phase1.numbers[0]}): submit ${describeShare(history.submit)}; approve ${describeShare(history.approve)}`);
   const targets = {
     submitP95: s.submitCall.p95 <= 100, approveP95: s.approveCall.p95 <= 100,
@@ -664,6 +729,20 @@ async function main(): Promise<number> {
   console.log(`targets (issue #11, concurrency ${options.concurrency}): submit call p95 ≤ 100 ms ${yes(targets.submitP95)} (${s.submitCall.p95}); ` +
     `approve call p95 ≤ 100 ms ${yes(targets.approveP95)} (${s.approveCall.p95}); ≥ 100 submits/s with their confirmations ` +
     `${yes(targets.submitsPerSecond)} (${rate(options.requests, phase1.wallMs)}); 1-minute load average ${os.loadavg()[0].toFixed(2)}`);
+  let floorTargets: TargetRow[] | null = null;
+  if (floor) {
+    console.log('');
+    printFloor(floor, options.requests, options.concurrency, (line) => console.log(line));
+    const cpuPerSubmit = phase1.cpuMs.temporal === null ? null
+      : (phase1.cpuMs.bench + (phase1.cpuMs.worker ?? 0) + phase1.cpuMs.temporal + (phase1.cpuMs.chromium ?? 0)) / options.requests;
+    floorTargets = targetRows(floor, options.requests, {
+      concurrency: options.concurrency, submitCall: s.submitCall, approveCall: s.approveCall, approveToEmail: s.approveToEmail,
+      submitsPerSecond: options.requests / (phase1.wallMs / 1000), approvalsPerSecond: options.requests / (phase2.wallMs / 1000),
+      cpuMsPerSubmit: cpuPerSubmit,
+    });
+    printTargets(floorTargets, (line) => console.log(line));
+    console.log('');
+  }
   if (slowGrpcCalls) console.log(`Temporal dev server: ${slowGrpcCalls} "Slow gRPC call" warnings (updates that waited several seconds)`);
   console.log(`emails: ${mail.counts.confirmations} confirmations, ${mail.counts.approvals} approval emails with ` +
     `${mail.counts.letters} PDF letters (expected ${options.requests} each); ${mail.counts.totalReceived} received in all incl. warm-up, ` +
@@ -688,13 +767,15 @@ async function main(): Promise<number> {
     },
     cpuMs: { phase1: phase1.cpuMs, phase2: phase2.cpuMs, capacityPerPhase: { phase1: Math.round(phase1.wallMs * cpus.length), phase2: Math.round(phase2.wallMs * cpus.length) } },
     loadAverageAtStart: loadAtStart,
-    rssBytes: { afterWarmup: rssAfterWarmup, peak: peakRss, childrenPeak: peakChildrenRss },
+    rssBytes: { afterWarmup: rssAfterWarmup, peak: peakRss, childrenPeak: peakChildrenRss, workerPeak: portal.worker ? peakWorkerRss : null },
     mail: mail.counts,
     temporalSlowGrpcWarnings: slowGrpcCalls,
     threadCpuMs: { phase1: phase1.threads, phase2: phase2.threads },
     mainThreadProfileMs: { phase1: phase1.profile, phase2: phase2.profile },
     history,
     targets,
+    floor: floor ? { updateWithStart: floorFigures(floor.updateWithStart, options.requests), update: floorFigures(floor.update, options.requests) } : null,
+    floorTargets,
     loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
     otherProgramsCpuShare: Math.round(othersShare * 1000) / 1000,
     problems,

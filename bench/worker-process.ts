@@ -1,0 +1,48 @@
+/**
+ * The worker as its own process, as `npm start`, docker-compose.yml and the production shape run it (issue #18: the
+ * figures must hold for the final wiring). `node --import tsx temporal/worker.ts` with the bench's settings; ready
+ * when it says it polls. Its stderr and any line above `warn` are passed on.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface WorkerProcess { pid: number; stop(): Promise<void>; rssBytes(): number }
+
+export async function startWorkerProcess(env: NodeJS.ProcessEnv, say: (line: string) => void, timeoutMs = 120_000): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'temporal/worker.ts'], {
+    cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the worker did not start polling within ${timeoutMs / 1000} s`)), timeoutMs);
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      for (const line of chunk.split('\n').filter(Boolean)) {
+        if (line.startsWith('worker polling task queue')) { clearTimeout(timer); resolve(); }
+        else if (/"level":(50|60)/.test(line)) say(`[worker] ${line.slice(0, 400)}`);
+      }
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      for (const line of chunk.split('\n').filter(Boolean)) if (!/No workflows registered|ExperimentalWarning/.test(line)) say(`[worker] ${line.slice(0, 400)}`);
+    });
+    void exited.then((code) => { clearTimeout(timer); reject(new Error(`the worker exited with ${code} before it polled`)); });
+  });
+  return {
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 15_000))]);
+      if (!stopped) child.kill('SIGKILL');
+    },
+    rssBytes() {
+      try {
+        return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+      } catch {
+        return 0;
+      }
+    },
+  };
+}
