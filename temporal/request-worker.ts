@@ -59,8 +59,9 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createActivities(options.deps),
-    interceptors: { ...workflowSource.interceptors, activity: activityInterceptors },
     ...workflowSource,
+    // After the spread: the workflow source's own `interceptors` (its modules) must not replace the activity ones.
+    interceptors: { ...workflowSource.interceptors, activity: activityInterceptors },
     ...(options.workflowsOnMainThread ? { debugMode: true } : {}),
     maxConcurrentActivityTaskExecutions: 20,
     // Bounded: thousands of open requests wait on timers; the ones not in memory replay from history when they wake
