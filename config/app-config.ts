@@ -75,7 +75,7 @@ export interface AppConfig {
   /** NODE_ENV=production. */
   production: boolean;
   /**
-   * The least level the API and the worker log, as JSON lines with the command's `reqId` (temporal/log-context.ts):
+   * The least level the API and the worker log, as JSON lines with the command's `reqId` (temporal/worker-logging.ts):
    * LOG_LEVEL (trace, debug, info, warn, error); default info in production (a line per call and per activity),
    * warn in development (a terminal shared with npm start's own messages).
    */

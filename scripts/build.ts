@@ -49,6 +49,8 @@ export interface BuildResult {
   outDir: string;
   /** Bare package names the bundles import at run time (node built-ins excluded). */
   externalPackages: string[];
+  /** The same, per bundle (`server`, `worker`, `migrate`): the API must not load the worker's packages. */
+  externalPackagesOf: Record<string, string[]>;
   files: string[];
 }
 
@@ -60,9 +62,10 @@ export function packageName(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-function externals(metafile: Metafile): string[] {
+function externals(metafile: Metafile, only?: string): string[] {
   const names = new Set<string>();
-  for (const output of Object.values(metafile.outputs)) {
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (only && path.basename(file) !== `${only}.js`) continue;
     for (const imported of output.imports) {
       if (!imported.external || NODE_BUILTINS.has(imported.path) || imported.path.startsWith('.')) continue;
       names.add(packageName(imported.path));
@@ -135,6 +138,7 @@ export async function buildProduction(options: BuildOptions = {}): Promise<Build
   // The bundles are ESM whatever package.json says.
   fs.writeFileSync(path.join(outDir, 'package.json'), '{ "type": "module" }\n');
   const externalPackages = externals(bundled.metafile);
+  const externalPackagesOf = Object.fromEntries(Object.keys(PRODUCTION_ENTRIES).map((name) => [name, externals(bundled.metafile, name)]));
   log(`bundled ${Object.keys(PRODUCTION_ENTRIES).map((name) => `${path.relative(root, outDir)}/${name}.js`).join(', ')} and the migrations in ${seconds(started)}`);
 
   if (options.workflowBundle ?? true) {
@@ -145,7 +149,7 @@ export async function buildProduction(options: BuildOptions = {}): Promise<Build
     log(`workflow bundle built in ${seconds(started)}`);
   }
 
-  return { outDir, externalPackages, files: listFiles(outDir).map((f) => path.relative(outDir, f)).sort() };
+  return { outDir, externalPackages, externalPackagesOf, files: listFiles(outDir).map((f) => path.relative(outDir, f)).sort() };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

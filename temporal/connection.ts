@@ -1,6 +1,6 @@
 /** Temporal client for the API (and tests, bench): one connection per process. */
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
-import { reqIdClientInterceptor } from './log-context';
+import { reqIdClientInterceptor } from './command-context';
 
 /**
  * gRPC reconnects with an exponential backoff that grows to 120 s by default: after an hour-long Temporal outage the
@@ -15,7 +15,7 @@ const RECONNECT: ConnectionOptions['channelArgs'] = { 'grpc.initial_reconnect_ba
 export async function createTemporalClient(address: string, namespace: string, options: { lazy?: boolean } = {}): Promise<Client> {
   const connectionOptions: ConnectionOptions = { address, connectTimeout: '10 seconds', channelArgs: RECONNECT };
   const connection = options.lazy ? Connection.lazy(connectionOptions) : await Connection.connect(connectionOptions);
-  // Every start, update and signal carries the reqId of the HTTP call behind it (temporal/log-context.ts).
+  // Every start, update and signal carries the reqId of the HTTP call behind it (temporal/command-context.ts).
   return new Client({ connection, namespace, interceptors: { workflow: [reqIdClientInterceptor] } });
 }
 

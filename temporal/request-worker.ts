@@ -7,7 +7,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { fileURLToPath } from 'node:url';
 import { createActivities, createLetterActivities, type ActivityDeps } from '../activities';
 import { letterTaskQueue } from '../workflows/request.messages';
-import { reqIdActivityInterceptor } from './log-context';
+import { reqIdActivityInterceptor } from './worker-logging';
 import { retryWindowInterceptor } from './retry-window';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/app-config';
 import { createActivityDeps } from './activity-deps';
 import { createTemporalClient } from './connection';
-import { jsonWorkerLogger } from './log-context';
+import { jsonWorkerLogger } from './worker-logging';
 import { createRequestWorker } from './request-worker';
 import { freePort } from './ports';
 import { startWorkerMetricsServer } from './worker-metrics';
@@ -13,7 +13,7 @@ import { ensureWakeUpSweepSchedule } from './wake-up-sweep';
 const config = loadConfig();
 // The SDK's own metrics, on a private loopback port; /metrics on METRICS_PORT serves them with the portal's.
 const sdkMetricsPort = config.metrics.port ? await freePort() : 0;
-// JSON lines with each command's reqId (temporal/log-context.ts); LOG_LEVEL as the API's (config/app-config.ts).
+// JSON lines with each command's reqId (temporal/worker-logging.ts); LOG_LEVEL as the API's (config/app-config.ts).
 Runtime.install({
   logger: jsonWorkerLogger(config.logLevel.toUpperCase() as LogLevel),
   ...(sdkMetricsPort ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } } : {}),

@@ -1,6 +1,6 @@
 /**
  * Each HTTP call's id (issue #21 item 4): Fastify's `reqId` (its default log label) in the API's log lines, answered as `x-request-id`, and
- * carried into the workflow and its activities (temporal/log-context.ts), so one id finds every line of a command.
+ * carried into the workflow and its activities (temporal/command-context.ts), so one id finds every line of a command.
  * An id in `x-request-id` is taken only from a proxy we trust (TRUST_PROXY, judged by the socket's address as Fastify
  * judges X-Forwarded-For), which sets it (nginx `$request_id`); from anyone else it is ignored, so no caller can
  * make their calls log under another call's id.
@@ -9,7 +9,7 @@ import type { FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { compile } from '@fastify/proxy-addr';
 import { randomUUID } from 'node:crypto';
-import { commandContext } from '../../temporal/log-context';
+import { commandContext } from '../../temporal/command-context';
 import { ACCEPTABLE_REQ_ID } from '../../workflows/log-header';
 
 export const REQUEST_ID_HEADER = 'x-request-id';

@@ -1,6 +1,6 @@
 /**
  * Each HTTP call's id (issue #21 item 4): answered as `x-request-id`, in the API's JSON log lines as `reqId`, and
- * the context the Temporal client's interceptor reads (temporal/log-context.ts) while the handler awaits. An id sent
+ * the context the Temporal client's interceptor reads (temporal/command-context.ts) while the handler awaits. An id sent
  * in `x-request-id` is believed only from a proxy TRUST_PROXY names. The id's path into the workflow and its
  * activities is proven on recorded histories (replay.test.ts) and in the production shape's logs.
  */
@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import requestId, { requestIdOptions } from '../../api/plugins/request-id';
-import { commandContext } from '../../temporal/log-context';
+import { commandContext } from '../../temporal/command-context';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

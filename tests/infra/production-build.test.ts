@@ -93,6 +93,14 @@ describe('production build', () => {
     ]));
   });
 
+  it('keeps the worker\'s packages out of the API: it asks workflows, it never runs them, prints or mails', () => {
+    expect(build.externalPackagesOf.server).toContain('@temporalio/client');
+    for (const workerOnly of ['@temporalio/worker', 'playwright-core', 'nodemailer']) {
+      expect(build.externalPackagesOf.server, `dist/server.js imports ${workerOnly}`).not.toContain(workerOnly);
+    }
+    expect(build.externalPackagesOf.worker).toEqual(expect.arrayContaining(['@temporalio/worker', 'playwright-core', 'nodemailer']));
+  });
+
   it('loads only production dependencies at run time (never tsx, vite, typescript…)', () => {
     const builtins = new Set(builtinModules);
     const notProduction = build.externalPackages.filter((name) => !(name in pkg.dependencies) && !builtins.has(name));

@@ -1,32 +1,10 @@
 /**
- * One id per command in every log line it causes (issue #21 item 4). The API runs each HTTP call inside
- * `commandContext` with Fastify's `reqId` (api/plugins/request-id.ts); the client interceptor below copies it into
- * the Temporal headers of every start, update and signal; workflows/log-context.ts hands it on to the activities they
- * schedule; the activity interceptor puts it in the worker's log lines. The worker writes those lines as JSON, the
- * shape of the API's (pino): one object a line, `level`, `time`, `msg`, then the fields.
+ * The worker's half of the command id (issue #21 item 4; the API's half is temporal/command-context.ts): the activity
+ * interceptor puts the `reqId` the workflow handed on in the activity's log lines, and the worker writes its lines as
+ * JSON in the shape of the API's (pino): one object a line, `level`, `time`, `msg`, then the fields.
  */
-import type { Next, WorkflowClientInterceptor, WorkflowSignalInput, WorkflowSignalWithStartInput, WorkflowStartInput, WorkflowStartUpdateInput, WorkflowStartUpdateWithStartInput } from '@temporalio/client';
 import { DefaultLogger, type ActivityInterceptorsFactory, type LogEntry, type LogLevel } from '@temporalio/worker';
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { REQ_ID, reqIdOf, withReqId } from '../workflows/log-header';
-
-export const commandContext = new AsyncLocalStorage<{ reqId: string }>();
-
-const reqIdNow = () => commandContext.getStore()?.reqId;
-
-/** Copies the current `reqId` into the headers of every call that reaches a workflow. */
-export const reqIdClientInterceptor: WorkflowClientInterceptor = {
-  start: (input: WorkflowStartInput, next: Next<WorkflowClientInterceptor, 'start'>) =>
-    next({ ...input, headers: withReqId(input.headers, reqIdNow()) }),
-  startUpdate: (input: WorkflowStartUpdateInput, next: Next<WorkflowClientInterceptor, 'startUpdate'>) =>
-    next({ ...input, headers: withReqId(input.headers, reqIdNow()) }),
-  startUpdateWithStart: (input: WorkflowStartUpdateWithStartInput, next: Next<WorkflowClientInterceptor, 'startUpdateWithStart'>) =>
-    next({ ...input, workflowStartHeaders: withReqId(input.workflowStartHeaders, reqIdNow()), updateHeaders: withReqId(input.updateHeaders, reqIdNow()) }),
-  signal: (input: WorkflowSignalInput, next: Next<WorkflowClientInterceptor, 'signal'>) =>
-    next({ ...input, headers: withReqId(input.headers, reqIdNow()) }),
-  signalWithStart: (input: WorkflowSignalWithStartInput, next: Next<WorkflowClientInterceptor, 'signalWithStart'>) =>
-    next({ ...input, headers: withReqId(input.headers, reqIdNow()) }),
-};
+import { REQ_ID, reqIdOf } from '../workflows/log-header';
 
 /**
  * Puts the command's `reqId` in the activity's log lines (the SDK's "Activity completed", "Activity failed" and our
