@@ -32,17 +32,18 @@ async function seedUsers(client: pg.Client): Promise<void> {
         'Martin','Jackson','Lee','Harris','Clark','Lewis','Robinson','Walker','Young','Allen','King','Wright','Scott','Torres','Hill'] as last,
       array['Mercy Hospital','Harbor Clinic','Valley Medical','Northside Health','Lakeview Surgical','Riverbend Care','Summit Credentialing',
         'Cascade Staffing','Pacific Locums','Willamette Physicians'] as company)
-    insert into users (created_at, updated_at, affiliation, person_type, email, first_name, last_name, company, is_external, session_version)
+    insert into users (created_at, updated_at, affiliation, person_type, email, first_name, last_name, company, is_external, session_version, email_confirmed_at)
     select now() - interval '400 days', now() - interval '400 days',
       case when u <= ${REQUESTERS * 3 / 4} then 'external' else 'OHSU' end,
       case when u > ${REQUESTERS * 3 / 4} then 'Employee' end,
       'requester' || u || '@' || case when u <= ${REQUESTERS * 3 / 4} then lower(replace(company[1 + u % 10], ' ', '')) || '.example' else 'ohsu.example' end,
       first[1 + u % 18], last[1 + (u * 7) % 30], case when u <= ${REQUESTERS * 3 / 4} then company[1 + u % 10] else 'OHSU' end,
-      u <= ${REQUESTERS * 3 / 4}, 0
+      u <= ${REQUESTERS * 3 / 4}, 0, now() - interval '400 days'
     from names, generate_series(1, ${REQUESTERS}) as u
-    on conflict (email) do nothing`);
-  await client.query(`insert into users (created_at, updated_at, affiliation, person_type, email, first_name, last_name, is_external, session_version)
-    values (now(), now(), 'OHSU', 'Employee', $1, 'Bench', 'Admin', false, 0) on conflict (email) do nothing`, [BENCH_ADMIN_EMAIL]);
+    on conflict do nothing`);
+  // Confirmed addresses (issue #16): an address on the admin list grants the rights only once it is proven.
+  await client.query(`insert into users (created_at, updated_at, affiliation, person_type, email, first_name, last_name, is_external, session_version, email_confirmed_at)
+    values (now(), now(), 'OHSU', 'Employee', $1, 'Bench', 'Admin', false, 0, now()) on conflict do nothing`, [BENCH_ADMIN_EMAIL]);
   await client.query(`insert into admins (created_at, updated_at, first_name, last_name, email) values (now(), now(), 'Bench', 'Admin', $1)
     on conflict (email) do nothing`, [BENCH_ADMIN_EMAIL]);
 }
