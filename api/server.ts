@@ -5,6 +5,7 @@ import { DocumentFiles } from '../storage/document-files';
 import { createTemporalClient } from '../temporal/connection';
 import { startMetricsServer } from '../temporal/metrics-server';
 import { buildApp } from './app';
+import { apiLoggerOptions } from './logging';
 
 const config = loadConfig();
 const unsafe = unsafeListenReason(config);
@@ -16,7 +17,7 @@ const orm = await createOrm(config.databaseUrl);
 // Lazy: the API starts while Temporal is down (readiness says so); commands answer 503 until it is back.
 const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace, { lazy: true });
 const files = await new DocumentFiles(config.uploadsDir).init();
-const app = await buildApp({ config, orm, temporal, files }, { logger: { level: config.logLevel } });
+const app = await buildApp({ config, orm, temporal, files }, { logger: apiLoggerOptions(config.logLevel) });
 
 // Prometheus metrics on a port of their own (issue #21 item 4), when METRICS_PORT is set.
 const metrics = config.metrics.port ? await startMetricsServer(app.metrics, config.metrics.host, config.metrics.port) : null;
