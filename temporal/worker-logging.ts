@@ -40,11 +40,24 @@ const jsonSafe = (_key: string, value: unknown) => {
 /** The SDK's attributes no reader needs: an activity's task token is 150 characters of base64 on every line. */
 const DROPPED = new Set(['taskToken']);
 
-/** The worker's logger (Runtime.install): JSON lines on stdout, `LOG_LEVEL` the least level written. */
+/**
+ * The worker's logger (Runtime.install): JSON lines on stdout, `LOG_LEVEL` the least level written. A field that
+ * cannot be written as JSON (a cycle) is left out and named: a log call must never fail the activity or workflow
+ * task that makes it.
+ */
 export function jsonWorkerLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line)): DefaultLogger {
   return new DefaultLogger(level, (entry: LogEntry) => {
-    const time = Number(entry.timestampNanos / 1_000_000n);
+    const head = { level: PINO_LEVEL[entry.level], time: Number(entry.timestampNanos / 1_000_000n), pid: process.pid, msg: entry.message };
     const fields = Object.fromEntries(Object.entries(entry.meta ?? {}).filter(([key]) => !DROPPED.has(key)));
-    write(`${JSON.stringify({ level: PINO_LEVEL[entry.level], time, pid: process.pid, msg: entry.message, ...fields }, jsonSafe)}\n`);
+    let line: string;
+    try {
+      line = JSON.stringify({ ...head, ...fields }, jsonSafe);
+    } catch {
+      const writable = (value: unknown) => { try { JSON.stringify(value, jsonSafe); return true; } catch { return false; } };
+      const kept = Object.entries(fields).filter(([, value]) => writable(value));
+      const dropped = Object.keys(fields).filter((key) => !kept.some(([k]) => k === key));
+      line = JSON.stringify({ ...head, ...Object.fromEntries(kept), unwritableFields: dropped }, jsonSafe);
+    }
+    write(`${line}\n`);
   });
 }
