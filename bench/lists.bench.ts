@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { rssOf } from './process-profile';
 import { BENCH_ADMIN_EMAIL, LISTS_DATABASE_URL, seedListsDatabase } from './seed-requests';
 import { DASHBOARD_FIELDS } from '../domain';
 
@@ -177,11 +178,6 @@ const API_RSS_LIMIT_BYTES = 250 * 1024 * 1024;
 /** Issue #18 target 5: every scenario within 1.25× of the bare server's throughput and p95. */
 const BARE_RATIO_LIMIT = 1.25;
 
-function rssOf(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-  } catch { return 0; }
-}
 
 async function load(server: Server, db: pg.Client, url: string, headersFor: (i: number) => Record<string, string>, seconds: number): Promise<Run> {
   let i = 0;

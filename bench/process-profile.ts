@@ -196,3 +196,12 @@ export function descendants(rootPid: number): number[] {
     return p === rootPid;
   });
 }
+
+/** Resident memory of process `pid` in bytes (VmRSS), 0 when it is gone or the system has no /proc. */
+export function rssOf(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}

@@ -38,7 +38,7 @@ import { startWorkerProcess, type WorkerProcess } from './worker-process';
 import { requestWorkflowId } from '../workflows/request.messages';
 import { floorFigures, printFloor, printTargets, targetRows, type TargetRow } from './floor/floor-report';
 import { measureFloor, type Floor } from './floor/temporal-floor';
-import { countQueries, descendants, historyShares, MainThreadProfiler, threadCpu, threadCpuDelta } from './process-profile';
+import { countQueries, descendants, historyShares, MainThreadProfiler, rssOf, threadCpu, threadCpuDelta } from './process-profile';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Options
@@ -121,13 +121,7 @@ function summarize(samples: number[]): Summary {
 
 /** Sum of VmRSS of every descendant of `rootPid` (Temporal dev server, Chromium and its helpers). */
 function descendantsRss(rootPid: number): number {
-  let total = 0;
-  for (const pid of descendants(rootPid)) {
-    try {
-      total += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-    } catch { /* gone */ }
-  }
-  return total;
+  return descendants(rootPid).reduce((total, pid) => total + rssOf(pid), 0);
 }
 
 const TICK_MS = 10; // USER_HZ = 100 on Linux

@@ -4,8 +4,8 @@
  * when it says it polls. Its stderr and any line above `warn` are passed on.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { rssOf } from './process-profile';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -37,12 +37,6 @@ export async function startWorkerProcess(env: NodeJS.ProcessEnv, say: (line: str
       const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 15_000))]);
       if (!stopped) child.kill('SIGKILL');
     },
-    rssBytes() {
-      try {
-        return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-      } catch {
-        return 0;
-      }
-    },
+    rssBytes: () => rssOf(child.pid!),
   };
 }
