@@ -35,6 +35,7 @@ import { createTemporalClient } from '../temporal/connection';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
 import { createRequestWorker } from '../temporal/request-worker';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
+import { reportWorkerMemory, sampleWorkerMemory, WORKER_MEMORY_PRELOAD } from './memory/worker-memory';
 import { requestWorkflowId } from '../workflows/request.messages';
 import { floorFigures, printFloor, printTargets, targetRows, type TargetRow } from './floor/floor-report';
 import { measureFloor, type Floor } from './floor/temporal-floor';
@@ -43,7 +44,7 @@ import { countQueries, descendants, historyShares, MainThreadProfiler, rssOf, th
 // ---------------------------------------------------------------------------------------------------------------
 // Options
 
-const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)] [--profile 0|1|2 (0)] [--floor 0|1 (1)] [--think MS (0)] [--processes 1|2 (2)]';
+const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)] [--profile 0|1|2 (0)] [--floor 0|1 (1)] [--think MS (0)] [--processes 1|2 (2)] [--memory 0|1 (0)]';
 
 function parseArgs(argv: string[]) {
   /**
@@ -53,8 +54,10 @@ function parseArgs(argv: string[]) {
    * `think`: each simulated user pauses this long between two clicks (0: back to back, the issue's measure).
    * `processes`: 2 runs the worker as its own process, as production does (the API stays in this one); 1 runs both
    *   here, which `--profile` needs to see the worker's code.
+   * `memory`: 1 measures the worker process's memory before and after the submit phase, by holder (issue #18
+   *   target 6; bench/memory/worker-memory.ts); `--requests 1000` fills its workflow cache. Needs `--processes 2`.
    */
-  const options = { requests: 200, concurrency: 8, warmup: 5, profile: 0, floor: 1, think: 0, processes: 2 };
+  const options = { requests: 200, concurrency: 8, warmup: 5, profile: 0, floor: 1, think: 0, processes: 2, memory: 0 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.split('=', 2) as [string, string | undefined];
@@ -68,7 +71,7 @@ function parseArgs(argv: string[]) {
       process.exit(2);
     }
     const value = Number(inline ?? argv[++i]);
-    const min = key === 'warmup' || key === 'profile' || key === 'floor' || key === 'think' ? 0 : 1;
+    const min = ['warmup', 'profile', 'floor', 'think', 'memory'].includes(key) ? 0 : 1;
     if (!Number.isInteger(value) || value < min) {
       console.error(`--${key} needs an integer >= ${min}\n${USAGE}`);
       process.exit(2);
@@ -80,6 +83,10 @@ function parseArgs(argv: string[]) {
     process.exit(2);
   }
   if (options.profile && options.processes === 2) options.processes = 1; // the profile sees this process only
+  if (options.memory && options.processes !== 2) {
+    console.error(`--memory 1 measures the worker's own process: it needs --processes 2 and no --profile\n${USAGE}`);
+    process.exit(2);
+  }
   return options;
 }
 
@@ -406,7 +413,7 @@ async function startPortal(): Promise<Portal> {
   let worker: WorkerProcess | null = null;
   const bundleStarted = performance.now();
   if (options.processes === 2) {
-    worker = await startWorkerProcess(portalEnv, warn);
+    worker = await startWorkerProcess(portalEnv, warn, undefined, options.memory ? WORKER_MEMORY_PRELOAD : null);
     workerPid = worker.pid;
     cleanups.push(['stop worker process', () => worker!.stop()]);
     log(`worker process ${worker.pid} polling (workflow bundle, Chromium) after ${seconds(performance.now() - bundleStarted)}`);
@@ -647,7 +654,16 @@ async function main(): Promise<number> {
   }
 
   const rssAfterWarmup = process.memoryUsage.rss();
+  const snapshotDir = path.join(benchDir, 'results', 'heap');
+  const openWorkflows = async () => (await portal.temporal.workflow.count('ExecutionStatus="Running"')).count;
+  const memoryBefore = options.memory ? await sampleWorkerMemory(portal.worker!, 'before submits', await openWorkflows(), snapshotDir) : null;
   const phase1 = await runPhase('phase 1 submit', benchIds, tracker, 'confirmation', sampler, submit);
+  let workerMemory: ReturnType<typeof reportWorkerMemory> | null = null;
+  if (memoryBefore) {
+    await sleep(SETTLE_MS);
+    const memoryAfter = await sampleWorkerMemory(portal.worker!, 'after submits', await openWorkflows(), snapshotDir);
+    workerMemory = reportWorkerMemory(memoryBefore, memoryAfter, portal.config.maxCachedWorkflows, !!process.env.BENCH_KEEP_HEAP_SNAPSHOTS);
+  }
   const numberOf = new Map(benchIds.map((id, i) => [id, phase1.numbers[i]]));
   const phase2 = await runPhase('phase 2 approve', benchIds, tracker, 'approval', sampler, approve(numberOf));
   const peakChildrenRss = Math.max(phase1.peakChildrenRss, phase2.peakChildrenRss);
@@ -761,6 +777,7 @@ async function main(): Promise<number> {
     },
     cpuMs: { phase1: phase1.cpuMs, phase2: phase2.cpuMs, capacityPerPhase: { phase1: Math.round(phase1.wallMs * cpus.length), phase2: Math.round(phase2.wallMs * cpus.length) } },
     loadAverageAtStart: loadAtStart,
+    workerMemory,
     rssBytes: { afterWarmup: rssAfterWarmup, peak: peakRss, childrenPeak: peakChildrenRss, workerPeak: portal.worker ? peakWorkerRss : null },
     mail: mail.counts,
     temporalSlowGrpcWarnings: slowGrpcCalls,

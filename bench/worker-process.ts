@@ -9,12 +9,23 @@ import { rssOf } from './process-profile';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-export interface WorkerProcess { pid: number; stop(): Promise<void>; rssBytes(): number }
+export interface WorkerProcess {
+  pid: number; stop(): Promise<void>; rssBytes(): number;
+  /** a message to a module preloaded with `preload` (over the IPC channel), and its answer */
+  ask<T>(message: Record<string, unknown>): Promise<T>;
+}
 
-export async function startWorkerProcess(env: NodeJS.ProcessEnv, say: (line: string) => void, timeoutMs = 120_000): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'temporal/worker.ts'], {
-    cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
+/** `preload`: modules imported before the worker's (e.g. bench/memory/worker-memory-probe.ts), with an IPC channel to them. */
+export async function startWorkerProcess(
+  env: NodeJS.ProcessEnv, say: (line: string) => void, timeoutMs = 120_000, preload: { modules: string[]; nodeFlags?: string[] } | null = null,
+): Promise<WorkerProcess> {
+  const preloads = (preload?.modules ?? []).flatMap((module) => ['--import', module]);
+  const child = spawn(process.execPath, [...(preload?.nodeFlags ?? []), '--import', 'tsx', ...preloads, 'temporal/worker.ts'], {
+    cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe', ...(preload ? ['ipc' as const] : [])],
   });
+  let asked = 0;
+  const answers = new Map<number, (message: { error?: string }) => void>();
+  child.on('message', (message: { id: number; error?: string }) => { answers.get(message.id)?.(message); answers.delete(message.id); });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the worker did not start polling within ${timeoutMs / 1000} s`)), timeoutMs);
@@ -38,5 +49,12 @@ export async function startWorkerProcess(env: NodeJS.ProcessEnv, say: (line: str
       if (!stopped) child.kill('SIGKILL');
     },
     rssBytes: () => rssOf(child.pid!),
+    ask<T>(message: Record<string, unknown>) {
+      const id = ++asked;
+      return new Promise<T>((resolve, reject) => {
+        answers.set(id, (answer) => (answer.error ? reject(new Error(answer.error)) : resolve(answer as T)));
+        child.send({ ...message, id });
+      });
+    },
   };
 }
