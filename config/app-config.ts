@@ -87,7 +87,10 @@ export interface AppConfig {
    * EFFECT_RETRY_WINDOW_HOURS, default 72.
    */
   effectRetryWindowMs: number;
-  /** Workflows a worker keeps in memory at most (older ones are replayed from history when they wake). */
+  /**
+   * Workflows a worker keeps in memory at most (older ones are replayed from history when they wake). 250 by default:
+   * each costs the worker 0.8–1.7 MiB of RSS, and a miss only a replay of its history (bench/README.md, issue #18).
+   */
   maxCachedWorkflows: number;
   /**
    * Whether database preparation seeds the development accounts (db/seed-data.ts DEV_ADMIN, DEV_REQUESTER): never in
@@ -201,7 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedDevAccounts: seedDevAccountsSetting(env),
     saml: samlSettings(env),
     clockPolicy: clockPolicySetting(env),
-    maxCachedWorkflows: Number(env.WORKER_MAX_CACHED_WORKFLOWS ?? 1000),
+    maxCachedWorkflows: positiveSetting('WORKER_MAX_CACHED_WORKFLOWS', env.WORKER_MAX_CACHED_WORKFLOWS, 250),
     effectRetryWindowMs: positiveHours('EFFECT_RETRY_WINDOW_HOURS', env.EFFECT_RETRY_WINDOW_HOURS, 72),
   };
 }

@@ -111,3 +111,11 @@ describe('per-user quotas', () => {
     expect(() => loadConfig({ OPEN_DRAFTS_QUOTA: 'lots' })).toThrow(ConfigError);
   });
 });
+
+describe('the worker\'s workflow cache', () => {
+  it('holds 250 workflows by default (each costs 0.8–1.7 MiB of RSS), takes a whole number ≥ 1 and refuses anything else by name', () => {
+    expect(loadConfig({}).maxCachedWorkflows).toBe(250);
+    expect(loadConfig({ WORKER_MAX_CACHED_WORKFLOWS: '1000' }).maxCachedWorkflows).toBe(1000);
+    expect(() => loadConfig({ WORKER_MAX_CACHED_WORKFLOWS: 'many' })).toThrow('WORKER_MAX_CACHED_WORKFLOWS must be a whole number of at least 1 (got "many")');
+  });
+});
