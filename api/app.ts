@@ -5,7 +5,6 @@
  * /api/docs its OpenAPI document. `server.ts` only listens; tests build the app and talk to it with `app.inject`.
  */
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -20,6 +19,7 @@ import authPlugin from './plugins/auth';
 import apiDocs from './plugins/api-docs';
 import errorHandler from './plugins/error-handler';
 import requestId, { requestIdOptions } from './plugins/request-id';
+import securityHeaders from './plugins/security-headers';
 import ormContext from './plugins/orm-context';
 import staticUi from './plugins/static-ui';
 import storableInput from './plugins/storable-input';
@@ -98,7 +98,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
   await app.register(errorHandler);
   await app.register(requestId); // x-request-id, and the id the Temporal calls carry into the workflows
   await app.register(storableInput); // before the routes: it bounds their integers as they are added
-  await app.register(helmet, { contentSecurityPolicy: { directives: contentSecurityPolicy() } });
+  await app.register(securityHeaders, { contentSecurityPolicy: { directives: contentSecurityPolicy() } });
   // Registered before the routes; only routes that opt in (sign-in) are limited.
   // preHandler: the key includes the body's email. Counted in PostgreSQL, shared by every API process.
   await app.register(rateLimit, { global: false, hook: 'preHandler', store: postgresRateLimitStore(deps.orm) });

@@ -26,14 +26,15 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const where = { $and: [notDecided, requestTypeLabelCondition(request.query.requestTypeLabel)] };
     // Issue #10 item 5: decided requests leave the queue, so their stale letters are listed on their own.
     const stale = { letterStaleSince: { $ne: null } };
-    const em = request.em;
+    // Raw statements, run together on the pool: no entity manager of their own is needed (plugins/orm-context.ts).
+    const em = app.orm.em;
     const [adminRequests, counts, staleLetters, staleLettersTotal, requestCounts, emailProblems] = await Promise.all([
-      findRequestRows(em.fork(), { where, orderBy: { updatedAt: 'desc', id: 'desc' }, limit, skip: 0, fields }),
-      queueCounts(em.fork(), where),
-      findRequestRows(em.fork(), { where: stale, orderBy: { letterStaleSince: 'asc', id: 'asc' }, limit, skip: 0, fields }),
-      countRequests(em.fork(), stale),
-      submissionCounts(em.fork(), new Date(), app.config.clockPolicy.calendar.timeZone),
-      countEmailProblems(em.fork()),
+      findRequestRows(em, { where, orderBy: { updatedAt: 'desc', id: 'desc' }, limit, skip: 0, fields }),
+      queueCounts(em, where),
+      findRequestRows(em, { where: stale, orderBy: { letterStaleSince: 'asc', id: 'asc' }, limit, skip: 0, fields }),
+      countRequests(em, stale),
+      submissionCounts(em, new Date(), app.config.clockPolicy.calendar.timeZone),
+      countEmailProblems(em),
     ]);
     return {
       requestCounts,

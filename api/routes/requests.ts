@@ -38,7 +38,7 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request);
     const { requestTypeLabel, ...query } = request.query as Record<string, unknown>;
     const params = parseFindQuery(query, user.isAdmin ? ADMIN_QUERY_FIELDS : REQUESTER_QUERY_FIELDS);
-    const { rows, total } = await findRequestPage(request.em, {
+    const { rows, total } = await findRequestPage(app.orm.em, { // raw statements: no fork (plugins/orm-context.ts)
       where: { $and: [params.where, requestTypeLabelCondition(requestTypeLabel)] }, owner: visibleOwner(user),
       orderBy: { ...params.orderBy, id: params.orderBy.id ?? 'desc' }, // id breaks ties
       limit: params.limit, skip: params.skip, fields: params.fields,

@@ -13,6 +13,6 @@ const searchRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Only the filled parameters; at least one besides limit (400 "Additional search parameters are needed.").',
       querystring: SearchQuery, response: { 200: SearchResult, ...errorResponses(400, 401, 403) },
     },
-  }, async (request) => searchRequests(request.em, request.query, app.config.clockPolicy.calendar.timeZone));
+  }, async (request) => searchRequests(app.orm.em, request.query, app.config.clockPolicy.calendar.timeZone));
 };
 export default searchRequestRoutes;
