@@ -5,7 +5,7 @@
  * export activity on the worker (which writes the file: activities/exports/write-export.ts).
  */
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -96,6 +96,9 @@ export function exportPath(dataDir: string, storedName: string) {
  */
 export async function writeExportSheet(databaseUrl: string, file: string, where: string, values: unknown[], timeZone: string,
   progress: (counts: { rowsTotal?: number; rowsWritten?: number }) => Promise<void>): Promise<{ rowsWritten: number; size: number }> {
+  // Loaded here, by the worker's export activity only: the API imports this module for whereOf and exportPath, and
+  // exceljs would add 7.8 MiB to every API process's heap (issue #18, bench/memory/api-heap.ts).
+  const { default: Excel } = await import('exceljs');
   const client = new pg.Client({ connectionString: databaseUrl });
   try {
     await mkdir(path.dirname(file), { recursive: true });
@@ -105,7 +108,7 @@ export async function writeExportSheet(databaseUrl: string, file: string, where:
     // useStyles: false. With styles on, exceljs serializes every cell's style model (3× the time at 100,000 rows);
     // off, it still gives every Date cell Excel's built-in date format (numFmt 14, shown as m/d/yyyy), which is the
     // one style the sheet needs. Fast deflate: a somewhat larger file, written faster.
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    const workbook = new Excel.stream.xlsx.WorkbookWriter({
       filename: file, useStyles: false, useSharedStrings: false, zip: { zlib: { level: 1 } },
     } as ConstructorParameters<typeof ExcelJS.stream.xlsx.WorkbookWriter>[0]);
     const sheet = workbook.addWorksheet('Requests', { views: [{ state: 'frozen', ySplit: 1 }] });
