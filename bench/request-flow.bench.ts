@@ -36,7 +36,7 @@ import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../te
 import { createRequestWorker } from '../temporal/request-worker';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 import { reportWorkerMemory, sampleWorkerMemory, WORKER_MEMORY_PRELOAD } from './memory/worker-memory';
-import { requestWorkflowId } from '../workflows/request.messages';
+import { REQUEST_WORKFLOW_TYPE, requestWorkflowId } from '../workflows/request.messages';
 import { floorFigures, printFloor, printTargets, targetRows, type TargetRow } from './floor/floor-report';
 import { measureFloor, type Floor } from './floor/temporal-floor';
 import { countQueries, descendants, historyShares, MainThreadProfiler, rssOf, threadCpu, threadCpuDelta } from './process-profile';
@@ -655,7 +655,8 @@ async function main(): Promise<number> {
 
   const rssAfterWarmup = process.memoryUsage.rss();
   const snapshotDir = path.join(benchDir, 'results', 'heap');
-  const openWorkflows = async () => (await portal.temporal.workflow.count('ExecutionStatus="Running"')).count;
+  // request workflows only: the floor's and the schedules' runs live on other queues or types
+  const openWorkflows = async () => (await portal.temporal.workflow.count(`WorkflowType="${REQUEST_WORKFLOW_TYPE}" AND ExecutionStatus="Running"`)).count;
   const memoryBefore = options.memory ? await sampleWorkerMemory(portal.worker!, 'before submits', await openWorkflows(), snapshotDir) : null;
   const phase1 = await runPhase('phase 1 submit', benchIds, tracker, 'confirmation', sampler, submit);
   let workerMemory: ReturnType<typeof reportWorkerMemory> | null = null;
