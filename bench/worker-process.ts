@@ -50,9 +50,12 @@ export async function startWorkerProcess(
     },
     rssBytes: () => rssOf(child.pid!),
     ask<T>(message: Record<string, unknown>) {
+      if (!preload) return Promise.reject(new Error('the worker was started without a preload: nothing answers'));
       const id = ++asked;
       return new Promise<T>((resolve, reject) => {
         answers.set(id, (answer) => (answer.error ? reject(new Error(answer.error)) : resolve(answer as T)));
+        // a worker that dies before answering fails the question instead of hanging the bench
+        void exited.then((code) => { if (answers.delete(id)) reject(new Error(`the worker exited with ${code} before answering`)); });
         child.send({ ...message, id });
       });
     },
