@@ -15,8 +15,8 @@ import { createRequire } from 'node:module';
 const TICK_MS = 10; // USER_HZ = 100 on Linux
 
 /** Thread groups named after what runs there (Linux thread names are cut to 15 characters). */
-function threadGroup(tid: number, comm: string): string {
-  if (tid === process.pid) return 'main thread (API, activities, SDK JS)';
+function threadGroup(tid: number, comm: string, pid: number): string {
+  if (tid === pid) return 'main thread (API, activities, SDK JS)';
   if (/tokio|temporal|core/i.test(comm)) return 'Temporal core (Rust, tokio)';
   if (/libuv/i.test(comm)) return 'libuv pool (fs, dns, crypto)';
   if (/^V8|DefaultWorke|DelayedTask/i.test(comm)) return 'V8 (GC, compiler)';
@@ -24,21 +24,24 @@ function threadGroup(tid: number, comm: string): string {
   return `other (${comm})`;
 }
 
-/** CPU-ms per thread group of this process so far (threads that ended are not counted: sample before and after). */
-export function threadCpu(): Map<string, number> {
+/**
+ * CPU-ms per thread group of this process (or of the process `pid`, the worker's) so far (threads that ended are not
+ * counted: sample before and after).
+ */
+export function threadCpu(pid = process.pid): Map<string, number> {
   const groups = new Map<string, number>();
   let tids: string[];
   try {
-    tids = fs.readdirSync('/proc/self/task');
+    tids = fs.readdirSync(`/proc/${pid}/task`);
   } catch {
     return groups;
   }
   for (const tid of tids) {
     try {
-      const comm = fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const comm = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-      const group = threadGroup(Number(tid), comm);
+      const group = threadGroup(Number(tid), comm, pid);
       groups.set(group, (groups.get(group) ?? 0) + (f[11] + f[12]) * TICK_MS);
     } catch { /* the thread ended */ }
   }

@@ -462,6 +462,8 @@ interface Phase {
   peakWorkerRss: number;
   /** CPU-ms of the bench process per thread group (main thread = API + activities; workflow threads; SDK core) */
   threads: Record<string, number>;
+  /** the same for the worker's own process (main thread = activities and the SDK's JavaScript), when it has one */
+  workerThreads: Record<string, number> | null;
   /** with --profile: the main thread's time per category (self) and per caller in our code (owner), ms */
   profile: { self: Array<[string, number]>; owner: Array<[string, number]> } | null;
   /** with --profile: PostgreSQL round trips of the phase by caller (API, activity type) */
@@ -477,6 +479,7 @@ async function runPhase(
   await profiler?.start();
   queryCounter?.take();
   const threadsBefore = threadCpu();
+  const workerThreadsBefore = workerPid ? threadCpu(workerPid) : null;
   const cpuBefore = process.cpuUsage();
   const snapBefore = cpuSnapshot();
   const started = performance.now();
@@ -499,6 +502,7 @@ async function runPhase(
   const cpu = process.cpuUsage(cpuBefore);
   const snapAfter = cpuSnapshot();
   const threads = threadCpuDelta(threadsBefore, threadCpu());
+  const workerThreads = workerThreadsBefore && workerPid ? threadCpuDelta(workerThreadsBefore, threadCpu(workerPid)) : null;
   const queries = queryCounter?.take() ?? null;
   const profile = profiler
     ? await profiler.stop(path.join(benchDir, 'results', `${label.replace(/\W+/g, '-')}-${process.pid}.cpuprofile`))
@@ -517,7 +521,7 @@ async function runPhase(
         - (snapAfter!.workerMs - snapBefore!.workerMs))),
       others: treeMs === null ? null : Math.max(0, Math.round(snapAfter!.machineMs - snapBefore!.machineMs - treeMs)),
     },
-    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, peakWorkerRss: sampler.peakWorkerRss, numbers, threads, profile, queries,
+    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, peakWorkerRss: sampler.peakWorkerRss, numbers, threads, workerThreads, profile, queries,
   };
 }
 
@@ -715,10 +719,10 @@ async function main(): Promise<number> {
   console.log(`phase 2 (approve ${options.requests} + all approval emails): ${seconds(phase2.wallMs).padStart(8)}  ${rate(options.requests, phase2.wallMs)}  (${cpuLine(phase2)})`);
   for (const [name, p] of [['phase 1', phase1], ['phase 2', phase2]] as const) {
     const per = (ms: number | null) => (ms === null ? '?' : (ms / options.requests).toFixed(1));
-    const threads = Object.entries(p.threads).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])
+    const split = (groups: Record<string, number>) => Object.entries(groups).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])
       .map(([group, ms]) => `${group} ${per(ms)}`).join(', ');
     console.log(`${name} CPU-ms per request: ${benchLabel} ${per(p.cpuMs.bench)}, ${p.cpuMs.worker === null ? '' : `worker ${per(p.cpuMs.worker)}, `}Temporal ${per(p.cpuMs.temporal)}, Chromium ${per(p.cpuMs.chromium)}` +
-      ` (bench threads: ${threads}); calls answered at ${rate(options.requests, p.callsWallMs)}`);
+      ` (bench threads: ${split(p.threads)}${p.workerThreads ? `; worker threads: ${split(p.workerThreads)}` : ''}); calls answered at ${rate(options.requests, p.callsWallMs)}`);
     if (p.profile) {
       const top = (rows: Array<[string, number]>) => rows.slice(0, 14).map(([c, ms]) => `${c} ${per(ms)}`).join(', ');
       console.log(`  main thread profile, ms per request by code (self): ${top(p.profile.self)}`);
@@ -783,6 +787,7 @@ async function main(): Promise<number> {
     mail: mail.counts,
     temporalSlowGrpcWarnings: slowGrpcCalls,
     threadCpuMs: { phase1: phase1.threads, phase2: phase2.threads },
+    workerThreadCpuMs: { phase1: phase1.workerThreads, phase2: phase2.workerThreads },
     mainThreadProfileMs: { phase1: phase1.profile, phase2: phase2.profile },
     history,
     targets,

@@ -20,7 +20,10 @@ export async function startWorkerProcess(
   env: NodeJS.ProcessEnv, say: (line: string) => void, timeoutMs = 120_000, preload: { modules: string[]; nodeFlags?: string[] } | null = null,
 ): Promise<WorkerProcess> {
   const preloads = (preload?.modules ?? []).flatMap((module) => ['--import', module]);
-  const child = spawn(process.execPath, [...(preload?.nodeFlags ?? []), '--import', 'tsx', ...preloads, 'temporal/worker.ts'], {
+  // BENCH_WORKER_NODE_FLAGS: node flags for the worker process alone, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p` (its main
+  // thread's and every workflow thread's CPU profile, written when it stops).
+  const extraFlags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extraFlags, ...(preload?.nodeFlags ?? []), '--import', 'tsx', ...preloads, 'temporal/worker.ts'], {
     cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe', ...(preload ? ['ipc' as const] : [])],
   });
   let asked = 0;
