@@ -13,8 +13,24 @@ import { retryWindowInterceptor } from './retry-window';
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Loaded into every workflow: the command's reqId follows it into its activities (workflows/log-context.ts). */
 export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/log-context.ts', import.meta.url))];
+/**
+ * Pure modules every workflow run uses, evaluated once per worker thread and shared by every run instead of once per
+ * run (the SDK's reusable V8 context evaluates the bundle's modules again for each new run: a submit starts one).
+ * Only modules that keep no per-run state and read no clock or randomness at load may be listed: the lifecycle
+ * machine (and xstate under it), the status, template and clock rules. Their module-level memos (time-zone
+ * formatters, day boundaries) hold pure results, the same for every run.
+ */
+const domainModule = (name: string) => fileURLToPath(new URL(`../domain/${name}.ts`, import.meta.url));
+export const WORKFLOW_PRELOAD_MODULES = ['request-lifecycle.machine', 'request-status', 'notification-template', 'request-clocks'].map(domainModule);
+/** What `bundleWorkflowCode` needs to build the bundle the workers load (temporal/build-workflow-bundle.ts). */
+export const WORKFLOW_BUNDLE_OPTIONS = {
+  workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, preloadModules: WORKFLOW_PRELOAD_MODULES,
+};
 /** What a worker, the bundle build and a replay need to load the workflows the same way. */
-export const WORKFLOW_SOURCE = { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } };
+export const WORKFLOW_SOURCE = {
+  workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+  bundlerOptions: { preloadModules: WORKFLOW_PRELOAD_MODULES },
+};
 
 export interface RequestWorkerOptions {
   address: string;
@@ -50,7 +66,7 @@ export class RequestWorkers {
 
 export async function createRequestWorker(options: RequestWorkerOptions): Promise<RequestWorkers> {
   const connection = await NativeConnection.connect({ address: options.address });
-  const workflowSource: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'interceptors'> = options.workflowBundlePath
+  const workflowSource: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'interceptors' | 'bundlerOptions'> = options.workflowBundlePath
     ? { workflowBundle: { codePath: options.workflowBundlePath } }
     : WORKFLOW_SOURCE; // a prebuilt bundle has the interceptor modules in it (temporal/build-workflow-bundle.ts)
   const activityInterceptors = [reqIdActivityInterceptor, retryWindowInterceptor(options.deps.config.effectRetryWindowMs)];

@@ -21,7 +21,7 @@ import { prepareDatabase } from '../../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { startSmtpSink, type Received } from '../../devtools/smtp-sink';
 import { freePort } from '../../temporal/dev-server';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../temporal/request-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../temporal/request-worker';
 import { createCluster, type Target } from './cluster';
 
 export interface ChaosOptions {
@@ -84,7 +84,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     serverUrl.pathname = `/coi_chaos_${process.pid}_${randomBytes(3).toString('hex')}`;
     const databaseUrl = serverUrl.toString();
     const bundlePath = path.join(tmp, 'workflow-bundle.js');
-    await writeFile(bundlePath, (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: undefined })).code);
+    await writeFile(bundlePath, (await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: undefined })).code);
     const sink = await startSmtpSink();
     cleanups.push(() => sink.close());
     const cluster = createCluster({
