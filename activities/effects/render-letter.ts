@@ -1,7 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Orm } from '../../db/orm';
-import { DocumentSchema, RequestActivitySchema, RequestEffectSchema } from '../../db/entities';
 import { GENERATED_DOCUMENT_AUTHOR } from '../../domain';
 import { DocumentFiles } from '../../storage/document-files';
 import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
@@ -15,17 +13,37 @@ export const LETTER_AUTHOR = GENERATED_DOCUMENT_AUTHOR;
 
 const isClaimHistoryLetter = (letter: RequestSnapshot['letter']) => !!letter && (!('kind' in letter) || letter.kind === 'credentialing-letter');
 
-/**
- * A new claim-history letter answers the "letter may be out of date" flag of a CS-STARS upload (issue #10 item 5),
- * but only when its snapshot was taken after the upload flagged it: a letter printed late from an older snapshot
- * would not show the new claims. Plain SQL, so the request's `version` (an administrator's open page) is untouched.
- */
-async function clearStaleLetterFlag(tx: EntityManager, requestId: number, snapshotTakenAt: Date) {
-  await tx.getConnection().execute(
-    'update requests set letter_stale_since = null where id = ? and letter_stale_since <= ?',
-    [requestId, snapshotTakenAt], 'run', tx.getTransactionContext(),
-  );
+/** What printing an effect's letter reads: the effect, and the document a retried attempt already made, if any. */
+interface EffectToPrint {
+  id: number; requestId: number; snapshot: RequestSnapshot; letterDocumentId: number | null; createdAt: Date; madeDocumentId: number | null;
 }
+const EFFECT_TO_PRINT_SQL = `
+  select e.id, e.request_id as "requestId", e.snapshot, e.letter_document_id as "letterDocumentId", e.created_at as "createdAt",
+    d.id as "madeDocumentId"
+  from request_effects e left join documents d on d.idempotency_key = e.idempotency_key
+  where e.idempotency_key = ?`;
+
+/**
+ * The letter stored as a document of the request, its audit row and the effect's link to it, in one statement (all
+ * or nothing). A new claim-history letter also answers the "letter may be out of date" flag of a CS-STARS upload
+ * (issue #10 item 5), but only when its snapshot was taken after the upload flagged it: a letter printed late from
+ * an older snapshot would not show the new claims. Plain SQL, so the request's `version` (an administrator's open
+ * page) is untouched.
+ */
+const STORE_LETTER_SQL = `
+  with document as (
+    insert into documents (request_id, name, description, stored_name, mime_type, size, is_attachment, uploaded_by, idempotency_key, created_at, updated_at)
+    values (?, ?, ?, ?, 'application/pdf', ?, true, ?, ?, now(), now())
+    returning id
+  ), audit as (
+    insert into request_activity (request_id, date, activity_type, activity_text, performed_by, idempotency_key, created_at, updated_at)
+    values (?, now(), 'Document', ?, ?, ?, now(), now())
+  ), fresh as (
+    update requests set letter_stale_since = null where id = ? and ?::boolean and letter_stale_since <= ?::timestamptz
+  ), linked as (
+    update request_effects set letter_document_id = (select id from document), updated_at = now() where id = ?
+  )
+  select id from document`;
 
 /**
  * Prints the effect's letter from its snapshot and stores it as a document of the request (once per effect: a
@@ -33,40 +51,31 @@ async function clearStaleLetterFlag(tx: EntityManager, requestId: number, snapsh
  */
 export function renderEffectLetterActivity(deps: { orm: Orm; pdf: ChromiumPdfRenderer; files: DocumentFiles }) {
   return async function renderEffectLetter(input: EffectKeyInput): Promise<{ documentId: number }> {
-    const em = deps.orm.em.fork();
-    const effect = await em.findOne(RequestEffectSchema, { idempotencyKey: input.key });
+    const db = deps.orm.em.getConnection();
+    const [effect] = await db.execute<EffectToPrint[]>(EFFECT_TO_PRINT_SQL, [input.key]);
     if (!effect) throw ApplicationFailure.nonRetryable(`No effect ${input.key}`, 'NotFound');
     if (effect.letterDocumentId) return { documentId: effect.letterDocumentId };
-    const made = await em.findOne(DocumentSchema, { idempotencyKey: input.key });
-    if (made) {
-      effect.letterDocumentId = made.id;
-      await em.flush();
-      return { documentId: made.id };
+    if (effect.madeDocumentId) {
+      await db.execute('update request_effects set letter_document_id = ?, updated_at = now() where id = ?', [effect.madeDocumentId, effect.id]);
+      return { documentId: effect.madeDocumentId };
     }
-    const letter = (effect.snapshot as unknown as RequestSnapshot).letter;
+    const { letter } = effect.snapshot;
     if (!letter) throw ApplicationFailure.nonRetryable('The snapshot of this change holds no letter', 'BadRequest');
 
     const { html, baseName, description } = renderLetterDocument(letter);
     const bytes = await withHeartbeat(() => deps.pdf.render(html));
     lettersRendered.inc();
-    const sameName = await em.count(DocumentSchema, { requestId: effect.requestId, name: { $like: `${baseName}%` } });
+    const [{ count: sameName }] = await db.execute<Array<{ count: number }>>(
+      'select count(*)::int as count from documents where request_id = ? and name like ?', [effect.requestId, `${baseName}%`]);
     const name = sameName ? `${baseName} (${sameName + 1}).pdf` : `${baseName}.pdf`;
     const storedName = DocumentFiles.newStoredName(name);
     await deps.files.write(storedName, bytes);
-    return em.transactional(async (tx) => {
-      const document = tx.create(DocumentSchema, {
-        requestId: effect.requestId, name, description, storedName, mimeType: 'application/pdf',
-        size: bytes.length, isAttachment: true, uploadedBy: LETTER_AUTHOR, idempotencyKey: input.key,
-      } as never);
-      tx.create(RequestActivitySchema, {
-        requestId: effect.requestId, date: new Date(), activityType: 'Document', activityText: `Generated "${name}"`,
-        performedBy: LETTER_AUTHOR, idempotencyKey: `${input.key}:letter`,
-      } as never);
-      await tx.flush();
-      if (isClaimHistoryLetter(letter)) await clearStaleLetterFlag(tx, effect.requestId, effect.createdAt);
-      tx.assign(effect, { letterDocumentId: document.id });
-      tx.persist(effect);
-      return { documentId: document.id };
-    });
+    const [document] = await db.execute<Array<{ id: number }>>(STORE_LETTER_SQL, [
+      effect.requestId, name, description, storedName, bytes.length, LETTER_AUTHOR, input.key,
+      effect.requestId, `Generated "${name}"`, LETTER_AUTHOR, `${input.key}:letter`,
+      effect.requestId, isClaimHistoryLetter(letter), effect.createdAt,
+      effect.id,
+    ]);
+    return { documentId: document.id };
   };
 }

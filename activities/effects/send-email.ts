@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import Handlebars from 'handlebars';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
-import { DocumentSchema, EmailTemplateSchema, RequestActivitySchema, RequestEffectSchema, type Document, type RequestEffect } from '../../db/entities';
+import { DocumentSchema, RequestActivitySchema, RequestEffectSchema, type Document, type RequestEffect } from '../../db/entities';
 import {
   AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress,
   possiblyRepeatedSuffix,
@@ -95,11 +95,43 @@ function compiled(source: string): HandlebarsTemplateDelegate {
   return template;
 }
 
+/** What sending an effect's email reads: the effect and its template, in one round trip. */
+interface EffectToSend {
+  id: number; requestId: number; kind: RequestEffect['kind']; templateTitle: string; state: RequestEffect['state'];
+  recipients: string | null; snapshot: RequestSnapshot; letterDocumentId: number | null;
+  /** the template's subject and body; null when no template has the effect's title */
+  subject: string | null; body: string | null;
+}
+const EFFECT_TO_SEND_SQL = `
+  select e.id, e.request_id as "requestId", e.kind, e.template_title as "templateTitle", e.state, e.recipients, e.snapshot,
+    e.letter_document_id as "letterDocumentId", t.subject, t.body
+  from request_effects e left join email_templates t on t.title = e.template_title
+  where e.idempotency_key = ?`;
+
+/**
+ * The usual mark, in one statement: sent, with its audit row (and one for the addresses the server refused), while
+ * the claim count is the one this attempt made. Answers false when another attempt claimed or marked it meanwhile:
+ * the caller then marks it under a lock (`markUnderLock`), which reads the count it must report.
+ */
+const MARK_SENT_SQL = `
+  with marked as (
+    update request_effects set state = 'sent', sent_at = now(), recipients = ?, updated_at = now()
+    where id = ? and state <> 'sent' and claims = ?
+    returning id, request_id
+  ), email as (
+    insert into request_activity (request_id, date, activity_type, activity_text, performed_by, recipients, channel, idempotency_key, created_at, updated_at)
+    select request_id, now(), 'Email', ?, ?, ?, 'Email', ?, now(), now() from marked
+  ), refused as (
+    insert into request_activity (request_id, date, activity_type, activity_text, performed_by, recipients, channel, idempotency_key, effect_id, created_at, updated_at)
+    select request_id, now(), ?, ?, ?, ?, 'Email', ?, id, now(), now() from marked where ?::boolean
+  )
+  select exists(select 1 from marked) as marked`;
+
 /**
  * The effect's letter first, then (approval emails only) the documents an administrator flagged "attach to the
  * approval email" (not letters generated earlier: those have a key, and the email carries its own). One query.
  */
-async function attachmentsOf(em: EntityManager, effect: RequestEffect): Promise<Document[]> {
+async function attachmentsOf(em: EntityManager, effect: Pick<EffectToSend, 'letterDocumentId' | 'kind' | 'requestId'>): Promise<Document[]> {
   const letter = effect.letterDocumentId ? [{ id: effect.letterDocumentId }] : [];
   const flagged = effect.kind === 'letter-and-email' ? [{ isAttachment: true, legacyId: null, idempotencyKey: null }] : [];
   if (!letter.length && !flagged.length) return [];
@@ -131,26 +163,27 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
 
   async function sendOnce(input: EffectKeyInput, delivered: Delivery | null): Promise<SendEffectEmailResult> {
     const em = deps.orm.em.fork();
-    const effect = await em.findOne(RequestEffectSchema, { idempotencyKey: input.key });
+    const [effect] = await em.getConnection().execute<EffectToSend[]>(EFFECT_TO_SEND_SQL, [input.key]);
     if (!effect) throw ApplicationFailure.nonRetryable(`No effect ${input.key}`, 'NotFound');
     const messageId = messageIdOf(input.key);
     if (effect.state === 'sent') {
       return { messageId, recipients: (effect.recipients ?? '').split(', '), possiblyTwice: false, alreadySent: true };
     }
-    const snapshot = effect.snapshot as unknown as RequestSnapshot;
+    const { snapshot } = effect;
     const invalid = snapshot.recipients.filter((address) => !isEmailAddress(address));
     if (invalid.length) throw ApplicationFailure.nonRetryable(`"${invalid.join('", "')}" is not a valid email address`, 'InvalidAddress');
     if (!snapshot.recipients.length) throw ApplicationFailure.nonRetryable('The request names no recipient', 'InvalidAddress');
-    const template = await em.findOne(EmailTemplateSchema, { title: effect.templateTitle });
-    if (!template) throw ApplicationFailure.nonRetryable(`No email template "${effect.templateTitle}"`, 'NotFound');
-    const subject = compiled(template.subject)(snapshot.variables);
-    const text = compiled(template.body)(snapshot.variables);
+    if (effect.subject === null || effect.body === null) throw ApplicationFailure.nonRetryable(`No email template "${effect.templateTitle}"`, 'NotFound');
+    const subject = compiled(effect.subject)(snapshot.variables);
+    const text = compiled(effect.body)(snapshot.variables);
     const documents = await attachmentsOf(em, effect);
     if (effect.kind === 'letter-and-email' && documents[0]?.id !== effect.letterDocumentId) {
       throw ApplicationFailure.nonRetryable('The letter of this email is missing', 'NotFound');
     }
 
     let refused: string[];
+    /** the claims this attempt counted (null: it made none, an earlier attempt delivered it) */
+    let claims: number | null = null;
     if (delivered) {
       refused = delivered.refused;
     } else {
@@ -164,6 +197,7 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
           where id = ? and state <> 'sent' returning claims`,
         [messageId, snapshot.recipients.join(', '), effect.id]);
       if (!claimed.length) return { messageId, recipients: snapshot.recipients, possiblyTwice: false, alreadySent: true };
+      claims = claimed[0].claims;
       const info = await withHeartbeat(() => deps.mailer.sendMail({
         from: deps.config.mailFrom,
         to: snapshot.recipients,
@@ -177,8 +211,23 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
       rememberDelivery({ refused });
     }
     const accepted = snapshot.recipients.filter((r) => !refused.includes(r));
+    const refusedRow = (): [string, string, string, string, string] => [
+      EMAIL_FAILED_ACTIVITY, emailFailedAuditText(effect.templateTitle, `the mail server refused ${refused.join(', ')}`),
+      AUTOMATED_EMAIL_ACTOR, refused.join(', '), `${input.key}:refused`,
+    ];
+    // The usual case: this attempt's claim is the last one, marked with its rows in one statement.
+    const markAsClaimed = async () => {
+      if (claims === null) return false;
+      const [row] = await em.getConnection().execute<Array<{ marked: boolean }>>(MARK_SENT_SQL, [
+        accepted.join(', '), effect.id, claims,
+        automatedEmailAuditText(effect.templateTitle) + possiblyRepeatedSuffix(claims), AUTOMATED_EMAIL_ACTOR, accepted.join(', '), `${input.key}:email`,
+        ...refusedRow(), refused.length > 0,
+      ]);
+      if (row.marked) possiblyTwice = claims >= 2;
+      return row.marked;
+    };
     let possiblyTwice = false;
-    await markedUntilStored(() => em.transactional(async (tx) => {
+    await markedUntilStored(async () => (await markAsClaimed()) || em.transactional(async (tx) => {
       // How many attempts handed it to the mail server, read under a lock as it is marked: each may have delivered it.
       const marked = await tx.findOneOrFail(RequestEffectSchema, effect.id, { refresh: true, lockMode: LockMode.PESSIMISTIC_WRITE });
       if (marked.state === 'sent') return; // an attempt running beside this one marked it (and said how often it went)
@@ -190,11 +239,10 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
         performedBy: AUTOMATED_EMAIL_ACTOR, recipients: accepted.join(', '), channel: 'Email', idempotencyKey: `${input.key}:email`,
       } as never);
       if (refused.length) {
+        const [activityType, activityText, performedBy, recipients, idempotencyKey] = refusedRow();
         tx.create(RequestActivitySchema, {
-          requestId: effect.requestId, date: new Date(), activityType: EMAIL_FAILED_ACTIVITY,
-          activityText: emailFailedAuditText(effect.templateTitle, `the mail server refused ${refused.join(', ')}`),
-          performedBy: AUTOMATED_EMAIL_ACTOR, recipients: refused.join(', '), channel: 'Email',
-          idempotencyKey: `${input.key}:refused`, effectId: effect.id,
+          requestId: effect.requestId, date: new Date(), activityType, activityText, performedBy, recipients, channel: 'Email',
+          idempotencyKey, effectId: effect.id,
         } as never);
       }
     }), { refused });

@@ -176,6 +176,21 @@ describe('activities are idempotent', () => {
     expect(await em.count(RequestEffectSchema, { requestId: id })).toBe(1);
   });
 
+  it('two attempts of one status record at once (an old attempt still alive beside its retry) write it once', async () => {
+    const id = await credentialingDraft(h, requester);
+    const activities = createActivities({ orm: h.orm, mailer: createMailer(h.sink.url), pdf: h.pdf, files: h.files, config: h.config });
+    const input = statusInput(id, `test-status-race-${id}:run:1`);
+    const before = (await h.orm.em.fork().findOneOrFail(RequestSchema, id)).version;
+    await Promise.all([activities.recordStatus(input), activities.recordStatus(input), activities.recordStatus(input)]);
+    const em = h.orm.em.fork();
+    expect(await em.count(RequestActivitySchema, { requestId: id, activityType: { $ne: 'Document' } })).toBe(1);
+    expect(await em.count(RequestEffectSchema, { requestId: id })).toBe(1);
+    const row = await em.findOneOrFail(RequestSchema, id);
+    expect(row.status).toBe('Pending Additional Information');
+    // one write, one version: an administrator's page opened before it gets a conflict, not a silent overwrite
+    expect(row.version).toBe(before + 1);
+  });
+
   it('a retried email activity sends once and writes one audit row', async () => {
     const id = await credentialingDraft(h, requester);
     const mailer = createMailer(h.sink.url);
