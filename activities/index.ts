@@ -11,7 +11,7 @@ import { queueEmailActivity, pendingEffectsActivity } from './effects/queue-emai
 import { queueDiscussionEmailActivity } from './effects/queue-discussion-email';
 import { finishLetterEffectActivity, queueLetterActivity } from './effects/queue-letter';
 import { recordStatusActivity } from './effects/record-status';
-import { clockStartActivity, recordClockEffectActivity, recordSignedReleaseActivity } from './effects/request-clocks';
+import { clockStartActivity, recordClockEffectActivity, recordSignedReleaseActivity, runStartActivity } from './effects/request-clocks';
 import { notingAttemptFailures } from './effects/note-attempt-failure';
 import { renderEffectLetterActivity } from './effects/render-letter';
 import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
@@ -42,6 +42,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     queueLetter: queueLetterActivity(deps),
     finishLetterEffect: finishLetterEffectActivity(deps),
     clockStart: clockStartActivity(deps),
+    runStart: runStartActivity(deps),
     recordClockEffect: recordClockEffectActivity(deps),
     recordSignedRelease: recordSignedReleaseActivity(deps),
     recordStatusChange: recordStatusChangeActivity(deps),

@@ -44,6 +44,13 @@ export interface ClockStartResult {
   releaseExpiryHandled: boolean;
 }
 
+/**
+ * What a fresh run of shape 5 reads of PostgreSQL, in one round trip: the effects an earlier run owed (unless
+ * continue-as-new carried them) and the clocks' start (unless continue-as-new carried them).
+ */
+export interface RunStartInput { requestId: number; owed: boolean; clock: boolean }
+export interface RunStartResult { owed: EffectRef[]; clockStart: ClockStartResult | null }
+
 /** A clock fired (reminder, escalation, expired release on a request that cannot move): its audit row and email. */
 export interface RecordClockEffectInput {
   key: string;
@@ -96,6 +103,7 @@ export interface RequestActivities {
   /** a `letter` effect whose letter is made: nothing more is owed */
   finishLetterEffect(input: EffectKeyInput): Promise<void>;
   clockStart(input: { requestId: number }): Promise<ClockStartResult>;
+  runStart(input: RunStartInput): Promise<RunStartResult>;
   recordClockEffect(input: RecordClockEffectInput): Promise<EffectRef>;
   recordSignedRelease(input: RecordSignedReleaseInput): Promise<void>;
 }

@@ -5,7 +5,7 @@
  */
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { CertificateType, RequestStatus, RequestType } from '../domain';
-import { REQUEST_WORKFLOW_TYPE, requestWorkflowId, type RequestWorkflowInput } from '../workflows/request.messages';
+import { REQUEST_WORKFLOW_SHAPE, REQUEST_WORKFLOW_TYPE, requestWorkflowId, type RequestWorkflowInput } from '../workflows/request.messages';
 import { requestStartSearchAttributes } from '../workflows/search-attributes';
 
 export interface RequestStartRow {
@@ -20,6 +20,7 @@ export interface RequestStartRow {
 
 export function requestStartOperation(request: RequestStartRow, taskQueue: string) {
   const input: RequestWorkflowInput = {
+    shape: REQUEST_WORKFLOW_SHAPE,
     requestId: request.id,
     requestNumber: request.requestNumber,
     requestType: request.requestType as RequestType,

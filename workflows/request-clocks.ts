@@ -6,8 +6,9 @@
  *
  * Everything here runs only behind `patched(REQUEST_CLOCKS_PATCH)`: histories recorded before it replay unchanged.
  */
-import { condition, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
-import type { RecordClockEffectInput, RequestActivities } from '../activities/request-activities.types';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { condition, upsertSearchAttributes } from '@temporalio/workflow';
+import type { ClockStartResult, RecordClockEffectInput } from '../activities/request-activities.types';
 // Straight from the domain files, not the barrel (see workflows/request.workflow.ts).
 import { EMAIL_TEMPLATE_TITLES } from '../domain/notification-template';
 import {
@@ -27,7 +28,8 @@ export type ClockAction =
   | { type: 'status'; event: LifecycleEvent; actor: Actor; extra: { templateTitle: string; reason: string; additionalInformation?: string } }
   | { type: 'record'; record: Omit<RecordClockEffectInput, 'key' | 'requestId' | 'at'> };
 
-type Records = ReturnType<typeof proxyActivities<RequestActivities>>;
+/** Reads what the clocks start from (the activity `clockStart`, or shape 5's one read at the run's start). */
+export type ClockStartLoader = () => Promise<ClockStartResult>;
 
 export class RequestClocks {
   private policy: ClockPolicy | null;
@@ -37,7 +39,7 @@ export class RequestClocks {
   private version = 0;
   private published = 'none';
 
-  constructor(private readonly input: RequestWorkflowInput, private readonly records: Records) {
+  constructor(private readonly input: RequestWorkflowInput, private readonly loadStart: ClockStartLoader) {
     this.policy = input.clockPolicy ?? null;
     this.state = input.clockPolicy && input.clocks ? { ...input.clocks } : null;
   }
@@ -50,7 +52,7 @@ export class RequestClocks {
   }
 
   private async load(): Promise<void> {
-    const start = await this.records.clockStart({ requestId: this.input.requestId });
+    const start = await this.loadStart();
     this.policy = this.input.clockPolicy ?? start.policy;
     this.state = {
       status: this.input.status,
@@ -76,13 +78,27 @@ export class RequestClocks {
 
   /** Operators find waiting requests by clock in the Temporal UI (RequestClock="escalation"). */
   private publish(due: DueClock | null): void {
+    const pairs = this.unpublished(due);
+    if (pairs.length) upsertSearchAttributes(pairs);
+  }
+
+  /** The clock's search attributes when they differ from the ones last published (and they count as published). */
+  private unpublished(due: DueClock | null): SearchAttributeUpdatePair[] {
     const key = due ? `${due.kind}@${due.dueAt}` : 'none';
-    if (key === this.published) return;
+    if (key === this.published) return [];
     this.published = key;
-    upsertSearchAttributes([
+    return [
       { key: RequestClockKey, value: due ? due.kind : null },
       { key: RequestClockDueKey, value: due ? new Date(due.dueAt) : null },
-    ]);
+    ];
+  }
+
+  /**
+   * Shape 5: the clock that is now next, published with the status in one upsert (`with`), so a status change
+   * writes one search-attribute event instead of two; the loop then finds it published and arms its timer.
+   */
+  publishWith(requestType: string, with_: SearchAttributeUpdatePair[]): void {
+    upsertSearchAttributes([...with_, ...this.unpublished(this.next(requestType))]);
   }
 
   /**

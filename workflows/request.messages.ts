@@ -7,7 +7,18 @@ import type { CertificateType, ClockKind, ClockPolicy, ClockState, RequestStatus
 
 export interface Actor { name: string; email: string }
 
+/**
+ * The request workflow's shape that every run started now takes (temporal/request-workflow-start.ts, continue-as-new).
+ * 5: the paths the `commands-and-effects`, `request-clocks` and `local-reads` patches guard, taken without asking
+ * `patched()` (each call writes a marker and a `TemporalChangeVersion` upsert into every new run's history), one
+ * search-attribute upsert per status change (status and clock together) and one read of PostgreSQL at a run's start.
+ * Runs started without it (recorded before issue #18's third round) replay on the patch calls as before.
+ */
+export const REQUEST_WORKFLOW_SHAPE = 5;
+
 export interface RequestWorkflowInput {
+  /** REQUEST_WORKFLOW_SHAPE when the run was started; absent in runs started before shapes were numbered */
+  shape?: number;
   requestId: number;
   requestNumber: number;
   requestType: RequestType;

@@ -28,7 +28,7 @@ import { generatesLetter, isFinished, stampsCompletionDate, STATUS } from '../do
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
   discussionPostedUpdate, generateLetterUpdate, letterEffectKeyOf, letterTaskQueue, recordSignedReleaseUpdate, reopenUpdate,
-  sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate, wakeUpdate,
+  REQUEST_WORKFLOW_SHAPE, sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate, wakeUpdate,
   type Actor, type RequestWorkflowInput, type RequestWorkflowState, type StatusResult,
 } from './request.messages';
 import { REQUEST_CLOCKS_PATCH, RequestClocks, type ClockAction } from './request-clocks';
@@ -89,11 +89,20 @@ function failureReason(error: unknown): string {
 }
 
 export async function requestWorkflow(input: RequestWorkflowInput): Promise<void> {
-  if (!patched(COMMANDS_AND_EFFECTS_PATCH)) return legacyRequestWorkflow(input);
+  // A run started with shape 5 (REQUEST_WORKFLOW_SHAPE) takes the patched paths without asking: every patched() call
+  // writes a marker and a search-attribute upsert into the run's history. Runs started before it ask, in this order.
+  const shaped = (input.shape ?? 0) >= 5;
+  if (!shaped && !patched(COMMANDS_AND_EFFECTS_PATCH)) return legacyRequestWorkflow(input);
   // Runs recorded before the clocks replay without them (no timers, no clock activities, no new search attributes).
-  const clocksOn = patched(REQUEST_CLOCKS_PATCH);
+  const clocksOn = shaped || patched(REQUEST_CLOCKS_PATCH);
   const records = remoteRecords;
-  const reads = clocksOn && patched(LOCAL_READS_PATCH) ? oneAtATime(localRecords) : remoteRecords;
+  const reads = shaped || (clocksOn && patched(LOCAL_READS_PATCH)) ? oneAtATime(localRecords) : remoteRecords;
+  // Shape 5 reads PostgreSQL once at the run's start (owed effects and the clocks' start in one local activity), and
+  // only for what continue-as-new did not carry; earlier shapes read each with a local activity of its own.
+  const owedToRead = !input.pendingEffects;
+  const clockToRead = !(input.clockPolicy && input.clocks);
+  const runStart = shaped && (owedToRead || clockToRead)
+    ? reads.runStart({ requestId: input.requestId, owed: owedToRead, clock: clockToRead }) : null;
 
   const { workflowId, runId, taskQueue } = workflowInfo();
   const letters = proxyActivities<RequestActivities>({
@@ -122,7 +131,9 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     reqIdOfEffect.set(effect.key, currentReqId());
     queue.push(effect);
   };
-  const clocks = clocksOn ? new RequestClocks(input, reads) : null;
+  const clocks = clocksOn
+    ? new RequestClocks(input, runStart ? async () => (await runStart).clockStart! : () => reads.clockStart({ requestId: input.requestId }))
+    : null;
 
   /**
    * A validator judges against the status as it stands. While another change is under way (its status write may
@@ -174,9 +185,11 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     });
     state.status = status;
     if (commandId) state.lastCommandId = commandId;
-    upsertSearchAttributes([{ key: RequestStatusKey, value: status }]);
+    if (!shaped) upsertSearchAttributes([{ key: RequestStatusKey, value: status }]);
     if (effect) enqueue({ key, ...effect });
     clocks?.statusEntered(status, at);
+    // Shape 5: the status and the clock it starts (or stops) in one search-attribute upsert.
+    if (shaped) clocks!.publishWith(state.requestType, [{ key: RequestStatusKey, value: status }]);
     return result();
   }
 
@@ -276,8 +289,8 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   }
 
   // Effects an earlier run owed and never carried out (it was terminated or reset) go first.
-  if (!input.pendingEffects) {
-    const owed = await reads.pendingEffects({ requestId: state.requestId });
+  if (owedToRead) {
+    const owed = runStart ? (await runStart).owed : await reads.pendingEffects({ requestId: state.requestId });
     queue.unshift(...owed.filter((e) => !queue.some((q) => q.key === e.key)));
   }
 
@@ -316,7 +329,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
       await condition(allHandlersFinished);
       if (queue.length > 0 || busy) continue;
       await continueAsNew<typeof requestWorkflow>({
-        requestId: state.requestId, requestNumber: state.requestNumber, requestType: state.requestType,
+        shape: REQUEST_WORKFLOW_SHAPE, requestId: state.requestId, requestNumber: state.requestNumber, requestType: state.requestType,
         certificateType: state.certificateType, status: state.status, lastCommandId: state.lastCommandId, pendingEffects: [],
         ...(clocks ? clocks.carryOver() : {}),
       });

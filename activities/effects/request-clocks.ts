@@ -8,48 +8,75 @@ import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { AUTOMATED_EMAIL_ACTOR, ESCALATION_ACTIVITY, RELEASE_EXPIRED_MARK, REMINDER_ACTIVITY, SIGNED_RELEASE_ACTIVITY, signedReleaseRecordedText, statusEmailRecipients } from '../../domain';
-import type { ClockStartResult, EffectRef, RecordClockEffectInput, RecordSignedReleaseInput } from '../request-activities.types';
+import type { ClockStartResult, EffectRef, RecordClockEffectInput, RecordSignedReleaseInput, RunStartInput, RunStartResult } from '../request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
 /**
  * What a run needs of PostgreSQL to arm the clocks, in one round trip (it runs at every fresh start, so at every
  * submit): the release dates, the last status change, and the reminders, escalations and release expiries since.
  */
-const CLOCK_START_SQL = `
-  select to_char(r.signed_release_date, 'YYYY-MM-DD') as signed_release_date, r.signed_release_recorded_at, lc.date as status_since,
+const CLOCK_START_COLUMNS = `
+    to_char(r.signed_release_date, 'YYYY-MM-DD') as signed_release_date, r.signed_release_recorded_at, lc.date as status_since,
     (select count(*) from request_activity a where a.request_id = r.id and a.activity_type = ?
       and (lc.date is null or a.date >= lc.date))::int as reminders,
     (select count(*) from request_activity a where a.request_id = r.id and a.activity_type = ?
       and (lc.date is null or a.date >= lc.date))::int as escalations,
     (select count(*) from request_activity a where a.request_id = r.id and r.signed_release_recorded_at is not null
-      and a.date >= r.signed_release_recorded_at and a.activity_text like ?)::int as expiries
+      and a.date >= r.signed_release_recorded_at and a.activity_text like ?)::int as expiries`;
+const CLOCK_START_FROM = `
   from requests r
   left join lateral (
     select a.date from request_activity a where a.request_id = r.id and a.activity_type in ('Submission', 'Status Change')
     order by a.date desc, a.id desc limit 1
   ) lc on true
   where r.id = ?`;
+const CLOCK_START_SQL = `select ${CLOCK_START_COLUMNS} ${CLOCK_START_FROM}`;
 
 interface ClockStartRow {
   signed_release_date: string | null; signed_release_recorded_at: Date | null; status_since: Date | null;
   reminders: number; escalations: number; expiries: number;
 }
 
+const clockStartParams = (requestId: number) => [REMINDER_ACTIVITY, ESCALATION_ACTIVITY, `%${RELEASE_EXPIRED_MARK}%`, requestId];
+
+function clockStartOf(row: ClockStartRow, config: AppConfig): ClockStartResult {
+  return {
+    policy: config.clockPolicy,
+    statusSince: row.status_since ? new Date(row.status_since).toISOString() : null,
+    remindersSent: row.reminders,
+    escalated: row.escalations > 0,
+    signedReleaseDate: row.signed_release_date,
+    signedReleaseRecordedAt: row.signed_release_recorded_at ? new Date(row.signed_release_recorded_at).toISOString() : null,
+    releaseExpiryHandled: row.expiries > 0,
+  };
+}
+
 export function clockStartActivity(deps: { orm: Orm; config: AppConfig }) {
   return async function clockStart(input: { requestId: number }): Promise<ClockStartResult> {
-    const [row] = await deps.orm.em.fork().execute<ClockStartRow[]>(CLOCK_START_SQL, [
-      REMINDER_ACTIVITY, ESCALATION_ACTIVITY, `%${RELEASE_EXPIRED_MARK}%`, input.requestId,
-    ]);
+    const [row] = await deps.orm.em.getConnection().execute<ClockStartRow[]>(CLOCK_START_SQL, clockStartParams(input.requestId));
     if (!row) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
-    return {
-      policy: deps.config.clockPolicy,
-      statusSince: row.status_since ? new Date(row.status_since).toISOString() : null,
-      remindersSent: row.reminders,
-      escalated: row.escalations > 0,
-      signedReleaseDate: row.signed_release_date,
-      signedReleaseRecordedAt: row.signed_release_recorded_at ? new Date(row.signed_release_recorded_at).toISOString() : null,
-      releaseExpiryHandled: row.expiries > 0,
-    };
+    return clockStartOf(row, deps.config);
+  };
+}
+
+/** The effects of the request still owed (an earlier run ended before carrying them out), oldest first, as JSON. */
+const OWED_SQL = `
+  select coalesce(json_agg(json_build_object('key', e.idempotency_key, 'kind', e.kind, 'templateTitle', e.template_title) order by e.id), '[]')
+  from request_effects e where e.request_id = r.id and e.state = 'pending'`;
+
+/**
+ * Shape 5's one read at a run's start (a local activity, in the workflow task that takes the first command): the
+ * clocks' start and the owed effects in one statement, either left out when continue-as-new carried it.
+ */
+export function runStartActivity(deps: { orm: Orm; config: AppConfig }) {
+  return async function runStart(input: RunStartInput): Promise<RunStartResult> {
+    const sql = input.clock
+      ? `select ${CLOCK_START_COLUMNS}, (${OWED_SQL}) as owed ${CLOCK_START_FROM}`
+      : `select (${OWED_SQL}) as owed from requests r where r.id = ?`;
+    const [row] = await deps.orm.em.getConnection().execute<Array<ClockStartRow & { owed: EffectRef[] }>>(
+      sql, input.clock ? clockStartParams(input.requestId) : [input.requestId]);
+    if (!row) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
+    return { owed: input.owed ? row.owed : [], clockStart: input.clock ? clockStartOf(row, deps.config) : null };
   };
 }
 

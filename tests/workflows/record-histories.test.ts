@@ -25,8 +25,12 @@ import { ownDatabase } from '../support/own-database';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { saveHistory } from './history-files';
 
-/** The request workflow's newest shape: v4 = commands-and-effects + request-clocks + local-reads patches. */
-const SHAPE_VERSION = 'v4';
+/**
+ * The request workflow's newest shape: v4 = commands-and-effects + request-clocks + local-reads patches; v5 = runs
+ * started with `shape: 5` (REQUEST_WORKFLOW_SHAPE): no patch markers, one search-attribute upsert per status change,
+ * one local read at a run's start (issue #18).
+ */
+const SHAPE_VERSION = 'v5';
 const DIR = path.join(import.meta.dirname, 'histories');
 const recording = !!process.env.RECORD_HISTORIES;
 

@@ -35,6 +35,17 @@ const SHAPES: Record<string, { type?: string; updates?: string[]; activities?: s
   'v4-certificate-woken-by-policy-year-approved': { updates: ['submit', 'setStatus', 'wake'], activities: LETTER_AND_EMAIL },
   'v4-credentialing-discussions-continued-as-new': { updates: ['submit', 'discussionPosted'], continuedAsNew: true },
   'v4-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_AND_EMAIL, continuedFrom: true },
+  // Shape 5 (issue #18): the same commands, started with `shape: 5`.
+  'v5-certificate-approved-req-ids': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL, reqIds: true },
+  'v5-certificate-rental-approved': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL },
+  'v5-certificate-letter-of-intent': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL },
+  'v5-credentialing-escalated-discussion-send-email-approved': { updates: ['submit', 'discussionPosted', 'sendEmail', 'setStatus'], timersFired: true },
+  'v5-credentialing-signed-release-approved': { updates: ['submit', 'recordSignedRelease', 'setStatus'] },
+  'v5-credentialing-reopened-resubmitted-approved': { updates: ['reopen', 'submit', 'setStatus'], activities: LETTER_AND_EMAIL },
+  'v5-credentialing-generate-letter': { updates: ['generateLetter'], activities: ['renderEffectLetter'] },
+  'v5-certificate-woken-by-policy-year-approved': { updates: ['submit', 'setStatus', 'wake'], activities: LETTER_AND_EMAIL },
+  'v5-credentialing-discussions-continued-as-new': { updates: ['submit', 'discussionPosted'], continuedAsNew: true },
+  'v5-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_AND_EMAIL, continuedFrom: true },
   'wake-up-v1-policy-year': { type: 'wakeUpWorkflow', activities: ['findRequestsToWake', 'wakeRequest'] },
   'export-v1-done': { type: 'exportWorkflow', activities: ['writeExport'] },
   'account-email-v1-password-reset': { type: 'accountEmailWorkflow', activities: ['sendAccountEmail'] },
@@ -102,6 +113,27 @@ describe('replay of saved request workflow histories', async () => {
       if (!continued) expect(await localActivities(file)).toBeGreaterThan(0);
     }
     for (const file of files.filter((f) => f.startsWith('v3-'))) expect(await scheduled(file)).toContain('clockStart');
+  });
+
+  it('covers shape 5: started with it, no patch markers, one search-attribute upsert per status change, one read at the start', async () => {
+    const v5 = files.filter((f) => f.startsWith('v5-'));
+    expect(v5.length).toBeGreaterThan(0);
+    for (const file of v5) {
+      const events = (await loadHistory(path.join(dir, file))).events!;
+      const input = JSON.parse(Buffer.from(events[0].workflowExecutionStartedEventAttributes!.input!.payloads![0].data as Uint8Array).toString());
+      expect(input.shape, file).toBe(5);
+      expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch'), file).toEqual([]);
+      const statusChanges = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'recordStatus').length;
+      const upserts = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes);
+      // Each status change upserts once (status and clock together); a clock published alone is a clock that moved
+      // without a status change (a signed release, a reminder sent), never one more per change.
+      expect(upserts.filter((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes!.searchAttributes!.indexedFields!).includes('RequestStatus')).length, file)
+        .toBe(statusChanges);
+      expect(upserts.some((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes!.searchAttributes!.indexedFields!).includes('TemporalChangeVersion')), file).toBe(false);
+      const reads = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+      const continued = !!events[0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
+      expect(reads, file).toBe(continued ? 0 : 1);
+    }
   });
 
   it('holds a recorded history of every shape (npm run record:histories), each with what its name says', async () => {
