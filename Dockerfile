@@ -26,12 +26,12 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:24-bookworm-slim AS runtime
-# Chromium renders the PDFs (playwright-core launches /usr/bin/chromium); fonts keep the layout stable.
+# Chromium renders the PDFs (playwright-core launches Debian's headless-only build); fonts keep the layout stable.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-dejavu-core ca-certificates tini \
+ && apt-get install -y --no-install-recommends chromium-headless-shell fonts-liberation fonts-dejavu-core ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
-    CHROMIUM_PATH=/usr/bin/chromium \
+    CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell \
     DATA_DIR=/app/data \
     HOST=0.0.0.0 \
     PORT=3030 \

@@ -38,6 +38,7 @@ import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
 import { DocumentFiles } from '../storage/document-files';
 import { INITIAL_JS_BUDGET_BYTES, kib, measureInitialJs } from '../ui/initial-js';
+import { UI_BROWSER_PATH } from '../devtools/ui-browser';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(`[bench:browser] ${line}`);
@@ -270,7 +271,7 @@ async function main(): Promise<number> {
   const files = await new DocumentFiles(config.uploadsDir).init();
   const app = await buildApp({ config, orm, temporal, files });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  const browser = await chromium.launch({ executablePath: config.chromiumPath });
+  const browser = await chromium.launch({ executablePath: UI_BROWSER_PATH });
   const scenarios: Scenario[] = [];
   const firstStarted = Date.now();
   try {

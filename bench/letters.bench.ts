@@ -40,6 +40,7 @@ import { DocumentFiles } from '../storage/document-files';
 import { createTemporalClient } from '../temporal/connection';
 import { ensureTemporalServer, freePort } from '../temporal/dev-server';
 import { createRequestWorker } from '../temporal/request-worker';
+import { LETTER_CHROMIUM_PATH } from '../config/app-config';
 
 const TARGETS = { warmP95Ms: 300, burstPerSecond: 20, firstLetterMs: 2000 };
 const USAGE = 'usage: npm run bench:letters -- [--renders N (50)] [--letters N (100)] [--concurrency C (8)] [--warmup W (5)]';
@@ -152,7 +153,7 @@ async function main(): Promise<number> {
   const loadAtStart = loadAverage();
   log(`Node ${process.version}, ${cpus.length} cores (${cpus[0]?.model.trim() ?? '?'}), load average ${loadAtStart.join(' ')}`);
   Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-  const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const chromiumPath = process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH;
 
   // Cold: nothing launched yet, the letter asked for at once (the worst case: no time to prelaunch).
   const coldRenderer = new ChromiumPdfRenderer(chromiumPath);

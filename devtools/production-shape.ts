@@ -31,6 +31,7 @@ import { freePort, freePortInRange } from '../temporal/dev-server';
 import { startTemporalServer } from '../temporal/temporal-server';
 import { startDevIdp } from './dev-idp/dev-idp-server';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
+import { LETTER_CHROMIUM_PATH } from '../config/app-config';
 
 type Log = (line: string) => void;
 
@@ -193,7 +194,7 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     SMTP_URL: sink.url,
     JWT_SECRET: secrets.jwtSecret,
     WORKFLOW_BUNDLE_PATH: path.join(distDir, 'workflow-bundle.js'),
-    CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH,
     TRUST_PROXY: '127.0.0.1',
     LOG_LEVEL: 'info',
     ...options.env,

@@ -253,7 +253,7 @@ async function main() {
 
   // Chromium (PDFs)
   if (!fs.existsSync(config.chromiumPath)) {
-    warn(`Chromium not found at ${config.chromiumPath}: install it with  apt-get install -y chromium fonts-liberation fonts-dejavu-core  (or set CHROMIUM_PATH)`);
+    warn(`Chromium not found at ${config.chromiumPath}: install it with  apt-get install -y chromium-headless-shell fonts-liberation fonts-dejavu-core  (or set CHROMIUM_PATH)`);
     warn('continuing: PDF generation will fail until Chromium is installed');
   }
 

@@ -120,7 +120,7 @@ export class ChromiumPdfRenderer {
   private checkExecutable() {
     if (!existsSync(this.executablePath)) {
       throw new Error(`Chromium not found at ${this.executablePath}: install it with  ` +
-        'apt-get install -y chromium fonts-liberation fonts-dejavu-core  (or set CHROMIUM_PATH)');
+        'apt-get install -y chromium-headless-shell fonts-liberation fonts-dejavu-core  (or set CHROMIUM_PATH)');
     }
   }
 

@@ -183,7 +183,7 @@ describe('docker-compose.yml', () => {
         const mailPorts = [...(compose.services.mail.expose ?? []).map(Number), ...ports('mail').map(([, target]) => target)];
         if (/mailpit|mailhog/.test(mailImage)) expect(Number(smtp.port)).toBe(1025);
         else expect(mailPorts).toContain(Number(smtp.port));
-        expect(e.CHROMIUM_PATH).toBe('/usr/bin/chromium');
+        expect(e.CHROMIUM_PATH).toBe('/usr/lib/chromium/chromium-headless-shell');
       });
 
       it('runs with NODE_ENV=production, a JWT secret the operator must supply, and a public URL', () => {
@@ -341,8 +341,8 @@ describe('Dockerfile', () => {
 
   it('has Chromium and fonts in the runtime image (the worker renders PDFs)', () => {
     const runtime = stages.at(-1)!;
-    for (const pkg of ['chromium', 'fonts-liberation', 'fonts-dejavu-core']) expect(runtime).toMatch(new RegExp(`apt-get install[^\\n]*(\\\\\\n[^\\n]*)*\\b${pkg}\\b`));
-    expect(runtime).toContain('CHROMIUM_PATH=/usr/bin/chromium');
+    for (const pkg of ['chromium-headless-shell', 'fonts-liberation', 'fonts-dejavu-core']) expect(runtime).toMatch(new RegExp(`apt-get install[^\\n]*(\\\\\\n[^\\n]*)*\\b${pkg}\\b`));
+    expect(runtime).toContain('CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell');
   });
 
   it('has a .dockerignore that keeps local state out of the image', () => {

@@ -11,9 +11,10 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ChromiumPdfRenderer } from '../../activities/pdf/chromium-pdf-renderer';
 import { prelaunchLetterRenderer, renderLetterDocument } from '../../activities/pdf/letter-documents';
+import { LETTER_CHROMIUM_PATH } from '../../config/app-config';
 
 const run = promisify(execFile);
-const renderer = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+const renderer = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH);
 afterAll(() => renderer.close());
 
 const letterHtml = (requestNumber: number, clinicianName: string) => renderLetterDocument({
@@ -71,7 +72,7 @@ describe('the PDF renderer', () => {
 
 describe('a print that never returns (a hung Chromium)', () => {
   it('times out, kills that browser, frees the lane, and the next attempt prints in a new browser', async () => {
-    const hanging = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', 1, 3000);
+    const hanging = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH, 1, 3000);
     try {
       const before = new Set(chromiumPids());
       await hanging.render(letterHtml(9200, 'Before Hang'));
@@ -94,7 +95,7 @@ describe('a print that never returns (a hung Chromium)', () => {
 
 describe('a worker stopping while its browsers still start', () => {
   it('closes them and launches none after: the start-up sample letter cannot keep the process alive', async () => {
-    const stopping = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+    const stopping = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH);
     const warming = prelaunchLetterRenderer(stopping);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await stopping.close();

@@ -26,6 +26,7 @@ import { startProductionShape, type ProductionShape } from '../../devtools/produ
 import { buildProduction } from '../../scripts/build';
 import { api, claimHistoryDraft, putAccounts, signIn, type Session } from '../../devtools/portal-client';
 import { eventually } from '../support/eventually';
+import { UI_BROWSER_PATH } from '../../devtools/ui-browser';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const distDir = path.join(root, `dist-shape-${process.pid}`);
@@ -171,7 +172,7 @@ describe('the production shape: two APIs and two workers on the real Temporal se
   });
 
   it('signs the first administrator in through the identity provider\'s stand-in, in Chromium, onto the Admin Dashboard', async () => {
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+    const browser = await chromium.launch({ executablePath: UI_BROWSER_PATH });
     try {
       const page = await browser.newPage({ baseURL: shape.url });
       await page.goto('/login');

@@ -13,6 +13,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { AccessibilityWatch, formatViolations } from './accessibility-watch';
 import { startHarness, type Harness } from './portal-harness';
+import { UI_BROWSER_PATH } from '../../devtools/ui-browser';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -55,7 +56,7 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
     ensureUiBuilt();
     mkdirSync(shots, { recursive: true });
     state.h = await startHarness({ listen: true, env: options.env?.() });
-    state.browser = await chromium.launch({ executablePath: state.h.config.chromiumPath });
+    state.browser = await chromium.launch({ executablePath: UI_BROWSER_PATH });
     state.context = await state.browser.newContext({
       baseURL: state.h.baseUrl!, acceptDownloads: true, viewport: options.viewport ?? { width: 1280, height: 900 },
       timezoneId: options.timezoneId,

@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestActivitySchema } from '../../db/entities';
 import { call, credentialingDraft, loginAdmin, loginRequester } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { LETTER_CHROMIUM_PATH } from '../../config/app-config';
 
-const realChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const realChromium = process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH;
 let h: Harness;
 let folder: string;
 let chromiumPath: string;
