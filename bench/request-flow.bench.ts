@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --requests 200 --concurrency 8 --warmup 5]`: the request flow under load, on real parts in
  * one process (API over HTTP + Temporal worker), with a headless in-memory Temporal dev server, PostgreSQL
- * (a throw-away database coi_bench_<pid>), the in-process SMTP sink and Chromium for the letters.
+ * (a throw-away database coi_bench_<pid>), the SMTP sink (a process of its own, bench/mail-sink-process.ts, so its CPU is not the API's) and Chromium for the letters.
  *
  *   setup (untimed)  N credentialing drafts, each with one small PDF document (create, upload, register)
  *   warm-up          `--warmup` requests submitted and approved end to end, not counted (workflow bundle, Chromium)
@@ -29,7 +29,7 @@ import { dropDatabase, dropOrphanedDatabases } from '../db/database';
 import { createOrm, type Orm } from '../db/orm';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
-import { startSmtpSink, type Received, type SmtpSink } from '../devtools/smtp-sink';
+import { startMailSinkProcess, type MailSinkProcess, type MailSummary } from './mail-sink-process';
 import { DocumentFiles } from '../storage/document-files';
 import { createTemporalClient } from '../temporal/connection';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
@@ -44,12 +44,13 @@ import { countQueries, descendants, historyShares, MainThreadProfiler, rssOf, th
 // ---------------------------------------------------------------------------------------------------------------
 // Options
 
-const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)] [--profile 0|1|2 (0)] [--floor 0|1 (1)] [--think MS (0)] [--processes 1|2 (2)] [--memory 0|1 (0)]';
+const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)] [--profile 0|1|2|3 (0)] [--floor 0|1 (1)] [--think MS (0)] [--processes 1|2 (2)] [--memory 0|1 (0)]';
 
 function parseArgs(argv: string[]) {
   /**
    * `profile`: 1 records the main thread's CPU profile per phase (bench/results/*.cpuprofile) and prints where it
-   * went; 2 also runs the workflow code on the main thread so the profile includes it.
+   * went; 2 also runs the workflow code on the main thread so the profile includes it; 3 keeps the worker in its own
+   * process and profiles the API alone (this process's main thread).
    * `floor`: 1 measures the Temporal floor (issue #18) in the same run, after the warm-up, and compares.
    * `think`: each simulated user pauses this long between two clicks (0: back to back, the issue's measure).
    * `processes`: 2 runs the worker as its own process, as production does (the API stays in this one); 1 runs both
@@ -82,7 +83,8 @@ function parseArgs(argv: string[]) {
     console.error(`--processes is 1 or 2\n${USAGE}`);
     process.exit(2);
   }
-  if (options.profile && options.processes === 2) options.processes = 1; // the profile sees this process only
+  // the profile sees this process only: the worker comes into it, unless the API alone is asked for (3)
+  if (options.profile && options.profile !== 3 && options.processes === 2) options.processes = 1;
   if (options.memory && options.processes !== 2) {
     console.error(`--memory 1 measures the worker's own process: it needs --processes 2 and no --profile\n${USAGE}`);
     process.exit(2);
@@ -141,10 +143,12 @@ const TICK_MS = 10; // USER_HZ = 100 on Linux
 let temporalPid: number | null = null;
 /** The worker's own process (`--processes 2`): its CPU apart from its Chromium's. */
 let workerPid: number | null = null;
+/** The SMTP sink's process (bench/mail-sink-process.ts): the mail server's CPU, counted apart from ours. */
+let sinkPid: number | null = null;
 /** The dev server's "Slow gRPC call" warnings (e.g. an UpdateWorkflowExecution waiting for its activity). */
 let slowGrpcCalls = 0;
 
-function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number; workerMs: number } | null {
+function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number; workerMs: number; sinkMs: number } | null {
   try {
     const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
     const [user, nice, system, , , irq, softirq, steal] = fields;
@@ -152,6 +156,7 @@ function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number;
     let treeMs = 0;
     let temporalMs = 0;
     let workerMs = 0;
+    let sinkMs = 0;
     for (const pid of [process.pid, ...descendants(process.pid)]) {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -160,9 +165,10 @@ function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number;
         treeMs += ms;
         if (pid === temporalPid) temporalMs += ms;
         if (pid === workerPid) workerMs += (f[11] + f[12]) * TICK_MS; // its own threads; Chromium is counted apart
+        if (pid === sinkPid) sinkMs += ms;
       } catch { /* gone */ }
     }
-    return { machineMs, treeMs, temporalMs, workerMs };
+    return { machineMs, treeMs, temporalMs, workerMs, sinkMs };
   } catch {
     return null;
   }
@@ -265,7 +271,7 @@ async function pool<T, R>(items: T[], limit: number, task: (item: T, index: numb
 // Mail tracking: every message the sink receives, timestamped by a subscriber the moment it is delivered
 
 type Kind = 'confirmation' | 'approval';
-interface Arrival { at: number; message: Received }
+interface Arrival { at: number; message: MailSummary }
 
 const SUBJECT_PATTERNS: Array<[Kind, RegExp]> = [
   ['confirmation', /^Request (\d+) received:/], // Submission Confirmation
@@ -274,11 +280,11 @@ const SUBJECT_PATTERNS: Array<[Kind, RegExp]> = [
 
 class MailTracker {
   readonly arrivals: Record<Kind, Map<number, Arrival[]>> = { confirmation: new Map(), approval: new Map() };
-  readonly other: Received[] = [];
+  readonly other: MailSummary[] = [];
   private waiters = new Set<() => void>();
   private unsubscribe: () => void;
 
-  constructor(sink: SmtpSink) {
+  constructor(sink: MailSinkProcess) {
     this.unsubscribe = sink.subscribe((message) => {
       const at = performance.now();
       const match = SUBJECT_PATTERNS.map(([kind, re]) => [kind, re.exec(message.subject)] as const).find(([, m]) => m);
@@ -327,7 +333,7 @@ class MailTracker {
 
 interface Portal {
   config: AppConfig;
-  sink: SmtpSink;
+  sink: MailSinkProcess;
   api: Api;
   temporalServer: TemporalServerHandle;
   temporal: Client;
@@ -376,7 +382,7 @@ async function startPortal(): Promise<Portal> {
         log(line);
       },
     }),
-    startSmtpSink(),
+    startMailSinkProcess(),
   ]);
   if (temporalStarted.status === 'fulfilled') {
     const server = temporalStarted.value;
@@ -387,7 +393,8 @@ async function startPortal(): Promise<Portal> {
   if (sinkStarted.status === 'fulfilled') cleanups.push(['close SMTP sink', () => sinkStarted.value.close()]);
   for (const settled of [prepared, temporalStarted, sinkStarted]) if (settled.status === 'rejected') throw settled.reason;
   const temporalServer = (temporalStarted as PromiseFulfilledResult<TemporalServerHandle>).value;
-  const sink = (sinkStarted as PromiseFulfilledResult<SmtpSink>).value;
+  const sink = (sinkStarted as PromiseFulfilledResult<MailSinkProcess>).value;
+  sinkPid = sink.pid;
   if (!temporalServer.started) throw new Error(`something already listens on ${address}`);
   temporalPid = temporalServer.process?.pid ?? null;
   log(`database ${dbUrl.pathname.slice(1)}, Temporal ${address} (in memory, headless), SMTP sink ${sink.url}`);
@@ -456,7 +463,7 @@ interface Phase {
    * CPU of the bench process (the API; the worker too with `--processes 1`), of the worker's own process, of the
    * other children (Temporal dev server, Chromium), of other programs.
    */
-  cpuMs: { bench: number; worker: number | null; temporal: number | null; chromium: number | null; others: number | null };
+  cpuMs: { bench: number; worker: number | null; temporal: number | null; chromium: number | null; mailSink: number | null; others: number | null };
   peakRss: number;
   peakChildrenRss: number;
   peakWorkerRss: number;
@@ -518,7 +525,8 @@ async function runPhase(
       worker: treeMs === null || !workerPid ? null : Math.round(snapAfter!.workerMs - snapBefore!.workerMs),
       temporal: treeMs === null ? null : Math.round(snapAfter!.temporalMs - snapBefore!.temporalMs),
       chromium: treeMs === null ? null : Math.max(0, Math.round(treeMs - benchCpuMs - (snapAfter!.temporalMs - snapBefore!.temporalMs)
-        - (snapAfter!.workerMs - snapBefore!.workerMs))),
+        - (snapAfter!.workerMs - snapBefore!.workerMs) - (snapAfter!.sinkMs - snapBefore!.sinkMs))),
+      mailSink: treeMs === null ? null : Math.round(snapAfter!.sinkMs - snapBefore!.sinkMs),
       others: treeMs === null ? null : Math.max(0, Math.round(snapAfter!.machineMs - snapBefore!.machineMs - treeMs)),
     },
     peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, peakWorkerRss: sampler.peakWorkerRss, numbers, threads, workerThreads, profile, queries,
@@ -526,9 +534,9 @@ async function runPhase(
 }
 
 /** Exactly one confirmation and one approval email (with exactly one PDF letter for that request) per number. */
-function verifyMail(tracker: MailTracker, numbers: number[], warmupNumbers: number[], sink: SmtpSink) {
+function verifyMail(tracker: MailTracker, numbers: number[], warmupNumbers: number[], sink: MailSinkProcess) {
   const problems: string[] = [];
-  const counts = { confirmations: 0, approvals: 0, letters: 0, other: tracker.other.length, totalReceived: sink.messages().length };
+  const counts = { confirmations: 0, approvals: 0, letters: 0, other: tracker.other.length, totalReceived: sink.count() };
   const measured = new Set(numbers);
   if (measured.size !== numbers.length) problems.push('the same request number was answered twice');
   for (const n of [...warmupNumbers, ...numbers]) {
@@ -714,14 +722,14 @@ async function main(): Promise<number> {
   const benchLabel = options.processes === 2 ? 'API' : 'bench (API + worker)';
   const cpuSeconds = (ms: number | null) => (ms === null ? '?' : seconds(ms));
   const cpuLine = (p: Phase) => `CPU-s: ${benchLabel} ${cpuSeconds(p.cpuMs.bench)}, ${p.cpuMs.worker === null ? '' : `worker ${cpuSeconds(p.cpuMs.worker)}, `}Temporal ${cpuSeconds(p.cpuMs.temporal)}, ` +
-    `Chromium ${cpuSeconds(p.cpuMs.chromium)}, other programs ${cpuSeconds(p.cpuMs.others)} of ${seconds(p.wallMs * cpus.length)}`;
+    `Chromium ${cpuSeconds(p.cpuMs.chromium)}, mail sink ${cpuSeconds(p.cpuMs.mailSink)}, other programs ${cpuSeconds(p.cpuMs.others)} of ${seconds(p.wallMs * cpus.length)}`;
   console.log(`phase 1 (submit ${options.requests} + all confirmations):   ${seconds(phase1.wallMs).padStart(8)}  ${rate(options.requests, phase1.wallMs)}  (${cpuLine(phase1)})`);
   console.log(`phase 2 (approve ${options.requests} + all approval emails): ${seconds(phase2.wallMs).padStart(8)}  ${rate(options.requests, phase2.wallMs)}  (${cpuLine(phase2)})`);
   for (const [name, p] of [['phase 1', phase1], ['phase 2', phase2]] as const) {
     const per = (ms: number | null) => (ms === null ? '?' : (ms / options.requests).toFixed(1));
     const split = (groups: Record<string, number>) => Object.entries(groups).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])
       .map(([group, ms]) => `${group} ${per(ms)}`).join(', ');
-    console.log(`${name} CPU-ms per request: ${benchLabel} ${per(p.cpuMs.bench)}, ${p.cpuMs.worker === null ? '' : `worker ${per(p.cpuMs.worker)}, `}Temporal ${per(p.cpuMs.temporal)}, Chromium ${per(p.cpuMs.chromium)}` +
+    console.log(`${name} CPU-ms per request: ${benchLabel} ${per(p.cpuMs.bench)}, ${p.cpuMs.worker === null ? '' : `worker ${per(p.cpuMs.worker)}, `}Temporal ${per(p.cpuMs.temporal)}, Chromium ${per(p.cpuMs.chromium)}, mail sink ${per(p.cpuMs.mailSink)}` +
       ` (bench threads: ${split(p.threads)}${p.workerThreads ? `; worker threads: ${split(p.workerThreads)}` : ''}); calls answered at ${rate(options.requests, p.callsWallMs)}`);
     if (p.profile) {
       const top = (rows: Array<[string, number]>) => rows.slice(0, 14).map(([c, ms]) => `${c} ${per(ms)}`).join(', ');
