@@ -13,6 +13,7 @@ import { finishLetterEffectActivity, queueLetterActivity } from './effects/queue
 import { recordStatusActivity } from './effects/record-status';
 import { clockStartActivity, recordClockEffectActivity, recordSignedReleaseActivity, runStartActivity } from './effects/request-clocks';
 import { notingAttemptFailures } from './effects/note-attempt-failure';
+import { issueLetterAndEmailActivity } from './effects/issue-letter-and-email';
 import { renderEffectLetterActivity } from './effects/render-letter';
 import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
 import { generateLetterActivity } from './legacy/generate-letter';
@@ -30,7 +31,7 @@ import { wakeRequestActivity } from './wake-ups/wake-request';
 export interface ActivityDeps { orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig }
 
 /** Activities of the request task queue (everything but Chromium). */
-export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities & WakeUpActivities & ExportActivities {
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities & WakeUpActivities & ExportActivities {
   return {
     sendAccountEmail: sendAccountEmailActivity(deps),
     recordStatus: recordStatusActivity(deps),
@@ -54,9 +55,10 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
 }
 
 /** Activities of the letters task queue (Chromium), apart so a PDF backlog never delays a status save. */
-export function createLetterActivities(deps: ActivityDeps): Pick<RequestActivities, 'renderEffectLetter'> & Pick<LegacyRequestActivities, 'generateLetter'> {
+export function createLetterActivities(deps: ActivityDeps): Pick<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & Pick<LegacyRequestActivities, 'generateLetter'> {
   return {
     renderEffectLetter: notingAttemptFailures(deps.orm, renderEffectLetterActivity(deps)),
+    issueLetterAndEmail: notingAttemptFailures(deps.orm, issueLetterAndEmailActivity(deps)),
     generateLetter: generateLetterActivity(deps),
   };
 }

@@ -98,6 +98,8 @@ export interface RequestActivities {
   pendingEffects(input: { requestId: number }): Promise<EffectRef[]>;
   renderEffectLetter(input: EffectKeyInput): Promise<{ documentId: number }>;
   sendEffectEmail(input: EffectKeyInput): Promise<SendEffectEmailResult>;
+  /** shape 6: a `letter-and-email` effect's letter and email in one activity, on the letters task queue */
+  issueLetterAndEmail(input: EffectKeyInput): Promise<SendEffectEmailResult>;
   recordEffectFailure(input: EffectFailureInput): Promise<void>;
   queueLetter(input: QueueLetterInput): Promise<QueueLetterResult>;
   /** a `letter` effect whose letter is made: nothing more is owed */

@@ -84,6 +84,9 @@ export const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
 export const possiblyRepeatedSuffix = (times: number): string =>
   (times <= 1 ? '' : times === 2 ? POSSIBLY_TWICE_SUFFIX : ` (possibly ${times} times)`);
 
+/** How an effect's failure reason begins when its letter, not its email, failed (the audit row and the problem list say it). */
+export const LETTER_FAILED_PREFIX = 'the letter could not be generated: ';
+
 /** Audit rows of an email that could not be sent; an administrator can send it again from the audit trail. */
 export const EMAIL_FAILED_ACTIVITY = 'Email Failed';
 export const emailFailedAuditText = (templateTitle: string, reason: string): string => `"${templateTitle}" email failed: ${reason}`;

@@ -89,10 +89,14 @@ export const uncoveredCertificateMessage = (from: string, to: string): string =>
  * Refuses issuing a certificate or letter of intent whose dates no policy year covers: the message to show, or null
  * when it may be issued (not a certificate, not an issuing status, or covered). `issuedDay` is the office's today.
  */
+/** Whether moving the request to `newStatus` issues a certificate (and so needs a policy year covering its period). */
+export const issuesCertificate = (request: Pick<CoveredPeriodFields, 'requestType'>, newStatus: string): boolean =>
+  request.requestType === 'certificate' && ISSUING_CERTIFICATE_STATUSES.includes(newStatus);
+
 export function certificateCoverageError(
   request: CoveredPeriodFields, newStatus: string, years: ReadonlyArray<{ startDate: Date | string; endDate: Date | string }>, issuedDay: string,
 ): string | null {
-  if (request.requestType !== 'certificate' || !ISSUING_CERTIFICATE_STATUSES.includes(newStatus)) return null;
+  if (!issuesCertificate(request, newStatus)) return null;
   const { from, to } = coveredPeriod(request, issuedDay);
   return periodCovered(years, from, to) ? null : uncoveredCertificateMessage(from, to);
 }

@@ -92,7 +92,7 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     interceptors: { activity: activityInterceptors },
     // Two activities per Chromium lane: while one stores its PDF and writes its rows, the next is already printing
     // (the extra one waits for a free lane, heartbeating). Its own queue, so a backlog never delays a status save.
-    maxConcurrentActivityTaskExecutions: options.deps.pdf.maxConcurrent * 2,
+    maxConcurrentActivityTaskExecutions: options.deps.pdf.maxConcurrent * 4,
   });
   return new RequestWorkers(connection, [requests, letters]);
 }

@@ -23,6 +23,7 @@ import type { EffectRef, RequestActivities } from '../activities/request-activit
 // Straight from the domain files, not the barrel: every new run evaluates the bundle's modules again, and the barrel
 // would bring the whole domain (forms, registration, admin desk) into each submit's workflow (issue #11).
 import { applyLifecycleEvent, type LifecycleEvent } from '../domain/request-lifecycle.machine';
+import { LETTER_FAILED_PREFIX } from '../domain/messages';
 import { ALL_EMAIL_TEMPLATE_TITLES, EMAIL_TEMPLATE_TITLES, notificationTemplateFor } from '../domain/notification-template';
 import { generatesLetter, isFinished, stampsCompletionDate, STATUS } from '../domain/request-status';
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
@@ -92,6 +93,8 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   // A run started with shape 5 (REQUEST_WORKFLOW_SHAPE) takes the patched paths without asking: every patched() call
   // writes a marker and a search-attribute upsert into the run's history. Runs started before it ask, in this order.
   const shaped = (input.shape ?? 0) >= 5;
+  // Shape 6: a decision's letter and its email are one activity (one activity task and workflow task less).
+  const oneLetterActivity = (input.shape ?? 0) >= 6;
   if (!shaped && !patched(COMMANDS_AND_EFFECTS_PATCH)) return legacyRequestWorkflow(input);
   // Runs recorded before the clocks replay without them (no timers, no clock activities, no new search attributes).
   const clocksOn = shaped || patched(REQUEST_CLOCKS_PATCH);
@@ -276,13 +279,19 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   async function carryOut(effect: EffectRef): Promise<void> {
     let step = 'letter';
     try {
+      if (oneLetterActivity && effect.kind === 'letter-and-email') {
+        // Shape 6: printed and emailed by one activity on the letters queue; a letter failure names itself.
+        step = 'letter and email';
+        await letters.issueLetterAndEmail({ key: effect.key });
+        return;
+      }
       // The command sequence of 'email' and 'letter-and-email' effects is unchanged (saved histories replay).
       if (effect.kind === 'letter-and-email' || effect.kind === 'letter') await letters.renderEffectLetter({ key: effect.key });
       step = 'email';
       if (effect.kind === 'letter') await records.finishLetterEffect({ key: effect.key });
       else await emails.sendEffectEmail({ key: effect.key });
     } catch (error) {
-      const reason = step === 'letter' ? `the letter could not be generated: ${failureReason(error)}` : failureReason(error);
+      const reason = step === 'letter' ? `${LETTER_FAILED_PREFIX}${failureReason(error)}` : failureReason(error);
       log.warn('request effect failed', { key: effect.key, templateTitle: effect.templateTitle, reason });
       await records.recordEffectFailure({ key: effect.key, reason });
     }

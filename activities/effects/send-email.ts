@@ -7,7 +7,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { DocumentSchema, RequestActivitySchema, RequestEffectSchema, type Document, type RequestEffect } from '../../db/entities';
 import {
-  AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress,
+  AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress, LETTER_FAILED_PREFIX,
   possiblyRepeatedSuffix,
 } from '../../domain';
 import type { DocumentFiles } from '../../storage/document-files';
@@ -261,7 +261,7 @@ export function recordEffectFailureActivity(deps: { orm: Orm }) {
       if (effect.kind === 'letter') {
         em.create(RequestActivitySchema, {
           requestId: effect.requestId, date: new Date(), activityType: DOCUMENT_ACTIVITY,
-          activityText: documentAuditText.regenerationFailed(input.reason.replace(/^the letter could not be generated: /, '')),
+          activityText: documentAuditText.regenerationFailed(input.reason.startsWith(LETTER_FAILED_PREFIX) ? input.reason.slice(LETTER_FAILED_PREFIX.length) : input.reason),
           performedBy: LETTER_AUTHOR, recipients: null, channel: 'Portal', idempotencyKey: `${input.key}:failed`,
         } as never);
         return;

@@ -9,7 +9,7 @@ import {
   ClaimHistorySchema, DiscussionSchema, DocumentSchema, PolicyYearSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema, type Request,
 } from '../../db/entities';
 import {
-  COMPLETED_STATUSES, hasErrors, NO_POLICY_YEAR_REASON, isCertificateType, certificateCoverageError, isFinished, MESSAGES, officeToday, PRODUCT_NAME, requestKindOf,
+  COMPLETED_STATUSES, hasErrors, NO_POLICY_YEAR_REASON, isCertificateType, certificateCoverageError, issuesCertificate, isFinished, MESSAGES, officeToday, PRODUCT_NAME, requestKindOf,
   SIGNED_RELEASE_MESSAGES, signedReleaseDateError, STATUS, zonedDay, type RequestStatus,
   onDemandRecipients,
 } from '../../domain';
@@ -154,9 +154,11 @@ async function changeStatusAsAdmin(
   if (body.status === STATUS.draft) {
     await reopenRequest(ctx.workflows, workflowRow, actor, seenVersion);
   } else {
-    // No certificate saying no policy covers it (issue #22 item 14): refused before anything is written.
-    const years = await ctx.em.find(PolicyYearSchema, {});
-    const uncovered = certificateCoverageError(row, body.status, years, officeToday(ctx.clockPolicy.calendar.timeZone));
+    // No certificate saying no policy covers it (issue #22 item 14): refused before anything is written. The policy
+    // years are read only for a change that issues a certificate.
+    const uncovered = issuesCertificate(row, body.status)
+      ? certificateCoverageError(row, body.status, await ctx.em.find(PolicyYearSchema, {}), officeToday(ctx.clockPolicy.calendar.timeZone))
+      : null;
     if (uncovered) throw badRequest(uncovered, { status: uncovered }, { reason: NO_POLICY_YEAR_REASON, offer: STATUS.pendingNewPolicyYear });
     const verified = body.verified ?? row.verified;
     await changeStatus(ctx.workflows, workflowRow, { status: body.status, verified, internalNotes: body.internalNotes, actor }, seenVersion);

@@ -130,7 +130,7 @@ describe('the production shape: two APIs and two workers on the real Temporal se
     const finished = await eventually(async () => {
       const activities = linesOf('worker-').filter((line) => line.msg === 'activity finished');
       const types = activities.map((line) => line.activityType);
-      return ['recordStatus', 'renderEffectLetter', 'sendEffectEmail'].every((t) => types.includes(t)) ? activities : undefined;
+      return ['recordStatus', 'issueLetterAndEmail'].every((t) => types.includes(t)) ? activities : undefined;
     }, 20_000);
     expect(finished.every((line) => line.workflowId === `request-${number}` && line.level === 30 && typeof line.time === 'number')).toBe(true);
     const apiLines = linesOf('api-');

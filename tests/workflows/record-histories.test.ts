@@ -28,9 +28,9 @@ import { saveHistory } from './history-files';
 /**
  * The request workflow's newest shape: v4 = commands-and-effects + request-clocks + local-reads patches; v5 = runs
  * started with `shape: 5` (REQUEST_WORKFLOW_SHAPE): no patch markers, one search-attribute upsert per status change,
- * one local read at a run's start (issue #18).
+ * one local read at a run's start (issue #18); v6 = shape 6: a decision's letter and email in one activity.
  */
-const SHAPE_VERSION = 'v5';
+const SHAPE_VERSION = 'v6';
 const DIR = path.join(import.meta.dirname, 'histories');
 const recording = !!process.env.RECORD_HISTORIES;
 

@@ -22,6 +22,8 @@ const dir = path.join(import.meta.dirname, 'histories');
  * hold: its workflow type (request workflow unless named), the updates it accepted, the activities it scheduled.
  */
 const LETTER_AND_EMAIL = ['renderEffectLetter', 'sendEffectEmail'];
+/** shape 6: the decision's letter and email in one activity */
+const LETTER_WITH_EMAIL = ['issueLetterAndEmail'];
 const SHAPES: Record<string, { type?: string; updates?: string[]; activities?: string[]; timersFired?: boolean; continuedAsNew?: boolean; continuedFrom?: boolean; reqIds?: boolean }> = {
   'v4-certificate-approved-req-ids': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL, reqIds: true },
   'v4-credentialing-approved-local-reads': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL },
@@ -46,6 +48,17 @@ const SHAPES: Record<string, { type?: string; updates?: string[]; activities?: s
   'v5-certificate-woken-by-policy-year-approved': { updates: ['submit', 'setStatus', 'wake'], activities: LETTER_AND_EMAIL },
   'v5-credentialing-discussions-continued-as-new': { updates: ['submit', 'discussionPosted'], continuedAsNew: true },
   'v5-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_AND_EMAIL, continuedFrom: true },
+  // Shape 6 (issue #18): the decision's letter and email in one activity.
+  'v6-certificate-approved-req-ids': { updates: ['submit', 'setStatus'], activities: LETTER_WITH_EMAIL, reqIds: true },
+  'v6-certificate-rental-approved': { updates: ['submit', 'setStatus'], activities: LETTER_WITH_EMAIL },
+  'v6-certificate-letter-of-intent': { updates: ['submit', 'setStatus'], activities: LETTER_WITH_EMAIL },
+  'v6-credentialing-escalated-discussion-send-email-approved': { updates: ['submit', 'discussionPosted', 'sendEmail', 'setStatus'], activities: LETTER_WITH_EMAIL, timersFired: true },
+  'v6-credentialing-signed-release-approved': { updates: ['submit', 'recordSignedRelease', 'setStatus'], activities: LETTER_WITH_EMAIL },
+  'v6-credentialing-reopened-resubmitted-approved': { updates: ['reopen', 'submit', 'setStatus'], activities: LETTER_WITH_EMAIL },
+  'v6-credentialing-generate-letter': { updates: ['generateLetter'], activities: ['renderEffectLetter'] },
+  'v6-certificate-woken-by-policy-year-approved': { updates: ['submit', 'setStatus', 'wake'], activities: LETTER_WITH_EMAIL },
+  'v6-credentialing-discussions-continued-as-new': { updates: ['submit', 'discussionPosted'], continuedAsNew: true },
+  'v6-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_WITH_EMAIL, continuedFrom: true },
   'wake-up-v1-policy-year': { type: 'wakeUpWorkflow', activities: ['findRequestsToWake', 'wakeRequest'] },
   'export-v1-done': { type: 'exportWorkflow', activities: ['writeExport'] },
   'account-email-v1-password-reset': { type: 'accountEmailWorkflow', activities: ['sendAccountEmail'] },
@@ -115,13 +128,14 @@ describe('replay of saved request workflow histories', async () => {
     for (const file of files.filter((f) => f.startsWith('v3-'))) expect(await scheduled(file)).toContain('clockStart');
   });
 
-  it('covers shape 5: started with it, no patch markers, one search-attribute upsert per status change, one read at the start', async () => {
-    const v5 = files.filter((f) => f.startsWith('v5-'));
-    expect(v5.length).toBeGreaterThan(0);
-    for (const file of v5) {
+  it('covers shapes 5 and 6: started with it, no patch markers, one search-attribute upsert per status change, one read at the start', async () => {
+    const numbered = files.filter((f) => /^v[56]-/.test(f));
+    expect(numbered.filter((f) => f.startsWith('v5-')).length).toBeGreaterThan(0);
+    expect(numbered.filter((f) => f.startsWith('v6-')).length).toBeGreaterThan(0);
+    for (const file of numbered) {
       const events = (await loadHistory(path.join(dir, file))).events!;
       const input = JSON.parse(Buffer.from(events[0].workflowExecutionStartedEventAttributes!.input!.payloads![0].data as Uint8Array).toString());
-      expect(input.shape, file).toBe(5);
+      expect(input.shape, file).toBe(Number(file[1]));
       expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch'), file).toEqual([]);
       const statusChanges = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'recordStatus').length;
       const upserts = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes);
@@ -175,7 +189,8 @@ describe('replay of saved request workflow histories', async () => {
     const approval = commands.find((c) => c.name === 'setStatus')?.reqId;
     expect(approval, `${file}: the approval's reqId`).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set(commands.map((c) => c.reqId)).size, `${file}: one reqId a command`).toBe(commands.length);
-    for (const type of ['recordStatus', ...LETTER_AND_EMAIL]) {
+    const effects = activities.some((a) => a.type === LETTER_WITH_EMAIL[0]) ? LETTER_WITH_EMAIL : LETTER_AND_EMAIL;
+    for (const type of ['recordStatus', ...effects]) {
       expect(activities.filter((a) => a.type === type).map((a) => a.reqId), `${file}: ${type}`).toContain(approval);
     }
     for (const activity of activities) expect(commands.map((c) => c.reqId), `${file}: ${activity.type}`).toContain(activity.reqId);
