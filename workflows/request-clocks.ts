@@ -4,7 +4,8 @@
  * named after it (its summary shows on the pending timer in the Temporal UI), publishes it as the `RequestClock` and
  * `RequestClockDue` search attributes, and hands the workflow what to do when it falls due.
  *
- * Everything here runs only behind `patched(REQUEST_CLOCKS_PATCH)`: histories recorded before it replay unchanged.
+ * Everything here runs only behind `patched(REQUEST_CLOCKS_PATCH)` or in runs of shape 5 and later (their input says so):
+ * histories recorded before it replay unchanged.
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { condition, upsertSearchAttributes } from '@temporalio/workflow';
