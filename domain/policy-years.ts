@@ -85,14 +85,14 @@ export const uncoveredCertificateMessage = (from: string, to: string): string =>
   `No policy year on record covers ${from === to ? usDay(from) : `${usDay(from)} – ${usDay(to)}`}, so no certificate can be issued. `
   + `Add the policy year under Manage > Policies, or set the status to "${STATUS.pendingNewPolicyYear}": the request then waits, and returns to review when a policy year covering its dates is saved.`;
 
-/**
- * Refuses issuing a certificate or letter of intent whose dates no policy year covers: the message to show, or null
- * when it may be issued (not a certificate, not an issuing status, or covered). `issuedDay` is the office's today.
- */
 /** Whether moving the request to `newStatus` issues a certificate (and so needs a policy year covering its period). */
 export const issuesCertificate = (request: Pick<CoveredPeriodFields, 'requestType'>, newStatus: string): boolean =>
   request.requestType === 'certificate' && ISSUING_CERTIFICATE_STATUSES.includes(newStatus);
 
+/**
+ * Refuses issuing a certificate or letter of intent whose dates no policy year covers: the message to show, or null
+ * when it may be issued (not a certificate, not an issuing status, or covered). `issuedDay` is the office's today.
+ */
 export function certificateCoverageError(
   request: CoveredPeriodFields, newStatus: string, years: ReadonlyArray<{ startDate: Date | string; endDate: Date | string }>, issuedDay: string,
 ): string | null {

@@ -90,8 +90,10 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     taskQueue: letterTaskQueue(options.taskQueue),
     activities: createLetterActivities(options.deps),
     interceptors: { activity: activityInterceptors },
-    // Two activities per Chromium lane: while one stores its PDF and writes its rows, the next is already printing
-    // (the extra one waits for a free lane, heartbeating). Its own queue, so a backlog never delays a status save.
+    // Four activities per Chromium lane: since shape 6 a decision's email is sent by its letter's activity, so while
+    // one prints, others store their PDFs or talk to the mail server (the rest wait for a free lane, heartbeating; with
+    // two per lane the emails queued behind the prints, bench/README.md "third round"). Its own queue, so a backlog
+    // never delays a status save.
     maxConcurrentActivityTaskExecutions: options.deps.pdf.maxConcurrent * 4,
   });
   return new RequestWorkers(connection, [requests, letters]);

@@ -9,7 +9,6 @@ import type { EffectKeyInput, SendEffectEmailResult } from '../request-activitie
 import { renderEffectLetterActivity } from './render-letter';
 import { sendEffectEmailActivity } from './send-email';
 
-
 /**
  * A decision's letter and its email in one activity on the letters task queue (workflow shape 6, issue #18): the
  * letter printed and stored (or found, on a retry), then the email sent with it, as the two activities did one after
