@@ -88,7 +88,7 @@ export function checkClaimRow(record: Partial<Record<ClaimField, string>>): { ro
   const reportDate = day('reportDate');
   const money = t.indemnityPaid ? parseMoney(t.indemnityPaid) : null;
   if (t.indemnityPaid && (money === null || Number(money) < 0)) reasons.push(`indemnityPaid "${t.indemnityPaid}" is not an amount of US dollars`);
-  // Not cleanMiddleInitial (form-text.ts): a CSV's initial is one letter with at most its one dot, anything else refused.
+  // Not cleanMiddleInitial (form-text.ts): a CSV's initial is one letter with at most one dot; anything else is refused.
   const middle = t.physicianMiddleInitial.replace('.', '');
   if (middle.length > 1 || (middle && !/^\p{L}$/u.test(middle))) reasons.push('physicianMiddleInitial must be one letter');
   for (const f of ['physicianLastName', 'physicianFirstName', 'claimNumber'] as const) {
