@@ -73,10 +73,11 @@ const LAYERS = {
     why: 'temporal/ wires the worker (workflows, activities, their dependencies) and the client; it never imports api/.',
   },
   devtools: {
-    // The SAML service provider's URLs configure the stand-in identity provider of the production shape.
-    folders: ['domain', 'config', 'db', 'temporal', 'api/auth/saml/service-provider'], node: true,
-    packages: ['fastify', '@fastify/reply-from', 'pg', 'smtp-server', 'postal-mime', 'selfsigned', 'xml-crypto', '@xmldom/xmldom'],
-    why: 'devtools/ stands in for outside services in development and tests; scripts/, bench/ and tests/ use it, never the reverse.',
+    // It composes the portal (the production shape's processes, the portal in one process for tests and benches), so
+    // it may use the whole server side.
+    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api'], node: true,
+    packages: ['fastify', '@fastify/reply-from', '@temporalio/client', 'pg', 'smtp-server', 'postal-mime', 'selfsigned', 'xml-crypto', '@xmldom/xmldom'],
+    why: 'devtools/ composes the portal and stands in for outside services; scripts/, bench/ and tests/ use it, never the reverse.',
   },
   scripts: {
     folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools'], node: true,

@@ -96,9 +96,11 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   },
   {
     file: 'devtools/dev-idp/x.ts',
-    forbidden: [['../../scripts/build', /devtools\/ may import only devtools\/, domain, config, db, temporal, api\/auth\/saml\/service-provider of our folders/],
-      ['../../api/app', /devtools\/ may import only/], ['@temporalio/worker', /devtools\/ may import only these packages/]],
-    allowed: ['../../db/password-hash', '../../api/auth/saml/service-provider', '../supervise', 'smtp-server', 'node:http'],
+    forbidden: [['../../scripts/build', /devtools\/ may import only devtools\/, domain, config, db, storage, workflows, activities, temporal, api of our/],
+      ['../../bench/worker-process', /devtools\/ may import only/], ['../../tests/support/api-helpers', /devtools\/ may import only/],
+      ['../../ui/src/lib/paths', /devtools\/ may import only/], ['@temporalio/worker', /devtools\/ may import only these packages/]],
+    allowed: ['../../db/password-hash', '../../api/auth/saml/service-provider', '../../api/app', '../../temporal/request-worker', '../supervise',
+      '@temporalio/client', 'smtp-server', 'node:http'],
   },
   {
     file: 'scripts/x.ts',
