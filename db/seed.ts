@@ -4,7 +4,7 @@
  * are published in the README) only with `devAccounts` (config.seedDevAccounts: never in production).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { hashPassword } from '../api/auth/password-hash';
+import { hashPassword } from './password-hash';
 import { AdminSchema, CounterSchema, EmailTemplateSchema, FaqSchema, PersonSchema, PolicyYearSchema, UserSchema } from './entities';
 import {
   DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER, FIRST_REQUEST_NUMBER, generateDirectory, SEED_EMAIL_TEMPLATES, SEED_FAQS, seedPolicyYears,

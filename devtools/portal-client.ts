@@ -4,7 +4,7 @@
  * a complete claim-history draft with its signed release, and the accounts an operator would have put in.
  */
 import pg from 'pg';
-import { hashPassword } from '../api/auth/password-hash';
+import { hashPassword } from '../db/password-hash';
 
 export type Session = { token: string };
 export interface Account { email: string; password: string }

@@ -6,7 +6,7 @@
  *     a SAML identity provider standing in for the university's (devtools/dev-idp: it signs in whom the directory
  *     lists), with the first administrator put on the admin list and in the directory;
  *   - the compiled portal (`npm run build` → dist/) with NODE_ENV=production: `dist/migrate.js` once, then N workers and
- *     N APIs (two of each by default), each kept running by a supervisor (scripts/supervise.ts: a crash restarts it);
+ *     N APIs (two of each by default), each kept running by a supervisor (devtools/supervise.ts: a crash restarts it);
  *   - a reverse proxy in front that spreads requests over the APIs: @fastify/reply-from with undici's BalancedPool
  *     (a failing API loses weight, so traffic moves to the other while it restarts), passing X-Forwarded-For, which
  *     the APIs trust from 127.0.0.1 only (TRUST_PROXY).
@@ -26,7 +26,7 @@ import { serviceProviderUrls } from '../api/auth/saml/service-provider';
 import { AdminSchema, PersonSchema } from '../db/entities';
 import { ensureRoleAndDatabases } from '../db/least-privilege-role';
 import { createOrm, type Orm } from '../db/orm';
-import { Supervisor } from '../scripts/supervise';
+import { Supervisor } from './supervise';
 import { freePort, freePortInRange } from '../temporal/dev-server';
 import { startTemporalServer } from '../temporal/temporal-server';
 import { startDevIdp } from './dev-idp/dev-idp-server';

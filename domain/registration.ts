@@ -3,6 +3,7 @@
  * shared by the form and the API.
  */
 import { isEmailAddress } from './email-recipients';
+import { cleanMiddleInitial, cleanText } from './form-text';
 import { MESSAGES } from './messages';
 import { PASSWORD_RULE } from './password-policy';
 
@@ -20,15 +21,13 @@ export const PROFILE_TEXT_MAX = 200;
 export const PHONE_MAX = 12;
 export const PHONE_PATTERN = /^\d{3}-\d{3}-\d{4}$/;
 
-const straighten = (value: string) => value.replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
-
-/** Strings trimmed, curly apostrophes straight, middle-initial periods stripped, email lowercased. */
+/** Strings cleaned (cleanText, and curly double quotes made straight too), middle-initial periods stripped, email lowercased. */
 export function cleanProfile<T extends Partial<RegistrationFields>>(fields: T): T {
   const out: Record<string, unknown> = { ...fields };
   for (const [key, value] of Object.entries(out)) {
-    if (typeof value === 'string' && key !== 'password') out[key] = straighten(value).trim();
+    if (typeof value === 'string' && key !== 'password') out[key] = cleanText(value.replace(/[\u201C\u201D]/g, '"')) ?? '';
   }
-  if (typeof out.middleInitial === 'string') out.middleInitial = out.middleInitial.replace(/\./g, '').trim();
+  if (typeof out.middleInitial === 'string') out.middleInitial = cleanMiddleInitial(out.middleInitial) ?? '';
   if (typeof out.email === 'string') out.email = out.email.toLowerCase();
   return out as T;
 }

@@ -9,6 +9,7 @@
 import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import { EMAIL_PATTERN } from './email-recipients';
+import { cleanMiddleInitial, cleanText } from './form-text';
 import { MESSAGES } from './messages';
 import {
   MIDDLE_INITIAL_MAX, fieldsOf, requestKindOf, type Condition, type ConditionContext,
@@ -114,14 +115,13 @@ function fieldOfError(error: ErrorObject): string | undefined {
   return inner.instancePath.split('/')[1] || undefined;
 }
 
-/** Spec 2 §5: trimmed, curly apostrophes made straight, empty values dropped. */
+/** A whole form cleaned per spec 2 §5 (domain/form-text.ts: cleanText, cleanMiddleInitial); empty values dropped. */
 export function cleanFormValues(form: RequestFormValues): RequestFormValues {
   const out: RequestFormValues = {};
   for (const [key, value] of Object.entries(form)) {
     if (typeof value === 'string') {
-      let cleaned = value.replace(/[\u2018\u2019]/g, "'").trim();
-      if (key === 'middleInitial') cleaned = cleaned.replace(/\./g, '');
-      if (cleaned !== '') out[key] = cleaned;
+      const cleaned = key === 'middleInitial' ? cleanMiddleInitial(value) : cleanText(value);
+      if (cleaned !== undefined) out[key] = cleaned;
     } else if (typeof value === 'boolean') out[key] = value;
   }
   return out;

@@ -8,7 +8,7 @@
  *      for single sign-on on 127.0.0.1:8026 (DEV_IDP_PORT) unless SAML_IDP_* names a real one; never in production
  *   5. the Temporal worker (temporal/worker.ts) and the API (api/server.ts) as supervised child processes: once the
  *      portal is up, a child that crashes is restarted with exponential backoff (1 s, 2 s, 4 s … 30 s; back to 1 s
- *      after 10 s up) and the restart is reported (scripts/supervise.ts). A child that dies during start-up stops
+ *      after 10 s up) and the restart is reported (devtools/supervise.ts). A child that dies during start-up stops
  *      everything instead, with its output above: that is a broken build or configuration, not a crash.
  * Ctrl-C stops everything it started (nothing is restarted during the shutdown). Data survives restarts (database,
  * Temporal SQLite file, mail files).
@@ -26,7 +26,7 @@ import { ensureTemporalServer, isPortOpen, type TemporalServerHandle } from '../
 import { startSmtpSink, type SmtpSink } from '../devtools/smtp-sink';
 import { startOutbox, type Outbox } from '../devtools/outbox-server';
 import { startDevIdp, type DevIdp } from '../devtools/dev-idp/dev-idp-server';
-import { describeExit, Supervisor, type ChildExit } from './supervise';
+import { describeExit, Supervisor, type ChildExit } from '../devtools/supervise';
 
 /** Development-only knob of this script (not an app setting): where the SMTP sink listens. */
 const SMTP_SINK_PORT = Number(process.env.SMTP_SINK_PORT ?? 2525);

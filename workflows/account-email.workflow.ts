@@ -3,7 +3,7 @@
  * the reset token id, so the same token is never emailed by two workflows, and the activity renders and sends.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { AccountEmailActivities } from '../activities/account-email.types';
+import type { AccountEmailActivities } from './account-email-activities.types';
 import type { AccountEmailInput } from './account-email.messages';
 
 const { sendAccountEmail } = proxyActivities<AccountEmailActivities>({

@@ -3,7 +3,7 @@
  * that dies mid-sheet is noticed within the heartbeat timeout and another attempt writes it again from the start.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { ExportActivities } from '../activities/export-activities.types';
+import type { ExportActivities } from './export-activities.types';
 import { EXPORT_ATTEMPTS, type ExportWorkflowInput } from './export.messages';
 
 const { writeExport } = proxyActivities<ExportActivities>({

@@ -9,7 +9,7 @@
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { condition, upsertSearchAttributes } from '@temporalio/workflow';
-import type { ClockStartResult, RecordClockEffectInput } from '../activities/request-activities.types';
+import type { ClockStartResult, RecordClockEffectInput } from './request-activities.types';
 // Straight from the domain files, not the barrel (see workflows/request.workflow.ts).
 import { EMAIL_TEMPLATE_TITLES } from '../domain/notification-template';
 import {

@@ -8,7 +8,7 @@ import type { CertificateType, ClockKind, ClockPolicy, ClockState, RequestStatus
 export interface Actor { name: string; email: string }
 
 /**
- * The request workflow's shape that every run started now takes (temporal/request-workflow-start.ts, continue-as-new).
+ * The request workflow's shape that every run started now takes (workflows/request-start.ts, continue-as-new).
  * 5: the paths the `commands-and-effects`, `request-clocks` and `local-reads` patches guard, taken without asking
  * `patched()` (each call writes a marker and a `TemporalChangeVersion` upsert into every new run's history), one
  * search-attribute upsert per status change (status and clock together) and one read of PostgreSQL at a run's start.

@@ -19,7 +19,7 @@ import {
   ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, patched, proxyActivities,
   proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions,
 } from '@temporalio/workflow';
-import type { EffectRef, RequestActivities } from '../activities/request-activities.types';
+import type { EffectRef, RequestActivities } from './request-activities.types';
 // Straight from the domain files, not the barrel: every new run evaluates the bundle's modules again, and the barrel
 // would bring the whole domain (forms, registration, admin desk) into each submit's workflow (issue #11).
 import { applyLifecycleEvent, type LifecycleEvent } from '../domain/request-lifecycle.machine';

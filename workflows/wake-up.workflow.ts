@@ -6,7 +6,7 @@
  * right after the commit) happens at the next sweep (a Temporal Schedule, temporal/wake-up-sweep.ts).
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { WakeUpActivities } from '../activities/wake-up-activities.types';
+import type { WakeUpActivities } from './wake-up-activities.types';
 import type { WakeUpInput } from './wake-up.messages';
 
 const { findRequestsToWake, wakeRequest } = proxyActivities<WakeUpActivities>({

@@ -11,7 +11,7 @@ import { EmailConfirmationSchema, PasswordResetSchema, UserSchema } from '../../
 import { PRODUCT_TITLE } from '../../domain';
 import { confirmationLinkToken, resetLinkToken } from '../../db/password-reset-secret';
 import type { Mailer } from '../mailer';
-import type { AccountEmailActivities } from '../account-email.types';
+import type { AccountEmailActivities } from '../../workflows/account-email-activities.types';
 
 type Deps = { orm: Orm; mailer: Mailer; config: AppConfig };
 type Message = { to: string; subject: string; text: string; messageId: string };

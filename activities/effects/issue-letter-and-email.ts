@@ -5,7 +5,7 @@ import { LETTER_FAILED_PREFIX } from '../../domain';
 import type { DocumentFiles } from '../../storage/document-files';
 import type { Mailer } from '../mailer';
 import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
-import type { EffectKeyInput, SendEffectEmailResult } from '../request-activities.types';
+import type { EffectKeyInput, SendEffectEmailResult } from '../../workflows/request-activities.types';
 import { renderEffectLetterActivity } from './render-letter';
 import { sendEffectEmailActivity } from './send-email';
 

@@ -1,5 +1,5 @@
 import type { Orm } from '../../db/orm';
-import type { EffectKeyInput } from '../request-activities.types';
+import type { EffectKeyInput } from '../../workflows/request-activities.types';
 
 /** How long noting a failure may hold up the retry when PostgreSQL itself is the outage. */
 const NOTE_BUDGET_MS = 1000;

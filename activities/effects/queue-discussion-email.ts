@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { DiscussionSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { discussionAuditText, discussionRecipients, DISCUSSION_ACTIVITY, EMAIL_TEMPLATE_TITLES } from '../../domain';
-import type { QueueDiscussionEmailInput, QueueDiscussionEmailResult } from '../request-activities.types';
+import type { QueueDiscussionEmailInput, QueueDiscussionEmailResult } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
 /** The effect key of a message's email: derived from the message, so a repeated delivery finds the same row. */

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { EmailTemplateSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { EMAIL_FAILED_ACTIVITY, emailRequestedAuditText } from '../../domain';
-import type { EffectRef, QueueEmailInput } from '../request-activities.types';
+import type { EffectRef, QueueEmailInput } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
 /**

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { DOCUMENT_ACTIVITY, documentAuditText, statusEmailRecipients } from '../../domain';
-import type { EffectKeyInput, QueueLetterInput, QueueLetterResult } from '../request-activities.types';
+import type { EffectKeyInput, QueueLetterInput, QueueLetterResult } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
 /**

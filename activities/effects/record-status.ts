@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { RequestSchema, type Request } from '../../db/entities';
 import { statusEmailRecipients } from '../../domain';
-import type { RecordStatusInput } from '../request-activities.types';
+import type { RecordStatusInput } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
 type Em = Parameters<typeof takeSnapshot>[0];

@@ -4,7 +4,7 @@ import { GENERATED_DOCUMENT_AUTHOR } from '../../domain';
 import { DocumentFiles } from '../../storage/document-files';
 import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
 import { renderLetterDocument } from '../pdf/letter-documents';
-import type { EffectKeyInput } from '../request-activities.types';
+import type { EffectKeyInput } from '../../workflows/request-activities.types';
 import { withHeartbeat } from './heartbeat';
 import { lettersRendered } from '../metrics';
 import type { RequestSnapshot } from './request-snapshot';

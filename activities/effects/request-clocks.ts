@@ -8,7 +8,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { AUTOMATED_EMAIL_ACTOR, ESCALATION_ACTIVITY, RELEASE_EXPIRED_MARK, REMINDER_ACTIVITY, SIGNED_RELEASE_ACTIVITY, signedReleaseRecordedText, statusEmailRecipients } from '../../domain';
-import type { ClockStartResult, EffectRef, RecordClockEffectInput, RecordSignedReleaseInput, RunStartInput, RunStartResult } from '../request-activities.types';
+import type { ClockStartResult, EffectRef, RecordClockEffectInput, RecordSignedReleaseInput, RunStartInput, RunStartResult } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
 /**

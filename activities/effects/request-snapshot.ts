@@ -19,7 +19,7 @@ export interface RequestSnapshot {
   letter: LetterDocument | null;
 }
 
-/** The handlebars variables of TEMPLATE_VARIABLES (domain/admin-desk.ts): the list the template editor checks against. */
+/** The handlebars variables of TEMPLATE_VARIABLES (domain/email-templates.ts): the list the template editor checks against. */
 export function templateVariables(request: Request, publicUrl: string): Record<string, string | number> {
   return templateVariablesOf(request, publicUrl);
 }

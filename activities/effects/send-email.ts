@@ -12,7 +12,7 @@ import {
 } from '../../domain';
 import type { DocumentFiles } from '../../storage/document-files';
 import type { Mailer } from '../mailer';
-import type { EffectKeyInput, SendEffectEmailResult } from '../request-activities.types';
+import type { EffectKeyInput, SendEffectEmailResult } from '../../workflows/request-activities.types';
 import { withHeartbeat } from './heartbeat';
 import { LETTER_AUTHOR } from './render-letter';
 import type { RequestSnapshot } from './request-snapshot';

@@ -8,7 +8,7 @@ import { RequestExportSchema, type RequestExport } from '../../db/entities';
 import { ExportInputError, exportInputOf, exportPath, whereOf, writeExportSheet } from '../../db/request-export-sheet';
 import { EXPORT_ATTEMPTS } from '../../workflows/export.messages';
 import type { ActivityDeps } from '../index';
-import type { ExportActivities } from '../export-activities.types';
+import type { ExportActivities } from '../../workflows/export-activities.types';
 
 export function writeExportActivity({ orm, config }: ActivityDeps): ExportActivities['writeExport'] {
   const update = (id: number, patch: Partial<RequestExport>) =>

@@ -4,7 +4,7 @@ import { policyYearsCovering } from '../../domain';
 import { DocumentFiles } from '../../storage/document-files';
 import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
 import { credentialingLetterHtml } from '../pdf/credentialing-letter.html';
-import type { GenerateLetterInput, GenerateLetterResult } from '../request-activities.types';
+import type { GenerateLetterInput, GenerateLetterResult } from '../../workflows/request-activities.types';
 
 export const LETTER_AUTHOR = 'COI Automated Document System';
 

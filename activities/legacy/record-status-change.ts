@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { recordStatusActivity } from '../effects/record-status';
-import type { RecordStatusChangeInput } from '../request-activities.types';
+import type { RecordStatusChangeInput } from '../../workflows/request-activities.types';
 
 /**
  * LEGACY activity of runs recorded before the `commands-and-effects` patch (see workflows/legacy/): the same status

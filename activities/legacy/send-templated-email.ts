@@ -6,7 +6,7 @@ import { AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, emailRecipients } from 
 import { templateVariables } from '../effects/request-snapshot';
 import type { DocumentFiles } from '../../storage/document-files';
 import type { Mailer } from '../mailer';
-import type { SendTemplatedEmailInput, SendTemplatedEmailResult } from '../request-activities.types';
+import type { SendTemplatedEmailInput, SendTemplatedEmailResult } from '../../workflows/request-activities.types';
 
 /**
  * LEGACY activity of runs recorded before the `commands-and-effects` patch (see workflows/legacy/).

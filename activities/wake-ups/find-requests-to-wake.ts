@@ -9,7 +9,7 @@ import { PersonSchema, PolicyYearSchema, RequestSchema, type Person, type Policy
 import {
   coveredPeriod, formatOfficeDate, isActiveInDirectory, officeToday, namesPerson, periodCovered, STATUS, wakeAuditNote, type WakeReason,
 } from '../../domain';
-import type { WakeOrder, WakeUpActivities } from '../wake-up-activities.types';
+import type { WakeOrder, WakeUpActivities } from '../../workflows/wake-up-activities.types';
 
 /** The change came after the request started waiting (a request without the stamp predates it: any change counts). */
 const changedSinceWaiting = (request: Request, changedAt: Date) => !request.statusChangedAt || changedAt > request.statusChangedAt;

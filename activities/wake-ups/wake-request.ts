@@ -1,17 +1,17 @@
 /**
  * Sends one waiting request the `wake` update of its own workflow, so the lifecycle machine judges the change and
  * the workflow records it (audit row, Request Returned to Review email) like any other. Update-with-start: a
- * request whose run has ended (terminated, lost) is re-created from PostgreSQL first, as the API does
- * (the same operation: temporal/request-workflow-start.ts).
+ * request whose run has ended (terminated, lost) is re-created from PostgreSQL first, as the API does (the same
+ * options: workflows/request-start.ts; activities/ may not import temporal/, which sits above it).
  */
 import { Context } from '@temporalio/activity';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Orm } from '../../db/orm';
 import { RequestSchema } from '../../db/entities';
 import { WAITING_STATUS, WAKE_UP_ACTOR, wakeCommandIdOf } from '../../domain';
-import { requestStartOperation } from '../../temporal/request-workflow-start';
-import { wakeUpdate } from '../../workflows/request.messages';
-import type { WakeUpActivities } from '../wake-up-activities.types';
+import { REQUEST_WORKFLOW_TYPE, wakeUpdate } from '../../workflows/request.messages';
+import { requestStartOptions } from '../../workflows/request-start';
+import type { WakeUpActivities } from '../../workflows/wake-up-activities.types';
 
 export function wakeRequestActivity(deps: { orm: Orm }): WakeUpActivities['wakeRequest'] {
   return async function wakeRequest(order) {
@@ -23,7 +23,8 @@ export function wakeRequestActivity(deps: { orm: Orm }): WakeUpActivities['wakeR
       await client.workflow.executeUpdateWithStart(wakeUpdate, {
         args: [{ reason: order.reason, note: order.note, actor: { ...WAKE_UP_ACTOR }, commandId }],
         updateId: commandId,
-        startWorkflowOperation: requestStartOperation({ ...request, requestNumber: request.requestNumber! }, info.taskQueue),
+        startWorkflowOperation: new WithStartWorkflowOperation(
+          REQUEST_WORKFLOW_TYPE, requestStartOptions({ ...request, requestNumber: request.requestNumber! }, info.taskQueue)),
       });
       return 'woken';
     } catch (error) {

@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
-import { cleanProfile, MESSAGES, validateProfile } from '../../domain';
+import { cleanProfile, cleanText, MESSAGES, validateProfile } from '../../domain';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import type { RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../schemas/external-user.schema';
 import type { SessionUser } from '../schemas/session-user.schema';
@@ -25,7 +25,7 @@ function externalUsersWhere(query: RegistrantSearchQuery): { where: Record<strin
   const where: Record<string, unknown> = { isExternal: true };
   let any = false;
   for (const key of ['lastName', 'firstName', 'company', 'email'] as const) {
-    const value = (query[key] ?? '').replace(/[\u2018\u2019]/g, "'").trim();
+    const value = cleanText(query[key]) ?? '';
     if (!value) continue;
     any = true;
     where[key] = { $ilike: `%${escapeLike(value)}%` };

@@ -4,7 +4,7 @@
  * duplicate order, and an edit (question, answer and move) is atomic.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DESK_MESSAGES, faqErrors, faqOrderFor, FAQ_ORDER_MESSAGE, type FaqInput, type FaqType } from '../../domain';
+import { cleanText, DESK_MESSAGES, faqErrors, faqOrderFor, FAQ_ORDER_MESSAGE, type FaqInput, type FaqType } from '../../domain';
 import { FaqSchema, type Faq } from '../../db/entities';
 import { badRequest, notFound } from '../errors';
 
@@ -23,7 +23,7 @@ const shift = (em: EntityManager, type: string, by: 1 | -1, from: number, to: nu
 function clean(input: FaqInput, adding: boolean) {
   const errors = faqErrors(input, adding);
   if (Object.keys(errors).length) throw badRequest(Object.values(errors)[0], errors);
-  return { question: input.question!.trim().replace(/[\u2018\u2019]/g, "'"), answer: input.answer!.trim().replace(/[\u2018\u2019]/g, "'") };
+  return { question: cleanText(input.question) ?? '', answer: cleanText(input.answer) ?? '' };
 }
 
 export async function listFaqs(em: EntityManager, type: FaqType): Promise<Faq[]> {

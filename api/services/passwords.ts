@@ -11,7 +11,7 @@ import { PasswordResetSchema, UserSchema, type User } from '../../db/entities';
 import { parseResetToken, RESET_TOKEN_TTL_MS, resetSecretHash, secretMatches } from '../../db/password-reset-secret';
 import { MESSAGES, PASSWORD_RULE } from '../../domain';
 import { passwordResetEmailWorkflowId } from '../../workflows/account-email.messages';
-import { hashPassword, verifyPassword } from '../auth/password-hash';
+import { hashPassword, verifyPassword } from '../../db/password-hash';
 import { badRequest } from '../errors';
 import { startAccountEmail } from './account-emails';
 

@@ -7,7 +7,7 @@
  */
 import { UserSchema } from '../../db/entities';
 import { cleanProfile, MESSAGES, validateProfile } from '../../domain';
-import { hashPassword } from '../auth/password-hash';
+import { hashPassword } from '../../db/password-hash';
 import { ApiError, badRequest } from '../errors';
 import type { RegistrationBody } from '../schemas/registration.schema';
 import { redeemCaptcha } from './captcha';

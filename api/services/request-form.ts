@@ -1,6 +1,6 @@
 /** Converting between stored requests and the form the domain rules validate (every kind, domain/request-kinds.ts). */
 import type { Request } from '../../db/entities';
-import { ALL_FORM_FIELDS, cleanText, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, type RequestFormValues } from '../../domain';
+import { ALL_FORM_FIELDS, cleanMiddleInitial, cleanText, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, type RequestFormValues } from '../../domain';
 import { BOOLEAN_FIELDS, DATE_FIELDS, FORM_FIELD_NAMES } from '../schemas/request.schema';
 
 const LOWERCASED = new Set(ALL_FORM_FIELDS.filter((f) => f.kind === 'email').map((f) => f.name));
@@ -13,7 +13,7 @@ export function applyFormFields(request: Request, body: Record<string, unknown>)
     const value = body[field];
     if (DATE_FIELDS.includes(field)) target[field] = value ? new Date(value as string) : null;
     else if (BOOLEAN_FIELDS.includes(field)) target[field] = typeof value === 'boolean' ? value : null;
-    else if (field === 'middleInitial') target[field] = cleanText(value)?.replace(/\./g, '') || null;
+    else if (field === 'middleInitial') target[field] = cleanMiddleInitial(value) ?? null;
     else if (LOWERCASED.has(field)) target[field] = cleanText(value)?.toLowerCase() ?? null;
     else target[field] = cleanText(value) ?? null;
   }

@@ -12,7 +12,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
 import { MESSAGES } from '../../domain';
 import { QUOTA_MESSAGES, SIGN_IN_LIMITS, type WindowLimit } from '../../domain/abuse-limits';
-import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../auth/password-hash';
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../db/password-hash';
 import { ApiError, notAuthenticated } from '../errors';
 import { clearHits, countHit, isOverLimit } from './rate-limits';
 import { recordSecurityEvent } from './security-log';

@@ -1,4 +1,7 @@
-/** The desk's pure rules (domain/admin-desk.ts): FAQ order, money, policy dates, claim rows, search, export name. */
+/**
+ * The desk's pure rules: FAQ order (domain/faqs.ts), money (money.ts), policy dates (policy-year-form.ts), claim rows
+ * (cs-stars-claims.ts), search (admin-search.ts), type labels (request-lists.ts), export name (export-file-name.ts).
+ */
 import { describe, expect, it } from 'vitest';
 import {
   checkClaimRow, claimFieldOf, DESK_MESSAGES, exportFileName, faqErrors, faqOrderFor, MESSAGES, MONEY_MESSAGE, normalizeVehicleId,

@@ -1,7 +1,7 @@
 /**
- * The folder boundaries of docs/ARCHITECTURE.md are enforced by ESLint (eslint.config.js, no-restricted-imports per
- * folder and depth). These snippets are linted as if they lived at the given paths: a forbidden import must fail,
- * an allowed one must pass.
+ * The folder boundaries of docs/ARCHITECTURE.md are enforced by ESLint (eslint.config.js: LAYERS, generated into
+ * no-restricted-imports per folder and depth). These snippets are linted as if they lived at the given paths: for
+ * every folder's rule, a forbidden import (value and `import type`) must fail and the allowed ones must pass.
  */
 import { ESLint } from 'eslint';
 import { fileURLToPath } from 'node:url';
@@ -22,25 +22,128 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
   return result.messages.filter((m) => m.ruleId === 'no-restricted-imports' && m.severity === 2).map((m) => m.message);
 }
 
+/** `import { a } from '<spec>'` (or `import type`), a snippet that uses it. */
+const importOf = (spec: string, type = false) => `import ${type ? 'type ' : ''}{ a } from '${spec}';\nexport ${type ? 'type B = a' : 'const b = a'};\n`;
+
+/**
+ * One row per folder rule of eslint.config.js (LAYERS): a file at `file`, imports that must fail (with the message
+ * that names the rule) and imports that must pass. Depths vary, so the generated per-depth rules are exercised too.
+ */
+const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: string[] }[] = [
+  {
+    file: 'domain/x.ts',
+    forbidden: [['../db/orm', /domain\/ may import only domain\/ of our folders/], ['node:fs', /domain\/ may import only these packages: xstate, ajv, ajv-errors\./],
+      ['fs/promises', /only these packages/], ['react', /only these packages/], ['pg', /only these packages/]],
+    allowed: ['xstate', 'ajv', './request-status'],
+  },
+  {
+    file: 'domain/rules/x.ts',
+    forbidden: [['../../config/app-config', /domain\/ may import only/]],
+    allowed: ['../request-status', '../../domain/limits'],
+  },
+  {
+    file: 'config/x.ts',
+    forbidden: [['../db/orm', /config\/ may import only config\/, domain of our folders/], ['pg', /config\/ may import only these packages: Node built-ins/]],
+    allowed: ['../domain/abuse-limits', 'node:path'],
+  },
+  {
+    file: 'storage/x.ts',
+    forbidden: [['../domain', /storage\/ may import only storage\/ of our folders/], ['pg', /storage\/ may import only these packages/]],
+    allowed: ['node:fs/promises'],
+  },
+  {
+    file: 'contract/x.ts',
+    forbidden: [['../api/errors', /contract\/ may import only contract\/, domain of our folders/], ['fastify', /contract\/ may import only these packages: typebox\./],
+      ['node:path', /contract\/ may import only these packages/]],
+    allowed: ['typebox', '../domain', './primitives'],
+  },
+  {
+    file: 'db/entities/x.ts',
+    forbidden: [['../../api/auth/known-device', /db\/ may import only db\/, domain, config/], ['../../activities/mailer', /db\/ may import only/],
+      ['fastify', /db\/ may import only these packages/]],
+    allowed: ['../../domain/limits', '../../config/app-config', '../password-hash', '@mikro-orm/core', 'argon2', 'node:crypto'],
+  },
+  {
+    file: 'workflows/x.ts',
+    forbidden: [['../activities', /workflows\/ may import only workflows\/, domain of our folders/], ['../db/orm', /workflows\/ may import only/],
+      ['@temporalio/client', /deterministic sandbox/], ['node:fs', /workflows\/ may import only these packages: @temporalio\/workflow, @temporalio\/common\./]],
+    allowed: ['@temporalio/workflow', '@temporalio/common', '../domain', './request.messages', './request-activities.types'],
+  },
+  {
+    file: 'workflows/legacy/x.ts',
+    forbidden: [['../../activities/effects/record-status', /workflows\/ may import only/]],
+    allowed: ['../request-activities.types', '../../domain'],
+  },
+  {
+    file: 'activities/wake-ups/x.ts',
+    forbidden: [['../../temporal/request-workflow-start', /activities\/ may import only activities\/, domain, config, db, storage, workflows of our folders/],
+      ['../../api/services/request-workflows', /activities\/ may import only/], ['fastify', /activities\/ may import only these packages/]],
+    allowed: ['../../db/entities', '../../workflows/request-start', '../../workflows/wake-up-activities.types', '../../storage/document-files',
+      '../../config/app-config', '@temporalio/activity', '@temporalio/client', 'nodemailer', 'node:fs'],
+  },
+  {
+    file: 'api/routes/x.ts',
+    forbidden: [['../../activities', /api\/ may import only api\/, domain, contract, config, db, storage, workflows\/\*\.messages/],
+      ['../../temporal/request-worker', /api\/ never imports activities\/ nor the worker/], ['../../workflows/request.workflow', /api\/ may import only/],
+      ['nodemailer', /api\/ may import only these packages/]],
+    allowed: ['../../domain', '../../contract/request.schema', '../../db/orm', '../../workflows/request.messages', '../../temporal/connection', '../../temporal/request-workflow-start',
+      '../services/request-workflows', 'fastify', '@fastify/multipart', 'typebox', 'node:crypto'],
+  },
+  {
+    file: 'api/x.ts',
+    forbidden: [['../activities/legacy/send-templated-email', /api\/ may import only/]],
+    allowed: ['../workflows/log-header', '../temporal/metrics-server'],
+  },
+  {
+    file: 'temporal/x.ts',
+    forbidden: [['../api/app', /temporal\/ may import only temporal\/, domain, config, db, storage, workflows, activities of our folders/],
+      ['fastify', /temporal\/ may import only these packages/]],
+    allowed: ['../activities', '../workflows/request.messages', '../db/orm', '@temporalio/worker', 'node:url'],
+  },
+  {
+    file: 'devtools/dev-idp/x.ts',
+    forbidden: [['../../scripts/build', /devtools\/ may import only devtools\/, domain, contract, config, db, storage, workflows, activities, temporal, api of our/],
+      ['../../bench/worker-process', /devtools\/ may import only/], ['../../tests/support/api-helpers', /devtools\/ may import only/],
+      ['../../ui/src/lib/paths', /devtools\/ may import only/], ['@temporalio/worker', /devtools\/ may import only these packages/]],
+    allowed: ['../../db/password-hash', '../../api/auth/saml/service-provider', '../../api/app', '../../temporal/request-worker', '../supervise',
+      '@temporalio/client', 'smtp-server', 'node:http'],
+  },
+  {
+    file: 'scripts/x.ts',
+    forbidden: [['../bench/request-flow.bench', /scripts\/ may import only/], ['../tests/support/api-helpers', /scripts\/ may import only/],
+      ['vitest', /scripts\/ may import only these packages: esbuild, eslint, Node built-ins/]],
+    allowed: ['../devtools/supervise', '../api/services/security-log', '../temporal/dev-server', 'esbuild', 'node:child_process'],
+  },
+  {
+    file: 'bench/chaos/x.ts',
+    forbidden: [['../../tests/support/api-helpers', /bench\/ may import only/], ['../../ui/src/main', /bench\/ may import only/],
+      ['vitest', /bench\/ may import only these packages/]],
+    allowed: ['../../scripts/build', '../../ui/initial-js', '../../devtools/smtp-sink', '../../temporal/request-worker', 'autocannon', '@temporalio/client'],
+  },
+];
+
 describe('import boundaries (ESLint)', () => {
-  describe('forbidden imports fail', () => {
+  describe.each(LAYER_CASES)('$file', ({ file, forbidden, allowed }) => {
+    it.each(forbidden)('refuses %s', async (spec, message) => {
+      for (const type of [false, true]) {
+        const errors = await boundaryErrors(file, importOf(spec, type));
+        expect(errors.length, `errors for ${spec} in ${file}${type ? ' (import type)' : ''}`).toBeGreaterThan(0);
+        expect(errors.join('\n')).toMatch(message);
+      }
+    });
+
+    it('allows ' + allowed.join(', '), async () => {
+      for (const spec of allowed) expect(await boundaryErrors(file, importOf(spec)), `${spec} in ${file}`).toEqual([]);
+    });
+  });
+
+  // The UI's rule (eslint.config.js, ui/src).
+  describe('ui/src: forbidden imports fail', () => {
     it.each([
-      ['domain/x.ts', "import { createOrm } from '../db/orm';\nexport const y = createOrm;\n", /domain\/ holds pure rules/],
-      ['domain/x.ts', "import fs from 'node:fs';\nexport const y = fs;\n", /no Node built-in/],
-      ['domain/x.ts', "import { readFile } from 'fs/promises';\nexport const y = readFile;\n", /no Node built-in/],
-      ['domain/x.ts', "import { useState } from 'react';\nexport const y = useState;\n", /no React/],
-      ['domain/rules/x.ts', "import { loadConfig } from '../../config/app-config';\nexport const y = loadConfig;\n", /domain\/ holds pure rules/],
-      ['api/routes/x.ts', "import { createActivities } from '../../activities';\nexport const y = createActivities;\n", /api\/ never imports activities/],
-      ['api/x.ts', "import { sendTemplatedEmail } from '../activities/send-templated-email';\nexport const y = sendTemplatedEmail;\n", /api\/ never imports activities/],
       ['ui/src/lib/x.ts', "import { createOrm } from '../../../db/orm';\nexport const y = createOrm;\n", /ui\/ imports only domain/],
       ['ui/src/features/requests/components/x.tsx', "import { buildApp } from '../../../../../api/app';\nexport const y = buildApp;\n", /ui\/ imports only domain/],
       ['ui/src/lib/x.ts', "import path from 'node:path';\nexport const y = path;\n", /no Node built-in/],
       ['ui/src/lib/x.ts', "import { Connection } from '@temporalio/client';\nexport const y = Connection;\n", /no server-side package/],
-      ['workflows/x.ts', "import { createActivities } from '../activities';\nexport const y = createActivities;\n", /workflows\/ imports only/],
-      ['workflows/x.ts', "import { RequestActivities } from '../activities/request-activities.types';\nexport const y = RequestActivities;\n", /only with `import type`/],
-      ['workflows/x.ts', "import { createOrm } from '../db/orm';\nexport const y = createOrm;\n", /workflows\/ imports only/],
-      ['workflows/x.ts', "import { Connection } from '@temporalio/client';\nexport const y = Connection;\n", /deterministic sandbox/],
-      ['workflows/x.ts', "import fs from 'node:fs';\nexport const y = fs;\n", /deterministic sandbox/],
     ])('%s: %s', async (filePath, code, message) => {
       const errors = await boundaryErrors(filePath, code);
       expect(errors.length, `errors for ${filePath}`).toBeGreaterThan(0);
@@ -48,16 +151,17 @@ describe('import boundaries (ESLint)', () => {
     });
   });
 
-  describe('allowed imports pass', () => {
+  describe('ui/src: allowed imports pass', () => {
     it.each([
-      ['domain/x.ts', "import { setup } from 'xstate';\nimport { STATUS } from './request-status';\nexport const y = [setup, STATUS];\n"],
-      ['api/routes/x.ts', "import { STATUS } from '../../domain';\nimport { createOrm } from '../../db/orm';\nimport { requestUpdates } from '../../workflows/request.messages';\nexport const y = [STATUS, createOrm, requestUpdates];\n"],
       // The UI's own api/ folders are not the server's api/.
       ['ui/src/features/requests/components/x.tsx', "import { STATUS } from '../../../../../domain';\nimport { createRequest } from '../api/create-request';\nimport { useMachine } from '@xstate/react';\nexport const y = [STATUS, createRequest, useMachine];\n"],
-      ['workflows/x.ts', "import type { RequestActivities } from '../activities/request-activities.types';\nimport { proxyActivities } from '@temporalio/workflow';\nimport { SearchAttributeType } from '@temporalio/common';\nimport { STATUS } from '../domain';\nimport { letterTaskQueue } from './request.messages';\nexport type A = RequestActivities;\nexport const y = [proxyActivities, SearchAttributeType, STATUS, letterTaskQueue];\n"],
-      ['activities/x.ts', "import { createOrm } from '../db/orm';\nimport fs from 'node:fs';\nexport const y = [createOrm, fs];\n"],
     ])('%s', async (filePath, code) => {
       expect(await boundaryErrors(filePath, code)).toEqual([]);
     });
+  });
+
+  it('tests/ may import anything', async () => {
+    const code = "import { createActivities } from '../../activities';\nimport { buildApp } from '../../api/app';\nexport const y = [createActivities, buildApp];\n";
+    expect(await boundaryErrors('tests/api/x.test.ts', code)).toEqual([]);
   });
 });

@@ -1,12 +1,12 @@
 /**
- * scripts/supervise.ts, the supervision `npm start` gives the worker and the API: a child killed with SIGKILL is
+ * devtools/supervise.ts, the supervision `npm start` gives the worker and the API: a child killed with SIGKILL is
  * restarted (and says so), restarts back off exponentially up to the cap and start over after a long enough run,
  * leftovers of a crashed child's process group are killed, and stop() stops the child without restarting it.
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeExit, Supervisor, type ChildExit, type SuperviseOptions } from '../../scripts/supervise';
+import { describeExit, Supervisor, type ChildExit, type SuperviseOptions } from '../../devtools/supervise';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const alive = (pid: number) => {

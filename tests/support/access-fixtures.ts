@@ -4,7 +4,7 @@
  * confirmed external requester.
  */
 import { randomUUID } from 'node:crypto';
-import { hashPassword } from '../../api/auth/password-hash';
+import { hashPassword } from '../../db/password-hash';
 import {
   AdminSchema, ClaimDataSchema, ClaimHistorySchema, DiscussionSchema, DocumentSchema, EmailTemplateSchema, FaqSchema, PersonSchema,
   PolicyYearSchema, RequestActivitySchema, RequestExportSchema, UserSchema,

@@ -2,7 +2,7 @@
 import type { Harness } from './portal-harness';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { UserSchema } from '../../db/entities';
-import { hashPassword } from '../../api/auth/password-hash';
+import { hashPassword } from '../../db/password-hash';
 
 export type Session = { token: string; user: Record<string, any> };
 

@@ -15,7 +15,7 @@ import {
   ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, proxyActivities, setHandler,
   upsertSearchAttributes, workflowInfo, type RetryPolicy,
 } from '@temporalio/workflow';
-import type { LegacyRequestActivities as RequestActivities } from '../../activities/request-activities.types';
+import type { LegacyRequestActivities as RequestActivities } from '../request-activities.types';
 import { notificationTemplateFor } from '../../domain/notification-template';
 import { applyLifecycleEvent, type LifecycleEvent } from '../../domain/request-lifecycle.machine';
 import { generatesLetter, stampsCompletionDate, STATUS } from '../../domain/request-status';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { MESSAGES } from '../../../../../domain';
+import { cleanText, MESSAGES } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { TextField } from '../../../components/ui/form-field';
@@ -8,7 +8,6 @@ import { paths } from '../../../lib/paths';
 import { searchRegistrants, setUserActive, type ExternalUser, type RegistrantSearch } from '../api/manage-users';
 
 const EMPTY: RegistrantSearch = { lastName: '', firstName: '', company: '', email: '' };
-const clean = (value: string) => value.replace(/[\u2018\u2019]/g, "'").trim();
 
 /**
  * /manage/registrants: Manage External Users (spec 1 §5 External user search, spec 2 §8.3). Searching needs one
@@ -22,7 +21,7 @@ export function ManageRegistrantsPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const query = Object.fromEntries(Object.entries(search).map(([k, v]) => [k, clean(v)])) as unknown as RegistrantSearch;
+    const query = Object.fromEntries(Object.entries(search).map(([k, v]) => [k, cleanText(v) ?? ''])) as unknown as RegistrantSearch;
     if (!Object.values(query).some(Boolean)) {
       setMessage({ kind: 'error', text: MESSAGES.searchParametersRequired });
       setResults(null);

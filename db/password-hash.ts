@@ -2,6 +2,8 @@
  * Password hashing with argon2id at OWASP's parameters (m=19 MiB, t=2, p=1). The parameters travel in the stored
  * PHC string, so they can be raised later: `needsRehash` says when a stored hash is older or weaker than today's,
  * and sign-in then stores a fresh hash (hashes written before argon2, with scrypt, are verified and upgraded).
+ * In db/, beside the link secrets (password-reset-secret.ts): the API's sign-in and the seed's accounts both hash with
+ * it, and db/ is below both (docs/ARCHITECTURE.md "Folders").
  */
 import { scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import argon2 from 'argon2';

@@ -1,5 +1,6 @@
 /**
- * Keeps one child process running (used by scripts/start-portal.ts for the worker and the API): when it exits
+ * Keeps one child process running (scripts/start-portal.ts for the worker and the API, devtools/production-shape.ts for
+ * each of its processes; it lives in devtools/ because scripts/ imports devtools/, never the reverse): when it exits
  * without being asked to, it is started again after a delay that doubles with each consecutive crash
  * (1 s, 2 s, 4 s … capped at 30 s by default) and goes back to the first step once the child has stayed up for
  * `resetAfterMs` (10 s). Every exit and restart is reported through `log`. `stop()` ends it for good: SIGTERM, then

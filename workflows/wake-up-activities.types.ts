@@ -1,4 +1,8 @@
-/** Activity signatures of the wake-up workflows (type-only import into the workflow bundle). */
+/**
+ * Activity signatures of the wake-up workflows. Declared beside the workflow that calls them;
+ * activities/ implements them and imports this file, workflows/ never imports activities/ (the sandbox loads no
+ * activity code, and the two folders do not import each other).
+ */
 import type { WakeReason } from '../domain';
 
 /** A waiting request to wake, and why. */

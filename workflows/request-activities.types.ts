@@ -1,4 +1,8 @@
-/** Activity signatures as the workflow sees them (type-only import into the workflow bundle). */
+/**
+ * Activity signatures of the request workflow. Declared beside the workflow that calls them;
+ * activities/ implements them and imports this file, workflows/ never imports activities/ (the sandbox loads no
+ * activity code, and the two folders do not import each other).
+ */
 import type { ClockPolicy, RequestStatus } from '../domain';
 
 export interface ActorRef { name: string; email: string }
