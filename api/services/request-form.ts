@@ -1,7 +1,7 @@
 /** Converting between stored requests and the form the domain rules validate (every kind, domain/request-kinds.ts). */
 import type { Request } from '../../db/entities';
 import { ALL_FORM_FIELDS, cleanText, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, type RequestFormValues } from '../../domain';
-import { BOOLEAN_FIELDS, DATE_FIELDS, FORM_FIELD_NAMES } from '../schemas/request.schema';
+import { BOOLEAN_FIELDS, DATE_FIELDS, FORM_FIELD_NAMES } from '../../contract/request.schema';
 
 const LOWERCASED = new Set(ALL_FORM_FIELDS.filter((f) => f.kind === 'email').map((f) => f.name));
 

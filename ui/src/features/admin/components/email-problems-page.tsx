@@ -13,7 +13,7 @@ import { useApiQuery } from '../../../lib/use-api-query';
 import { sendEmailAgain } from '../api/send-email-again';
 import { SendAgainButton } from './send-again-button';
 
-/** One row of GET /email-problems (api/schemas/email-problems.schema.ts). */
+/** One row of GET /email-problems (contract/email-problems.schema.ts). */
 export interface EmailProblem {
   effectId: number; requestId: number; requestNumber: number | null; requestType: string; state: 'failed' | 'delayed';
   stateLabel: string; subject: string; templateTitle: string; recipients: string; reason: string | null; since: string;
