@@ -2,20 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { useModalDialog } from '../../../components/ui/use-modal-dialog';
 import { PERSON_MESSAGES } from '../../../../../domain';
 import { api, ApiError } from '../../../lib/api-client';
+import type { PersonRecord } from '../../../../../contract/person.schema';
+import type { Wire } from '../../../../../contract/wire';
 
-export interface DirectoryPerson {
-  id: number;
-  employeeId: string;
-  email: string | null;
-  lastName: string;
-  firstName: string;
-  middleInitial: string | null;
-  title: string | null;
-  workPhone: string | null;
-  /** Administrators only (domain/people-directory.ts): a requester's form needs none of it. */
-  employmentStatus?: string;
-  personType?: string;
-}
+export type DirectoryPerson = Wire<typeof PersonRecord>;
 
 /** The form fields a picked person fills (all of them: a new pick replaces the previous person's details). */
 export const personFormValues = (person: DirectoryPerson): Record<string, string> => ({
