@@ -1,13 +1,12 @@
+import type { ApiErrorBody as ApiErrorBodySchema } from '../../../contract/error.schema';
+import type { Wire } from '../../../contract/wire';
 import { HTTP_ERROR_NAMES, httpErrorName } from '../../../domain/http-errors';
 
-export interface ApiErrorBody {
-  name?: string;
-  message?: string;
-  code?: number;
-  className?: string;
-  data?: unknown;
-  errors?: unknown;
-}
+/**
+ * The API's error body (contract/error.schema.ts), every part optional: a failure may also come from something in
+ * between (a proxy's 502 page, a refused connection), and some servers send arrays or objects in `errors`.
+ */
+export type ApiErrorBody = Partial<Omit<Wire<typeof ApiErrorBodySchema>, 'data' | 'errors'>> & { data?: unknown; errors?: unknown };
 
 /** A failed call in the API's error shape `{ name, message, code, className, data, errors }`. */
 export class ApiError extends Error {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useModalDialog } from '../../../components/ui/use-modal-dialog';
 import { PERSON_MESSAGES } from '../../../../../domain';
 import { api, ApiError } from '../../../lib/api-client';
-import type { PersonRecord } from '../../../../../contract/person.schema';
+import type { PeopleList, PersonRecord } from '../../../../../contract/person.schema';
 import type { Wire } from '../../../../../contract/wire';
 
 export type DirectoryPerson = Wire<typeof PersonRecord>;
@@ -48,7 +48,7 @@ export function PersonSearchDialog({ open, role, onApply, onAddNew, onClose }: P
     setMessage(null);
     setBusy(true);
     try {
-      const found = await api.get<{ data: DirectoryPerson[] }>(`/people?${new URLSearchParams(query as Record<string, string>)}`);
+      const found = await api.get<Wire<typeof PeopleList>>(`/people?${new URLSearchParams(query as Record<string, string>)}`);
       setResults(found.data);
       if (found.data.length === 0) setMessage(PERSON_MESSAGES.noMatch);
     } catch (error) {
