@@ -9,11 +9,16 @@
  * reaches the root with exactly N `../`, and a pattern `^(../){N}db(/|$)` means "the db/ folder at the root"
  * whatever the depth of the file (ui/src/features/requests/api/ is the UI's own folder, not the server's api/).
  * The server-side folders are allow-lists generated from LAYERS below; ui/src/ has its own rule.
+ *   ui/src/     its own files, domain/, and contract/ as `import type` only (the API's schemas type its calls; no
+ *               schema code in the bundle); packages from UI_PACKAGES only (an allow-list). Features are side by
+ *               side: ui/src/features/<x>/ never imports ui/src/features/<y>/, and the shared code below them
+ *               (lib, components, types) imports no feature; only app/ (routes, layout) wires features together.
  */
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -103,6 +108,10 @@ const MAX_DEPTH = 8;
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const NODE_BUILTINS = `^(?:node:|(?:${[...new Set(builtinModules.map((m) => m.split('/')[0]))].map(escape).join('|')})(?:/|$))`;
+/** The packages the browser code may import (and their subpaths); anything else fails the lint. */
+const UI_PACKAGES = ['react', 'react-dom', 'react-router-dom', 'xstate', '@xstate/react', '@tanstack/react-query', 'altcha'];
+const UI_FEATURES = readdirSync(new URL('./ui/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 const SERVER_PACKAGES = '^(?:@temporalio/|@mikro-orm/|@fastify/|fastify(?:-plugin)?$|pg$|nodemailer$|smtp-server$|playwright-core$|handlebars$|argon2$)';
 
 /**
@@ -134,6 +143,42 @@ function layerPatterns(folder, { folders, packages, node, why }, root) {
     { regex: `^(?![./])(?!(?:${allowedPackages.join('|') || '(?!)'})(?:/|$))`, message: `${folder}/ may import only these packages: ${packageList}. ${why}` },
   ];
 }
+
+/** The UI's patterns for a file `root` levels below the repository root (see boundary()). */
+const uiPatterns = (root) => [
+  { regex: `${root}(?!domain(?:/|$)|contract(?:/|$))`, message: 'ui/ imports only domain/ and contract/ of the server side.' },
+  { regex: `${root}contract(?:/|$)`, allowTypeImports: true, message: 'ui/ imports contract/ only with `import type` (the schemas stay out of the browser bundle).' },
+  { regex: NODE_BUILTINS, message: 'ui/ runs in the browser: no Node built-in modules.' },
+  { regex: SERVER_PACKAGES, message: 'ui/ runs in the browser: no server-side package.' },
+  { regex: `^(?![./])(?!(?:${UI_PACKAGES.map(escape).join('|')})(?:/|$))`, message: `ui/ imports only the packages of eslint.config.js UI_PACKAGES (${UI_PACKAGES.join(', ')}).` },
+];
+
+const FEATURE_MESSAGE = 'A UI feature imports no other feature: move what both need below the features (ui/src/lib, ui/src/components).';
+
+/**
+ * The UI's rules for the files under `folder` (a folder of ui/src), plus `more(extra)` for a file `extra` folders
+ * below it. Objects later in the config win for a file two of them match (rule options do not merge), so the folder
+ * specific ones come after the ui/src ones and repeat them.
+ */
+function uiBoundary(folder, more = () => []) {
+  const folderDepth = folder.split('/').length;
+  return Array.from({ length: MAX_DEPTH + 2 - folderDepth }, (_, extra) => ({
+    name: `boundaries/${folder}/depth-${extra}`,
+    files: [`${folder}/${'*/'.repeat(extra)}*.${SOURCE}`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [...uiPatterns(`^(?:\\.\\./){${folderDepth + extra}}`), ...more(extra)].map((p) => ({ caseSensitive: true, ...p })),
+      }],
+    },
+  }));
+}
+
+/** From a file `extra` folders below ui/src/features/<feature>/: climbing to features/ (or ui/src/) and into another feature. */
+const otherFeature = (feature, extra) => [
+  { regex: `^(?:\\.\\./){${extra + 1}}(?!${escape(feature)}(?:/|$))[^./]`, message: FEATURE_MESSAGE },
+  { regex: `^(?:\\.\\./){${extra + 2}}features(?:/|$)(?!${escape(feature)}(?:/|$))`, message: FEATURE_MESSAGE },
+];
+const anyFeature = () => [{ regex: '^(?:\\.\\./)+features(?:/|$)', message: 'Shared UI code (lib, components, types) sits below the features: it imports none of them.' }];
 
 export default defineConfig(
   {
@@ -169,9 +214,7 @@ export default defineConfig(
 
   ...Object.entries(LAYERS).flatMap(([folder, layer]) => boundary(folder, (root) => layerPatterns(folder, layer, root))),
 
-  ...boundary('ui/src', (root) => [
-    { regex: `${root}(?!domain(?:/|$))`, message: 'ui/ imports only domain/ of the server side (types of the API live in ui/src/types).' },
-    { regex: NODE_BUILTINS, message: 'ui/ runs in the browser: no Node built-in modules.' },
-    { regex: SERVER_PACKAGES, message: 'ui/ runs in the browser: no server-side package.' },
-  ]),
+  ...uiBoundary('ui/src'),
+  ...['ui/src/lib', 'ui/src/components', 'ui/src/types'].flatMap((folder) => uiBoundary(folder, anyFeature)),
+  ...UI_FEATURES.flatMap((feature) => uiBoundary(`ui/src/features/${feature}`, (extra) => otherFeature(feature, extra))),
 );

@@ -1,6 +1,6 @@
 /**
  * The Fastify app as a plugin tree: external libraries, app decorators, the API description, then routes under
- * /api/v1. Every route declares its body, params, query and responses once as typebox schemas (api/schemas/):
+ * /api/v1. Every route declares its body, params, query and responses once as typebox schemas (contract/):
  * they give ajv its validation, the serializer its whitelist of response fields, TypeScript its types and
  * /api/docs its OpenAPI document. `server.ts` only listens; tests build the app and talk to it with `app.inject`.
  */

@@ -1,12 +1,7 @@
 /**
  * Errors in the shape of spec 2 §8.1: `{ name, message, code, className, data, errors }`, named by HTTP status.
  */
-const NAMES: Record<number, string> = {
-  400: 'BadRequest', 401: 'NotAuthenticated', 402: 'PaymentError', 403: 'Forbidden', 404: 'NotFound',
-  405: 'MethodNotAllowed', 406: 'NotAcceptable', 408: 'Timeout', 409: 'Conflict', 410: 'Gone', 411: 'LengthRequired',
-  413: 'PayloadTooLarge', 422: 'Unprocessable', 429: 'TooManyRequests', 500: 'GeneralError', 501: 'NotImplemented',
-  502: 'BadGateway', 503: 'Unavailable',
-};
+import { httpErrorName } from '../domain/http-errors';
 
 const kebab = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
 
@@ -19,7 +14,7 @@ export class ApiError extends Error {
     readonly errors: Record<string, string> = {},
   ) {
     super(message);
-    this.name = NAMES[code] ?? 'GeneralError';
+    this.name = httpErrorName(code);
   }
 
   toJSON() {

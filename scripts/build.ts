@@ -2,7 +2,7 @@
  * `npm run build`: the production build. The image runs compiled JavaScript with production dependencies only (no
  * tsx, no TypeScript at run time):
  *   1. type-check the server code (tsc -p tsconfig.build.json; esbuild does not check types)
- *   2. esbuild bundles our code (api/, activities/, temporal/, db/, config/, domain/, storage/, workflows/) into
+ *   2. esbuild bundles our code (api/, contract/, activities/, temporal/, db/, config/, domain/, storage/, workflows/) into
  *        dist/server.js   ← api/server.ts          the API
  *        dist/worker.js   ← temporal/worker.ts     the Temporal worker
  *        dist/migrate.js  ← scripts/migrate.ts     create + migrate + seed (reference data only in production)

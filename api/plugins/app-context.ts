@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import type { DocumentFiles } from '../../storage/document-files';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 
 declare module 'fastify' {
   interface FastifyInstance {

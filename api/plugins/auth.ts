@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../domain';
 import { ApiError, forbidden, notAuthenticated } from '../errors';
 import { sessionFromToken, type TokenClaims } from '../services/session-user';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 
 /** Tokens are HS256 only, issued and checked with this issuer and audience, and expire after a day. */
 export const JWT_ALGORITHM = 'HS256';

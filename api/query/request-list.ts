@@ -7,7 +7,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RequestSchema } from '../../db/entities';
-import type { RequestRecord } from '../schemas/request.schema';
+import type { RequestRecord } from '../../contract/request.schema';
 import { badRequest } from '../errors';
 import { requestTypeLabelWhere } from '../../domain';
 import type { RequestOwner } from '../services/request-access';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser, requireAdmin } from '../plugins/auth';
-import { AdminCreateBody, AdminList, AdminPatchBody, AdminRecord } from '../schemas/admin.schema';
-import { errorResponses } from '../schemas/error.schema';
-import { IdParams } from '../schemas/primitives';
+import { AdminCreateBody, AdminList, AdminPatchBody, AdminRecord } from '../../contract/admin.schema';
+import { errorResponses } from '../../contract/error.schema';
+import { IdParams } from '../../contract/primitives';
 import { createAdmin, listAdmins, removeAdmin, updateAdmin } from '../services/admins';
 import { recordRequestSecurityEvent } from '../services/security-log';
 import { AdminSchema } from '../../db/entities';

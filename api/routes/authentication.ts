@@ -5,8 +5,8 @@ import { MESSAGES } from '../../domain';
 import { badRequest, notAuthenticated } from '../errors';
 import { knowsAccount, knownDeviceCookie, readKnownDevice } from '../auth/known-device';
 import { currentUser, requirePasswordChangeUser, signSessionToken, verifySessionToken } from '../plugins/auth';
-import { AuthenticationBody, AuthenticationResult, LogoutResult } from '../schemas/authentication.schema';
-import { errorResponses } from '../schemas/error.schema';
+import { AuthenticationBody, AuthenticationResult, LogoutResult } from '../../contract/authentication.schema';
+import { errorResponses } from '../../contract/error.schema';
 import { sessionFromToken, toSessionUser } from '../services/session-user';
 import { signInWithPassword } from '../services/sign-in';
 

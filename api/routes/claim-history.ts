@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireAdmin } from '../plugins/auth';
-import { ClaimHistoryRecord, ClaimSearchQuery, ClaimsPage, LinkClaimsBody, RequestIdQuery } from '../schemas/desk.schema';
-import { errorResponses } from '../schemas/error.schema';
+import { ClaimHistoryRecord, ClaimSearchQuery, ClaimsPage, LinkClaimsBody, RequestIdQuery } from '../../contract/desk.schema';
+import { errorResponses } from '../../contract/error.schema';
 import { linkClaims, searchClaims, unlinkClaims } from '../services/claim-history';
 import { ClaimHistorySchema } from '../../db/entities';
-import { IdParams } from '../schemas/primitives';
+import { IdParams } from '../../contract/primitives';
 import { recordById } from '../services/record-by-id';
 
 const tags = ['claim-history'];

@@ -5,10 +5,10 @@ import { CS_STARS_MAX_BYTES, CS_STARS_PAGE_SIZE, DESK_MESSAGES } from '../../dom
 import { ApiError, badRequest } from '../errors';
 import { requireAdmin } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
-import { ClaimDataRecord, ClaimsPage, CsStarsUploadResult } from '../schemas/desk.schema';
-import { IdParams } from '../schemas/primitives';
-import { errorResponses } from '../schemas/error.schema';
-import { findQuery } from '../schemas/find-query.schema';
+import { ClaimDataRecord, ClaimsPage, CsStarsUploadResult } from '../../contract/desk.schema';
+import { IdParams } from '../../contract/primitives';
+import { errorResponses } from '../../contract/error.schema';
+import { findQuery } from '../../contract/find-query.schema';
 import { importClaimsCsv } from '../services/cs-stars-import';
 import { recordRequestSecurityEvent } from '../services/security-log';
 import { recordById } from '../services/record-by-id';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { currentUser, requireUser } from '../plugins/auth';
-import { CreateDiscussionBody, DiscussionRecord, PatchDiscussionBody } from '../schemas/discussion.schema';
-import { errorResponses } from '../schemas/error.schema';
-import { Id, IdParams } from '../schemas/primitives';
+import { CreateDiscussionBody, DiscussionRecord, PatchDiscussionBody } from '../../contract/discussion.schema';
+import { errorResponses } from '../../contract/error.schema';
+import { Id, IdParams } from '../../contract/primitives';
 import { commandContextOf } from '../services/command-context';
 import { createDiscussion, deleteDiscussion, discussionsOf, recordOf as discussionRecordOf } from '../services/discussions';
 import { findVisibleRequest } from '../services/request-access';

@@ -9,11 +9,11 @@ import { currentUser, requireUser } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
 import {
   CreateDocumentBody, DocumentFileParams, PatchDocumentBody, DocumentFileResponse, DocumentRecord, UploadResult,
-} from '../schemas/document.schema';
-import { errorResponses } from '../schemas/error.schema';
-import { findQuery } from '../schemas/find-query.schema';
-import { Page } from '../schemas/page.schema';
-import { IdParams } from '../schemas/primitives';
+} from '../../contract/document.schema';
+import { errorResponses } from '../../contract/error.schema';
+import { findQuery } from '../../contract/find-query.schema';
+import { Page } from '../../contract/page.schema';
+import { IdParams } from '../../contract/primitives';
 import { documentRecordOf, editableRequest, patchDocument, recordDocument, removeDocument } from '../services/documents';
 import { findVisibleRequest } from '../services/request-access';
 import { assertUploadQuota, recordUpload } from '../services/uploads';

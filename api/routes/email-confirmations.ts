@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser, requirePasswordChangeUser } from '../plugins/auth';
-import { ConfirmationLinkSent, ConfirmationTokenParams, ConfirmationValidity, EmailConfirmed } from '../schemas/email-confirmation.schema';
-import { errorResponses } from '../schemas/error.schema';
+import { ConfirmationLinkSent, ConfirmationTokenParams, ConfirmationValidity, EmailConfirmed } from '../../contract/email-confirmation.schema';
+import { errorResponses } from '../../contract/error.schema';
 import { confirmEmail, isConfirmationLinkValid, resendConfirmationLink } from '../services/email-confirmations';
 
 const tags = ['users'];

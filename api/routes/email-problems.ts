@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../plugins/auth';
-import { EmailProblemsPage, EmailProblemsQuery } from '../schemas/email-problems.schema';
-import { errorResponses } from '../schemas/error.schema';
+import { EmailProblemsPage, EmailProblemsQuery } from '../../contract/email-problems.schema';
+import { errorResponses } from '../../contract/error.schema';
 import { emailProblemsPage } from '../services/email-problems';
 
 /** `api/v1/email-problems` (issue #17 item 3): failed and long-delayed emails and letters across requests. */

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireAdmin } from '../plugins/auth';
-import { EmailTemplateRecord, PatchTemplateBody, PreviewResult, PreviewTemplateBody } from '../schemas/desk.schema';
-import { errorResponses } from '../schemas/error.schema';
-import { IdParams } from '../schemas/primitives';
+import { EmailTemplateRecord, PatchTemplateBody, PreviewResult, PreviewTemplateBody } from '../../contract/desk.schema';
+import { errorResponses } from '../../contract/error.schema';
+import { IdParams } from '../../contract/primitives';
 import { listTemplates, previewTemplate, updateTemplate } from '../services/email-templates';
 import { recordRequestSecurityEvent } from '../services/security-log';
 import { EmailTemplateSchema } from '../../db/entities';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { currentUser, requireUser, verifySessionToken } from '../plugins/auth';
-import { errorResponses } from '../schemas/error.schema';
+import { errorResponses } from '../../contract/error.schema';
 import { sessionFromToken } from '../services/session-user';
 
 /**

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireAdmin } from '../plugins/auth';
-import { DocumentRecord } from '../schemas/document.schema';
-import { errorResponses } from '../schemas/error.schema';
-import { Id } from '../schemas/primitives';
+import { DocumentRecord } from '../../contract/document.schema';
+import { errorResponses } from '../../contract/error.schema';
+import { Id } from '../../contract/primitives';
 import { commandContextOf } from '../services/command-context';
 import { generatePdfs } from '../services/generate-pdfs';
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { temporalAnswers } from '../../temporal/connection';
 import { unavailable } from '../errors';
 import { oldestPendingEffectSeconds } from '../services/email-problems';
-import { errorResponses } from '../schemas/error.schema';
+import { errorResponses } from '../../contract/error.schema';
 
 const Readiness = Type.Object({
   status: Type.Literal('ready'),

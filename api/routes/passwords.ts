@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser, requirePasswordChangeUser, signSessionToken } from '../plugins/auth';
 import { forbidden } from '../errors';
-import { errorResponses } from '../schemas/error.schema';
+import { errorResponses } from '../../contract/error.schema';
 import {
   ChangePasswordBody, ChangePasswordResult, ForgotPasswordBody, ForgotPasswordResult, ResetPasswordBody, ResetPasswordResult,
   ResetTokenParams, ResetTokenValidity,
-} from '../schemas/password.schema';
-import { IdParams } from '../schemas/primitives';
+} from '../../contract/password.schema';
+import { IdParams } from '../../contract/primitives';
 import { changePassword, isResetTokenValid, requestPasswordReset, resetPassword } from '../services/passwords';
 import { recordRequestSecurityEvent } from '../services/security-log';
 import { toSessionUser } from '../services/session-user';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireAdmin } from '../plugins/auth';
-import { CreatePolicyBody, PatchPolicyBody, PolicyRecord } from '../schemas/desk.schema';
-import { errorResponses } from '../schemas/error.schema';
-import { IdParams } from '../schemas/primitives';
+import { CreatePolicyBody, PatchPolicyBody, PolicyRecord } from '../../contract/desk.schema';
+import { errorResponses } from '../../contract/error.schema';
+import { IdParams } from '../../contract/primitives';
 import { createPolicy, deletePolicy, listPolicies, updatePolicy } from '../services/policies';
 import { wakeUpsOf } from '../services/wake-ups';
 import { PolicyYearSchema } from '../../db/entities';

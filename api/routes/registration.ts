@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../schemas/error.schema';
-import { ExternalUserRecord } from '../schemas/external-user.schema';
-import { CaptchaChallenge, RegistrationBody } from '../schemas/registration.schema';
+import { errorResponses } from '../../contract/error.schema';
+import { ExternalUserRecord } from '../../contract/external-user.schema';
+import { CaptchaChallenge, RegistrationBody } from '../../contract/registration.schema';
 import { newCaptchaChallenge } from '../services/captcha';
 import { registerExternalUser } from '../services/registration';
 

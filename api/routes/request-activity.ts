@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RequestActivitySchema } from '../../db/entities';
 import { requireAdmin } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
-import { ActivityRecord } from '../schemas/activity.schema';
-import { errorResponses } from '../schemas/error.schema';
-import { FindQuery } from '../schemas/find-query.schema';
-import { Page } from '../schemas/page.schema';
-import { IdParams } from '../schemas/primitives';
+import { ActivityRecord } from '../../contract/activity.schema';
+import { errorResponses } from '../../contract/error.schema';
+import { FindQuery } from '../../contract/find-query.schema';
+import { Page } from '../../contract/page.schema';
+import { IdParams } from '../../contract/primitives';
 import { recordById } from '../services/record-by-id';
 
 const QUERY_FIELDS = queryFieldsOf(RequestActivitySchema, Object.keys(ActivityRecord.properties));

@@ -6,13 +6,13 @@ import { methodNotAllowed } from '../errors';
 import { currentUser, requireUser } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
 import { findRequestPage, requestTypeLabelCondition } from '../query/request-list';
-import { errorResponses } from '../schemas/error.schema';
-import { RequestFindQuery } from '../schemas/find-query.schema';
-import { Page } from '../schemas/page.schema';
-import { IdParams } from '../schemas/primitives';
+import { errorResponses } from '../../contract/error.schema';
+import { RequestFindQuery } from '../../contract/find-query.schema';
+import { Page } from '../../contract/page.schema';
+import { IdParams } from '../../contract/primitives';
 import {
   CreateRequestBody, PatchRequestBody, RequestDetail, RequestListItem, RequestRecord,
-} from '../schemas/request.schema';
+} from '../../contract/request.schema';
 import { commandContextOf } from '../services/command-context';
 import { findVisibleRequest, recordForCaller, requestForCaller, visibleOwner } from '../services/request-access';
 import { createDraft, deleteDraft, patchRequest } from '../services/request-commands';

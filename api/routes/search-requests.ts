@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../plugins/auth';
-import { SearchQuery, SearchResult } from '../schemas/desk.schema';
-import { errorResponses } from '../schemas/error.schema';
+import { SearchQuery, SearchResult } from '../../contract/desk.schema';
+import { errorResponses } from '../../contract/error.schema';
 import { searchRequests } from '../services/admin-search';
 
 /** `api/v1/search-requests` (spec 2 §7.5): Search Submission History, administrators only. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../plugins/auth';
-import { errorResponses } from '../schemas/error.schema';
-import { SecurityLogPage, SecurityLogQuery } from '../schemas/security-log.schema';
+import { errorResponses } from '../../contract/error.schema';
+import { SecurityLogPage, SecurityLogQuery } from '../../contract/security-log.schema';
 import { securityLogPage } from '../services/security-log-page';
 
 /** `api/v1/security-log` (issue #16 item 8): the security log, paged and filtered. Administrators only. */

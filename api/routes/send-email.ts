@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../plugins/auth';
-import { errorResponses } from '../schemas/error.schema';
-import { SendEmailAccepted, SendEmailBody } from '../schemas/send-email.schema';
+import { errorResponses } from '../../contract/error.schema';
+import { SendEmailAccepted, SendEmailBody } from '../../contract/send-email.schema';
 import { commandContextOf } from '../services/command-context';
 import { sendTemplateEmail } from '../services/request-commands';
 

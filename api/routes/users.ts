@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { methodNotAllowed } from '../errors';
 import { currentUser, requireAdmin, requireUser } from '../plugins/auth';
-import { errorResponses } from '../schemas/error.schema';
-import { ExternalUserList, ExternalUserRecord, RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../schemas/external-user.schema';
-import { Page } from '../schemas/page.schema';
-import { IdParams } from '../schemas/primitives';
+import { errorResponses } from '../../contract/error.schema';
+import { ExternalUserList, ExternalUserRecord, RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../../contract/external-user.schema';
+import { Page } from '../../contract/page.schema';
+import { IdParams } from '../../contract/primitives';
 import { findExternalUsers, getExternalUser, patchExternalUser, searchRegistrants } from '../services/external-users';
 
 const tags = ['admin'];

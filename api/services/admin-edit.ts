@@ -10,7 +10,7 @@ import {
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
 import { badRequest, forbidden } from '../errors';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 import type { CommandContext } from './command-context';
 import { applyFormFields, formOf } from './request-form';
 import { copyDirectoryFacts } from './directory-facts';

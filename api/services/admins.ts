@@ -7,8 +7,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AdminSchema, type Admin } from '../../db/entities';
 import { isEmailAddress, MESSAGES } from '../../domain';
 import { badRequest, forbidden, notFound } from '../errors';
-import type { AdminCreateBody, AdminPatchBody } from '../schemas/admin.schema';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { AdminCreateBody, AdminPatchBody } from '../../contract/admin.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 
 const view = (a: Admin) => ({ id: a.id, firstName: a.firstName, lastName: a.lastName, email: a.email });
 

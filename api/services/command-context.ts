@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ClockPolicy, UserQuotas } from '../../domain';
 import type { DocumentFiles } from '../../storage/document-files';
 import { currentUser } from '../plugins/auth';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 import type { WorkflowAccess } from './request-workflows';
 
 export interface CommandContext {

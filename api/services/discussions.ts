@@ -11,8 +11,8 @@ import {
   type RequestStatus,
 } from '../../domain';
 import { badRequest, forbidden, notFound } from '../errors';
-import type { CreateDiscussionBody, DiscussionRecord, PatchDiscussionBody } from '../schemas/discussion.schema';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { CreateDiscussionBody, DiscussionRecord, PatchDiscussionBody } from '../../contract/discussion.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 import type { CommandContext } from './command-context';
 import { findVisibleRequest } from './request-access';
 import { postDiscussion } from './request-workflows';

@@ -9,8 +9,8 @@ import {
   type DocumentOrigin, type RequestStatus,
 } from '../../domain';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
-import type { CreateDocumentBody, DocumentRecord, PatchDocumentBody } from '../schemas/document.schema';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { CreateDocumentBody, DocumentRecord, PatchDocumentBody } from '../../contract/document.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 import { canEditForm, findVisibleRequest } from './request-access';
 
 export const documentOrigin = (d: Pick<Document, 'addedByAdmin' | 'idempotencyKey'>): DocumentOrigin =>

@@ -9,7 +9,7 @@ import {
   EFFECT_DELAYED_AFTER_MS, EFFECT_PROBLEM_LABELS, EFFECT_PROBLEMS_WINDOW_DAYS, EMAIL_FAILED_ACTIVITY, effectProblemSubject,
   type EffectProblemState, type RequestType,
 } from '../../domain';
-import type { EmailProblemsPage, EmailProblemsQuery } from '../schemas/email-problems.schema';
+import type { EmailProblemsPage, EmailProblemsQuery } from '../../contract/email-problems.schema';
 
 interface Row {
   id: number; request_id: number; request_number: number | null; request_type: RequestType; kind: string; template_title: string; state: 'failed' | 'pending';

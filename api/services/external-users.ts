@@ -7,8 +7,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
 import { cleanProfile, cleanText, MESSAGES, validateProfile } from '../../domain';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
-import type { RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../schemas/external-user.schema';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../../contract/external-user.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 import { type ConfirmationContext, sendConfirmationLink } from './email-confirmations';
 import { recordSecurityEvent } from './security-log';
 

@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DocumentSchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { letterEmailTemplateFor, LETTER_NOT_APPROVED, mayGenerateLetter, type RequestStatus } from '../../domain';
 import { ApiError, badRequest, forbidden, notFound, unavailable } from '../errors';
-import type { DocumentRecord } from '../schemas/document.schema';
+import type { DocumentRecord } from '../../contract/document.schema';
 import type { CommandContext } from './command-context';
 import { documentsOf } from './documents';
 import { generateLetter, letterCommandIdOf, NO_ANSWER_MESSAGE } from './request-workflows';

@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PersonSchema, type Person } from '../../db/entities';
 import { notFound } from '../errors';
-import type { DirectoryPersonBody, PatchPersonBody } from '../schemas/person.schema';
+import type { DirectoryPersonBody, PatchPersonBody } from '../../contract/person.schema';
 import type { WakeUps } from './wake-ups';
 
 const DATE_FIELDS = ['birthDate', 'hireDate', 'terminationDate'] as const;

@@ -6,7 +6,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { QUOTAS, quotaMessage, type UserQuotas } from '../../domain/abuse-limits';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 import { ApiError } from '../errors';
 import { recordSecurityEvent } from './security-log';
 

@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import { notFound } from '../errors';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 import { findVisibleRequest } from './request-access';
 
 export const recordNotFound = (id: number) => notFound(`No record found for id '${id}'`);

@@ -9,7 +9,7 @@ import { UserSchema } from '../../db/entities';
 import { cleanProfile, MESSAGES, validateProfile } from '../../domain';
 import { hashPassword } from '../../db/password-hash';
 import { ApiError, badRequest } from '../errors';
-import type { RegistrationBody } from '../schemas/registration.schema';
+import type { RegistrationBody } from '../../contract/registration.schema';
 import { redeemCaptcha } from './captcha';
 import { type ConfirmationContext, sendConfirmationLink } from './email-confirmations';
 import { externalUserView } from './external-users';

@@ -7,8 +7,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { RequestSchema, type Request } from '../../db/entities';
 import { isFinished, requesterMayEdit, type CertificateType, type RequestStatus, type RequestType } from '../../domain';
 import { forbidden, notFound } from '../errors';
-import type { RequestRecord } from '../schemas/request.schema';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { RequestRecord } from '../../contract/request.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 
 /**
  * Whose requests a requester sees: those they filed, and those naming their email (null: an administrator sees all).

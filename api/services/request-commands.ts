@@ -16,9 +16,9 @@ import {
 import { validateRequestForm } from '../../domain/request-rules';
 import type { Actor } from '../../workflows/request.messages';
 import { badRequest, forbidden, notFound } from '../errors';
-import type { CreateRequestBody, PatchRequestBody, RequestRecord } from '../schemas/request.schema';
-import type { SendEmailAccepted, SendEmailBody } from '../schemas/send-email.schema';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { CreateRequestBody, PatchRequestBody, RequestRecord } from '../../contract/request.schema';
+import type { SendEmailAccepted, SendEmailBody } from '../../contract/send-email.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 import type { CommandContext } from './command-context';
 import { canEditForm, findVisibleRequest, requestForCaller } from './request-access';
 import { auditFieldEdit, isAdminEdit, saveAdminEdit } from './admin-edit';

@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 import { canSee } from './request-access';
 
 export const REQUEST_EVENTS_CHANNEL = 'request_events';

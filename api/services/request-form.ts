@@ -1,7 +1,8 @@
 /** Converting between stored requests and the form the domain rules validate (every kind, domain/request-kinds.ts). */
 import type { Request } from '../../db/entities';
-import { ALL_FORM_FIELDS, cleanMiddleInitial, cleanText, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, type RequestFormValues } from '../../domain';
-import { BOOLEAN_FIELDS, DATE_FIELDS, FORM_FIELD_NAMES } from '../schemas/request.schema';
+import { ALL_FORM_FIELDS, cleanMiddleInitial, cleanText, DEFAULT_OFFICE_TIME_ZONE, type RequestFormValues } from '../../domain';
+import { recordToForm } from '../../domain/request-form-mapping';
+import { BOOLEAN_FIELDS, DATE_FIELDS, FORM_FIELD_NAMES } from '../../contract/request.schema';
 
 const LOWERCASED = new Set(ALL_FORM_FIELDS.filter((f) => f.kind === 'email').map((f) => f.name));
 
@@ -20,18 +21,8 @@ export function applyFormFields(request: Request, body: Record<string, unknown>)
 }
 
 /** The stored request as the typed form (dates back to mm/dd/yyyy), for the domain's submit validation. */
-export function formOf(request: Request): RequestFormValues {
-  const source = request as unknown as Record<string, unknown>;
-  const form: RequestFormValues = {};
-  for (const field of ALL_FORM_FIELDS) {
-    const value = source[field.name];
-    if (value === null || value === undefined) continue;
-    // Form dates are calendar days (11:00 UTC of the day): the same day in the office's zone.
-    if (value instanceof Date) form[field.name] = formatOfficeDate(value, DEFAULT_OFFICE_TIME_ZONE);
-    else if (typeof value === 'boolean' || typeof value === 'string') form[field.name] = value;
-  }
-  return form;
-}
+export const formOf = (request: Request): RequestFormValues =>
+  recordToForm(request as unknown as Record<string, unknown>, ALL_FORM_FIELDS, { timeZone: DEFAULT_OFFICE_TIME_ZONE });
 
 /**
  * Form values a clone copies (everything typed; no documents, status, dates of the request, admin fields, or a

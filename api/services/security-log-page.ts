@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addDays, SECURITY_EVENT_KINDS, zonedInstant, type SecurityEventKind } from '../../domain';
-import type { SecurityLogPage, SecurityLogQuery } from '../schemas/security-log.schema';
+import type { SecurityLogPage, SecurityLogQuery } from '../../contract/security-log.schema';
 
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

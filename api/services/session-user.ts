@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AdminSchema, type User } from '../../db/entities';
 import { isPasswordExpired, MESSAGES } from '../../domain';
 import { notAuthenticated } from '../errors';
-import type { SessionUser } from '../schemas/session-user.schema';
+import type { SessionUser } from '../../contract/session-user.schema';
 
 /** What a verified token says: whose it is and at which session version it was signed. */
 export interface TokenClaims { id: number; sessionVersion: number }

@@ -165,3 +165,45 @@ describe('import boundaries (ESLint)', () => {
     expect(await boundaryErrors('tests/api/x.test.ts', code)).toEqual([]);
   });
 });
+
+describe('UI boundaries (ESLint): contract types, a package allow-list, features side by side', () => {
+  describe('forbidden imports fail', () => {
+    it.each([
+      // contract/ only as types: its schemas are typebox code that must stay out of the browser bundle
+      ['ui/src/lib/x.ts', "import { RequestRecord } from '../../../contract/request.schema';\nexport const y = RequestRecord;\n", /only with `import type`/],
+      ['ui/src/features/requests/api/x.ts', "import { Wire } from '../../../../../contract/wire';\nexport const y: Wire<never> = null as never;\n", /only with `import type`/],
+      // packages: an allow-list, not a deny-list
+      ['ui/src/lib/x.ts', "import { Type } from 'typebox';\nexport const y = Type;\n", /UI_PACKAGES/],
+      ['ui/src/components/x.tsx', "import dayjs from 'dayjs';\nexport const y = dayjs;\n", /UI_PACKAGES/],
+      ['ui/src/features/dashboard/components/x.tsx', "import { z } from 'zod';\nexport const y = z;\n", /UI_PACKAGES/],
+      // one feature never imports another: from the feature's root and from deeper folders, both ways of climbing
+      ['ui/src/features/search/x.tsx', "import { getFaqs } from '../faqs/faqs-page';\nexport const y = getFaqs;\n", /imports no other feature/],
+      ['ui/src/features/requests/components/x.tsx', "import { AdminDashboard } from '../../dashboard/components/admin-dashboard';\nexport const y = AdminDashboard;\n", /imports no other feature/],
+      ['ui/src/features/requests/components/x.tsx', "import { AdminDashboard } from '../../../features/dashboard/components/admin-dashboard';\nexport const y = AdminDashboard;\n", /imports no other feature/],
+      ['ui/src/features/admin/api/x.ts', "import type { Faq } from '../../manage/use-editor';\nexport type Y = Faq;\n", /imports no other feature/],
+      // shared code sits below the features
+      ['ui/src/types/x.ts', "import type { Claim } from '../features/claims/claim-history-section';\nexport type Y = Claim;\n", /below the features/],
+      ['ui/src/components/ui/x.tsx', "import { LoginPage } from '../../features/auth/components/login-page';\nexport const y = LoginPage;\n", /below the features/],
+    ])('%s: %s', async (filePath, code, message) => {
+      const errors = await boundaryErrors(filePath, code);
+      expect(errors.length, `errors for ${filePath}`).toBeGreaterThan(0);
+      expect(errors.join('\n')).toMatch(message);
+    });
+  });
+
+  describe('allowed imports pass', () => {
+    it.each([
+      ['ui/src/types/x.ts', "import type { RequestRecord } from '../../../contract/request.schema';\nimport type { Wire } from '../../../contract/wire';\nexport type Y = Wire<typeof RequestRecord>;\n"],
+      ['ui/src/features/requests/api/x.ts', "import type { UploadResult } from '../../../../../contract/document.schema';\nimport { api } from '../../../lib/api-client';\nexport type Y = typeof UploadResult;\nexport const y = api;\n"],
+      ['ui/src/lib/x.ts', "import { useQuery } from '@tanstack/react-query';\nimport { createRoot } from 'react-dom/client';\nimport { setup } from 'xstate';\nimport { useNavigate } from 'react-router-dom';\nexport const y = [useQuery, createRoot, setup, useNavigate];\n"],
+      ['ui/src/features/registration/components/x.tsx', "import 'altcha';\nimport { useActorRef } from '@xstate/react';\nexport const y = useActorRef;\n"],
+      // inside one feature, and down into the shared folders
+      ['ui/src/features/requests/components/x.tsx', "import { recordToValues } from '../lib/form-values';\nimport { Alert } from '../../../components/ui/alert';\nimport { getFaqs } from '../../../lib/desk-api';\nexport const y = [recordToValues, Alert, getFaqs];\n"],
+      ['ui/src/features/dashboard/x.tsx', "import { AdminDashboard } from './components/admin-dashboard';\nimport { paths } from '../../lib/paths';\nexport const y = [AdminDashboard, paths];\n"],
+      // app/ wires the features together
+      ['ui/src/app/routes/x.tsx', "import { LoginPage } from '../../features/auth/components/login-page';\nimport { FaqsPage } from '../../features/faqs/faqs-page';\nexport const y = [LoginPage, FaqsPage];\n"],
+    ])('%s', async (filePath, code) => {
+      expect(await boundaryErrors(filePath, code)).toEqual([]);
+    });
+  });
+});

@@ -1,19 +1,12 @@
-/** Error names by HTTP status (spec 2 §8.1), for bodies that do not carry their own. */
-const ERROR_NAMES: Record<number, string> = {
-  400: 'BadRequest', 401: 'NotAuthenticated', 402: 'PaymentError', 403: 'Forbidden', 404: 'NotFound',
-  405: 'MethodNotAllowed', 406: 'NotAcceptable', 408: 'Timeout', 409: 'Conflict', 410: 'Gone', 411: 'LengthRequired',
-  413: 'PayloadTooLarge', 422: 'Unprocessable', 429: 'TooManyRequests', 500: 'GeneralError', 501: 'NotImplemented',
-  502: 'BadGateway', 503: 'Unavailable',
-};
+import type { ApiErrorBody as ApiErrorBodySchema } from '../../../contract/error.schema';
+import type { Wire } from '../../../contract/wire';
+import { HTTP_ERROR_NAMES, httpErrorName } from '../../../domain/http-errors';
 
-export interface ApiErrorBody {
-  name?: string;
-  message?: string;
-  code?: number;
-  className?: string;
-  data?: unknown;
-  errors?: unknown;
-}
+/**
+ * The API's error body (contract/error.schema.ts), every part optional: a failure may also come from something in
+ * between (a proxy's 502 page, a refused connection), and some servers send arrays or objects in `errors`.
+ */
+export type ApiErrorBody = Partial<Omit<Wire<typeof ApiErrorBodySchema>, 'data' | 'errors'>> & { data?: unknown; errors?: unknown };
 
 /** A failed call in the API's error shape `{ name, message, code, className, data, errors }`. */
 export class ApiError extends Error {
@@ -24,9 +17,9 @@ export class ApiError extends Error {
   readonly errors: Record<string, string>;
 
   constructor(status: number, body: ApiErrorBody = {}) {
-    super(body.message || ERROR_NAMES[status] || `Request failed (${status})`);
+    super(body.message || HTTP_ERROR_NAMES[status] || `Request failed (${status})`);
     this.code = body.code ?? status;
-    this.name = body.name ?? ERROR_NAMES[status] ?? 'GeneralError';
+    this.name = body.name ?? httpErrorName(status);
     this.className = body.className ?? '';
     this.data = body.data;
     this.errors = fieldMessages(body.errors);

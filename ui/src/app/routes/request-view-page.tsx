@@ -9,7 +9,7 @@ import { RequestAuditTable } from '../../features/admin/components/request-audit
 import { getRequestActivity } from '../../features/admin/api/get-request-activity';
 import { DefinitionDetails } from '../../features/requests/components/definition-details';
 import { ClaimHistorySection } from '../../features/claims/claim-history-section';
-import { RecentDiscussions } from '../../features/discussions/recent-discussions';
+import { RecentDiscussions } from '../../components/recent-discussions';
 import { AdminEditInPlace } from '../../features/requests/components/admin-edit-in-place';
 import { RequestDocumentsPanel } from '../../features/requests/components/request-documents-panel';
 import { LoadError } from '../../features/requests/components/load-error';

@@ -5,7 +5,7 @@ import { DataTable, type Column } from '../../components/ui/data-table';
 import { TextField } from '../../components/ui/form-field';
 import { Modal } from '../../components/ui/modal';
 import { displayDate } from '../../lib/format';
-import { linkClaims, searchClaims, type Claim, type ClaimLink } from '../desk/desk-api';
+import { linkClaims, searchClaims, type Claim, type ClaimLink } from '../../lib/desk-api';
 
 interface ClaimHistorySectionProps {
   request: { id: number; status: string; lastName?: string | null; firstName?: string | null; dateFrom?: string | null; dateTo?: string | null };

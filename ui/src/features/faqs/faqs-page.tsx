@@ -4,7 +4,7 @@ import { Alert } from '../../components/ui/alert';
 import { Loading } from '../../components/ui/loading';
 import { useUser } from '../../lib/auth';
 import { useApiQuery } from '../../lib/use-api-query';
-import { getFaqs } from '../desk/desk-api';
+import { getFaqs } from '../../lib/desk-api';
 
 /** Navigation state of a link to the FAQs from a request form: the requester set is what helps there. */
 export interface FaqsState { fromNewRequest?: boolean }

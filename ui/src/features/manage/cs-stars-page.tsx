@@ -6,7 +6,7 @@ import { Loading } from '../../components/ui/loading';
 import { ApiError } from '../../lib/api-error';
 import { displayDate } from '../../lib/format';
 import { useApiQuery } from '../../lib/use-api-query';
-import { getClaims, uploadClaims, type Claim } from '../desk/desk-api';
+import { getClaims, uploadClaims, type Claim } from '../../lib/desk-api';
 
 interface LineError { line: number; reasons: string[] }
 type Upload =

@@ -7,7 +7,7 @@ import { Loading } from '../../components/ui/loading';
 import { saveBlob } from '../../lib/download-blob';
 import { displayDate, displayDateTime } from '../../lib/format';
 import { useApiQuery } from '../../lib/use-api-query';
-import { downloadExport, getExports, startExport, type RequestExport } from '../desk/desk-api';
+import { downloadExport, getExports, startExport, type RequestExport } from '../../lib/desk-api';
 
 /** `/manage/export` (spec 1 §2, §5; spec 2 §7.11): export requests to xlsx; past exports with progress and download. */
 export function ExportPage() {
@@ -51,12 +51,14 @@ export function ExportPage() {
     setFailed(false);
     if (Object.keys(found).length) return;
     setBusy(true);
+    // the select offers the domain's filters only; the contract takes nothing else
+    const filterByType = REQUEST_TYPE_FILTERS.find((filter) => filter === values.filterByType);
     try {
       const started = await startExport({
         filename: exportFileName(new Date()),
         ...(days.dateFrom ? { dateFrom: dayToServerIso(days.dateFrom) } : {}),
         ...(days.dateTo ? { dateTo: dayToServerIso(days.dateTo) } : {}),
-        ...(values.filterByType ? { filterByType: values.filterByType } : {}),
+        ...(filterByType ? { filterByType } : {}),
       });
       setAwaited(started.id);
       refetch();

@@ -7,7 +7,7 @@ import { SelectField, TextAreaField, TextField } from '../../components/ui/form-
 import { Loading } from '../../components/ui/loading';
 import { Modal } from '../../components/ui/modal';
 import { useApiQuery } from '../../lib/use-api-query';
-import { createFaq, deleteFaq, getFaqs, updateFaq, type Faq } from '../desk/desk-api';
+import { createFaq, deleteFaq, getFaqs, updateFaq, type Faq } from '../../lib/desk-api';
 import { useEditor } from './use-editor';
 
 const EMPTY = { type: '', question: '', answer: '', order: '' };

@@ -8,7 +8,7 @@ import { Loading } from '../../components/ui/loading';
 import { Modal } from '../../components/ui/modal';
 import { displayDate } from '../../lib/format';
 import { useApiQuery } from '../../lib/use-api-query';
-import { createPolicy, deletePolicy, getPolicies, updatePolicy, type Policy } from '../desk/desk-api';
+import { createPolicy, deletePolicy, getPolicies, updatePolicy, type Policy } from '../../lib/desk-api';
 import { useEditor } from './use-editor';
 
 const EMPTY = { startDate: '', endDate: '', policyNumber: '', limitClaim: '', annualAggregate: '' };

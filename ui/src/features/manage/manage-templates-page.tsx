@@ -6,7 +6,7 @@ import { TextAreaField, TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { Modal } from '../../components/ui/modal';
 import { useApiQuery } from '../../lib/use-api-query';
-import { getTemplates, previewTemplate, updateTemplate, type EmailTemplate } from '../desk/desk-api';
+import { getTemplates, previewTemplate, updateTemplate, type EmailTemplate } from '../../lib/desk-api';
 import { useEditor } from './use-editor';
 
 const VARIABLES_HINT = `Variables: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(' ')}; blocks {{#if …}}…{{/if}}.`;

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import {
-  DESK_MESSAGES, MESSAGES, parseUsDate, SECURITY_EVENT_KINDS, type SecurityEventKind,
+  DESK_MESSAGES, MESSAGES, parseUsDate, SECURITY_EVENT_KINDS,
 } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { DataTable, type Column } from '../../components/ui/data-table';
@@ -10,12 +10,11 @@ import { Pager } from '../../components/ui/pager';
 import { api } from '../../lib/api-client';
 import { displayDateTime } from '../../lib/format';
 import { useApiQuery } from '../../lib/use-api-query';
+import type { SecurityLogEntry as SecurityLogEntrySchema, SecurityLogPage as SecurityLogPageSchema } from '../../../../contract/security-log.schema';
+import type { Wire } from '../../../../contract/wire';
 
-interface SecurityLogEntry {
-  id: number; at: string; kind: SecurityEventKind; kindLabel: string; userId: number | null; userName: string | null;
-  email: string | null; ip: string | null; detail: Record<string, unknown>;
-}
-interface SecurityLogPageData { total: number; limit: number; skip: number; data: SecurityLogEntry[] }
+type SecurityLogEntry = Wire<typeof SecurityLogEntrySchema>;
+type SecurityLogPageData = Wire<typeof SecurityLogPageSchema>;
 
 const PAGE_SIZE = 50;
 // The office's zone, as the API bounds the From/To days by it (domain/request-clocks.ts).

@@ -1,6 +1,6 @@
 import { displayDate } from '../../lib/format';
 import type { RequestRecord } from '../../types/api';
-import { StaleLetterBadge } from './stale-letter-badge';
+import { StaleLetterBadge } from '../../components/stale-letter-badge';
 
 /**
  * On the request page of an administrator: why the issued letter may be out of date and what clears the flag.

@@ -1,14 +1,14 @@
 /** Manage Administrative Users (`admins`) and Manage External Users (`search-registrants`, `users`), spec 2 §7.11. */
 import { api } from '../../../lib/api-client';
+import type { AdminRecord } from '../../../../../contract/admin.schema';
+import type { ExternalUserRecord, RegistrantSearchQuery } from '../../../../../contract/external-user.schema';
+import type { Wire } from '../../../../../contract/wire';
 
-export interface AdminEntry { id: number; firstName: string; lastName: string; email: string }
+export type AdminEntry = Wire<typeof AdminRecord>;
 export type AdminFields = Omit<AdminEntry, 'id'>;
 
-export interface ExternalUser {
-  id: number; firstName: string; lastName: string; middleInitial: string | null; company: string | null;
-  email: string; phone: string | null; active: boolean; lastLogin: string | null;
-}
-export interface RegistrantSearch { lastName: string; firstName: string; company: string; email: string }
+export type ExternalUser = Wire<typeof ExternalUserRecord>;
+export type RegistrantSearch = Required<Wire<typeof RegistrantSearchQuery>>;
 
 export const listAdmins = (signal?: AbortSignal) => api.get<AdminEntry[]>('/admins', { signal });
 export const createAdmin = (fields: AdminFields) => api.post<AdminEntry>('/admins', fields);

@@ -1,9 +1,8 @@
 import { api } from '../../../lib/api-client';
+import type { SendEmailAccepted } from '../../../../../contract/send-email.schema';
+import type { Wire } from '../../../../../contract/wire';
 
-export interface SendEmailAgainAnswer {
-  queued: boolean;
-  templateTitle: string;
-}
+export type SendEmailAgainAnswer = Wire<typeof SendEmailAccepted>;
 
 /**
  * Queues a failed email once more (202 `{ queued: true, templateTitle }`); `retryOf` is the id of the

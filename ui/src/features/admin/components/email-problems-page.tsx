@@ -12,14 +12,12 @@ import { UI_TEXT } from '../../../lib/ui-text';
 import { useApiQuery } from '../../../lib/use-api-query';
 import { sendEmailAgain } from '../api/send-email-again';
 import { SendAgainButton } from './send-again-button';
+import type { EmailProblem as EmailProblemSchema, EmailProblemsPage as EmailProblemsPageSchema } from '../../../../../contract/email-problems.schema';
+import type { Wire } from '../../../../../contract/wire';
 
-/** One row of GET /email-problems (api/schemas/email-problems.schema.ts). */
-export interface EmailProblem {
-  effectId: number; requestId: number; requestNumber: number | null; requestType: string; state: 'failed' | 'delayed';
-  stateLabel: string; subject: string; templateTitle: string; recipients: string; reason: string | null; since: string;
-  retryOf: number | null;
-}
-interface EmailProblemsData { total: number; limit: number; skip: number; data: EmailProblem[] }
+/** One row of GET /email-problems. */
+export type EmailProblem = Wire<typeof EmailProblemSchema>;
+type EmailProblemsData = Wire<typeof EmailProblemsPageSchema>;
 
 const PAGE_SIZE = 50;
 /** The worker needs a moment to send (or fail again) before the list changes. */

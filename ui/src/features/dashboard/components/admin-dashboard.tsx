@@ -15,7 +15,7 @@ import { useRequestPage } from '../hooks/use-request-page';
 import { NewRequestButtons } from './new-request-buttons';
 import { PagedRequestTable } from './paged-request-table';
 import { RequestCounts } from './request-counts';
-import { StaleLettersSection } from '../../stale-letters/stale-letters-section';
+import { StaleLettersSection } from './stale-letters-section';
 import { adminColumns } from './request-columns';
 import { RequestTypeFilter } from './request-type-filter';
 

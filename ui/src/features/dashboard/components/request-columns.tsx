@@ -9,7 +9,7 @@ import {
 } from '../../../lib/request-labels';
 import type { RequestRecord } from '../../../types/api';
 import type { Column } from '../../../components/ui/data-table';
-import { StaleLetterBadge } from '../../stale-letters/stale-letter-badge';
+import { StaleLetterBadge } from '../../../components/stale-letter-badge';
 
 const fromDashboard = { fromDashboard: true };
 

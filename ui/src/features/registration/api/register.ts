@@ -1,17 +1,14 @@
 import { api } from '../../../lib/api-client';
+import type { ExternalUserRecord as ExternalUserSchema } from '../../../../../contract/external-user.schema';
+import type { RegistrationBody } from '../../../../../contract/registration.schema';
+import type { Wire } from '../../../../../contract/wire';
 
-export interface RegistrationPayload {
-  lastName: string; firstName: string; middleInitial: string; company: string; phone: string; email: string; password: string; altcha: string;
-}
+export type RegistrationPayload = Wire<typeof RegistrationBody>;
 
 /** POST users (spec 2 §7.11): open registration of an external requester behind the captcha. */
 export const registerExternalUser = (payload: RegistrationPayload) => api.post<{ id: number }>('/users', payload, { skipAuthRedirect: true });
 
-export interface ExternalUserRecord {
-  id: number; firstName: string; lastName: string; middleInitial: string | null; company: string | null; email: string; phone: string | null;
-  /** Issue #16: whether the account proved its address, and an address change waiting for its link. */
-  emailConfirmed?: boolean; pendingEmail?: string | null;
-}
+export type ExternalUserRecord = Wire<typeof ExternalUserSchema>;
 export const getExternalUser = (id: number | string, signal?: AbortSignal) => api.get<ExternalUserRecord>(`/users/${id}`, { signal });
 export const updateExternalUser = (id: number | string, fields: Omit<RegistrationPayload, 'password' | 'altcha'>) =>
   api.patch<ExternalUserRecord>(`/users/${id}`, fields);

@@ -1,11 +1,8 @@
 import { api } from '../../../lib/api-client';
+import type { UploadResult as UploadResultSchema } from '../../../../../contract/document.schema';
+import type { Wire } from '../../../../../contract/wire';
 
-export interface UploadResult {
-  storedName: string;
-  filename: string;
-  size: number;
-  mimeType: string;
-}
+export type UploadResult = Wire<typeof UploadResultSchema>;
 
 /** Step 1 of adding a document: the bytes, as multipart fields `requestId` and `file`. */
 export function uploadFile(requestId: number, file: File): Promise<UploadResult> {

@@ -11,7 +11,7 @@ import { getRequest } from '../../../lib/request-api';
 import { adminEditsInPlace, isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
-import { FormDiscussions } from '../../discussions/recent-discussions';
+import { FormDiscussions } from '../../../components/recent-discussions';
 import { RequestForm } from './request-form';
 import { LoadError } from './load-error';
 import { HelpLine } from './help-line';

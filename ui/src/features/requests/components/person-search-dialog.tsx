@@ -2,20 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { useModalDialog } from '../../../components/ui/use-modal-dialog';
 import { PERSON_MESSAGES } from '../../../../../domain';
 import { api, ApiError } from '../../../lib/api-client';
+import type { PeopleList, PersonRecord } from '../../../../../contract/person.schema';
+import type { Wire } from '../../../../../contract/wire';
 
-export interface DirectoryPerson {
-  id: number;
-  employeeId: string;
-  email: string | null;
-  lastName: string;
-  firstName: string;
-  middleInitial: string | null;
-  title: string | null;
-  workPhone: string | null;
-  /** Administrators only (domain/people-directory.ts): a requester's form needs none of it. */
-  employmentStatus?: string;
-  personType?: string;
-}
+export type DirectoryPerson = Wire<typeof PersonRecord>;
 
 /** The form fields a picked person fills (all of them: a new pick replaces the previous person's details). */
 export const personFormValues = (person: DirectoryPerson): Record<string, string> => ({
@@ -58,7 +48,7 @@ export function PersonSearchDialog({ open, role, onApply, onAddNew, onClose }: P
     setMessage(null);
     setBusy(true);
     try {
-      const found = await api.get<{ data: DirectoryPerson[] }>(`/people?${new URLSearchParams(query as Record<string, string>)}`);
+      const found = await api.get<Wire<typeof PeopleList>>(`/people?${new URLSearchParams(query as Record<string, string>)}`);
       setResults(found.data);
       if (found.data.length === 0) setMessage(PERSON_MESSAGES.noMatch);
     } catch (error) {

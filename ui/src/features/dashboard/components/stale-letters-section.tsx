@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
-import { DataTable, type Column } from '../../components/ui/data-table';
-import { displayDate, personName } from '../../lib/format';
-import { requestNumberLabel, requestViewHref } from '../../lib/request-labels';
-import type { RequestRecord } from '../../types/api';
-import { StaleLetterBadge } from './stale-letter-badge';
+import { DataTable, type Column } from '../../../components/ui/data-table';
+import { displayDate, personName } from '../../../lib/format';
+import { requestNumberLabel, requestViewHref } from '../../../lib/request-labels';
+import type { RequestRecord } from '../../../types/api';
+import { StaleLetterBadge } from '../../../components/stale-letter-badge';
 
 const COLUMNS: Column<RequestRecord>[] = [
   { header: 'Request Number', cell: requestNumberLabel },

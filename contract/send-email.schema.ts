@@ -1,6 +1,6 @@
 /** `POST /send-email` (spec 2 §7.9): an administrator sends a template email for a request. */
 import { Type, type Static } from 'typebox';
-import { ALL_EMAIL_TEMPLATE_TITLES } from '../../domain';
+import { ALL_EMAIL_TEMPLATE_TITLES } from '../domain';
 import { Id, StringEnum } from './primitives';
 
 export const SendEmailBody = Type.Object({

@@ -3,7 +3,7 @@
  * email-templates, cs-stars, claim-history and export-requests. Responses list only what callers see.
  */
 import { Type, type Static } from 'typebox';
-import { FAQ_TYPES, REQUEST_TYPE_FILTERS } from '../../domain';
+import { FAQ_TYPES, REQUEST_TYPE_FILTERS } from '../domain';
 import { Id, Nullable, NullableTimestamp, StringEnum, Timestamp } from './primitives';
 
 const Text = (description?: string) => Type.Optional(Type.String({ maxLength: 2600, ...(description ? { description } : {}) }));

@@ -1,6 +1,6 @@
 /** `GET api/v1/security-log` (issue #16 item 8): administrators only. */
 import { Type, type Static } from 'typebox';
-import { SECURITY_EVENT_KINDS } from '../../domain/security-events';
+import { SECURITY_EVENT_KINDS } from '../domain/security-events';
 import { Nullable, StringEnum } from './primitives';
 
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a day (YYYY-MM-DD) in the office time zone' });

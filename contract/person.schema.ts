@@ -1,6 +1,6 @@
 /** The people directory (spec 1 §3 "Person search result", spec 2 §7.5). */
 import { Type, type Static } from 'typebox';
-import { PERSON_MESSAGES } from '../../domain/messages';
+import { PERSON_MESSAGES } from '../domain/messages';
 import { Id, Nullable, NullableTimestamp, StringEnum } from './primitives';
 
 const criterion = Type.Optional(Type.String({ maxLength: 200 }));

@@ -1,5 +1,5 @@
-import { STALE_LETTER_LABEL } from '../../../../domain';
-import { displayDate } from '../../lib/format';
+import { STALE_LETTER_LABEL } from '../../../domain';
+import { displayDate } from '../lib/format';
 
 /** "Letter may be out of date" (issue #10 item 5), with the day of the upload that raised it. */
 export function StaleLetterBadge({ since }: { since: string }) {

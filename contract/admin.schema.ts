@@ -1,6 +1,6 @@
 /** `admins` (spec 2 §7.11): the admin list; a user is an administrator when the email is in it. */
 import { Type, type Static } from 'typebox';
-import { TEXT_MAX } from '../../domain';
+import { TEXT_MAX } from '../domain';
 import { Id } from './primitives';
 
 export const AdminRecord = Type.Object({ id: Id, firstName: Type.String(), lastName: Type.String(), email: Type.String() });

@@ -1,6 +1,6 @@
 /** `GET /admin-dashboard` (spec 2 §7.4; pages and database counts per issue #11). */
 import { Type } from 'typebox';
-import { ALL_STATUSES, REQUEST_TYPE } from '../../domain';
+import { ALL_STATUSES, REQUEST_TYPE } from '../domain';
 import { RequestTypeLabelParam } from './find-query.schema';
 import { StringEnum } from './primitives';
 import { RequestListItem } from './request.schema';

@@ -1,6 +1,6 @@
 /** `api/v1/authentication` payloads (spec 2 §7.2). */
 import { Type, type Static } from 'typebox';
-import { TEXT_MAX } from '../../domain';
+import { TEXT_MAX } from '../domain';
 import { SessionUserRecord } from './session-user.schema';
 
 /** A JWT is far below this; the bound keeps a hostile body from costing a large verify. */

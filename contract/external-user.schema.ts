@@ -1,6 +1,6 @@
 /** External users for administrators: `search-registrants` and `users` (spec 2 §7.11). Never the password. */
 import { Type, type Static } from 'typebox';
-import { TEXT_MAX } from '../../domain';
+import { TEXT_MAX } from '../domain';
 import { Id, Nullable } from './primitives';
 
 export const ExternalUserRecord = Type.Object({

@@ -4,7 +4,7 @@
  * and leaves every parameter to that parser, so there is one definition of each rule.
  */
 import { Type, type TProperties } from 'typebox';
-import { REQUEST_TYPE_FILTERS } from '../../domain';
+import { REQUEST_TYPE_FILTERS } from '../domain';
 
 const described = (description: string) => Type.Optional(Type.Unknown({ description }));
 

@@ -1,6 +1,6 @@
 /** Change password (PATCH users/{id}/password) and password-reset (spec 2 §7.9) payloads. */
 import { Type } from 'typebox';
-import { TEXT_MAX } from '../../domain';
+import { TEXT_MAX } from '../domain';
 import { SessionUserRecord } from './session-user.schema';
 
 const Password = Type.String({ maxLength: TEXT_MAX });

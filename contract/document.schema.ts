@@ -1,6 +1,6 @@
 /** Upload and document payloads and records (spec 2 §7.7). Limits come from domain/. */
 import { Type, type Static, type TSchema } from 'typebox';
-import { TEXT_MAX } from '../../domain';
+import { TEXT_MAX } from '../domain';
 import { Id, Nullable, StringEnum, Timestamp } from './primitives';
 
 /**

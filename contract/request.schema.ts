@@ -5,7 +5,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import {
   ADDL_RECIPIENTS_MAX, ALL_FORM_FIELDS, ALL_STATUSES, INTERNAL_NOTES_MAX, LONG_TEXT_MAX, TEXT_MAX, REQUEST_TYPE,
   type FieldDefinition,
-} from '../../domain';
+} from '../domain';
 import { DocumentRecord } from './document.schema';
 import { DateTimeInput, Id, Nullable, NullableTimestamp, StringEnum, Timestamp } from './primitives';
 

@@ -1,6 +1,6 @@
 /** Discussions (spec 2 §7.8): messages in threads on a request. Limits come from domain/. */
 import { Type, type Static } from 'typebox';
-import { DISCUSSION_TOPIC_MAX, MESSAGE_MAX } from '../../domain';
+import { DISCUSSION_TOPIC_MAX, MESSAGE_MAX } from '../domain';
 import { Id, Nullable, NullableTimestamp, Timestamp } from './primitives';
 
 export const CreateDiscussionBody = Type.Object({

@@ -1,24 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { discussionErrors, discussionsOpen, MESSAGE_MAX, MESSAGES, type RequestStatus } from '../../../../domain';
-import { Alert } from '../../components/ui/alert';
-import { DataTable } from '../../components/ui/data-table';
-import { TextAreaField, TextField } from '../../components/ui/form-field';
-import { Modal } from '../../components/ui/modal';
-import { api, ApiError } from '../../lib/api-client';
-import { displayDateTime } from '../../lib/format';
-import { getRequest } from '../../lib/request-api';
+import { discussionErrors, discussionsOpen, MESSAGE_MAX, MESSAGES, type RequestStatus } from '../../../domain';
+import { Alert } from './ui/alert';
+import { DataTable } from './ui/data-table';
+import { TextAreaField, TextField } from './ui/form-field';
+import { Modal } from './ui/modal';
+import { api, ApiError } from '../lib/api-client';
+import { displayDateTime } from '../lib/format';
+import { getRequest } from '../lib/request-api';
+import type { DiscussionRecord } from '../../../contract/discussion.schema';
+import type { Wire } from '../../../contract/wire';
 
-export interface DiscussionMessage {
-  id: number;
-  createdAt: string;
-  discussionId: string;
-  sender: string;
-  senderEmail: string;
-  fromAdmin: boolean;
-  topic: string;
-  message: string;
-  deletedAt?: string | null;
-}
+export type DiscussionMessage = Wire<typeof DiscussionRecord>;
 
 const FAILURE = 'Oops, something went wrong.';
 const FAILURE_ADVICE = 'Please refresh this page, or contact a site administrator if the problem continues. Refreshing loses the message typed here.';
