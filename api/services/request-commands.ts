@@ -88,7 +88,7 @@ export async function createDraft(ctx: CommandContext, body: CreateRequestBody):
       requesterCompany: user.company,
       personRole: requestKindOf(requestType, certificateType).personRole,
       clonedFromId: cloneOf ?? null,
-    } as never) as Request;
+    });
     applyFormFields(created, values);
     await copyDirectoryFacts(em, created);
     await em.flush();

@@ -41,7 +41,7 @@ describe('deleting a draft', () => {
     expect(posted.status).toBe(201);
     const em = h.orm.em.fork();
     const row = await em.findOneOrFail(RequestSchema, id);
-    em.create(ClaimHistorySchema, { requestId: id, physician: 'No claims found' } as never); // the "none found" entry an administrator links
+    em.create(ClaimHistorySchema, { requestId: id, physician: 'No claims found' }); // the "none found" entry an administrator links
     await em.flush();
     const handle = h.temporal.workflow.getHandle(requestWorkflowId(row.requestNumber!));
     expect((await handle.describe()).status.name).toBe('RUNNING');
