@@ -317,7 +317,7 @@ async function main(): Promise<number> {
     em.create(RequestEffectSchema, {
       idempotencyKey: key, requestId: model.requestId, kind: 'letter', templateTitle: model.templateTitle,
       snapshot: model.snapshot, state: 'pending',
-    } as never);
+    });
   }
   await em.flush();
   const activity = renderEffectLetterActivity({ orm, pdf, files });

@@ -156,7 +156,7 @@ async function main(): Promise<number> {
       requestType: 'credentialing', status: STATUS.submitted, source: 'bench', requesterId: 1, employerType: 'external',
       requesterEmail: 'requester@hospital.example', requesterName: 'Bench Requester', requestNumber: 2_000_000 + batch * 10_000 + i,
       lastName: 'Timer', firstName: 'Bench',
-    } as never));
+    }));
     await em.flush();
     const due = Date.now() + FIRING_LEAD_MS;
     await pool(rows, options.concurrency, async (row) => {

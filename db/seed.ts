@@ -77,7 +77,7 @@ async function seedDevAccounts(em: EntityManager): Promise<void> {
     em.create(PersonSchema, {
       employeeId: staff.employeeId, email: staff.email, lastName: staff.lastName, firstName: staff.firstName,
       title: 'Program Manager', workPhone: staff.phone, employmentStatus: 'A', personType: 'Employee',
-    } as never);
-    for (const person of generateDirectory()) em.create(PersonSchema, person as never);
+    });
+    for (const person of generateDirectory()) em.create(PersonSchema, person);
   }
 }

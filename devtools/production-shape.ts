@@ -107,7 +107,7 @@ async function putFirstAdmin(orm: Orm, who: { email: string; firstName: string; 
     em.create(PersonSchema, {
       employeeId: `ADMIN${String(Date.now()).slice(-6)}`, email, firstName: who.firstName, lastName: who.lastName,
       title: 'Risk Management', employmentStatus: 'A', personType: 'Employee',
-    } as never);
+    });
   }
   await em.flush();
 }

@@ -30,13 +30,13 @@ export function queueDiscussionEmailActivity(deps: { orm: Orm; config: AppConfig
       snapshot.recipients = discussionRecipients(request, message.fromAdmin, deps.config.riskManagementEmail);
       em.create(RequestEffectSchema, {
         idempotencyKey: key, requestId: request.id, kind: 'email', templateTitle, retryOf: null, letterDocumentId: null,
-        snapshot: snapshot as never,
-      } as never);
+        snapshot: snapshot,
+      });
       em.create(RequestActivitySchema, {
         requestId: request.id, date: new Date(), activityType: DISCUSSION_ACTIVITY,
         activityText: discussionAuditText(message.topic, message.fromAdmin),
         performedBy: message.sender, recipients: null, channel: 'Portal', idempotencyKey: `${key}:posted`,
-      } as never);
+      });
       return { effect: { key, kind: 'email' as const, templateTitle }, state: 'pending' as const };
     });
   };

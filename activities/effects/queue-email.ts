@@ -41,12 +41,12 @@ export function queueEmailActivity(deps: { orm: Orm; config: AppConfig }) {
     em.create(RequestActivitySchema, {
       requestId: request.id, date: new Date(), activityType: 'Email', activityText: emailRequestedAuditText(input.templateTitle, !!input.retryOf),
       performedBy: input.actor.name, recipients: snapshot.recipients.join(', '), channel: 'Portal', idempotencyKey: `${input.key}:requested`,
-    } as never);
+    });
     const effect = em.create(RequestEffectSchema, {
       idempotencyKey: input.key, requestId: request.id, kind, templateTitle: input.templateTitle, retryOf: input.retryOf,
       letterDocumentId,
-      snapshot: snapshot as never,
-    } as never);
+      snapshot: snapshot,
+    });
     await em.flush();
     return { key: effect.idempotencyKey, kind: effect.kind, templateTitle: effect.templateTitle };
   };

@@ -24,14 +24,14 @@ export function queueLetterActivity(deps: { orm: Orm; config: AppConfig }) {
       const kind = input.sendWithEmail ? 'letter-and-email' as const : 'letter' as const;
       em.create(RequestEffectSchema, {
         idempotencyKey: input.key, requestId: request.id, kind, templateTitle: input.templateTitle, retryOf: null, letterDocumentId: null,
-        snapshot: snapshot as never,
-      } as never);
+        snapshot: snapshot,
+      });
       em.create(RequestActivitySchema, {
         requestId: request.id, date: new Date(), activityType: DOCUMENT_ACTIVITY,
         activityText: documentAuditText.regenerationRequested(input.sendWithEmail),
         performedBy: input.actor.name, recipients: input.sendWithEmail ? snapshot.recipients.join(', ') : null,
         channel: 'Portal', idempotencyKey: `${input.key}:requested`,
-      } as never);
+      });
       return { effect: { key: input.key, kind, templateTitle: input.templateTitle }, state: 'pending' as const };
     });
   };

@@ -94,10 +94,10 @@ export function recordClockEffectActivity(deps: { orm: Orm; config: AppConfig })
       em.create(RequestActivitySchema, {
         requestId: request.id, date: new Date(input.at), activityType: input.activityType, activityText: input.activityText,
         performedBy: AUTOMATED_EMAIL_ACTOR, idempotencyKey: `${input.key}:clock`,
-      } as never);
+      });
       em.create(RequestEffectSchema, {
-        idempotencyKey: input.key, requestId: request.id, kind: 'email', templateTitle: input.templateTitle, snapshot: snapshot as never,
-      } as never);
+        idempotencyKey: input.key, requestId: request.id, kind: 'email', templateTitle: input.templateTitle, snapshot: snapshot,
+      });
       return { key: input.key, kind: 'email' as const, templateTitle: input.templateTitle };
     });
   };
@@ -110,12 +110,12 @@ export function recordSignedReleaseActivity(deps: { orm: Orm }) {
       if (await em.findOne(RequestActivitySchema, { idempotencyKey: auditKey })) return;
       const request = await em.findOne(RequestSchema, input.requestId);
       if (!request) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
-      request.signedReleaseDate = input.signedReleaseDate as never;
+      request.signedReleaseDate = input.signedReleaseDate;
       request.signedReleaseRecordedAt = new Date(input.at);
       em.create(RequestActivitySchema, {
         requestId: request.id, date: new Date(input.at), activityType: SIGNED_RELEASE_ACTIVITY,
         activityText: signedReleaseRecordedText(input.signedReleaseDate), performedBy: input.actor.name, idempotencyKey: auditKey,
-      } as never);
+      });
     });
   };
 }

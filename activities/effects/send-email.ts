@@ -237,13 +237,13 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
         requestId: effect.requestId, date: new Date(), activityType: 'Email',
         activityText: automatedEmailAuditText(effect.templateTitle) + possiblyRepeatedSuffix(marked.claims),
         performedBy: AUTOMATED_EMAIL_ACTOR, recipients: accepted.join(', '), channel: 'Email', idempotencyKey: `${input.key}:email`,
-      } as never);
+      });
       if (refused.length) {
         const [activityType, activityText, performedBy, recipients, idempotencyKey] = refusedRow();
         tx.create(RequestActivitySchema, {
           requestId: effect.requestId, date: new Date(), activityType, activityText, performedBy, recipients, channel: 'Email',
           idempotencyKey, effectId: effect.id,
-        } as never);
+        });
       }
     }), { refused });
     return { messageId, recipients: accepted, possiblyTwice, alreadySent: false };
@@ -263,7 +263,7 @@ export function recordEffectFailureActivity(deps: { orm: Orm }) {
           requestId: effect.requestId, date: new Date(), activityType: DOCUMENT_ACTIVITY,
           activityText: documentAuditText.regenerationFailed(input.reason.startsWith(LETTER_FAILED_PREFIX) ? input.reason.slice(LETTER_FAILED_PREFIX.length) : input.reason),
           performedBy: LETTER_AUTHOR, recipients: null, channel: 'Portal', idempotencyKey: `${input.key}:failed`,
-        } as never);
+        });
         return;
       }
       em.create(RequestActivitySchema, {
@@ -271,7 +271,7 @@ export function recordEffectFailureActivity(deps: { orm: Orm }) {
         activityText: emailFailedAuditText(effect.templateTitle, input.reason),
         performedBy: AUTOMATED_EMAIL_ACTOR, recipients: (effect.snapshot as unknown as RequestSnapshot).recipients?.join(', ') ?? null,
         channel: 'Email', idempotencyKey: `${input.key}:failed`, effectId: effect.id,
-      } as never);
+      });
     });
   };
 }

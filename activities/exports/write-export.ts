@@ -12,7 +12,7 @@ import type { ExportActivities } from '../../workflows/export-activities.types';
 
 export function writeExportActivity({ orm, config }: ActivityDeps): ExportActivities['writeExport'] {
   const update = (id: number, patch: Partial<RequestExport>) =>
-    orm.em.fork().nativeUpdate(RequestExportSchema, { id }, { ...patch, updatedAt: new Date() } as never);
+    orm.em.fork().nativeUpdate(RequestExportSchema, { id }, { ...patch, updatedAt: new Date() });
 
   return async ({ exportId }) => {
     const context = Context.current();

@@ -34,7 +34,7 @@ export function sendTemplatedEmailActivity(deps: { orm: Orm; mailer: Mailer; fil
     const delivery = existing ?? em.create(RequestEffectSchema, {
       idempotencyKey: input.key, requestId: request.id, kind: 'email', templateTitle: template.title, snapshot: vars,
       recipients: recipients.join(', '), messageId, claimedAt: new Date(),
-    } as never);
+    });
     await em.flush();
 
     await deps.mailer.sendMail({
@@ -47,7 +47,7 @@ export function sendTemplatedEmailActivity(deps: { orm: Orm; mailer: Mailer; fil
     });
 
     await em.transactional(async (tx) => {
-      tx.assign(delivery, { sentAt: new Date(), state: 'sent' } as never);
+      tx.assign(delivery, { sentAt: new Date(), state: 'sent' });
       tx.persist(delivery);
       tx.create(RequestActivitySchema, {
         requestId: request.id,

@@ -42,5 +42,5 @@ export function auditFieldEdit(ctx: CommandContext, requestId: number, labels: r
   ctx.em.create(RequestActivitySchema, {
     requestId, date: new Date(), activityType: FIELD_EDIT_ACTIVITY, activityText: fieldEditAuditText(labels),
     performedBy: nameOf(ctx.user), recipients: null, channel: 'Portal',
-  } as never);
+  });
 }

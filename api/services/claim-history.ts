@@ -3,7 +3,7 @@
  * report date within the request's dates, sorted by names then date) and the links of a credentialing request,
  * replaced as a whole in one transaction (one placeholder entry when no claim is selected).
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { isFinished, officeDayAfter, officeDayStart, type RequestStatus } from '../../domain';
 import { ClaimDataSchema, ClaimHistorySchema, RequestSchema, type ClaimHistory } from '../../db/entities';
 import { badRequest, notFound } from '../errors';
@@ -46,7 +46,7 @@ export const linkedClaims = (em: EntityManager, requestId: number) =>
 /** Replaces the request's links with the chosen claims (or one placeholder); answers the new links. */
 export async function linkClaims(em: EntityManager, requestId: number, claimIds: number[]): Promise<ClaimHistory[]> {
   return em.transactional(async (tx) => {
-    const request = await tx.findOne(RequestSchema, requestId, { lockMode: 4 /* PESSIMISTIC_WRITE */ } as never);
+    const request = await tx.findOne(RequestSchema, requestId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!request) throw notFound('Request not found');
     if (request.requestType !== 'credentialing') throw badRequest('Claim history belongs to Claim History and Insurance Verification requests');
     if (isFinished(request.status as RequestStatus)) throw badRequest('The claim history of a completed request can no longer be changed');
@@ -55,7 +55,7 @@ export async function linkClaims(em: EntityManager, requestId: number, claimIds:
     if (claims.length !== unique.length) throw badRequest('A selected claim no longer exists; search again');
     await tx.nativeDelete(ClaimHistorySchema, { requestId });
     if (!claims.length) {
-      tx.create(ClaimHistorySchema, { requestId, claimId: null, physician: PLACEHOLDER_PHYSICIAN } as never);
+      tx.create(ClaimHistorySchema, { requestId, claimId: null, physician: PLACEHOLDER_PHYSICIAN });
     }
     for (const c of claims) {
       tx.create(ClaimHistorySchema, {
@@ -64,7 +64,7 @@ export async function linkClaims(em: EntityManager, requestId: number, claimIds:
         physicianLastName: c.physicianLastName, physicianFirstName: c.physicianFirstName,
         physicianMiddleInitial: c.physicianMiddleInitial || null, involvement: c.involvement, claimNumber: c.claimNumber,
         reportDate: c.reportDate, indemnityPaid: String(c.indemnityPaid),
-      } as never);
+      });
     }
     await tx.flush();
     return tx.find(ClaimHistorySchema, { requestId }, { orderBy: { reportDate: 'asc', id: 'asc' } });

@@ -47,7 +47,7 @@ export async function createDiscussion(ctx: CommandContext, body: CreateDiscussi
     requestId: request.id, discussionId: threadId, topic, message: body.message.trim(),
     sender: `${ctx.user.firstName} ${ctx.user.lastName}`.trim() || ctx.user.email, senderEmail: ctx.user.email,
     fromAdmin: ctx.user.isAdmin, deletedAt: null,
-  } as never);
+  });
   await ctx.em.flush();
   try {
     await postDiscussion(ctx.workflows, {
@@ -73,7 +73,7 @@ export async function deleteDiscussion(em: EntityManager, user: SessionUser, id:
     em.create(RequestActivitySchema, {
       requestId: row.requestId, date: new Date(), activityType: DISCUSSION_ACTIVITY, activityText: discussionDeletedAuditText(row.topic),
       performedBy: `${user.firstName} ${user.lastName}`.trim() || user.email, recipients: null, channel: 'Portal',
-    } as never);
+    });
     await em.flush();
   }
   return recordOf(row);

@@ -52,7 +52,7 @@ function requiredText(field: 'filename' | 'description', value: unknown): string
 function audit(em: EntityManager, requestId: number, user: SessionUser, text: string): void {
   em.create(RequestActivitySchema, {
     requestId, date: new Date(), activityType: DOCUMENT_ACTIVITY, activityText: text, performedBy: nameOf(user), recipients: null, channel: 'Portal',
-  } as never);
+  });
 }
 
 /** `POST /documents` after the upload: the stored bytes are sniffed by the caller (`bytesOf`). */
@@ -67,7 +67,7 @@ export async function recordDocument(
   const document = em.create(DocumentSchema, {
     requestId: target.id, name, description, storedName: body.storedName, mimeType, size, isAttachment: !!body.isAttachment,
     uploadedBy: nameOf(user), addedByAdmin: user.isAdmin,
-  } as never) as Document;
+  });
   audit(em, target.id, user, documentAuditText.added(name, !!body.isAttachment));
   await em.flush();
   return documentRecordOf(document);

@@ -40,7 +40,7 @@ export async function createFaq(em: EntityManager, input: FaqInput): Promise<Faq
     const order = faqOrderFor(input.order ?? undefined, count, true);
     if (order === null) throw badRequest(FAQ_ORDER_MESSAGE, { order: FAQ_ORDER_MESSAGE });
     await shift(tx, type, 1, order, count);
-    return tx.create(FaqSchema, { type, question, answer, order } as never);
+    return tx.create(FaqSchema, { type, question, answer, order });
   });
 }
 

@@ -10,16 +10,19 @@ import type { DirectoryPersonBody, PatchPersonBody } from '../../contract/person
 import type { WakeUps } from './wake-ups';
 
 const DATE_FIELDS = ['birthDate', 'hireDate', 'terminationDate'] as const;
+type DateField = (typeof DATE_FIELDS)[number];
+/** A body's fields as columns: the same names, dates where the body has ISO strings. */
+type ColumnsOf<B> = { [K in keyof B]: K extends DateField ? Date | Exclude<B[K], string> : B[K] };
 
 /** Body values as columns: ISO strings become dates, an absent field stays as it is. */
-function columnsOf(body: PatchPersonBody): Partial<Person> {
+function columnsOf<B extends PatchPersonBody>(body: B): ColumnsOf<B> {
   const columns: Record<string, unknown> = { ...body };
   for (const field of DATE_FIELDS) {
     const value = body[field];
     if (value !== undefined) columns[field] = value === null ? null : new Date(value);
   }
   if (typeof body.email === 'string') columns.email = body.email.trim().toLowerCase();
-  return columns as Partial<Person>;
+  return columns as ColumnsOf<B>;
 }
 
 const wakeWaitingRequests = (wakeUps: WakeUps, person: Person) => wakeUps.start({ reason: 'employment', sourceId: person.id }, person.updatedAt);
@@ -42,7 +45,7 @@ export async function saveDirectoryPerson(em: EntityManager, body: DirectoryPers
   const created = !person;
   const columns = { middleInitial: null, title: null, workPhone: null, birthDate: null, hireDate: null, terminationDate: null, email: null, ...columnsOf(body), employeeId };
   if (person) em.assign(person, columns);
-  else person = em.create(PersonSchema, columns as never);
+  else person = em.create(PersonSchema, columns);
   person.updatedAt = new Date();
   await em.flush();
   await wakeWaitingRequests(wakeUps, person);

@@ -39,7 +39,7 @@ export async function createPolicy(em: EntityManager, input: PolicyInput, wakeUp
     return tx.create(PolicyYearSchema, {
       startDate: new Date(dayToServerIso(v.startDay)), endDate: new Date(dayToServerIso(v.endDay)),
       policyNumber: v.policyNumber, limitClaim: v.limitClaim, annualAggregate: v.annualAggregate,
-    } as never);
+    });
   });
   await wakeWaitingRequests(wakeUps, policy);
   return policy;

@@ -29,7 +29,7 @@ export async function registerExternalUser(ctx: ConfirmationContext, body: Regis
     email: fields.email, firstName: fields.firstName, lastName: fields.lastName, middleInitial: fields.middleInitial || null,
     company: fields.company, phone: fields.phone, affiliation: 'external', isExternal: true,
     passwordHash: await hashPassword(fields.password), pswdResetAt: new Date(), emailConfirmedAt: null,
-  } as never);
+  });
   try {
     await em.flush();
   } catch (error) {

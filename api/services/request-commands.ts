@@ -5,6 +5,7 @@
  */
 import { assertDraftQuota } from './quotas';
 import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import {
   ClaimHistorySchema, DiscussionSchema, DocumentSchema, PolicyYearSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema, type Request,
 } from '../../db/entities';
@@ -88,7 +89,7 @@ export async function createDraft(ctx: CommandContext, body: CreateRequestBody):
       requesterCompany: user.company,
       personRole: requestKindOf(requestType, certificateType).personRole,
       clonedFromId: cloneOf ?? null,
-    } as never) as Request;
+    });
     applyFormFields(created, values);
     await copyDirectoryFacts(em, created);
     await em.flush();
@@ -244,6 +245,12 @@ export async function deleteDraft(ctx: CommandContext, id: number): Promise<Requ
   if (row.requestNumber) await endDraftWorkflow(ctx.workflows, row.requestNumber);
   await ctx.em.transactional(async (em) => {
     const requestId = row.id;
+    // An activity of the workflow just ended may still be finishing its call: marking an email sent locks the
+    // effect row, then writes an audit row (which key-shares the request). Locks in that order (the effects, then the
+    // request) wait for such a write and then delete its row too, without a deadlock; a child row written after the
+    // request lock waits for this transaction and is refused by its foreign key (Migration20261126040000).
+    await em.find(RequestEffectSchema, { requestId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    await em.findOneOrFail(RequestSchema, requestId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     for (const schema of [DiscussionSchema, RequestActivitySchema, ClaimHistorySchema, RequestEffectSchema, DocumentSchema]) {
       await em.nativeDelete(schema as typeof DocumentSchema, { requestId });
     }

@@ -31,7 +31,7 @@ export async function startExport(orm: Orm, temporal: Client, taskQueue: string,
     filename: `${input.filename}.xlsx`, storedName: `${randomBytes(12).toString('hex')}.xlsx`, state: 'running',
     dateFrom: input.dateFrom ? new Date(input.dateFrom) : null, dateTo: input.dateTo ? new Date(input.dateTo) : null,
     filterByType: input.filterByType ?? null, createdBy,
-  } as never);
+  });
   await em.flush();
   try {
     await temporal.withDeadline(Date.now() + START_DEADLINE_MS, () => temporal.workflow.start(EXPORT_WORKFLOW, {
@@ -39,7 +39,7 @@ export async function startExport(orm: Orm, temporal: Client, taskQueue: string,
     }));
   } catch (error) {
     const failure = 'The export service did not answer in time. Please try again in a few minutes.';
-    await em.nativeUpdate(RequestExportSchema, { id: row.id }, { state: 'failed', failure, updatedAt: new Date() } as never);
+    await em.nativeUpdate(RequestExportSchema, { id: row.id }, { state: 'failed', failure, updatedAt: new Date() });
     throw Object.assign(unavailable(failure), { cause: error });
   }
   return row;

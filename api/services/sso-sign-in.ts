@@ -66,7 +66,7 @@ export async function signInWithSso(em: EntityManager, identity: SsoIdentity, ip
   if (user) em.assign(user, fields);
   else {
     outcome = 'created';
-    user = em.create(UserSchema, fields as never);
+    user = em.create(UserSchema, fields);
   }
   await em.flush();
   await recordSecurityEvent(em, { kind: 'singleSignOn', userId: user.id, email: user.email, ip, detail: { outcome } });

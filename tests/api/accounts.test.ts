@@ -35,7 +35,7 @@ async function freshUser(password = 'Start-Pass1') {
 async function patchUser(email: string, fields: Record<string, unknown>) {
   const em = h.orm.em.fork();
   const user = await em.findOneOrFail(UserSchema, { email });
-  em.assign(user, fields as never);
+  em.assign(user, fields);
   await em.flush();
   return user;
 }

@@ -32,7 +32,7 @@ const uploadCsv = (session: Session, text: string, filename?: string, contentTyp
 async function submitted(fields: Record<string, unknown>) {
   const id = await credentialingDraft(h, requester);
   const em = h.orm.em.fork();
-  await em.nativeUpdate(RequestSchema, { id }, { status: 'Submitted', requestNumber: 700_000 + id, submitDate: new Date('2025-03-10T18:00:00Z'), ...fields } as never);
+  await em.nativeUpdate(RequestSchema, { id }, { status: 'Submitted', requestNumber: 700_000 + id, submitDate: new Date('2025-03-10T18:00:00Z'), ...fields });
   return id;
 }
 

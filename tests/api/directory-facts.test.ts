@@ -22,7 +22,7 @@ beforeAll(async () => {
   em.create(PersonSchema, {
     employeeId, email: `${employeeId}@ohsu.example`, lastName: 'Okafor', firstName: 'Ada', personType: 'Employee',
     hireDate: new Date('2015-08-03T11:00:00Z'), employmentStatus: 'T', terminationDate: new Date('2024-06-28T11:00:00Z'),
-  } as never);
+  });
   await em.flush();
 });
 afterAll(async () => { await h?.stop(); });

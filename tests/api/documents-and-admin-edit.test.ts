@@ -70,7 +70,7 @@ describe('documents', () => {
     const letter = em.create(DocumentSchema, {
       requestId: id, name: 'Letter.pdf', description: 'Generated', storedName: DocumentFiles.newStoredName('Letter.pdf'), mimeType: 'application/pdf',
       size: 10, isAttachment: true, uploadedBy: 'COI Automated Document System', idempotencyKey: `test-letter-${id}`,
-    } as never);
+    });
     await em.flush();
     const mine = await addDocument(owner, id, 'Mine.pdf');
 

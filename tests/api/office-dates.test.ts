@@ -36,7 +36,7 @@ const api = (session: Session, method: string, url: string, body?: unknown) => c
 
 async function submittedAt(submitDate: string, lastName: string): Promise<number> {
   const id = await credentialingDraft(h, requester, { lastName });
-  await h.orm.em.fork().nativeUpdate(RequestSchema, { id }, { status: 'Submitted', requestNumber: 800_000 + id, submitDate: new Date(submitDate) } as never);
+  await h.orm.em.fork().nativeUpdate(RequestSchema, { id }, { status: 'Submitted', requestNumber: 800_000 + id, submitDate: new Date(submitDate) });
   return id;
 }
 

@@ -25,34 +25,34 @@ afterAll(async () => {
 
 async function draft(): Promise<number> {
   const em = orm.em.fork();
-  const r = em.create(RequestSchema, { requestType: 'credentialing', source: 'external', employerType: 'external', requesterId: 1 } as never);
+  const r = em.create(RequestSchema, { requestType: 'credentialing', source: 'external', employerType: 'external', requesterId: 1 });
   await em.flush();
-  return (r as { id: number }).id;
+  return r.id;
 }
 
 describe('assignRequestNumber', () => {
   it('gives the first request 50001 and the next 50002', async () => {
     const a = await draft();
     const b = await draft();
-    expect(await assignRequestNumber(orm.em.fork() as never, a)).toBe(50001);
-    expect(await assignRequestNumber(orm.em.fork() as never, b)).toBe(50002);
+    expect(await assignRequestNumber(orm.em.fork(), a)).toBe(50001);
+    expect(await assignRequestNumber(orm.em.fork(), b)).toBe(50002);
   });
 
   it('keeps the number of a request submitted again', async () => {
     const a = await draft();
-    const first = await assignRequestNumber(orm.em.fork() as never, a);
-    expect(await assignRequestNumber(orm.em.fork() as never, a)).toBe(first);
+    const first = await assignRequestNumber(orm.em.fork(), a);
+    expect(await assignRequestNumber(orm.em.fork(), a)).toBe(first);
   });
 
   it('hands out distinct consecutive numbers to 40 concurrent submits, and one number to 10 concurrent submits of one request', async () => {
     const ids = await Promise.all(Array.from({ length: 40 }, draft));
     const before = (await orm.em.fork().getConnection().execute(`select last_request_number from counters where name = 'request'`))[0].last_request_number;
-    const numbers = await Promise.all(ids.map((id) => assignRequestNumber(orm.em.fork() as never, id)));
+    const numbers = await Promise.all(ids.map((id) => assignRequestNumber(orm.em.fork(), id)));
     expect(new Set(numbers).size).toBe(40);
     expect([...numbers].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => before + 1 + i));
 
     const one = await draft();
-    const same = await Promise.all(Array.from({ length: 10 }, () => assignRequestNumber(orm.em.fork() as never, one)));
+    const same = await Promise.all(Array.from({ length: 10 }, () => assignRequestNumber(orm.em.fork(), one)));
     expect(new Set(same).size).toBe(1);
   });
 });

@@ -74,7 +74,7 @@ describe('request-activity', () => {
     em.create(RequestActivitySchema, {
       requestId: id, date: new Date(), activityType: 'Email', activityText: '"Pending Employment" email failed',
       performedBy: 'COI Automated Email System', idempotencyKey: `test-shape-${id}:1`, effectId: 42,
-    } as never);
+    });
     await em.flush();
     // (the draft's document has its own audit row)
     const res = await call(h, admin, 'GET', `/api/v1/request-activity?requestId=${id}&activityType=Email`);

@@ -124,7 +124,7 @@ describe('single sign-on (SAML)', () => {
   it('gives the admin flag to a person whose email is in the admin list', async () => {
     const person = employee();
     const em = h.orm.em.fork();
-    em.create(AdminSchema, { email: person.email, firstName: person.firstName, lastName: person.lastName } as never);
+    em.create(AdminSchema, { email: person.email, firstName: person.firstName, lastName: person.lastName });
     await em.flush();
     const { token } = await signIn(person);
     const me = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: token });

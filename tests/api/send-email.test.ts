@@ -59,7 +59,7 @@ describe('POST /api/v1/send-email', () => {
     await em.nativeUpdate(RequestSchema, { id }, { requestNumber: 880_000 + id, status: 'Submitted' });
     const entry = em.create(RequestActivitySchema, {
       requestId: draftId, date: new Date(), activityType: 'Email', activityText: 'x', performedBy: 'x', effectId: 7,
-    } as never);
+    });
     await em.flush();
     const res = await send(admin, { requestId: id, templateTitle: valid().templateTitle, retryOf: (entry as { id: number }).id });
     expect(res.status).toBe(400);

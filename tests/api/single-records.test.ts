@@ -83,8 +83,8 @@ describe('records of a request', () => {
 
     // Messages written as the workflow-less harness cannot post them (a message posts through the workflow).
     const em = h.orm.em.fork();
-    const shown = em.create(DiscussionSchema, { requestId: id, discussionId: 'ABCDEFGHIJKL', topic: 'Dates', message: 'Which?', sender: 'Casey', senderEmail: requester.user.email, fromAdmin: false, deletedAt: null } as never);
-    const gone = em.create(DiscussionSchema, { requestId: id, discussionId: 'ABCDEFGHIJKL', topic: 'Dates', message: 'Oops', sender: 'Casey', senderEmail: requester.user.email, fromAdmin: false, deletedAt: new Date() } as never);
+    const shown = em.create(DiscussionSchema, { requestId: id, discussionId: 'ABCDEFGHIJKL', topic: 'Dates', message: 'Which?', sender: 'Casey', senderEmail: requester.user.email, fromAdmin: false, deletedAt: null });
+    const gone = em.create(DiscussionSchema, { requestId: id, discussionId: 'ABCDEFGHIJKL', topic: 'Dates', message: 'Oops', sender: 'Casey', senderEmail: requester.user.email, fromAdmin: false, deletedAt: new Date() });
     await em.flush();
     expect((await get(requester, `discussions/${shown.id}`)).body).toMatchObject({ id: shown.id, topic: 'Dates', message: 'Which?' });
     expect((await get(admin, `discussions/${shown.id}`)).status).toBe(200);

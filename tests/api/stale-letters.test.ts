@@ -35,13 +35,13 @@ async function approved(lastName: string, firstName: string, options: { letter?:
   await em.nativeUpdate(RequestSchema, { id }, {
     status: 'Approved', requestNumber: 810_000 + id, submitDate: new Date('2021-01-05T15:00:00Z'), completedDate: new Date('2021-01-06T15:00:00Z'),
     ...(options.requestType ? { requestType: options.requestType } : {}),
-  } as never);
+  });
   if (options.letter !== false) {
     em.create(DocumentSchema, {
       requestId: id, name: `Claim History and Insurance Verification ${810_000 + id}.pdf`, description: 'Approval letter',
       storedName: `stale-test-${id}-${serial}.pdf`, mimeType: 'application/pdf', size: 1000, isAttachment: true,
       uploadedBy: GENERATED_DOCUMENT_AUTHOR, idempotencyKey: `stale-test-${id}`,
-    } as never);
+    });
     await em.flush();
   }
   return id;

@@ -22,10 +22,10 @@ beforeAll(async () => {
   page = portal.page;
   id = await credentialingDraft(portal.h, await loginRequester(portal.h), { lastName: NAME });
   const em = portal.h.orm.em.fork();
-  await em.nativeUpdate(RequestSchema, { id }, { status: 'Submitted', requestNumber: 880_000 + id, submitDate: LATE_EVENING } as never);
+  await em.nativeUpdate(RequestSchema, { id }, { status: 'Submitted', requestNumber: 880_000 + id, submitDate: LATE_EVENING });
   em.create(RequestActivitySchema, {
     requestId: id, date: LATE_EVENING, activityType: 'Status Change', activityText: 'Submitted', performedBy: 'Casey Requester', channel: 'Portal',
-  } as never);
+  });
   await em.flush();
 });
 

@@ -45,7 +45,7 @@ beforeAll(async () => {
   em.create(PersonSchema, {
     employeeId: '482913', email, lastName, firstName: 'Adaeze', middleInitial: 'N', title: 'Registered Nurse',
     workPhone: '503-494-1234', employmentStatus: 'A', personType: 'Employee',
-  } as never);
+  });
   await em.flush();
 });
 

@@ -37,7 +37,7 @@ beforeAll(async () => {
   em.create(UserSchema, {
     email: EMAIL, firstName: 'Pat', lastName: 'Boss', affiliation: 'OHSU', personType: 'Employee', isExternal: false,
     passwordHash: await hashPassword('First-Admin1'), emailConfirmedAt: new Date(),
-  } as never);
+  });
   await em.flush();
   staff = await login(h, EMAIL, 'First-Admin1');
 });

@@ -43,7 +43,7 @@ async function internalUser(h: Harness, email: string, personType: 'Employee' | 
   em.create(UserSchema, {
     email, firstName: personType, lastName: 'Internal', phone: '503-494-0001', affiliation: 'OHSU', personType, isExternal: false,
     passwordHash: await hashPassword(PASSWORD), emailConfirmedAt: new Date(),
-  } as never);
+  });
   await em.flush();
   return login(h, email, PASSWORD);
 }
@@ -71,7 +71,7 @@ export async function createFixtures(h: Harness): Promise<Fixtures> {
     externalUser(h, `deactivated-${tag}@clinic.example`, true),
   ]);
   // Deactivated after the token was issued: the token must stop working on the next call.
-  await h.orm.em.fork().nativeUpdate(UserSchema, { id: deactivated.user.id }, { deletedAt: new Date() } as never);
+  await h.orm.em.fork().nativeUpdate(UserSchema, { id: deactivated.user.id }, { deletedAt: new Date() });
 
   const requestId = await credentialingDraft(h, confirmed);
   const em = h.orm.em.fork();
@@ -79,14 +79,14 @@ export async function createFixtures(h: Harness): Promise<Fixtures> {
   const discussion = em.create(DiscussionSchema, {
     requestId, discussionId: 'MATRIXTHREAD', topic: 'Dates', message: 'Which dates?', sender: 'Matrix', senderEmail: confirmed.user.email,
     fromAdmin: false, deletedAt: null,
-  } as never);
-  const link = em.create(ClaimHistorySchema, { requestId, physician: 'No claims found' } as never);
+  });
+  const link = em.create(ClaimHistorySchema, { requestId, physician: 'No claims found' });
   const day = new Date('2020-01-15T11:00:00Z');
   const claim = em.create(ClaimDataSchema, {
     exportDate: day, physicianLastName: 'Matrix', physicianFirstName: 'Avery', involvement: 'Named in Claim', claimNumber: `M-${tag}`,
     type: 'Claim', status: 'Final', claimDate: day, reportDate: day, indemnityPaid: '0.00',
-  } as never);
-  const exportRow = em.create(RequestExportSchema, { filename: 'coi_export_matrix.xlsx', storedName: `${randomUUID()}.xlsx`, state: 'done', createdBy: 'Matrix' } as never);
+  });
+  const exportRow = em.create(RequestExportSchema, { filename: 'coi_export_matrix.xlsx', storedName: `${randomUUID()}.xlsx`, state: 'done', createdBy: 'Matrix' });
   await em.flush();
   return {
     sessions: { anonymous: null, unconfirmed, confirmed, employee, student, admin, deactivated },
@@ -108,20 +108,20 @@ export const throwaway = {
     const row = em.create(DocumentSchema, {
       requestId: fx.requestId, name: `Throwaway ${randomUUID()}.pdf`, storedName: `r${fx.requestId}-${randomUUID()}.pdf`, mimeType: 'application/pdf', size: 10,
       uploadedBy: 'Matrix',
-    } as never);
+    });
     await em.flush();
     return row.id;
   },
   async admin(h: Harness): Promise<number> {
     const em = h.orm.em.fork();
-    const row = em.create(AdminSchema, { firstName: 'Throw', lastName: 'Away', email: `throwaway-${randomUUID()}@ohsu.example` } as never);
+    const row = em.create(AdminSchema, { firstName: 'Throw', lastName: 'Away', email: `throwaway-${randomUUID()}@ohsu.example` });
     await em.flush();
     return row.id;
   },
   async faq(h: Harness): Promise<number> {
     const em = h.orm.em.fork();
     const order = (await em.count(FaqSchema, { type: 'Requester' })) + 1;
-    const row = em.create(FaqSchema, { type: 'Requester', question: `Throwaway ${randomUUID()}?`, answer: 'Yes.', order } as never);
+    const row = em.create(FaqSchema, { type: 'Requester', question: `Throwaway ${randomUUID()}?`, answer: 'Yes.', order });
     await em.flush();
     return row.id;
   },
@@ -131,7 +131,7 @@ export const throwaway = {
     const row = em.create(PolicyYearSchema, {
       startDate: new Date(`${year}-07-01T11:00:00Z`), endDate: new Date(`${year + 1}-06-30T11:00:00Z`), policyNumber: `T-${randomUUID()}`,
       limitClaim: '1', annualAggregate: '1',
-    } as never);
+    });
     await em.flush();
     return row.id;
   },

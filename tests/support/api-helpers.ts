@@ -26,7 +26,7 @@ export async function createExternalUser(h: Harness, email: string, password: st
   em.create(UserSchema, {
     email, firstName: 'Other', lastName: 'Requester', company: 'Other Clinic', phone: '503-555-0100', affiliation: 'external', isExternal: true,
     passwordHash: await hashPassword(password), pswdResetAt: new Date(), emailConfirmedAt: options.confirmed === false ? null : new Date(),
-  } as never);
+  });
   await em.flush();
 }
 
