@@ -8,7 +8,7 @@
  *   resume                                     after a restore into an empty Temporal: re-create the workflows of the
  *                                              open requests and running exports from PostgreSQL (temporal/resume-requests.ts)
  *
- * Administrator rights come from the list (spec 2 §7.11) for an identity that is proven (docs/ARCHITECTURE.md
+ * Administrator rights come from the list (spec 2 §7.11) for an identity that is proven (docs/ACCOUNTS.md
  * "Identity"): a member of the university signs in with single sign-on, which proves their address, and is an
  * administrator from their first sign-in. Recorded in the security log like a change made on /manage/admins.
  */

@@ -146,7 +146,7 @@ async function attachmentsOf(em: EntityManager, effect: Pick<EffectToSend, 'lett
  * whether the mail server got the first attempt (the worker may have died between the server's answer and the
  * mark): it sends again with the same Message-ID and the audit row says "sent (possibly twice)" (or "3 times": the
  * effect counts its claims). That window is
- * the only way an email can arrive twice (docs/ARCHITECTURE.md "Effects").
+ * the only way an email can arrive twice (docs/REQUEST-FLOW.md "Effects").
  */
 export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files: DocumentFiles; config: AppConfig }) {
   return async function sendEffectEmail(input: EffectKeyInput): Promise<SendEffectEmailResult> {
