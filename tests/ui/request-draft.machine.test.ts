@@ -83,6 +83,17 @@ describe('request draft machine', () => {
     expect(m.calls[1].input).toEqual({ requestId: 7, version: 4 });
   });
 
+  it('Save Draft pressed during a save saves again as soon as it answers', async () => {
+    const m = start({ requestId: 7 });
+    m.actor.send({ type: 'SAVE_DRAFT' });
+    m.actor.send({ type: 'SAVE_DRAFT' });
+    expect(m.calls).toHaveLength(1);
+    m.calls[0].resolve({ id: 7, version: 2 });
+    await m.settle();
+    expect(m.calls).toHaveLength(2);
+    expect(m.state()).toBe('saving');
+  });
+
   it('says the save failed and saves again on the next edit', async () => {
     const m = start({ requestId: 7 });
     m.actor.send({ type: 'SAVE_DRAFT' });

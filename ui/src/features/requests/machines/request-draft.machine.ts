@@ -33,8 +33,10 @@ export type RequestDraftEvent =
 
 export interface RequestDraftContext extends DraftRef {
   saveState: DraftSaveState;
-  /** an edit arrived after the save in flight read the form */
+  /** an edit arrived after the save in flight read the form: autosave it */
   editedDuringSave: boolean;
+  /** Save Draft was pressed during a save in flight: save again as soon as it answers */
+  saveQueued: boolean;
   /** Submit was pressed during a save in flight: it goes once the save has answered */
   queuedSubmit: { followUp: FollowUp | null } | null;
   attempted: boolean;
@@ -68,6 +70,7 @@ export const requestDraftMachine = setup({
   guards: {
     invalid: ({ event }) => event.type === 'SUBMIT' && hasErrors(event.errors),
     editedDuringSave: ({ context }) => context.editedDuringSave,
+    saveQueued: ({ context }) => context.saveQueued,
     submitQueued: ({ context }) => context.queuedSubmit !== null,
     hasDraft: ({ context }) => context.requestId !== null,
     hasFollowUp: ({ context }) => context.followUp !== null,
@@ -110,7 +113,7 @@ export const requestDraftMachine = setup({
 }).createMachine({
   id: 'requestDraft',
   context: ({ input }) => ({
-    requestId: input.requestId, version: input.version, saveState: 'idle', editedDuringSave: false, queuedSubmit: null,
+    requestId: input.requestId, version: input.version, saveState: 'idle', editedDuringSave: false, saveQueued: false, queuedSubmit: null,
     attempted: false, clientErrors: {}, serverErrors: {}, invalidTick: 0, submitError: null, submitted: null, followUp: null,
   }),
   initial: 'idle',
@@ -136,7 +139,7 @@ export const requestDraftMachine = setup({
       },
     },
     saving: {
-      entry: assign({ saveState: 'saving', editedDuringSave: false }),
+      entry: assign({ saveState: 'saving', editedDuringSave: false, saveQueued: false }),
       invoke: {
         src: 'save',
         input: ({ context }) => ({ requestId: context.requestId, version: context.version }),
@@ -148,8 +151,8 @@ export const requestDraftMachine = setup({
       },
       on: {
         EDIT: { actions: ['edited', assign({ editedDuringSave: true })] },
-        SAVE_DRAFT: { actions: assign({ editedDuringSave: true }) },
-        CANCEL_AUTOSAVE: { actions: assign({ editedDuringSave: false }) },
+        SAVE_DRAFT: { actions: assign({ saveQueued: true }) },
+        CANCEL_AUTOSAVE: { actions: assign({ editedDuringSave: false, saveQueued: false }) },
         SUBMIT: [
           { guard: 'invalid', actions: 'refuse' },
           { actions: ['accept', assign({ queuedSubmit: ({ event }) => ({ followUp: event.followUp }) })] },
@@ -160,6 +163,7 @@ export const requestDraftMachine = setup({
     afterSave: {
       always: [
         { guard: 'submitQueued', target: 'submitting', actions: assign({ queuedSubmit: null }) },
+        { guard: 'saveQueued', target: 'saving' },
         { guard: 'editedDuringSave', target: 'waiting' },
         { target: 'idle' },
       ],
