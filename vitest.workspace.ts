@@ -32,6 +32,8 @@ export const projects: TestProjectInlineConfiguration[] = [
   { test: { name: 'workflows', include: ['tests/workflows/**/*.test.ts'], ...integration } },
   { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], ...integration } },
   { test: { name: 'infra', include: ['tests/infra/**/*.test.ts'], ...integration } },
+  // UI component and machine tests: jsdom, the fetch layer mocked, no server (global setup skips them).
+  { test: { name: 'ui', include: ['tests/ui/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: 'tests/ui/setup.ts', testTimeout: 15_000 } },
 ];
 
 export default projects;

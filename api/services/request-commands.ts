@@ -248,7 +248,7 @@ export async function deleteDraft(ctx: CommandContext, id: number): Promise<Requ
     // An activity of the workflow just ended may still be finishing its call: marking an email sent locks the
     // effect row, then writes an audit row (which key-shares the request). Locks in that order (the effects, then the
     // request) wait for such a write and then delete its row too, without a deadlock; a child row written after the
-    // request lock waits for this transaction and is refused by its foreign key (Migration20261126040000).
+    // request lock waits for this transaction and is refused by its foreign key (Migration20261126040000_request_foreign_keys).
     await em.find(RequestEffectSchema, { requestId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     await em.findOneOrFail(RequestSchema, requestId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     for (const schema of [DiscussionSchema, RequestActivitySchema, ClaimHistorySchema, RequestEffectSchema, DocumentSchema]) {

@@ -13,10 +13,10 @@ import { canSee } from './request-access';
 export const REQUEST_EVENTS_CHANNEL = 'request_events';
 
 /** What a browser receives: `resync` asks it to reload everything (the server may have missed events). */
-export interface RequestEvent { kind: 'created' | 'status' | 'message' | 'resync'; requestId: number | null }
+export interface RequestEvent { kind: 'created' | 'status' | 'message' | 'activity' | 'resync'; requestId: number | null }
 
 /** The trigger's payload: ids plus who may see the request (kept on the server). */
-interface Notification { kind: 'created' | 'status' | 'message'; requestId: number; requesterId: number | null; email: string | null }
+interface Notification { kind: 'created' | 'status' | 'message' | 'activity'; requestId: number; requesterId: number | null; email: string | null }
 
 interface Subscriber { user: SessionUser; send(event: RequestEvent): void }
 

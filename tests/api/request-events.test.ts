@@ -82,6 +82,18 @@ describe('GET /api/v1/events', () => {
     }
   });
 
+  it('hears an audit row (a letter or an email the workflow wrote) as an activity event, so pages need not poll', async () => {
+    const stream = await openStream(owner);
+    try {
+      const id = await credentialingDraft(h, owner);
+      await h.orm.em.fork().getConnection().execute(
+        `insert into request_activity (request_id, date, activity_type, activity_text, performed_by, created_at, updated_at) values (${id}, now(), 'Document', 'Letter stored', 'System', now(), now())`);
+      await eventually(async () => requestEvents(stream, id).some((e) => e.data.kind === 'activity'));
+    } finally {
+      stream.close();
+    }
+  });
+
   it('hears a status change made straight in the database (any writer), and ends the stream at logout', async () => {
     const second = await login(h, OTHER.email, OTHER.password);
     const stream = await openStream(second);

@@ -10,7 +10,7 @@
  *    processes can never touch the development database or data/;
  *  - teardown stops the server, drops the database and removes the temporary directory.
  * Databases left behind by killed runs (their pid is gone) are dropped at the next start.
- * Skipped when only the `domain` project runs (pure unit tests).
+ * Skipped when only the `domain` and `ui` projects run (no database, no server).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +23,9 @@ import { dropDatabase, dropOrphanedDatabases } from '../../db/database';
 import { ensurePostgres, usesDefaultDatabase } from '../../db/embedded-postgres';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
 
+/** Projects that need neither PostgreSQL nor Temporal. */
+const PURE_PROJECTS: ReadonlySet<string> = new Set(['domain', 'ui']);
+
 const log = (line: string) => console.log(`[test-setup] ${line}`);
 
 function serverUrl(): URL {
@@ -34,7 +37,7 @@ function serverUrl(): URL {
 
 export default async function setup(project: TestProject) {
   const selected = project.vitest.projects.map((p) => p.name);
-  if (selected.length > 0 && selected.every((name) => name === 'domain')) return undefined;
+  if (selected.length > 0 && selected.every((name) => PURE_PROJECTS.has(name))) return undefined;
 
   const started = Date.now();
   // No server at the default address: a throwaway embedded cluster for this run (issue #20).

@@ -3,6 +3,7 @@
  * the router so a lost session can navigate to /login with state authFail.
  */
 import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { MESSAGES } from '../../../domain';
 import type { AuthResult, User } from '../types/api';
@@ -54,6 +55,8 @@ async function reauthenticate(): Promise<User> {
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
+  // What one user's screens loaded never shows to the next one in this tab.
+  const queryClient = useQueryClient();
   const [session, setSession] = useState<Session>(() =>
     readToken() ? { status: 'checking', user: null } : { status: 'anonymous', user: null, loginState: {} });
 
@@ -63,10 +66,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
    */
   const expire = useCallback((error?: unknown) => {
     if (removesStoredToken(error)) removeToken();
+    queryClient.clear();
     const state: LoginState = loginStateAfter(error);
     setSession({ status: 'anonymous', user: null, loginState: state });
     navigate(paths.login.getHref(), { replace: true, state });
-  }, [navigate]);
+  }, [navigate, queryClient]);
 
   useEffect(() => setUnauthorizedHandler(expire), [expire]);
 
@@ -85,9 +89,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(async (result: AuthResult) => {
     storeToken(result.accessToken);
+    queryClient.clear();
     setSession({ status: 'authenticated', user: result.user });
     return result.user;
-  }, []);
+  }, [queryClient]);
 
   const value = useMemo<AuthContextValue>(() => ({
     session,
@@ -118,10 +123,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // The token is dropped either way.
       }
       removeToken();
+      queryClient.clear();
       setSession({ status: 'anonymous', user: null, loginState: {} });
       navigate(paths.login.getHref(), { replace: true });
     },
-  }), [session, signIn, expire, navigate]);
+  }), [session, signIn, expire, navigate, queryClient]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -8,7 +8,7 @@
 import { API_BASE } from './api-client';
 import { readToken } from './token-storage';
 
-export interface RequestEvent { kind: 'created' | 'status' | 'message' | 'resync'; requestId: number | null }
+export interface RequestEvent { kind: 'created' | 'status' | 'message' | 'activity' | 'resync'; requestId: number | null }
 type Listener = (event: RequestEvent) => void;
 
 const listeners = new Set<Listener>();

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { Loading } from '../../components/ui/loading';
@@ -20,9 +21,8 @@ import { paths } from '../../lib/paths';
 import { getRequest } from '../../lib/request-api';
 import { isOwnRequest } from '../../lib/request-labels';
 import { UI_TEXT } from '../../lib/ui-text';
-import { useApiQuery } from '../../lib/use-api-query';
-import { usePolling } from '../../lib/use-polling';
-import { useRequestEvents } from '../../lib/use-request-events';
+import { queryKeys } from '../../lib/query-keys';
+import { useLiveQueries } from '../../lib/use-live-queries';
 import type { RequestRecord } from '../../types/api';
 
 type ViewTab = 'details' | 'audit';
@@ -34,11 +34,17 @@ type ViewTab = 'details' | 'audit';
 export function RequestViewPage({ requestType }: { requestType: 'credentialing' | 'certificate' }) {
   const user = useUser();
   const id = Number(useParams().id);
-  const request = useApiQuery((signal) => getRequest(id, signal), [id]);
-  const activity = useApiQuery((signal) => (user.isAdmin ? getRequestActivity(id, signal) : Promise.resolve([])), [id, user.isAdmin]);
+  const queryClient = useQueryClient();
+  const request = useQuery({ queryKey: queryKeys.requests.detail(id), queryFn: ({ signal }) => getRequest(id, signal) });
+  const activity = useQuery({
+    queryKey: queryKeys.requests.activity(id),
+    queryFn: ({ signal }) => getRequestActivity(id, signal),
+    enabled: user.isAdmin,
+  });
   const [tab, setTab] = useState<ViewTab>('details');
-  // A status change or a message made elsewhere (another administrator, the requester, a wake-up) shows at once.
-  useRequestEvents(() => { request.refetch(); activity.refetch(); }, { requestId: id });
+  // A status change, a message, a letter or an email written elsewhere (another administrator, the requester, the
+  // workflow after a status change, a wake-up) shows at once: the live event marks both stale.
+  useLiveQueries([queryKeys.requests.detail(id), queryKeys.requests.activity(id)], { requestId: id });
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
   const [editSaved, setEditSaved] = useState(false); // Save Successful after an Admin Edit
@@ -48,26 +54,24 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
     setEditing(false);
     setTimeout(() => adminEditButton.current?.focus(), 0);
   };
-  const startPolling = usePolling(() => {
-    request.refetch();
-    activity.refetch();
-  });
+  // Invalidation, not refetch: the audit query is disabled for a requester and stays so.
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.requests.detail(id) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.requests.activity(id) });
+  };
 
-  const refresh = () => { request.refetch(); activity.refetch(); };
-
-  const onSaved = (updated: RequestRecord, statusChanged: boolean) => {
+  const onSaved = (updated: RequestRecord) => {
     // The answer carries the new version at once (the next command is made on it); the PATCH answer has no
-    // related lists, so they stay from the page's copy until the refetch brings everything.
-    if (request.data) request.setData({ ...request.data, ...updated });
-    request.refetch();
-    activity.refetch();
-    if (statusChanged) startPolling();
+    // related lists, so they stay from the page's copy until the refetch brings everything. What the workflow
+    // writes next (letters, emails, audit rows) arrives as live events.
+    queryClient.setQueryData<RequestRecord>(queryKeys.requests.detail(id), (old) => (old ? { ...old, ...updated } : old));
+    refresh();
   };
 
   return (
     <section className="page">
       <h1>{requestType === 'credentialing' ? 'Claim History and Insurance Verification Request' : 'Certificate of Insurance Request'}</h1>
-      {request.status === 'loading' && <Loading />}
+      {request.status === 'pending' && <Loading />}
       {request.status === 'error' && !request.data && <LoadError error={request.error} />}
       {request.data && (
         <>
@@ -77,10 +81,10 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
               ? () => { setEditSaved(false); setTab('details'); setEditing(true); } : undefined} />
           <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
           {user.isAdmin && <StaleLetterNotice request={request.data} />}
-          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={(updated, changed) => { setEditSaved(false); onSaved(updated, changed); }} />}
-          {user.isAdmin && <SendEmailButton request={request.data} onSent={() => { activity.refetch(); startPolling(); }} />}
+          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={(updated) => { setEditSaved(false); onSaved(updated); }} />}
+          {user.isAdmin && <SendEmailButton request={request.data} onSent={() => void activity.refetch()} />}
           <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}
-            onChanged={() => { request.refetch(); activity.refetch(); startPolling(); }} />
+            onChanged={refresh} />
           {user.isAdmin ? (
             <Tabs label="Request" active={tab} onChange={setTab} tabs={[
               { id: 'details', label: 'Request Details' },
@@ -89,16 +93,16 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
               {tab === 'details' ? (
                 <>
                   {request.data.requestType === 'credentialing' && (
-                    <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={request.refetch} />
+                    <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={() => void request.refetch()} />
                   )}
                   {editing ? (
                     <AdminEditInPlace request={request.data} onCancel={stopEditing}
-                      onSaved={(updated) => { stopEditing(); setEditSaved(true); onSaved(updated, false); }} />
+                      onSaved={(updated) => { stopEditing(); setEditSaved(true); onSaved(updated); }} />
                   ) : <RequestDetails request={request.data} isAdmin onChanged={refresh} />}
                 </>
               ) : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
-                  : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={activity.refetch} /> : <Loading />
+                  : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={() => void activity.refetch()} /> : <Loading />
               )}
             </Tabs>
           ) : <RequestDetails request={request.data} isAdmin={false} onChanged={refresh} />}

@@ -1,9 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router-dom';
 import { DESK_MESSAGES } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { Loading } from '../../components/ui/loading';
 import { useUser } from '../../lib/auth';
-import { useApiQuery } from '../../lib/use-api-query';
+import { queryKeys } from '../../lib/query-keys';
 import { getFaqs } from '../../lib/desk-api';
 
 /** Navigation state of a link to the FAQs from a request form: the requester set is what helps there. */
@@ -14,11 +15,11 @@ export function FaqsPage() {
   const user = useUser();
   const fromNewRequest = Boolean((useLocation().state as FaqsState | null)?.fromNewRequest);
   const type = user.isAdmin && !fromNewRequest ? 'Admin' : 'Requester';
-  const faqs = useApiQuery((signal) => getFaqs(type, signal), [type]);
+  const faqs = useQuery({ queryKey: queryKeys.faqs(type), queryFn: ({ signal }) => getFaqs(type, signal) });
   return (
     <section className="page page--narrow">
       <h1>Frequently Asked Questions</h1>
-      {faqs.status === 'loading' && <Loading />}
+      {faqs.status === 'pending' && <Loading />}
       {faqs.status === 'error' && <Alert kind="error">{DESK_MESSAGES.exportFailed}</Alert>}
       {faqs.data && (faqs.data.length === 0 ? <p className="empty">{DESK_MESSAGES.noFaqs}</p> : (
         <div className="accordion">

@@ -1,11 +1,12 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DESK_MESSAGES, formatUsd, STALE_LETTER_LABEL } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { DataTable, type Column } from '../../components/ui/data-table';
 import { Loading } from '../../components/ui/loading';
 import { ApiError } from '../../lib/api-error';
 import { displayDate } from '../../lib/format';
-import { useApiQuery } from '../../lib/use-api-query';
+import { queryKeys } from '../../lib/query-keys';
 import { getClaims, uploadClaims, type Claim } from '../../lib/desk-api';
 
 interface LineError { line: number; reasons: string[] }
@@ -33,7 +34,8 @@ const staleLettersNotice = (n: number) =>
 
 /** `/manage/cs-stars` (spec 1 §5, spec 2 §7.11): upload the CS-STARS CSV export; the 10,000 latest claims by report date. */
 export function CsStarsPage() {
-  const claims = useApiQuery((signal) => getClaims(signal), []);
+  const queryClient = useQueryClient();
+  const claims = useQuery({ queryKey: queryKeys.csStarsClaims, queryFn: ({ signal }) => getClaims(signal) });
   const [file, setFile] = useState<File | null>(null);
   const [missing, setMissing] = useState(false);
   const [upload, setUpload] = useState<Upload>({ state: 'idle' });
@@ -48,7 +50,7 @@ export function CsStarsPage() {
     try {
       const result = await uploadClaims(file, (fraction) => setUpload(fraction < 1 ? { state: 'sending', fraction } : { state: 'loading' }));
       setUpload({ state: 'done', rows: result.rows, inserted: result.inserted, updated: result.updated, staleLetters: result.staleLetters ?? 0 });
-      claims.setData(result);
+      queryClient.setQueryData(queryKeys.csStarsClaims, result);
       setFile(null);
       if (input.current) input.current.value = '';
     } catch (error) {
@@ -98,7 +100,7 @@ export function CsStarsPage() {
       </form>
       <section aria-labelledby="claims-heading">
         <h2 id="claims-heading">Claims{claims.data ? ` (${claims.data.total.toLocaleString('en-US')}${claims.data.total > claims.data.data.length ? `, the latest ${claims.data.data.length.toLocaleString('en-US')} shown` : ''})` : ''}</h2>
-        {claims.status === 'loading' && <Loading />}
+        {claims.status === 'pending' && <Loading />}
         {claims.status === 'error' && <Alert kind="error">{DESK_MESSAGES.csvUploadFailed}</Alert>}
         {claims.data && (claims.data.data.length
           ? <div className="table-scroll" tabIndex={0} aria-label="Claims table"><DataTable columns={COLUMNS} rows={claims.data.data} rowKey={(c) => c.id} labelledBy="claims-heading" /></div>

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { dayToServerIso, DESK_MESSAGES, exportFileName, MESSAGES, parseUsDate, REQUEST_TYPE_FILTERS } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { DataTable, type Column } from '../../components/ui/data-table';
@@ -6,26 +7,24 @@ import { SelectField, TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { saveBlob } from '../../lib/download-blob';
 import { displayDate, displayDateTime } from '../../lib/format';
-import { useApiQuery } from '../../lib/use-api-query';
+import { queryKeys } from '../../lib/query-keys';
 import { downloadExport, getExports, startExport, type RequestExport } from '../../lib/desk-api';
 
 /** `/manage/export` (spec 1 §2, §5; spec 2 §7.11): export requests to xlsx; past exports with progress and download. */
 export function ExportPage() {
-  const exports = useApiQuery((signal) => getExports(signal), []);
+  // While an export is being written its progress is read again every second.
+  const exports = useQuery({
+    queryKey: queryKeys.exports,
+    queryFn: ({ signal }) => getExports(signal),
+    refetchInterval: (query) => (query.state.data?.some((e) => e.state === 'running') ? 1000 : false),
+  });
   const [values, setValues] = useState({ dateFrom: '', dateTo: '', filterByType: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
   /** The export this page started: the browser downloads it by itself once it is written (spec 2 §7.11). */
   const [awaited, setAwaited] = useState<number | null>(null);
-  const running = exports.data?.some((e) => e.state === 'running') ?? false;
   const { refetch } = exports;
-
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(refetch, 1000);
-    return () => clearInterval(timer);
-  }, [running, refetch]);
 
   const finished = exports.data?.find((e) => e.id === awaited && e.state !== 'running');
   useEffect(() => {
@@ -61,7 +60,7 @@ export function ExportPage() {
         ...(filterByType ? { filterByType } : {}),
       });
       setAwaited(started.id);
-      refetch();
+      void refetch();
     } catch {
       setFailed(true);
     } finally {
@@ -101,7 +100,7 @@ export function ExportPage() {
       {(failed || exports.status === 'error') && <Alert kind="error">{DESK_MESSAGES.exportFailed}</Alert>}
       <section aria-labelledby="exports-heading">
         <h2 id="exports-heading">Exports</h2>
-        {exports.status === 'loading' && <Loading />}
+        {exports.status === 'pending' && <Loading />}
         {exports.data && (exports.data.length
           ? <DataTable columns={columns} rows={exports.data} rowKey={(e) => e.id} labelledBy="exports-heading" />
           : <p className="empty">{DESK_MESSAGES.noExports}</p>)}

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { DESK_MESSAGES, FAQ_ANSWER_MAX, FAQ_QUESTION_MAX, FAQ_TYPES, faqErrors, type FaqType } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -6,7 +7,7 @@ import { DataTable, type Column } from '../../components/ui/data-table';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { Modal } from '../../components/ui/modal';
-import { useApiQuery } from '../../lib/use-api-query';
+import { queryKeys } from '../../lib/query-keys';
 import { createFaq, deleteFaq, getFaqs, updateFaq, type Faq } from '../../lib/desk-api';
 import { useEditor } from './use-editor';
 
@@ -16,7 +17,7 @@ const GENERIC = DESK_MESSAGES.exportFailed;
 /** `/manage/faqs` (spec 1 §5): FAQs of each type in order; add, edit and delete keep the orders contiguous. */
 export function ManageFaqsPage() {
   const [type, setType] = useState<FaqType>('Requester');
-  const faqs = useApiQuery((signal) => getFaqs(type, signal), [type]);
+  const faqs = useQuery({ queryKey: queryKeys.faqs(type), queryFn: ({ signal }) => getFaqs(type, signal) });
   const [editing, setEditing] = useState<Faq | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Faq | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -42,7 +43,7 @@ export function ManageFaqsPage() {
     if (ok) {
       if (adding) setType(editor.values.type as FaqType);
       setEditing(null);
-      faqs.refetch();
+      void faqs.refetch();
     }
   }
 
@@ -51,7 +52,7 @@ export function ManageFaqsPage() {
     try {
       await deleteFaq(deleting.id);
       setDeleting(null);
-      faqs.refetch();
+      void faqs.refetch();
     } catch {
       setDeleteError(GENERIC);
     }
@@ -81,7 +82,7 @@ export function ManageFaqsPage() {
         </select>
         <button type="button" className="button" onClick={() => open('new')}>Add FAQ</button>
       </div>
-      {faqs.status === 'loading' && <Loading />}
+      {faqs.status === 'pending' && <Loading />}
       {faqs.status === 'error' && <Alert kind="error">{GENERIC}</Alert>}
       {faqs.data && (faqs.data.length ? <DataTable columns={columns} rows={faqs.data} rowKey={(f) => f.id} label={`${type} FAQs`} />
         : <p className="empty">{DESK_MESSAGES.noFaqs}</p>)}

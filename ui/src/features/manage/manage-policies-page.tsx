@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { DESK_MESSAGES, dayToServerIso, formatUsd, validatePolicy } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -7,7 +8,7 @@ import { TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { Modal } from '../../components/ui/modal';
 import { displayDate } from '../../lib/format';
-import { useApiQuery } from '../../lib/use-api-query';
+import { queryKeys } from '../../lib/query-keys';
 import { createPolicy, deletePolicy, getPolicies, updatePolicy, type Policy } from '../../lib/desk-api';
 import { useEditor } from './use-editor';
 
@@ -16,7 +17,7 @@ const GENERIC = DESK_MESSAGES.exportFailed;
 
 /** `/manage/policies` (spec 1 §5): policy years; dates mm/dd/yyyy stored at 11:00 UTC, money in USD, no overlaps. */
 export function ManagePoliciesPage() {
-  const policies = useApiQuery((signal) => getPolicies(signal), []);
+  const policies = useQuery({ queryKey: queryKeys.policies, queryFn: ({ signal }) => getPolicies(signal) });
   const [editing, setEditing] = useState<Policy | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Policy | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -40,12 +41,12 @@ export function ManagePoliciesPage() {
       limitClaim: values.limitClaim, annualAggregate: values.annualAggregate,
     };
     const ok = await editor.save(() => (editing === 'new' ? createPolicy(body) : updatePolicy((editing as Policy).id, body)), GENERIC);
-    if (ok) { setEditing(null); policies.refetch(); }
+    if (ok) { setEditing(null); void policies.refetch(); }
   }
 
   async function confirmDelete() {
     if (!deleting) return;
-    try { await deletePolicy(deleting.id); setDeleting(null); policies.refetch(); } catch { setDeleteError(GENERIC); }
+    try { await deletePolicy(deleting.id); setDeleting(null); void policies.refetch(); } catch { setDeleteError(GENERIC); }
   }
 
   const columns: Column<Policy>[] = [
@@ -68,7 +69,7 @@ export function ManagePoliciesPage() {
     <section className="page">
       <h1>Manage Policies</h1>
       <div className="button-row"><button type="button" className="button" onClick={() => open('new')}>Add Policy</button></div>
-      {policies.status === 'loading' && <Loading />}
+      {policies.status === 'pending' && <Loading />}
       {policies.status === 'error' && <Alert kind="error">{GENERIC}</Alert>}
       {policies.data && <DataTable columns={columns} rows={policies.data} rowKey={(p) => p.id} label="Policy years" />}
       <Modal open={editing !== null} title={editing === 'new' ? 'Add Policy' : 'Edit Policy'} onClose={() => setEditing(null)}>

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { DESK_MESSAGES, EMAIL_BODY_MAX, EMAIL_SUBJECT_MAX, emailTemplateErrors, TEMPLATE_VARIABLES } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { DataTable, type Column } from '../../components/ui/data-table';
 import { TextAreaField, TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { Modal } from '../../components/ui/modal';
-import { useApiQuery } from '../../lib/use-api-query';
+import { queryKeys } from '../../lib/query-keys';
 import { getTemplates, previewTemplate, updateTemplate, type EmailTemplate } from '../../lib/desk-api';
 import { useEditor } from './use-editor';
 
@@ -13,7 +14,7 @@ const VARIABLES_HINT = `Variables: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).j
 
 /** `/manage/templates` (spec 1 §5, spec 2 §7.9): templates by order; subject and body with counters, preview, update. */
 export function ManageTemplatesPage() {
-  const templates = useApiQuery((signal) => getTemplates(signal), []);
+  const templates = useQuery({ queryKey: queryKeys.templates, queryFn: ({ signal }) => getTemplates(signal) });
   const [editing, setEditing] = useState<EmailTemplate | null>(null);
   const [updated, setUpdated] = useState(false);
   const [preview, setPreview] = useState<{ subject: string; body: string; requestNumber: number | null; sample: boolean } | null>(null);
@@ -32,7 +33,7 @@ export function ManageTemplatesPage() {
     setUpdated(false);
     if (!check() || !editing) return;
     const ok = await editor.save(() => updateTemplate(editing.id, editor.values), DESK_MESSAGES.templateUpdateFailed);
-    if (ok) { setUpdated(true); templates.refetch(); }
+    if (ok) { setUpdated(true); void templates.refetch(); }
   }
 
   async function showPreview() {
@@ -51,7 +52,7 @@ export function ManageTemplatesPage() {
   return (
     <section className="page">
       <h1>Email Templates</h1>
-      {templates.status === 'loading' && <Loading />}
+      {templates.status === 'pending' && <Loading />}
       {templates.status === 'error' && <Alert kind="error">{DESK_MESSAGES.templatesLoadFailed}</Alert>}
       {templates.data && <DataTable columns={columns} rows={templates.data} rowKey={(t) => t.id} label="Email templates" />}
       <Modal open={editing !== null} title={editing ? `Edit Template: ${editing.title}` : 'Edit Template'} onClose={() => setEditing(null)} wide>

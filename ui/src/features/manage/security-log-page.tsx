@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import {
   DESK_MESSAGES, MESSAGES, parseUsDate, SECURITY_EVENT_KINDS,
 } from '../../../../domain';
@@ -9,7 +10,7 @@ import { Loading } from '../../components/ui/loading';
 import { Pager } from '../../components/ui/pager';
 import { api } from '../../lib/api-client';
 import { displayDateTime } from '../../lib/format';
-import { useApiQuery } from '../../lib/use-api-query';
+import { queryKeys } from '../../lib/query-keys';
 import type { SecurityLogEntry as SecurityLogEntrySchema, SecurityLogPage as SecurityLogPageSchema } from '../../../../contract/security-log.schema';
 import type { Wire } from '../../../../contract/wire';
 
@@ -44,7 +45,7 @@ export function SecurityLogPage() {
   const [skip, setSkip] = useState(0);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const query = new URLSearchParams({ ...applied, $limit: String(PAGE_SIZE), $skip: String(skip) }).toString();
-  const log = useApiQuery((signal) => api.get<SecurityLogPageData>(`/security-log?${query}`, { signal }), [query]);
+  const log = useQuery({ queryKey: queryKeys.securityLog(query), queryFn: ({ signal }) => api.get<SecurityLogPageData>(`/security-log?${query}`, { signal }) });
 
   const set = (name: keyof typeof values) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: event.target.value }));
 
@@ -86,7 +87,7 @@ export function SecurityLogPage() {
       {log.status === 'error' && <Alert kind="error">{log.error.message}</Alert>}
       <section aria-labelledby="security-log-heading">
         <h2 id="security-log-heading">Entries</h2>
-        {log.status === 'loading' && <Loading />}
+        {log.status === 'pending' && <Loading />}
         {log.data && (log.data.data.length
           ? <DataTable columns={columns} rows={log.data.data} rowKey={(e) => e.id} labelledBy="security-log-heading" />
           : <p className="empty">No entries.</p>)}

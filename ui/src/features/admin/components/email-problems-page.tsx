@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { MESSAGES, REQUEST_TYPE } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
@@ -9,7 +10,7 @@ import { api } from '../../../lib/api-client';
 import { displayDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { UI_TEXT } from '../../../lib/ui-text';
-import { useApiQuery } from '../../../lib/use-api-query';
+import { queryKeys } from '../../../lib/query-keys';
 import { sendEmailAgain } from '../api/send-email-again';
 import { SendAgainButton } from './send-again-button';
 import type { EmailProblem as EmailProblemSchema, EmailProblemsPage as EmailProblemsPageSchema } from '../../../../../contract/email-problems.schema';
@@ -35,11 +36,14 @@ export function EmailProblemsPage() {
   const [skip, setSkip] = useState(0);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [bulk, setBulk] = useState<{ state: 'idle' | 'sending' | 'done'; sent: number; failed: number }>({ state: 'idle', sent: 0, failed: 0 });
-  const problems = useApiQuery((signal) => api.get<EmailProblemsData>(`/email-problems?$limit=${PAGE_SIZE}&$skip=${skip}`, { signal }), [skip]);
+  const problems = useQuery({
+    queryKey: queryKeys.emailProblems(skip),
+    queryFn: ({ signal }) => api.get<EmailProblemsData>(`/email-problems?$limit=${PAGE_SIZE}&$skip=${skip}`, { signal }),
+  });
   const rows = problems.data?.data ?? [];
   const sendable = rows.filter(canSendAgain);
 
-  const refreshSoon = () => setTimeout(problems.refetch, REFRESH_AFTER_MS);
+  const refreshSoon = () => setTimeout(() => void problems.refetch(), REFRESH_AFTER_MS);
   const toggle = (effectId: number) => setSelected((current) => {
     const next = new Set(current);
     if (!next.delete(effectId)) next.add(effectId);
@@ -74,7 +78,7 @@ export function EmailProblemsPage() {
     {
       header: 'Action',
       cell: (p) => (canSendAgain(p)
-        ? <SendAgainButton requestId={p.requestId} templateTitle={p.templateTitle} retryOf={p.retryOf} onQueued={problems.refetch} />
+        ? <SendAgainButton requestId={p.requestId} templateTitle={p.templateTitle} retryOf={p.retryOf} onQueued={() => void problems.refetch()} />
         : null),
     },
   ];
@@ -84,7 +88,7 @@ export function EmailProblemsPage() {
       <h1>Emails Not Sent</h1>
       <p>Emails and letters that failed, or that are still being retried after 10 minutes. A failed email sent again leaves this list once it is queued.</p>
       {problems.status === 'error' && <Alert kind="error">{MESSAGES.genericPageError}</Alert>}
-      {problems.status === 'loading' && <Loading />}
+      {problems.status === 'pending' && <Loading />}
       {sendable.length > 0 && (
         <div className="button-row">
           <button type="button" className="button" disabled={selected.size === 0 || bulk.state === 'sending'} onClick={() => void sendSelected()}>

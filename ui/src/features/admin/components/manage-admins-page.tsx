@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { isEmailAddress, MESSAGES } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -7,7 +8,7 @@ import { TextField } from '../../../components/ui/form-field';
 import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
-import { useApiQuery } from '../../../lib/use-api-query';
+import { queryKeys } from '../../../lib/query-keys';
 import { createAdmin, listAdmins, removeAdmin, updateAdmin, type AdminEntry, type AdminFields } from '../api/manage-users';
 
 const EMPTY: AdminFields = { firstName: '', lastName: '', email: '' };
@@ -27,7 +28,7 @@ function check(fields: AdminFields, admins: readonly AdminEntry[], editingId: nu
 /** /manage/admins: Manage Administrative Users (spec 1 §2, §5; spec 2 §7.11). */
 export function ManageAdminsPage() {
   const me = useUser();
-  const admins = useApiQuery((signal) => listAdmins(signal), []);
+  const admins = useQuery({ queryKey: queryKeys.admins, queryFn: ({ signal }) => listAdmins(signal) });
   const [editing, setEditing] = useState<AdminEntry | null>(null);
   const [fields, setFields] = useState<AdminFields>(EMPTY);
   const [errors, setErrors] = useState<Partial<AdminFields>>({});
@@ -68,7 +69,7 @@ export function ManageAdminsPage() {
         setNotice({ kind: 'success', text: `${clean.firstName} ${clean.lastName} is now an administrator.` });
       }
       reset();
-      admins.refetch();
+      void admins.refetch();
     } catch (error) {
       if (error instanceof ApiError && error.code === 400 && Object.keys(error.errors).length) setErrors(error.errors as Partial<AdminFields>);
       else setNotice({ kind: 'error', text: MESSAGES.genericPageError });
@@ -86,7 +87,7 @@ export function ManageAdminsPage() {
       setNotice({ kind: 'success', text: `${removing.firstName} ${removing.lastName} is no longer an administrator.` });
       setRemoving(null);
       if (editing?.id === removing.id) reset();
-      admins.refetch();
+      void admins.refetch();
     } catch {
       setRemoveError(MESSAGES.deleteFailed);
     } finally {
@@ -134,7 +135,7 @@ export function ManageAdminsPage() {
         </div>
       </form>
       <h2 id="admins-heading">Administrators</h2>
-      {admins.status === 'loading' && <Loading />}
+      {admins.status === 'pending' && <Loading />}
       {admins.status === 'error' && <Alert kind="error">{MESSAGES.genericPageError}</Alert>}
       {admins.status === 'success' && <DataTable columns={columns} rows={list} rowKey={(a) => a.id} labelledBy="admins-heading" />}
       <ConfirmDialog open={removing !== null} message={MESSAGES.removeAdminConfirm} confirmLabel={MESSAGES.deleteConfirmYes}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router-dom';
 import { ALL_STATUSES, MESSAGES, STATUS, adminGroupOf, type RequestStatus } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
@@ -6,8 +7,8 @@ import { Loading } from '../../../components/ui/loading';
 import { Tabs } from '../../../components/ui/tabs';
 import { useUser } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
-import { useApiQuery } from '../../../lib/use-api-query';
-import { useRequestEvents } from '../../../lib/use-request-events';
+import { queryKeys } from '../../../lib/query-keys';
+import { useLiveQueries } from '../../../lib/use-live-queries';
 import type { QueueCount } from '../../../types/api';
 import { getAdminDashboard } from '../api/get-admin-dashboard';
 import type { RequestListFilter } from '../api/get-requests';
@@ -47,18 +48,19 @@ export function AdminDashboard() {
   // Back from deleting one's own draft: its tab.
   const [tab, setTab] = useState<AdminTab>((useLocation().state as { tab?: string } | null)?.tab === 'drafts' ? 'drafts' : 'credentialing');
   const [filter, setFilter] = useState('');
-  const dashboard = useApiQuery((signal) => getAdminDashboard(filter, signal), [filter]);
-  useRequestEvents(dashboard.refetch); // new requests, status changes and messages appear without a reload
+  const dashboardKey = queryKeys.adminDashboard(filter);
+  const dashboard = useQuery({ queryKey: dashboardKey, queryFn: ({ signal }) => getAdminDashboard(filter, signal) });
+  useLiveQueries([dashboardKey]); // new requests, status changes and messages appear without a reload
 
   const counts = dashboard.data?.queueCounts ?? [];
   // A deleted draft sends no live event: its table and the tab counts reload here.
-  const columns = (reloadTable: () => void) => adminColumns(filter, user.id, () => { reloadTable(); dashboard.refetch(); });
+  const columns = (reloadTable: () => void) => adminColumns(filter, user.id, () => { reloadTable(); void dashboard.refetch(); });
   return (
     <section className="page">
       <h1>Admin Dashboard</h1>
       <NewRequestButtons />
       <RequestTypeFilter value={filter} onChange={setFilter} />
-      {dashboard.status === 'loading' && <Loading />}
+      {dashboard.status === 'pending' && <Loading />}
       {dashboard.status === 'error' && <Alert kind="error">{MESSAGES.dashboardLoadFailed}</Alert>}
       {dashboard.data && (
         <>

@@ -43,7 +43,7 @@ export function RequesterDashboard() {
       <h1>Dashboard</h1>
       <NewRequestButtons />
       <RequestTypeFilter value={filter} onChange={setFilter} />
-      {pages.some((page) => page.status === 'loading') && <Loading />}
+      {pages.some((page) => page.status === 'pending') && <Loading />}
       {pages.some((page) => page.status === 'error') && <Alert kind="error">{MESSAGES.dashboardLoadFailed}</Alert>}
       {pages.every((page) => page.data) && (
         <Tabs label="Requests" active={tab} onChange={setTab} tabs={[

@@ -1,5 +1,5 @@
 import { UI_TEXT } from '../../../lib/ui-text';
-import type { DraftSaveState } from '../hooks/use-request-saver';
+import type { DraftSaveState } from '../machines/request-draft.machine';
 import type { ReactNode } from 'react';
 
 interface FormActionsProps {

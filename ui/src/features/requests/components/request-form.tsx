@@ -1,21 +1,17 @@
-import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-  STATUS, hasErrors, isShown, type RequestFormValues, type RequestKindDefinition,
+  STATUS, isShown, type RequestFormValues, type RequestKindDefinition,
 } from '../../../../../domain';
 import { validateRequestForm } from '../../../../../domain/request-rules';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
 import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
 import { Alert } from '../../../components/ui/alert';
-import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { isDeletable } from '../../../lib/request-labels';
-import { commandRequest } from '../../../lib/request-api';
-import { submissionMachine } from '../../../lib/submission.machine';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { DocumentRecord, RequestRecord, User } from '../../../types/api';
-import { useRequestSaver } from '../hooks/use-request-saver';
+import { useRequestDraft } from '../hooks/use-request-draft';
 import { recordToValues, valuesToPayload } from '../lib/form-values';
 import { DefinitionFields } from './definition-fields';
 import { SubmitSuccessDialog, submittedNumber, type FollowUp } from './submit-success-dialog';
@@ -54,23 +50,17 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
     ? recordToValues(record, kind) : recordToValues(initialValues ?? null, kind, { startingNewDraft: true })));
   const [documents, setDocuments] = useState<DocumentRecord[]>(record?.documents ?? []);
   const [requestId, setRequestId] = useState<number | null>(record?.id ?? null);
-  const [clientErrors, setClientErrors] = useState<FormErrors>({});
-  const [serverErrors, setServerErrors] = useState<FormErrors>({});
-  const [attempted, setAttempted] = useState(false);
-  const [scrollTick, setScrollTick] = useState(0);
   const [searching, setSearching] = useState(false);
   const [editingPerson, setEditingPerson] = useState<PersonEditMode | null>(null);
   const personSection = personSectionOf(kind);
   // Internal requesters name a directory person: picked by search, then corrected or added in the person modal.
   const picksPerson = !!personSection && !user.isExternal;
-  /** After a submit: the success modal, with the follow-up question when one applies (spec 1 §1). */
-  const [succeeded, setSucceeded] = useState<{ followUp: FollowUp | null } | null>(null);
   const formElement = useRef<HTMLFormElement>(null);
   const valuesRef = useRef(values);
   valuesRef.current = values;
-  const [submission, send] = useMachine(submissionMachine);
 
-  const saver = useRequestSaver({
+  // Autosave, Save Draft, Submit and the success modal: request-draft.machine.ts.
+  const draft = useRequestDraft({
     initialId: record?.id ?? null,
     initialVersion: record?.version,
     payload: (mode) => valuesToPayload(valuesRef.current, kind, mode, ctx),
@@ -79,77 +69,45 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
       setRequestId(created.id);
       onCreated(created);
     },
+    onDone: () => navigate(paths.home.getHref(), { state: { tab: 'submitted' } }),
   });
+  const { send, attempted, invalidTick } = draft;
 
   const validate = (v: RequestFormValues, documentCount: number) =>
     validateRequestForm(kind, v, { isExternal: user.isExternal, today: officeToday(), documentCount });
 
+  // Once a submit was tried, the kind's messages follow every change.
   useEffect(() => {
-    if (attempted) setClientErrors(validate(values, documents.length));
+    if (attempted) send({ type: 'REVALIDATE', errors: validate(values, documents.length) });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [values, documents.length, attempted]);
 
   useEffect(() => {
-    if (!scrollTick) return;
+    if (!invalidTick) return;
     const invalid = formElement.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
     invalid?.scrollIntoView({ behavior: 'smooth', block: 'center' });
     invalid?.focus({ preventScroll: true });
-  }, [scrollTick]);
-
-  const goHome = () => navigate(paths.home.getHref(), { state: { tab: 'submitted' } });
-  useEffect(() => {
-    if (!submission.matches('success')) return;
-    setSucceeded({ followUp: followUpOf?.(valuesRef.current) ?? null });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [submission]);
+  }, [invalidTick]);
 
   function changeMany(changed: RequestFormValues) {
     setValues((prev) => ({ ...prev, ...changed }));
-    setServerErrors((prev) => Object.fromEntries(Object.entries(prev).filter(([field]) => !(field in changed))));
-    saver.scheduleAutosave();
+    send({ type: 'EDIT', fields: Object.keys(changed) });
   }
   const change = (field: string, value: string | boolean) => changeMany({ [field]: value });
 
   function applyPerson(person: DirectoryPerson) {
     setValues((prev) => ({ ...prev, ...personFormValues(person) }));
-    setServerErrors(({ lastName: _l, firstName: _f, ...rest }) => rest);
     setSearching(false);
-    saver.scheduleAutosave();
+    send({ type: 'EDIT', fields: ['lastName', 'firstName'] });
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    saver.cancelAutosave();
-    const errors = validate(values, documents.length);
-    setAttempted(true);
-    setClientErrors(errors);
-    setServerErrors({});
-    if (hasErrors(errors)) {
-      setScrollTick((n) => n + 1);
-      return;
-    }
-    send({
-      type: 'SUBMIT',
-      run: () => saver.enqueue(async (id) => {
-        try {
-          const payload = valuesToPayload(valuesRef.current, kind, 'update', ctx);
-          const submitted = await commandRequest(id, { ...payload, status: STATUS.submitted }, saver.version());
-          saver.remember(submitted);
-          return submitted;
-        } catch (error) {
-          if (error instanceof ApiError && error.hasFieldErrors) {
-            setServerErrors(error.errors);
-            setScrollTick((n) => n + 1);
-          }
-          throw error;
-        }
-      }),
-    });
+    send({ type: 'SUBMIT', errors: validate(values, documents.length), followUp: followUpOf?.(values) ?? null });
   }
 
-  const errors: FormErrors = { ...serverErrors, ...clientErrors };
-  const submitting = submission.matches('submitting');
-  const failure = submission.matches('error') ? submission.context.error : null;
+  const errors: FormErrors = draft.errors;
+  const { submitting, failure } = draft;
   const deletable = requestId != null && isDeletable({ status: record?.status ?? STATUS.draft, submitDate: record?.submitDate ?? null });
   const fieldProps = { values, errors, ctx, onChange: change, onChangeFields: changeMany, periods: kind.periods, disabled: submitting };
 
@@ -159,7 +117,7 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
       aria-label={createBody.requestType === 'certificate' ? `${kind.title} certificate request` : `${kind.title} request`}>
       {failure && (isStaleRequest(failure) ? <StaleRequestAlert />
         : <Alert kind="error">{failure.hasFieldErrors ? UI_TEXT.fixFields : failure.message}</Alert>)}
-      {!failure && attempted && hasErrors(errors) && <Alert kind="error">{UI_TEXT.fixFields}</Alert>}
+      {!failure && attempted && Object.values(errors).some(Boolean) && <Alert kind="error">{UI_TEXT.fixFields}</Alert>}
       {kind.sections.filter((section) => section.fields.some((f) => isShown(f, values, ctx))).map((section) => {
         const isPerson = picksPerson && section === personSection;
         return (
@@ -178,16 +136,16 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
         );
       })}
       <SupportingDocumentsSection documents={documents} onDocumentsChange={setDocuments} explanation={kind.documents.hint}
-        ensureRequestId={saver.ensureRequestId} error={errors.documents} disabled={submitting} isAdmin={user.isAdmin} />
+        ensureRequestId={draft.ensureRequestId} error={errors.documents} disabled={submitting} isAdmin={user.isAdmin} />
       <PersonFillingSection user={user} />
       <FormActions
-        saveState={saver.saveState}
+        saveState={draft.saveState}
         submitting={submitting}
-        onSaveDraft={() => void saver.saveDraft().catch(() => undefined)}
+        onSaveDraft={() => send({ type: 'SAVE_DRAFT' })}
         deleteButton={deletable && (
           <DeleteRequestButton requestId={requestId} label="Delete This Request" className="button button--danger-outline"
             onDeleted={() => {
-              saver.cancelAutosave();
+              send({ type: 'CANCEL_AUTOSAVE' });
               navigate(paths.home.getHref(), { state: { tab: 'drafts' } });
             }} />
         )}
@@ -207,8 +165,8 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
             onSave={(person) => { setEditingPerson(null); changeMany(person); }} />
         </>
       )}
-      <SubmitSuccessDialog open={!!succeeded} requestNumber={submittedNumber(submission.context.result)} onClose={goHome}
-        followUp={succeeded?.followUp ?? null} />
+      <SubmitSuccessDialog open={!!draft.submitted} requestNumber={submittedNumber(draft.submitted)} onClose={() => send({ type: 'CLOSE' })}
+        followUp={draft.followUp} />
     </>
   );
 }

@@ -1,0 +1,23 @@
+/**
+ * The cache's keys, one family per resource, so a change can mark exactly what it touches as stale
+ * (`queryClient.invalidateQueries({ queryKey: queryKeys.requests.all })` reaches every list and every request).
+ */
+export const queryKeys = {
+  requests: {
+    all: ['requests'] as const,
+    lists: ['requests', 'list'] as const,
+    list: (filter: unknown, skip: number) => ['requests', 'list', filter, skip] as const,
+    detail: (id: number) => ['requests', 'detail', id] as const,
+    activity: (id: number) => ['requests', 'activity', id] as const,
+  },
+  adminDashboard: (requestTypeLabel: string) => ['admin-dashboard', requestTypeLabel] as const,
+  adminDashboards: ['admin-dashboard'] as const,
+  admins: ['admins'] as const,
+  emailProblems: (skip: number) => ['email-problems', skip] as const,
+  securityLog: (query: string) => ['security-log', query] as const,
+  templates: ['templates'] as const,
+  csStarsClaims: ['cs-stars-claims'] as const,
+  faqs: (type: string) => ['faqs', type] as const,
+  exports: ['exports'] as const,
+  policies: ['policies'] as const,
+};
