@@ -2,7 +2,7 @@
  * With no worker running, a submit cannot complete: the requester hears 503 quickly and nothing is lost. Once a
  * worker runs, the submit Temporal kept and the requester's retry make one submission: same number, one email.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createMailer } from '../../activities/mailer';
 import { RequestSchema } from '../../db/entities';
 import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
@@ -43,6 +43,7 @@ describe('submitting while no worker runs', () => {
     worker = await createRequestWorker({
       address: h.config.temporalAddress, namespace: h.config.temporalNamespace, taskQueue: h.config.taskQueue,
       deps: { orm: h.orm, mailer, pdf: h.pdf, files: h.files, config: h.config },
+      workflowBundlePath: inject('workflowBundlePath'),
     });
     running = worker.run();
 
