@@ -1,7 +1,7 @@
 /**
- * The whole portal in one test process (devtools/portal-in-process.ts) on the run's parts: the test database and
- * Temporal dev server from global setup, the workflow bundle global setup built once, an SMTP sink, Chromium, a file
- * store in a temp folder, a worker on a task queue of its own, and the API.
+ * The whole portal in one test process (devtools/portal-in-process.ts) on the run's parts: the test file's own
+ * database (tests/support/file-database.ts), the Temporal dev server and the workflow bundle global setup made once,
+ * an SMTP sink, Chromium, a file store in a temp folder, a worker on a task queue of its own, and the API.
  */
 
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
+import { fileDatabaseUrl } from './file-database';
 import { startPortalInProcess, type PortalInProcess } from '../../devtools/portal-in-process';
 import type { SmtpSink } from '../../devtools/smtp-sink';
 
@@ -31,13 +32,13 @@ export async function startHarness(options: { worker?: boolean; listen?: boolean
   const portal = await startPortalInProcess({
     env: {
       ...process.env,
-      DATABASE_URL: options.databaseUrl ?? inject('databaseUrl'),
+      DATABASE_URL: options.databaseUrl ?? fileDatabaseUrl(),
       TEMPORAL_ADDRESS: options.temporalAddress ?? inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
       DATA_DIR: dataDir,
       PORT: '0',
-      // The run's files share one database and a few accounts: per-user quotas would refuse the 26th draft of the
-      // development requester. tests/api/abuse-limits.test.ts runs with the real ones.
+      // A file's tests share a few accounts: per-user quotas would refuse the 26th draft of the development
+      // requester. tests/api/abuse-limits.test.ts runs with the real ones.
       ...GENEROUS_QUOTAS,
       ...options.env,
     },
@@ -47,7 +48,7 @@ export async function startHarness(options: { worker?: boolean; listen?: boolean
     // Bundled once for the run by global setup: bundling at each worker start cost seconds of CPU per file.
     workflowBundlePath: inject('workflowBundlePath'),
   }).catch(async (error) => { await rm(dataDir, { recursive: true, force: true }); throw error; });
-  // Rate-limit counters live in the run's shared database: each file starts with none, as a fresh portal would.
+  // Rate-limit counters live in the database: a second harness of a file starts with none, as a fresh portal would.
   await resetRateLimits(portal.orm.em);
   return {
     ...portal,

@@ -201,7 +201,8 @@ describe('activities are idempotent', () => {
     mailer.close();
     expect(first.alreadySent).toBe(false);
     expect(second.alreadySent).toBe(true);
-    await new Promise((r) => setTimeout(r, 300));
+    // The first send's message, parsed by the sink: the second send returned without sending, so it is the only one.
+    await h.sink.waitFor((m) => Boolean(m.messageId?.includes(`test-idempotency-${id}`)), 10_000);
     expect(h.sink.messages().filter((m) => m.messageId?.includes(`test-idempotency-${id}`))).toHaveLength(1);
     const em = h.orm.em.fork();
     expect(await em.count(RequestActivitySchema, { requestId: id, activityType: 'Email' })).toBe(1);

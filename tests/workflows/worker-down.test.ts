@@ -9,6 +9,7 @@ import { createRequestWorker, type RequestWorkers } from '../../temporal/request
 import { NO_ANSWER_MESSAGE } from '../../api/services/request-workflows';
 import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { activitiesSettled } from '../support/workflow-activities';
 
 let h: Harness;
 let requester: Session;
@@ -56,7 +57,7 @@ describe('submitting while no worker runs', () => {
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ status: 'Submitted', requestNumber: number });
     await h.sink.waitFor((m) => m.subject.includes(String(number)), 20_000);
-    await new Promise((r) => setTimeout(r, 1500)); // a late duplicate would arrive by now
+    await activitiesSettled(h.temporal, `request-${number}`); // a late duplicate would have arrived by now
     expect(h.sink.messages().filter((m) => m.subject.includes(`Request ${number} received`))).toHaveLength(1);
     mailer.close();
   });
