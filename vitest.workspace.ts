@@ -11,13 +11,19 @@
  */
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
-/** Settings for projects that talk to PostgreSQL, Temporal, SMTP or Chromium: one file at a time, in child processes. */
+/**
+ * Settings for projects that talk to PostgreSQL, Temporal, SMTP or Chromium, in child processes. Each file runs on a
+ * database of its own (tests/setup/file-database.ts) and a task queue of its own, so two files run at a time: most of
+ * a file's time is spent waiting on Temporal, Chromium or the mail sink, which the other file uses.
+ * The same `maxWorkers` and `groupOrder` for all of them: Vitest schedules them as one group, after `domain`.
+ */
 const integration = {
   pool: 'forks',
-  fileParallelism: false,
+  maxWorkers: 2,
+  sequence: { groupOrder: 1 },
   testTimeout: 120_000,
   hookTimeout: 180_000,
-  setupFiles: 'tests/setup/quiet-temporal.ts',
+  setupFiles: ['tests/setup/quiet-temporal.ts', 'tests/setup/file-database.ts'] as string[],
 } as const;
 
 export const projects: TestProjectInlineConfiguration[] = [

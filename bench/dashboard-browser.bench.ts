@@ -27,17 +27,13 @@ import { descendants } from './process-profile';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client as TemporalClient, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildApp } from '../api/app';
 import { signSessionToken } from '../api/plugins/auth';
-import { loadConfig } from '../config/app-config';
-import { createOrm } from '../db/orm';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
-import { DocumentFiles } from '../storage/document-files';
 import { INITIAL_JS_BUDGET_BYTES, kib, measureInitialJs } from '../ui/initial-js';
+import { startPortalInProcess } from '../devtools/portal-in-process';
 import { UI_BROWSER_PATH } from '../devtools/ui-browser';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -262,15 +258,16 @@ async function main(): Promise<number> {
   log(`database ${new URL(databaseUrl).pathname.slice(1)}: ${facts.requests} requests; heavy requester ${facts.heavyRequester.email} with ${facts.heavyRequester.requests}`);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coi-bench-browser-'));
-  const config = loadConfig({
-    ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn',
-    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:1', // never dialled: the dashboards start no workflow
+  // The API alone in this process (devtools/portal-in-process.ts): the dashboards start no workflow, send no mail.
+  const portal = await startPortalInProcess({
+    env: {
+      ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn',
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:1', // never dialled
+    },
+    worker: false, smtpSink: false, listen: true, poolMax: 5,
   });
-  const orm = await createOrm(config.databaseUrl, { poolMax: 5 });
-  const temporal = new TemporalClient({ connection: Connection.lazy({ address: config.temporalAddress }), namespace: config.temporalNamespace });
-  const files = await new DocumentFiles(config.uploadsDir).init();
-  const app = await buildApp({ config, orm, temporal, files });
-  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  const { app } = portal;
+  const baseUrl = portal.baseUrl!;
   const browser = await chromium.launch({ executablePath: UI_BROWSER_PATH });
   const scenarios: Scenario[] = [];
   const firstStarted = Date.now();
@@ -296,8 +293,7 @@ async function main(): Promise<number> {
       (page) => signInWithToken(page, token)));
   } finally {
     await browser.close();
-    await app.close();
-    await orm.close();
+    await portal.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 

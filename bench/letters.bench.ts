@@ -16,7 +16,6 @@
  * target is missed or an approval email is missing, doubled or without its PDF.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,21 +24,16 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { renderEffectLetterActivity } from '../activities/effects/render-letter';
-import { createMailer } from '../activities/mailer';
 import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
 import { prelaunchLetterRenderer, renderLetterDocument } from '../activities/pdf/letter-documents';
-import { buildApp } from '../api/app';
 import { loadConfig } from '../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../db/database';
 import { RequestEffectSchema } from '../db/entities';
-import { createOrm } from '../db/orm';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
-import { startSmtpSink, type Received } from '../devtools/smtp-sink';
-import { DocumentFiles } from '../storage/document-files';
-import { createTemporalClient } from '../temporal/connection';
+import { startPortalInProcess } from '../devtools/portal-in-process';
+import type { Received } from '../devtools/smtp-sink';
 import { ensureTemporalServer, freePort } from '../temporal/dev-server';
-import { createRequestWorker } from '../temporal/request-worker';
 import { LETTER_CHROMIUM_PATH } from '../config/app-config';
 
 const TARGETS = { warmP95Ms: 300, burstPerSecond: 20, firstLetterMs: 2000 };
@@ -163,7 +157,7 @@ async function main(): Promise<number> {
   await coldRenderer.close();
   log(`cold: first letter of a new renderer in ${coldMs.toFixed(0)} ms (${coldBytes.length} bytes)`);
 
-  // The portal, as the bench of the request flow builds it (bench/request-flow.bench.ts, which exports nothing).
+  // The portal in this process (devtools/portal-in-process.ts), as the other benches and the tests start it.
   const serverUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   serverUrl.pathname = '/postgres';
   serverUrl.search = '';
@@ -175,47 +169,30 @@ async function main(): Promise<number> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-bench-letters-'));
   cleanups.push(['remove data dir', () => rm(dataDir, { recursive: true, force: true })]);
   const address = `127.0.0.1:${await freePort()}`;
-  const [, server, sink] = await Promise.all([
+  const [, server] = await Promise.all([
     prepareDatabase(dbUrl.toString()),
     ensureTemporalServer({ address, log: (line) => { if (/msg=|^\[temporal\] (CLI|Server:|UI:|Metrics:)/.test(line)) return; log(line); } }),
-    startSmtpSink(),
   ]);
-  cleanups.push(['stop Temporal dev server', () => server.stop()], ['close SMTP sink', () => sink.close()]);
+  cleanups.push(['stop Temporal dev server', () => server.stop()]);
   process.on('exit', () => { try { server.process?.kill('SIGKILL'); } catch { /* gone */ } });
   const temporalPid = server.process?.pid ?? null;
-  const config = loadConfig({
-    ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: `letters-${randomBytes(4).toString('hex')}`,
-    SMTP_URL: sink.url, DATA_DIR: dataDir, PORT: '0',
-  });
-  const orm = await createOrm(config.databaseUrl);
-  cleanups.push(['close ORM', () => orm.close()]);
-  const temporal: Client = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
-  cleanups.push(['close Temporal client', () => temporal.connection.close()]);
-  const files = await new DocumentFiles(config.uploadsDir).init();
-  const mailer = createMailer(config.smtpUrl!);
-  cleanups.push(['close mailer', () => mailer.close()]);
 
   // After a start: the worker's renderer is created and prelaunched as temporal/activity-deps.ts does; its first
-  // letter is asked for once the worker runs.
+  // letter is asked for once the portal (worker, then API) runs.
   const workerStarted = performance.now();
-  const pdf = new ChromiumPdfRenderer(config.chromiumPath);
+  const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: `letters-${randomBytes(4).toString('hex')}`, DATA_DIR: dataDir, PORT: '0' };
+  const pdf = new ChromiumPdfRenderer(loadConfig(env).chromiumPath);
   void prelaunchLetterRenderer(pdf);
-  cleanups.push(['close Chromium', () => pdf.close()]);
-  const worker = await createRequestWorker({
-    address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue, deps: { orm, mailer, pdf, files, config },
-  });
-  const workerRun = worker.run();
-  cleanups.push(['stop worker', async () => { worker.shutdown(); await workerRun.catch(() => {}); }]);
+  const portal = await startPortalInProcess({ env, pdf, listen: true });
+  cleanups.push(['stop the portal (API, worker, Chromium, ORM, SMTP sink)', () => portal.stop()]);
+  const { orm, files } = portal;
+  const sink = portal.sink!;
+  const baseUrl = portal.baseUrl!;
   const workerReadyMs = performance.now() - workerStarted;
   const firstStarted = performance.now();
   await pdf.render(sampleLetterHtml(2));
   const firstAfterStartMs = performance.now() - firstStarted;
-  log(`after a start: worker ready in ${workerReadyMs.toFixed(0)} ms, then its first letter in ${firstAfterStartMs.toFixed(0)} ms`);
-
-  const app = await buildApp({ config, orm, temporal, files });
-  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  config.publicUrl = baseUrl;
-  cleanups.push(['close API', () => app.close()]);
+  log(`after a start: portal (worker and API) ready in ${workerReadyMs.toFixed(0)} ms, then its first letter in ${firstAfterStartMs.toFixed(0)} ms`);
 
   // Requests: drafts with one signed release each, submitted (untimed), over real HTTP like a browser.
   const call = async (token: string | null, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> => {

@@ -55,19 +55,16 @@ async function serveOurs() {
     if (text && captured.length < 10_000) captured.push({ text });
     return original.apply(this, args);
   };
-  const { Client, Connection } = await import('@temporalio/client');
-  const { buildApp } = await import('../api/app');
   const { signSessionToken } = await import('../api/plugins/auth');
-  const { loadConfig } = await import('../config/app-config');
-  const { createOrm } = await import('../db/orm');
-  const { DocumentFiles } = await import('../storage/document-files');
+  // Imported after the patch above, so the ORM's pg is the patched one: the API alone (devtools/portal-in-process.ts).
+  const { startPortalInProcess } = await import('../devtools/portal-in-process');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-lists-bench-'));
-  const config = loadConfig({ ...process.env, DATABASE_URL: LISTS_DATABASE_URL, TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: dataDir, PORT: '0' });
-  const orm = await createOrm(config.databaseUrl);
-  const temporal = new Client({ connection: Connection.lazy({ address: config.temporalAddress }), namespace: config.temporalNamespace });
-  const files = await new DocumentFiles(config.uploadsDir).init();
-  const app = await buildApp({ config, orm, temporal, files });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const portal = await startPortalInProcess({
+    env: { ...process.env, DATABASE_URL: LISTS_DATABASE_URL, TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: dataDir, PORT: '0' },
+    worker: false, smtpSink: false, listen: true,
+  });
+  const { app } = portal;
+  const url = portal.baseUrl!;
   process.on('message', (message: Message) => {
     const reply = (body: Record<string, unknown>) => process.send!({ id: message.id, ...body });
     if (message.type === 'tokens') {
@@ -83,7 +80,7 @@ async function serveOurs() {
       (globalThis as { gc?: () => void }).gc?.();
       reply({ memory: process.memoryUsage(), collected: typeof (globalThis as { gc?: unknown }).gc === 'function' });
     } else if (message.type === 'stop') {
-      void app.close().then(() => orm.close()).then(() => process.exit(0));
+      void portal.stop().then(() => process.exit(0));
     }
   });
   process.send!({ id: 0, url });

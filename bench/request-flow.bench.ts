@@ -13,7 +13,6 @@
  * approval email with one PDF letter arrived for every request. Results go to bench/results/<timestamp>.json.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,19 +20,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createMailer, type Mailer } from '../activities/mailer';
-import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
-import { buildApp } from '../api/app';
-import { loadConfig, type AppConfig } from '../config/app-config';
+import type { Client } from '@temporalio/client';
+import type { AppConfig } from '../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../db/database';
-import { createOrm, type Orm } from '../db/orm';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
+import { startPortalInProcess } from '../devtools/portal-in-process';
 import { startMailSinkProcess, type MailSinkProcess, type MailSummary } from './mail-sink-process';
-import { DocumentFiles } from '../storage/document-files';
-import { createTemporalClient } from '../temporal/connection';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
-import { createRequestWorker } from '../temporal/request-worker';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 import { reportWorkerMemory, sampleWorkerMemory, WORKER_MEMORY_PRELOAD } from './memory/worker-memory';
 import { REQUEST_WORKFLOW_TYPE, requestWorkflowId } from '../workflows/request.messages';
@@ -410,13 +404,6 @@ async function startPortal(): Promise<Portal> {
     // One requester files every draft of the run: the per-user quotas (issue #16) would stop it at 25.
     OPEN_DRAFTS_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000',
   };
-  const config = loadConfig(portalEnv);
-
-  const orm: Orm = await createOrm(config.databaseUrl);
-  cleanups.push(['close ORM', () => orm.close()]);
-  const temporal: Client = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
-  cleanups.push(['close Temporal client', () => temporal.connection.close()]);
-  const files = await new DocumentFiles(config.uploadsDir).init();
   let worker: WorkerProcess | null = null;
   const bundleStarted = performance.now();
   if (options.processes === 2) {
@@ -424,28 +411,16 @@ async function startPortal(): Promise<Portal> {
     workerPid = worker.pid;
     cleanups.push(['stop worker process', () => worker!.stop()]);
     log(`worker process ${worker.pid} polling (workflow bundle, Chromium) after ${seconds(performance.now() - bundleStarted)}`);
-  } else {
-    const mailer: Mailer = createMailer(config.smtpUrl!);
-    cleanups.push(['close mailer', () => mailer.close()]);
-    const pdf = new ChromiumPdfRenderer(config.chromiumPath);
-    cleanups.push(['close Chromium', () => pdf.close()]);
-    const inProcess = await createRequestWorker({
-      address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
-      deps: { orm, mailer, pdf, files, config }, workflowsOnMainThread: options.profile >= 2,
-    });
-    log(`worker created in this process (workflow bundle) in ${seconds(performance.now() - bundleStarted)}`);
-    const workerRun = inProcess.run();
-    workerRun.catch((error) => warn(`worker stopped with an error: ${(error as Error).message}`));
-    cleanups.push(['stop worker', async () => {
-      inProcess.shutdown();
-      await workerRun.catch(() => {});
-    }]);
   }
-
-  const app = await buildApp({ config, orm, temporal, files });
-  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  config.publicUrl = baseUrl;
-  cleanups.push(['close API', () => app.close()]);
+  // The API (and with `--processes 1` the worker) in this process, as the tests start it; mail goes to the sink process.
+  const portal = await startPortalInProcess({
+    env: portalEnv, worker: options.processes !== 2, listen: true, smtpSink: false, workflowsOnMainThread: options.profile >= 2,
+  });
+  portal.workerRun.catch((error) => warn(`worker stopped with an error: ${(error as Error).message}`));
+  cleanups.push(['stop the portal in this process (API, worker, Chromium, ORM)', () => portal.stop().catch(() => {})]);
+  if (portal.worker) log(`worker created in this process (workflow bundle) in ${seconds(performance.now() - bundleStarted)}`);
+  const { config, temporal } = portal;
+  const baseUrl = portal.baseUrl!;
   log(`API listening on ${baseUrl}`);
 
   return { config, sink, api: new Api(baseUrl), temporalServer, temporal, worker };

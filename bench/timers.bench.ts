@@ -17,26 +17,18 @@
  * Prints the figures and writes bench/results/timers-<timestamp>.json. Exit 0 when every check passed.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMailer } from '../activities/mailer';
-import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
-import { loadConfig } from '../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../db/database';
 import { RequestActivitySchema, RequestSchema } from '../db/entities';
-import { createOrm } from '../db/orm';
 import { prepareDatabase } from '../db/prepare-database';
-import { startSmtpSink } from '../devtools/smtp-sink';
+import { startPortalInProcess } from '../devtools/portal-in-process';
 import { STATUS, type ClockState } from '../domain';
-import { DocumentFiles } from '../storage/document-files';
-import { createTemporalClient } from '../temporal/connection';
 import { ensureTemporalServer, freePort } from '../temporal/dev-server';
-import { createRequestWorker } from '../temporal/request-worker';
 import { REQUEST_WORKFLOW_TYPE, type RequestWorkflowInput } from '../workflows/request.messages';
 
 const options = { holders: 10_000, step: 1_000, firing: 50, concurrency: 64 };
@@ -88,30 +80,21 @@ async function main(): Promise<number> {
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
 
   const address = `127.0.0.1:${await freePort()}`;
-  const [, server, sink] = await Promise.all([
+  const [, server] = await Promise.all([
     prepareDatabase(dbUrl.toString()),
     ensureTemporalServer({ address, log: () => {} }),
-    startSmtpSink(),
   ]);
-  cleanups.push(() => server.stop(), () => sink.close());
-  const config = loadConfig({
-    ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: `bench-timers-${randomBytes(4).toString('hex')}`,
-    SMTP_URL: sink.url, DATA_DIR: dataDir, CLOCK_DAY_SECONDS: String(DAY_MS / 1000), ESCALATION_BUSINESS_DAYS: '2',
+  cleanups.push(() => server.stop());
+  // The portal's workers and an SMTP sink in this process (no API calls here; Chromium is never launched: no letters).
+  const portal = await startPortalInProcess({
+    env: {
+      ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: `bench-timers-${randomBytes(4).toString('hex')}`,
+      DATA_DIR: dataDir, CLOCK_DAY_SECONDS: String(DAY_MS / 1000), ESCALATION_BUSINESS_DAYS: '2',
+    },
   });
-  const orm = await createOrm(config.databaseUrl);
-  cleanups.push(() => orm.close());
-  const temporal: Client = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
-  cleanups.push(() => temporal.connection.close());
-  const mailer = createMailer(config.smtpUrl!);
-  cleanups.push(async () => mailer.close());
-  const pdf = new ChromiumPdfRenderer(config.chromiumPath); // never launched: no letters here
-  const files = await new DocumentFiles(config.uploadsDir).init();
-  const worker = await createRequestWorker({
-    address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
-    deps: { orm, mailer, pdf, files, config },
-  });
-  const running = worker.run();
-  cleanups.push(async () => { worker.shutdown(); await running; });
+  cleanups.push(() => portal.stop());
+  const { config, orm, temporal } = portal;
+  const sink = portal.sink!;
   log(`Node ${process.version}, ${os.cpus().length} cores; worker maxCachedWorkflows=${config.maxCachedWorkflows}; Temporal ${address}`);
 
   const received = new Map<string, number[]>();

@@ -12,6 +12,7 @@ import { WAKE_UP_SWEEP_SCHEDULE_ID, WAKE_UP_SWEEP_WORKFLOW, WAKE_UP_WORKFLOW, ty
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { activitiesSettled } from '../support/workflow-activities';
 
 let h: Harness;
 let owner: Session;
@@ -92,7 +93,7 @@ describe('Pending New Policy Year wakes by itself', () => {
     ]);
     await expectWoken(waiting);
     await runWakeUp(`test-wake-twice-c-${added.body.id}`, cause);
-    await new Promise((r) => setTimeout(r, 1500)); // an extra email would have gone out by now
+    await activitiesSettled(h.temporal, `request-${waiting.number}`); // an extra email would have gone out by now
     expect(await wakeRows(waiting.id)).toHaveLength(1);
     expect(wakeEmails(waiting.number)).toHaveLength(1);
     expect(await em.count(RequestActivitySchema, { requestId: waiting.id, activityText: { $like: `"${REQUEST_RETURNED_TO_REVIEW}" email sent%` } })).toBe(1);

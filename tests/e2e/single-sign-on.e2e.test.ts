@@ -10,13 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceProviderUrls } from '../../api/auth/saml/service-provider';
 import { PersonSchema, UserSchema } from '../../db/entities';
 import { createOrm, type Orm } from '../../db/orm';
 import { SSO_ERRORS } from '../../domain/single-sign-on';
 import { DEV_REQUESTER } from '../../db/seed-data';
 import { startDevIdp, type DevIdp } from '../../devtools/dev-idp/dev-idp-server';
+import { fileDatabaseUrl } from '../support/file-database';
 import { usePortalBrowser } from '../support/portal-browser';
 
 let idp: DevIdp;
@@ -25,7 +26,7 @@ let idpDir: string;
 // Before the portal starts (hooks run in order): the portal reads the IdP's metadata URL from its settings.
 beforeAll(async () => {
   idpDir = await mkdtemp(path.join(os.tmpdir(), 'coi-dev-idp-'));
-  idpOrm = await createOrm(inject('databaseUrl'), { poolMax: 2 });
+  idpOrm = await createOrm(fileDatabaseUrl(), { poolMax: 2 });
   idp = await startDevIdp({ orm: idpOrm, dataDir: idpDir, serviceProvider: () => serviceProviderUrls(portal.h.config) });
 });
 const portal = usePortalBrowser('sso', { viewport: { width: 768, height: 1024 }, env: () => ({ SAML_IDP_METADATA_URL: idp.metadataUrl }) });

@@ -5,6 +5,8 @@
  *    the run and removed after it: db/embedded-postgres.ts), migrates and seeds it (db/prepare-database.ts);
  *  - starts an in-memory, headless Temporal dev server on a free port with the portal's search attributes
  *    (or reuses TEMPORAL_TEST_ADDRESS);
+ *  - bundles the workflow code once (`workflowBundlePath`): every test worker loads it instead of bundling at its
+ *    start (seconds of CPU each time, once per test file);
  *  - provides `databaseUrl` and `temporalAddress` (tests: `inject('databaseUrl')`), and also exports them as
  *    DATABASE_URL / TEMPORAL_ADDRESS plus a temporary DATA_DIR, so code calling loadConfig() in the forked test
  *    processes can never touch the development database or data/;
@@ -22,6 +24,7 @@ import { defaultDatabaseUrl } from '../../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../../db/database';
 import { ensurePostgres, usesDefaultDatabase } from '../../db/embedded-postgres';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
+import { buildWorkflowBundle } from '../../temporal/workflow-bundle';
 
 /** Projects that need neither PostgreSQL nor Temporal. */
 const PURE_PROJECTS: ReadonlySet<string> = new Set(['domain', 'ui']);
@@ -60,8 +63,10 @@ export default async function setup(project: TestProject) {
   };
 
   try {
-    const [, server] = await Promise.all([
+    const workflowBundlePath = path.join(dataDir, 'workflow-bundle.js');
+    const [, , server] = await Promise.all([
       prepareDatabase(databaseUrl),
+      buildWorkflowBundle(workflowBundlePath),
       (async () => {
         const reuse = process.env.TEMPORAL_TEST_ADDRESS;
         const address = reuse ?? `127.0.0.1:${await freePort()}`;
@@ -75,10 +80,11 @@ export default async function setup(project: TestProject) {
 
     project.provide('databaseUrl', databaseUrl);
     project.provide('temporalAddress', server.address);
+    project.provide('workflowBundlePath', workflowBundlePath);
     process.env.DATABASE_URL = databaseUrl;
     process.env.TEMPORAL_ADDRESS = server.address;
     process.env.DATA_DIR = dataDir;
-    log(`database ${dbUrl.pathname.slice(1)} + Temporal ${server.address} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(`database ${dbUrl.pathname.slice(1)} + Temporal ${server.address} + workflow bundle ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     await teardown();
     throw error;

@@ -1,36 +1,20 @@
 /**
- * The whole portal in one test process, on real parts: the test database and Temporal dev server from global
- * setup, an SMTP sink, Chromium, a file store in a temp folder, a worker on a task queue of its own, and the API.
+ * The whole portal in one test process (devtools/portal-in-process.ts) on the run's parts: the test file's own
+ * database (tests/support/file-database.ts), the Temporal dev server and the workflow bundle global setup made once,
+ * an SMTP sink, Chromium, a file store in a temp folder, a worker on a task queue of its own, and the API.
  */
 
-import type { Client } from '@temporalio/client';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { buildApp } from '../../api/app';
-import { createMailer } from '../../activities/mailer';
-import { ChromiumPdfRenderer } from '../../activities/pdf/chromium-pdf-renderer';
-import { loadConfig, type AppConfig } from '../../config/app-config';
-import { createOrm, type Orm } from '../../db/orm';
-import { startSmtpSink, type SmtpSink } from '../../devtools/smtp-sink';
-import { DocumentFiles } from '../../storage/document-files';
-import { createTemporalClient } from '../../temporal/connection';
-import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
+import { fileDatabaseUrl } from './file-database';
+import { startPortalInProcess, type PortalInProcess } from '../../devtools/portal-in-process';
+import type { SmtpSink } from '../../devtools/smtp-sink';
 
-export interface Harness {
-  config: AppConfig;
-  orm: Orm;
-  temporal: Client;
+export interface Harness extends PortalInProcess {
   sink: SmtpSink;
-  files: DocumentFiles;
-  pdf: ChromiumPdfRenderer;
-  app: Awaited<ReturnType<typeof buildApp>>;
-  worker: RequestWorkers | null;
-  /** http://127.0.0.1:<port> when started with `listen: true` */
-  baseUrl: string | null;
-  stop(): Promise<void>;
 }
 
 const GENEROUS_QUOTAS = { OPEN_DRAFTS_QUOTA: '100000', MESSAGES_PER_HOUR_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000' };
@@ -45,55 +29,32 @@ export async function resetRateLimits(sql: { getConnection(): { execute(sql: str
 
 export async function startHarness(options: { worker?: boolean; listen?: boolean; databaseUrl?: string; temporalAddress?: string; env?: Record<string, string> } = {}): Promise<Harness> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-harness-'));
-  const sink = await startSmtpSink();
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: options.databaseUrl ?? inject('databaseUrl'),
-    TEMPORAL_ADDRESS: options.temporalAddress ?? inject('temporalAddress'),
-    TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
-    SMTP_URL: sink.url,
-    DATA_DIR: dataDir,
-    PORT: '0',
-    // The run's files share one database and a few accounts: per-user quotas would refuse the 26th draft of the
-    // development requester. tests/api/abuse-limits.test.ts runs with the real ones.
-    ...GENEROUS_QUOTAS,
-    ...options.env,
-  });
-  const orm = await createOrm(config.databaseUrl, { poolMax: 5 });
-  // Rate-limit counters live in the run's shared database: each file starts with none, as a fresh portal would.
-  await resetRateLimits(orm.em);
-  // Lazy, as the API server's: a harness may start before its Temporal does (tests/workflows/api-without-temporal.test.ts).
-  const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace, { lazy: true });
-  const files = await new DocumentFiles(config.uploadsDir).init();
-  const mailer = createMailer(config.smtpUrl!);
-  const pdf = new ChromiumPdfRenderer(config.chromiumPath);
-
-  let worker: RequestWorkers | null = null;
-  let running: Promise<void> | null = null;
-  if (options.worker !== false) {
-    worker = await createRequestWorker({
-      address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
-      deps: { orm, mailer, pdf, files, config },
-    });
-    running = worker.run();
-  }
-  const app = await buildApp({ config, orm, temporal, files });
-  let baseUrl: string | null = null;
-  if (options.listen) {
-    const address = await app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = address;
-    config.publicUrl = address;
-  }
+  const portal = await startPortalInProcess({
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl ?? fileDatabaseUrl(),
+      TEMPORAL_ADDRESS: options.temporalAddress ?? inject('temporalAddress'),
+      TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      // A file's tests share a few accounts: per-user quotas would refuse the 26th draft of the development
+      // requester. tests/api/abuse-limits.test.ts runs with the real ones.
+      ...GENEROUS_QUOTAS,
+      ...options.env,
+    },
+    worker: options.worker,
+    listen: options.listen,
+    poolMax: 5,
+    // Bundled once for the run by global setup: bundling at each worker start cost seconds of CPU per file.
+    workflowBundlePath: inject('workflowBundlePath'),
+  }).catch(async (error) => { await rm(dataDir, { recursive: true, force: true }); throw error; });
+  // Rate-limit counters live in the database: a second harness of a file starts with none, as a fresh portal would.
+  await resetRateLimits(portal.orm.em);
   return {
-    config, orm, temporal, sink, files, pdf, app, worker, baseUrl,
+    ...portal,
+    sink: portal.sink!,
     async stop() {
-      await app.close();
-      if (worker) { worker.shutdown(); await running; }
-      await temporal.connection.close();
-      mailer.close();
-      await pdf.close();
-      await orm.close();
-      await sink.close();
+      await portal.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

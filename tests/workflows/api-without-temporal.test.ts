@@ -3,7 +3,7 @@
  * reads answer; readiness says Temporal is down without failing; a submit answers 503 in the spec's shape and keeps
  * the draft; once Temporal and a worker are up, the same submit goes through, with no restart of the API.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createMailer } from '../../activities/mailer';
 import { RequestSchema } from '../../db/entities';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
@@ -58,6 +58,7 @@ describe('the API while Temporal is down', () => {
     worker = await createRequestWorker({
       address, namespace: h.config.temporalNamespace, taskQueue: h.config.taskQueue,
       deps: { orm: h.orm, mailer: createMailer(h.config.smtpUrl!), pdf: h.pdf, files: h.files, config: h.config },
+      workflowBundlePath: inject('workflowBundlePath'),
     });
     running = worker.run();
     await eventually(async () => ((await ready()).temporal === 'up' ? true : undefined), 30_000);

@@ -11,6 +11,7 @@ import { RequestActivitySchema } from '../../db/entities';
 import { call, credentialingDraft, loginAdmin, loginRequester } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { LETTER_CHROMIUM_PATH } from '../../config/app-config';
+import { activityReachedAttempt } from '../support/workflow-activities';
 
 const realChromium = process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH;
 let h: Harness;
@@ -39,7 +40,7 @@ describe('Chromium absent, then present', () => {
     expect(approved.status).toBe(200);
 
     const audit = async () => h.orm.em.fork().find(RequestActivitySchema, { requestId: id }, { orderBy: { id: 'asc' } });
-    await new Promise((resolve) => setTimeout(resolve, 8000)); // several attempts (1, 2, 4 s apart) find no browser
+    await activityReachedAttempt(h.temporal, `request-${number}`, 4); // several attempts (1, 2, 4 s apart) found no browser
     expect(h.sink.messages().filter((m) => m.subject.includes(`${number} approved`))).toEqual([]);
     expect((await audit()).filter((a) => /Failed/.test(a.activityType))).toEqual([]);
 

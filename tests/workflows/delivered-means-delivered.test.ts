@@ -9,6 +9,7 @@ import { ownDatabase } from '../support/own-database';
 import { call, credentialingDraft, loginRequester } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { activityReachedAttempt } from '../support/workflow-activities';
 
 let h: Harness;
 let database: Awaited<ReturnType<typeof ownDatabase>>;
@@ -42,7 +43,9 @@ describe('an email the mail server took while the database went away', () => {
     workflowId = `request-${submitted.body.requestNumber}`;
     const subject = (await h.sink.waitFor(() => true, 30_000)).subject;
     unsubscribe();
-    await new Promise((resolve) => setTimeout(resolve, 30_000)); // longer than one attempt's own retries (20 s)
+    // Away until the first attempt has given up (its own retries, 20 s) and Temporal has scheduled the next one, which
+    // must find the email already sent: the event itself, not a fixed wait.
+    await activityReachedAttempt(h.temporal, workflowId, 2);
     await sql('alter table "request_activity_away" rename to "request_activity"');
     const restoredAt = Date.now();
 

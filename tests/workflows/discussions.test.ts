@@ -10,6 +10,7 @@ import { SAMPLE_PDF, upload, call, credentialingDraft, loginAdmin, loginRequeste
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { DEV_REQUESTER_EMAIL } from './fixtures-constants';
+import { activitiesSettled } from '../support/workflow-activities';
 
 let h: Harness;
 let requester: Session;
@@ -70,7 +71,7 @@ describe('discussions', () => {
     await handle.executeUpdate(discussionPostedUpdate, { args: [{ discussionRowId: res.body.id, actor }], updateId: `discussion:${number}:${res.body.id}` });
     await handle.executeUpdate(discussionPostedUpdate, { args: [{ discussionRowId: res.body.id, actor }], updateId: `redelivered-${res.body.id}` });
     await eventually(async () => discussionMails(number).length === 1 ? true : undefined, 20_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    await activitiesSettled(h.temporal, requestWorkflowId(number)); // a second email would have gone out by now
     expect(discussionMails(number)).toHaveLength(1);
     expect(await auditRows(id)).toHaveLength(1);
     expect(await h.orm.em.fork().count(RequestEffectSchema, { requestId: id, templateTitle: 'Request Discussion' })).toBe(1);

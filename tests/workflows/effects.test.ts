@@ -12,6 +12,7 @@ import { call, credentialingDraft, loginAdmin, loginRequester, type Session } fr
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { DEV_REQUESTER_EMAIL } from './fixtures-constants';
+import { activitiesSettled } from '../support/workflow-activities';
 
 let h: Harness;
 let requester: Session;
@@ -63,7 +64,7 @@ describe('effects never block and never hide', () => {
     expect(first.body).toEqual({ queued: true, templateTitle: 'Submission Confirmation' });
     await h.sink.waitFor((m) => m.subject.includes(String(number)) && m.subject.includes('received'), 20_000);
     await eventually(async () => (await auditTexts(id)).includes('"Submission Confirmation" email sent'));
-    await new Promise((r) => setTimeout(r, 500));
+    await activitiesSettled(h.temporal, `request-${number}`); // a second copy would have gone out by now
     expect(h.sink.messages().filter((m) => m.subject.includes(String(number)) && m.subject.includes('received'))).toHaveLength(1);
   });
 

@@ -6,11 +6,11 @@
  */
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createMailer } from '../../activities/mailer';
 import { RequestActivitySchema, RequestSchema } from '../../db/entities';
 import { addDays, zonedDay } from '../../domain';
-import { createRequestWorker, WORKFLOW_SOURCE, type RequestWorkers } from '../../temporal/request-worker';
+import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
 import { REQUEST_WORKFLOW_TYPE, requestWorkflowId, stateQuery } from '../../workflows/request.messages';
 import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
@@ -134,7 +134,7 @@ describe('reminders and auto-close in Pending Additional Information', () => {
       // v3 stays as recorded (remote reads); a history recorded now has the local reads' patch: v4.
       await saveHistory(path.join(import.meta.dirname, 'histories', 'v4-credentialing-reminders-auto-closed.json'), history);
     }
-    await Worker.runReplayHistory(WORKFLOW_SOURCE, history, requestWorkflowId(number));
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, requestWorkflowId(number));
   });
 
   it('the office clock pauses while the request waits on the requester and restarts from zero on resubmission', async () => {
@@ -237,6 +237,7 @@ describe('durable clocks', () => {
     replacement = await createRequestWorker({
       address: h.config.temporalAddress, namespace: h.config.temporalNamespace, taskQueue: h.config.taskQueue,
       deps: { orm: h.orm, mailer: createMailer(h.sink.url), pdf: h.pdf, files: h.files, config: h.config },
+      workflowBundlePath: inject('workflowBundlePath'),
     });
     replacementRunning = replacement.run();
     await h.sink.waitFor((m) => m.subject === `Request ${number} is waiting for review`, 30_000);

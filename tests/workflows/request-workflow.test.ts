@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { RequestActivitySchema, RequestSchema, RequestEffectSchema } from '../../db/entities';
 import { AUTOMATED_EMAIL_ACTOR, DEV_REQUESTER_EMAIL } from './fixtures-constants';
 import { requestWorkflowId, stateQuery } from '../../workflows/request.messages';
@@ -17,7 +17,6 @@ import { createActivities } from '../../activities';
 import { createMailer } from '../../activities/mailer';
 import { Worker } from '@temporalio/worker';
 import { saveHistory } from './history-files';
-import { WORKFLOW_SOURCE } from '../../temporal/request-worker';
 
 const run = promisify(execFile);
 
@@ -145,7 +144,7 @@ describe('a credentialing request through its workflow', () => {
       // v2 (before the request clocks) and v3 stay as recorded; a history recorded now has local reads: v4.
       await saveHistory(path.join(import.meta.dirname, 'histories', 'v4-credentialing-approved-local-reads.json'), history);
     }
-    await Worker.runReplayHistory(WORKFLOW_SOURCE, history, requestWorkflowId(number));
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, requestWorkflowId(number));
   });
 
   it('reopen sets Draft and clears the completion date; resubmitting keeps the number', async () => {
@@ -202,7 +201,8 @@ describe('activities are idempotent', () => {
     mailer.close();
     expect(first.alreadySent).toBe(false);
     expect(second.alreadySent).toBe(true);
-    await new Promise((r) => setTimeout(r, 300));
+    // The first send's message, parsed by the sink: the second send returned without sending, so it is the only one.
+    await h.sink.waitFor((m) => Boolean(m.messageId?.includes(`test-idempotency-${id}`)), 10_000);
     expect(h.sink.messages().filter((m) => m.messageId?.includes(`test-idempotency-${id}`))).toHaveLength(1);
     const em = h.orm.em.fork();
     expect(await em.count(RequestActivitySchema, { requestId: id, activityType: 'Email' })).toBe(1);

@@ -22,6 +22,7 @@ import { call, credentialingDraft, loginAdmin, loginRequester } from '../support
 import { eventually } from '../support/eventually';
 import { ownDatabase } from '../support/own-database';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { activitiesSettled } from '../support/workflow-activities';
 
 /** Escalation after 3 business days of 2 s each: well after the dump, soon after the restore. */
 const CLOCKS = { CLOCK_DAY_SECONDS: '2', ESCALATION_BUSINESS_DAYS: '3', REMINDER_BUSINESS_DAYS: '40,41', AUTO_CLOSE_BUSINESS_DAYS: '60' };
@@ -83,7 +84,8 @@ describe('the restore drill', () => {
 
   it('sends each owed email once, from the restored portal', async () => {
     for (const { number } of submitted) await restored.sink.waitFor((m) => m.subject.includes(String(number)) && /received|submitted/i.test(m.subject), 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A second copy would have gone out by now: the workflows have no email left to send.
+    for (const { number } of submitted) await activitiesSettled(restored.temporal, `request-${number}`);
     for (const { number } of submitted) {
       expect(restored.sink.messages().filter((m) => m.subject.includes(String(number)) && /received|submitted/i.test(m.subject))).toHaveLength(1);
     }

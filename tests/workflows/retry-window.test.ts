@@ -10,6 +10,7 @@ import { freePort } from '../../temporal/dev-server';
 import { call, credentialingDraft, loginRequester } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { activitiesSettled, activityReachedAttempt } from '../support/workflow-activities';
 
 const harnesses: Harness[] = [];
 let lateSink: SmtpSink | null = null;
@@ -32,15 +33,15 @@ async function submitWithMailAt(env: Record<string, string>) {
 describe('a mail server away for a while', () => {
   it('is waited out: once it accepts, the email goes out once, and no failure is recorded', async () => {
     const port = await freePort();
-    const { number, audit } = await submitWithMailAt({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    const { h, number, audit } = await submitWithMailAt({ SMTP_URL: `smtp://127.0.0.1:${port}` });
     // Refused for several attempts (1, 2, 4 s apart), longer than the old policy's first minutes would have mattered.
-    await new Promise((resolve) => setTimeout(resolve, 6000));
+    await activityReachedAttempt(h.temporal, `request-${number}`, 3);
     expect((await audit()).some((a) => a.activityType === 'Email Failed')).toBe(false);
     lateSink = await startSmtpSink({ port });
     const mail = await lateSink.waitFor((m) => m.subject.includes(String(number)), 60_000);
     expect(mail.subject).toContain(String(number));
     await eventually(async () => ((await audit()).some((a) => a.activityText.startsWith('"Submission Confirmation" email sent')) ? true : undefined), 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // a second copy would have gone out by now
+    await activitiesSettled(h.temporal, `request-${number}`); // a second copy would have gone out by now
     expect(lateSink.messages().filter((m) => m.subject === mail.subject)).toHaveLength(1);
     expect((await audit()).some((a) => a.activityType === 'Email Failed')).toBe(false);
   });

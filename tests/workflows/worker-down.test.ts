@@ -2,13 +2,14 @@
  * With no worker running, a submit cannot complete: the requester hears 503 quickly and nothing is lost. Once a
  * worker runs, the submit Temporal kept and the requester's retry make one submission: same number, one email.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createMailer } from '../../activities/mailer';
 import { RequestSchema } from '../../db/entities';
 import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
 import { NO_ANSWER_MESSAGE } from '../../api/services/request-workflows';
 import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { activitiesSettled } from '../support/workflow-activities';
 
 let h: Harness;
 let requester: Session;
@@ -43,6 +44,7 @@ describe('submitting while no worker runs', () => {
     worker = await createRequestWorker({
       address: h.config.temporalAddress, namespace: h.config.temporalNamespace, taskQueue: h.config.taskQueue,
       deps: { orm: h.orm, mailer, pdf: h.pdf, files: h.files, config: h.config },
+      workflowBundlePath: inject('workflowBundlePath'),
     });
     running = worker.run();
 
@@ -55,7 +57,7 @@ describe('submitting while no worker runs', () => {
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ status: 'Submitted', requestNumber: number });
     await h.sink.waitFor((m) => m.subject.includes(String(number)), 20_000);
-    await new Promise((r) => setTimeout(r, 1500)); // a late duplicate would arrive by now
+    await activitiesSettled(h.temporal, `request-${number}`); // a late duplicate would have arrived by now
     expect(h.sink.messages().filter((m) => m.subject.includes(`Request ${number} received`))).toHaveLength(1);
     mailer.close();
   });
