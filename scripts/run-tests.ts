@@ -1,6 +1,6 @@
 /**
  * `npm test` → `npm run test:run -- [vitest args]`: lints (ESLint, eslint.config.js: a lint error counts as one
- * failed test and is printed), builds the UI (the e2e tests serve it), runs every Vitest
+ * failed test and is printed), type-checks everything (tsc) while it builds the UI (the e2e tests serve it), runs every Vitest
  * project once with the default reporter plus a JSON report in test-results/vitest.json, and ends with the line
  * `N passed, N failed` that CI reads. Exit code 0 only when nothing failed.
  *   npm test -- --project api            one project
@@ -66,23 +66,39 @@ async function lint(): Promise<boolean> {
   }
 }
 
+/** `tsc --noEmit -p .` over every folder (ui/src and tests included); its errors are printed. */
+async function typecheck(): Promise<boolean> {
+  const started = Date.now();
+  console.log('[test] type-checking (tsc)…');
+  const code = await run([bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], 'tsc');
+  const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  if (code !== 0) console.error(`[test] type check FAILED in ${took} (counted as one failure); running the tests anyway`);
+  else console.log(`[test] types: no errors in ${took}`);
+  return code === 0;
+}
+
+/** The e2e tests serve ui/dist. */
+async function buildUi(): Promise<boolean> {
+  if (!fs.existsSync(path.join(root, 'ui', 'vite.config.ts'))) return true;
+  const started = Date.now();
+  console.log('[test] building the UI (vite build)…');
+  const code = await run([bin('vite', 'bin/vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn'], 'vite build');
+  if (code !== 0) console.error('[test] the UI build failed (counted as one failure); running the tests anyway');
+  else console.log(`[test] UI built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return code === 0;
+}
+
 async function main() {
   const extraArgs = process.argv.slice(2);
   let extraFailures = 0;
 
   if (!(await lint())) extraFailures += 1;
 
-  if (fs.existsSync(path.join(root, 'ui', 'vite.config.ts'))) {
-    const started = Date.now();
-    console.log('[test] building the UI (vite build)…');
-    const code = await run([bin('vite', 'bin/vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn'], 'vite build');
-    if (code !== 0) {
-      console.error('[test] the UI build failed (counted as one failure); running the tests anyway');
-      extraFailures += 1;
-    } else {
-      console.log(`[test] UI built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
-  }
+  // The type check runs beside the UI build (one core each): it is what makes a drift between the API's schemas
+  // (contract/) and the UI that uses their types fail `npm test`, since neither vite nor vitest checks types.
+  const [typesOk, uiBuilt] = await Promise.all([typecheck(), buildUi()]);
+  if (!typesOk) extraFailures += 1;
+  if (!uiBuilt) extraFailures += 1;
 
   fs.mkdirSync(path.dirname(jsonReport), { recursive: true });
   fs.rmSync(jsonReport, { force: true });

@@ -207,3 +207,23 @@ describe('UI boundaries (ESLint): contract types, a package allow-list, features
     });
   });
 });
+
+describe('typed writes (issue #19 item 3)', () => {
+  const syntaxErrors = async (code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: 'api/services/x.ts' });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+
+  it('refuses `as never` in the data of an entity write, wherever it sits in the arguments', async () => {
+    for (const code of [
+      'declare const em: any; declare const E: any; em.create(E, { a: 1 } as never);\n',
+      'declare const em: any; declare const E: any; em.insert(E, { a: { b: 1 } as never });\n',
+      'declare const em: any; declare const E: any; em.nativeUpdate(E, { id: 1 }, { a: 1 as never });\n',
+    ]) expect(await syntaxErrors(code), code).toEqual([expect.stringMatching(/No `as never` in an entity write/)]);
+  });
+
+  it('lets typed writes and `as never` elsewhere pass', async () => {
+    expect(await syntaxErrors('declare const em: any; declare const E: any; em.create(E, { a: 1 });\n')).toEqual([]);
+    expect(await syntaxErrors('declare const f: any; f(1 as never);\n')).toEqual([]);
+  });
+});

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -26,6 +27,8 @@ import { startProductionShape, type ProductionShape } from '../../devtools/produ
 import { buildProduction } from '../../scripts/build';
 import { api, claimHistoryDraft, putAccounts, signIn, type Session } from '../../devtools/portal-client';
 import { eventually } from '../support/eventually';
+import { activitiesSettled } from '../support/workflow-activities';
+import { requestWorkflowId } from '../../workflows/request.messages';
 import { UI_BROWSER_PATH } from '../../devtools/ui-browser';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -160,7 +163,13 @@ describe('the production shape: two APIs and two workers on the real Temporal se
     shape.supervisors.get('worker-1')!.child?.kill('SIGKILL');
     await Promise.all(flows);
     for (const number of numbers) await shape.sink.waitFor((m) => m.subject.includes(`${number} approved`), 120_000);
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // a duplicate would have arrived by now
+    // A duplicate could only come from an activity still pending: once no request workflow has one, none can arrive.
+    const temporal = new Client({ connection: await Connection.connect({ address: shape.temporalAddress }) });
+    try {
+      for (const number of numbers) await activitiesSettled(temporal, requestWorkflowId(number), 60_000);
+    } finally {
+      await temporal.connection.close();
+    }
     for (const number of numbers) {
       const copies = shape.sink.messages().filter((m) => m.subject.includes(`${number} approved`));
       // One email per approval; outside the SMTP window a kill never sends one twice (its audit row says so if it did).
