@@ -12,8 +12,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 
-/** Requests a file may number before it would reach the next file's block. */
-const BLOCK = 100_000;
+/**
+ * The first number of block `block` (1, 2, …): `5<block>0000`, so every file's numbers look like the portal's (they
+ * start with 5, as 50001 does; tests read them with /5\d{4,}/) and blocks never overlap: blocks with as many digits
+ * are 10,000 apart, blocks with more digits are ten times higher. A file may number 9,999 requests.
+ */
+const firstOfBlock = (block: number) => Number(`5${block}0000`);
 
 /** The database the current test file runs on (tests/setup/file-database.ts made it and set DATABASE_URL). */
 export function fileDatabaseUrl(): string {
@@ -50,7 +54,7 @@ export async function cloneRunDatabase(suffix: string): Promise<{ url: string; d
     try { await client.query(text); } finally { await client.end(); }
   };
   await sql(admin.toString(), `create database "${name}" template "${template.pathname.slice(1)}"`);
-  const first = 50_000 + claimBlock() * BLOCK;
+  const first = firstOfBlock(claimBlock());
   await sql(url.toString(), `update counters set last_request_number = ${first} where name = 'request'`);
   return { url: url.toString(), drop: () => sql(admin.toString(), `drop database if exists "${name}" with (force)`).catch(() => {}) };
 }
