@@ -5,7 +5,7 @@
  */
 import { assertDraftQuota } from './quotas';
 import { randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/postgresql';
 import {
   ClaimHistorySchema, DiscussionSchema, DocumentSchema, PolicyYearSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema, type Request,
 } from '../../db/entities';
@@ -250,7 +250,11 @@ export async function deleteDraft(ctx: CommandContext, id: number): Promise<Requ
     // request) wait for such a write and then delete its row too, without a deadlock; a child row written after the
     // request lock waits for this transaction and is refused by its foreign key (Migration20261126040000_request_foreign_keys).
     await em.find(RequestEffectSchema, { requestId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    await em.findOneOrFail(RequestSchema, requestId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    // Under the lock, the row is checked again: a second Delete that waited finds it gone (404), and a draft
+    // submitted meanwhile is no longer one to throw away.
+    const locked = await em.findOne(RequestSchema, requestId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!locked) throw notFound('Request not found');
+    if (locked.status !== STATUS.draft || locked.submitDate) throw badRequest('Only draft requests can be deleted');
     for (const schema of [DiscussionSchema, RequestActivitySchema, ClaimHistorySchema, RequestEffectSchema, DocumentSchema]) {
       await em.nativeDelete(schema as typeof DocumentSchema, { requestId });
     }
