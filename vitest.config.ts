@@ -5,12 +5,15 @@
  */
 import { defineConfig } from 'vitest/config';
 import { projects } from './vitest.workspace.js';
+import LongestFirst from './tests/setup/longest-first.js';
 
 export default defineConfig({
   test: {
     projects,
     // Root-level: runs once per `vitest` invocation; its provided values reach every project.
     globalSetup: ['tests/setup/global-setup.ts'],
+    // The longest files start first (tests/setup/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     teardownTimeout: 60_000,
   },
 });

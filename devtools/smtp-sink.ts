@@ -66,8 +66,11 @@ export interface SmtpSink {
   messages(): Received[];
   /** Resolves with the first message (already received or arriving later) that matches; rejects after timeoutMs. */
   waitFor(predicate?: (message: Received) => boolean, timeoutMs?: number): Promise<Received>;
-  /** Calls `listener` for each new message; returns an unsubscribe function. */
-  subscribe(listener: (message: Received) => void): () => void;
+  /**
+   * Calls `listener` for each new message; returns an unsubscribe function. A listener that returns a promise holds
+   * the server's "250 accepted" until it settles (a test that acts while the sender still waits for the answer).
+   */
+  subscribe(listener: (message: Received) => void | Promise<unknown>): () => void;
   clear(): void;
   /** Replaces the rule that decides which recipients are refused (default: `.invalid` domains). */
   setRecipientRule(rule: RecipientRule): void;
@@ -125,7 +128,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const host = options.host ?? '127.0.0.1';
   const dir = options.dir ? path.resolve(options.dir) : null;
   const received: Received[] = [];
-  const listeners = new Set<(message: Received) => void>();
+  const listeners = new Set<(message: Received) => void | Promise<unknown>>();
   let counter = 0;
   let recipientRule: RecipientRule = refuseInvalidDomains;
 
@@ -186,11 +189,16 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
           }
         }
         parseMessage(raw, { n, receivedAt, envelope, file })
-          .then((message) => {
+          .then(async (message) => {
             received.push(message);
+            const held: Array<Promise<unknown>> = [];
             for (const listener of listeners) {
-              try { listener(message); } catch { /* a listener's problem is not the sender's */ }
+              try {
+                const result = listener(message);
+                if (result instanceof Promise) held.push(result);
+              } catch { /* a listener's problem is not the sender's */ }
             }
+            await Promise.allSettled(held);
             callback(null, `Message ${n} accepted`);
           })
           .catch((error: Error) => callback(Object.assign(new Error(`Unparseable message: ${error.message}`), { responseCode: 554 })));
@@ -208,7 +216,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   server.on('error', () => { /* connection-level errors (client hung up) are not fatal for a sink */ });
   const port = (server.server.address() as AddressInfo).port;
 
-  const subscribe = (listener: (message: Received) => void) => {
+  const subscribe = (listener: (message: Received) => void | Promise<unknown>) => {
     listeners.add(listener);
     return () => { listeners.delete(listener); };
   };

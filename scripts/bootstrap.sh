@@ -45,10 +45,11 @@ fi
 # printed by Chromium; the e2e tests drive it) and, for the tests, pdftotext (they read the letters' text).
 ensure_system_packages() {
   missing=""
-  # Letters are printed by Debian's headless-only Chromium (CHROMIUM_PATH); the tests drive the UI in the full one.
+  # Letters are printed by Debian's headless-only Chromium (CHROMIUM_PATH); the tests drive the UI in the same build
+  # (devtools/ui-browser.ts), or in the one TEST_BROWSER_PATH names (the full browser: the package chromium).
   letters="${CHROMIUM_PATH:-/usr/lib/chromium/chromium-headless-shell}"
   [ -x "$letters" ] || missing="$missing chromium-headless-shell fonts-liberation fonts-dejavu-core"
-  if [ "$mode" = "test" ] && [ ! -x "${TEST_BROWSER_PATH:-/usr/bin/chromium}" ]; then missing="$missing chromium"; fi
+  if [ "$mode" = "test" ] && [ -n "${TEST_BROWSER_PATH:-}" ] && [ ! -x "$TEST_BROWSER_PATH" ]; then missing="$missing chromium"; fi
   if [ "$mode" = "test" ] && ! command -v pdftotext >/dev/null 2>&1; then missing="$missing poppler-utils"; fi
   # The restore drill (tests/workflows/restore-drill.test.ts) takes a real pg_dump and pg_restore.
   if [ "$mode" = "test" ] && ! command -v pg_dump >/dev/null 2>&1; then missing="$missing postgresql-client"; fi

@@ -32,11 +32,13 @@ describe('an email the mail server took while the database went away', () => {
     const requester = await loginRequester(h);
     const id = await credentialingDraft(h, requester);
     let away = false;
-    // The moment the mail server has the message, the audit table goes away (before the worker hears "250 OK").
+    // The moment the mail server has the message, the audit table goes away, and only then does the worker hear
+    // "250 OK" (the sink holds its answer until the rename is done: under load the worker could otherwise mark the
+    // email sent first, and no second attempt would ever come).
     const unsubscribe = h.sink.subscribe(() => {
-      if (away) return;
+      if (away) return undefined;
       away = true;
-      void sql('alter table "request_activity" rename to "request_activity_away"');
+      return sql('alter table "request_activity" rename to "request_activity_away"');
     });
     const submitted = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
     expect(submitted.status).toBe(200);
