@@ -41,7 +41,15 @@ export const projects: TestProjectInlineConfiguration[] = [
   },
   { test: { name: 'api', include: ['tests/api/**/*.test.ts'], ...integration } },
   { test: { name: 'workflows', include: ['tests/workflows/**/*.test.ts'], ...integration } },
-  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], ...integration } },
+  // A file's tests run in a shuffled order (the same order for the same seed): each test makes what it needs
+  // (tests/support/portal-browser.ts), so an order that differs from the source proves none relies on another's state.
+  // E2E_SEED=<n> tries another order.
+  {
+    test: {
+      name: 'e2e', include: ['tests/e2e/**/*.test.ts'], ...integration,
+      sequence: { ...integration.sequence, shuffle: { files: false, tests: true }, seed: Number(process.env.E2E_SEED ?? 20261126) },
+    },
+  },
   { test: { name: 'infra', include: ['tests/infra/**/*.test.ts'], ...integration } },
   // UI component and machine tests: jsdom, the fetch layer mocked, no server (global setup skips them).
   { test: { name: 'ui', include: ['tests/ui/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: 'tests/ui/setup.ts', testTimeout: 15_000 } },

@@ -4,7 +4,7 @@
  * photographed (test-results/screenshots/accounts768-*.png) to be looked at.
  */
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { MESSAGES } from '../../domain';
 import { call, createExternalUser } from '../support/api-helpers';
@@ -12,7 +12,7 @@ import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('accounts768', { viewport: { width: 768, height: 1024 } });
 let page: Page;
-beforeAll(() => { page = portal.page; });
+beforeEach(() => { page = portal.page; });
 
 const stamp = Date.now();
 const heading = (name: string) => page.getByRole('heading', { name, exact: true });
@@ -55,9 +55,7 @@ describe('account screens at 768 px', () => {
   it('change password fits', async () => {
     const email = `narrow-change-${stamp}@clinic.example`;
     await createExternalUser(portal.h, email, 'Narrow-Pass1');
-    await portal.signIn(email, 'Narrow-Pass1');
-    await heading('Dashboard').waitFor();
-    await page.goto('/password');
+    page = await portal.openAs({ email }, '/password');
     await heading('Change Password').waitFor();
     await page.getByLabel('Current Password').fill('Wrong-Pass9');
     await page.getByLabel('New Password', { exact: true }).fill('Better-Pass2');
@@ -65,15 +63,12 @@ describe('account screens at 768 px', () => {
     await page.getByRole('button', { name: 'Change Password' }).click();
     await page.getByText(MESSAGES.passwordsDontMatch).waitFor();
     await fits('change-password');
-    await page.evaluate(() => localStorage.clear());
   });
 
   it('the administrators\' manage screens fit', async () => {
     const external = `narrow-external-${stamp}@a-rather-long-hospital-domain.example`;
     await createExternalUser(portal.h, external, 'Narrow-Pass1');
-    await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
-    await heading('Admin Dashboard').waitFor();
-    await page.goto('/manage/admins');
+    page = await portal.openAs(DEV_ADMIN, '/manage/admins');
     await heading('Manage Administrative Users').waitFor();
     await page.getByRole('cell', { name: DEV_ADMIN.email }).waitFor();
     await fits('manage-admins');

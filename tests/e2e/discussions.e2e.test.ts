@@ -4,7 +4,7 @@
  * closed the thread takes no new messages. axe checks every page and the dialogs (tests/support/portal-browser.ts).
  */
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { RequestSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';
@@ -15,25 +15,23 @@ import { usePortalBrowser } from '../support/portal-browser';
 const portal = usePortalBrowser('discussions');
 let h: Harness;
 let page: Page;
-let request: { id: number; requestNumber: number };
+beforeEach(() => { h = portal.h; page = portal.page; });
 
-beforeAll(async () => {
-  h = portal.h;
-  page = portal.page;
+/** A credentialing request of the seeded requester, submitted (through the API). */
+async function submittedRequest(): Promise<{ id: number; requestNumber: number }> {
   const requester = await loginRequester(h);
   const id = await credentialingDraft(h, requester);
   const res = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
   expect(res.status).toBe(200);
-  request = { id, requestNumber: res.body.requestNumber };
-});
+  return { id, requestNumber: res.body.requestNumber };
+}
 
 const threadRows = () => page.getByRole('table', { name: 'Recent Discussions' }).locator('tbody tr');
 
 describe('discussions in Chromium', () => {
   it('the administrator opens a thread; the requester replies; the thread closes with the request', async () => {
-    await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
-    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-    await page.goto(`/requests/credentialing/${request.id}`);
+    const request = await submittedRequest();
+    page = await portal.openAs(DEV_ADMIN, `/requests/credentialing/${request.id}`);
     await page.getByRole('heading', { name: 'Recent Discussions' }).waitFor();
     await page.getByText(MESSAGES.emptyDiscussions).waitFor();
     await page.getByRole('button', { name: 'New Discussion' }).click();
@@ -66,9 +64,7 @@ describe('discussions in Chromium', () => {
     expect(mail.to[0]).toBe(DEV_REQUESTER.email);
     await portal.signOut();
 
-    await portal.signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
-    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
-    await page.goto(`/requests/credentialing/${request.id}`);
+    page = await portal.openAs(DEV_REQUESTER, `/requests/credentialing/${request.id}`);
     await page.getByRole('button', { name: 'Reply to Dates of coverage' }).click();
     const reply = page.getByRole('dialog', { name: 'Reply' });
     await reply.getByLabel('Message').fill('It ends on June 30.');

@@ -4,46 +4,37 @@
  * the requester's dashboard shows the office's status change the same way. axe checks the pages.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { STATUS } from '../../domain';
 import { call, credentialingDraft, loginAdmin, loginRequester } from '../support/api-helpers';
-import type { Harness } from '../support/portal-harness';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('live-dashboards');
-let h: Harness;
-let adminPage: Page;
-let requesterContext: BrowserContext;
-let requesterPage: Page;
 
-beforeAll(async () => {
-  h = portal.h;
-  adminPage = portal.page;
-  requesterContext = await portal.browser.newContext({ baseURL: h.baseUrl!, viewport: { width: 768, height: 900 } });
-  requesterPage = await requesterContext.newPage();
-});
-afterAll(async () => { await requesterContext?.close(); });
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.locator('input[name="email"]').fill(email);
-  await page.locator('input[name="password"]').fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
+/**
+ * Opens `path` in a new tab of `context` and waits until the tab's live event stream (`GET /api/v1/events`) has
+ * answered: from then on the portal sends the tab every change (it subscribes before it answers).
+ */
+async function openLive(context: BrowserContext, path: string): Promise<Page> {
+  const page = await context.newPage();
+  const streamOpen = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/events' && r.status() === 200);
+  await page.goto(path);
+  await streamOpen;
+  return page;
 }
 
 describe('live dashboards', () => {
   it("shows a request submitted in another window on the administrator's dashboard within 2 s", async () => {
-    await signIn(adminPage, DEV_ADMIN.email, DEV_ADMIN.password);
+    const adminPage = await openLive(await portal.contextAs(DEV_ADMIN), '/');
     await adminPage.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-    await signIn(requesterPage, DEV_REQUESTER.email, DEV_REQUESTER.password);
-    await requesterPage.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    const requesterContext = await portal.contextAs(DEV_REQUESTER, { viewport: { width: 768, height: 900 } });
 
-    const requester = await loginRequester(h);
-    const draftId = await credentialingDraft(h, requester, { lastName: 'Livewire' });
+    const requester = await loginRequester(portal.h);
+    const draftId = await credentialingDraft(portal.h, requester, { lastName: 'Livewire' });
+    const requesterPage = await requesterContext.newPage();
     await requesterPage.goto(`/requests/credentialing/${draftId}/edit`);
     await expect.poll(() => requesterPage.locator('input[name="lastName"]').inputValue()).toBe('Livewire');
-    await adminPage.waitForTimeout(500); // the admin's event stream is open and idle
     expect(await adminPage.getByText(/Livewire/).count()).toBe(0);
 
     const submitted = requesterPage.waitForResponse((r) => r.url().endsWith(`/api/v1/requests/${draftId}`) && r.request().method() === 'PATCH'
@@ -62,21 +53,22 @@ describe('live dashboards', () => {
     // which depends on the machine's load and is the same with or without live dashboards.
     expect(fromAnswer).toBeLessThan(2000);
 
-    await portal.checkA11y('admin dashboard after a live update');
-    await portal.shot('admin-dashboard-live');
+    await portal.checkA11y('admin dashboard after a live update', adminPage);
+    await portal.shot('admin-dashboard-live', adminPage);
   });
 
   it("shows the office's status change on the requester's dashboard without a reload", async () => {
-    await requesterPage.goto('/');
+    const requesterContext = await portal.contextAs(DEV_REQUESTER, { viewport: { width: 768, height: 900 } });
+    const requesterPage = await openLive(requesterContext, '/');
     await requesterPage.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
-    const requester = await loginRequester(h);
-    const id = await credentialingDraft(h, requester, { lastName: 'Statuswatch' });
-    expect((await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted })).status).toBe(200);
+    const requester = await loginRequester(portal.h);
+    const id = await credentialingDraft(portal.h, requester, { lastName: 'Statuswatch' });
+    expect((await call(portal.h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted })).status).toBe(200);
     const group = (name: string) => requesterPage.getByRole('table', { name }).getByText(/Statuswatch/);
     await group('In Progress').first().waitFor();
 
-    const admin = await loginAdmin(h);
-    const changed = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.pendingAdditionalInformation });
+    const admin = await loginAdmin(portal.h);
+    const changed = await call(portal.h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.pendingAdditionalInformation });
     expect(changed.status).toBe(200);
     await group('Additional Information Requested').first().waitFor({ timeout: 3000 });
     await portal.checkA11y('requester dashboard after a live update', requesterPage);
@@ -84,15 +76,14 @@ describe('live dashboards', () => {
   });
 
   it("shows a requester's new message on the request page the administrator has open", async () => {
-    const requester = await loginRequester(h);
-    const id = await credentialingDraft(h, requester, { lastName: 'Pagewatch' });
-    expect((await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted })).status).toBe(200);
-    await adminPage.goto(`/requests/credentialing/${id}`);
+    const requester = await loginRequester(portal.h);
+    const id = await credentialingDraft(portal.h, requester, { lastName: 'Pagewatch' });
+    expect((await call(portal.h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted })).status).toBe(200);
+    const adminPage = await openLive(await portal.contextAs(DEV_ADMIN), `/requests/credentialing/${id}`);
     await adminPage.getByRole('heading', { name: 'Recent Discussions' }).waitFor();
-    await adminPage.waitForTimeout(300);
-    const posted = await call(h, requester, 'POST', '/api/v1/discussions', { requestId: id, topic: 'Start date', message: 'Live from the other side' });
+    const posted = await call(portal.h, requester, 'POST', '/api/v1/discussions', { requestId: id, topic: 'Start date', message: 'Live from the other side' });
     expect(posted.status).toBe(201);
     await adminPage.getByText('Live from the other side').waitFor({ timeout: 3000 });
-    await portal.checkA11y('request page after a live message');
+    await portal.checkA11y('request page after a live message', adminPage);
   });
 });

@@ -4,26 +4,24 @@
  * `User account has been deactivated.` at sign-in; reactivation lets them back in. Every page is scanned by axe.
  */
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { UserSchema } from '../../db/entities';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { MESSAGES } from '../../domain';
-import { createExternalUser } from '../support/api-helpers';
+import { call, createExternalUser, loginAdmin } from '../support/api-helpers';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('manage-users');
 let page: Page;
-beforeAll(() => { page = portal.page; });
+beforeEach(() => { page = portal.page; });
 
 const heading = (name: string) => page.getByRole('heading', { name, exact: true });
 const stamp = Date.now();
 
 describe('Manage Administrative Users', () => {
-  const email = `added-admin-${stamp}@example.org`;
-
   it('adds an administrator with the rules of the form', async () => {
-    await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
-    await heading('Admin Dashboard').waitFor();
-    await page.goto('/manage/admins');
+    const email = `added-admin-${stamp}@example.org`;
+    page = await portal.openAs(DEV_ADMIN, '/manage/admins');
     await heading('Manage Administrative Users').waitFor();
     await page.getByRole('cell', { name: DEV_ADMIN.email }).waitFor();
     // No Remove for yourself.
@@ -43,25 +41,29 @@ describe('Manage Administrative Users', () => {
   });
 
   it('edits your own entry without the email, and removes another after the confirmation', async () => {
+    const email = `removable-admin-${stamp}@example.org`;
+    const added = await call(portal.h, await loginAdmin(portal.h), 'POST', '/api/v1/admins', { firstName: 'Robin', lastName: 'Removable', email });
+    expect(added.status).toBe(201);
+    page = await portal.openAs(DEV_ADMIN, '/manage/admins');
+    await page.getByRole('cell', { name: email }).waitFor();
     await page.getByRole('button', { name: `Edit ${DEV_ADMIN.firstName} ${DEV_ADMIN.lastName}` }).click();
     expect(await page.getByLabel('Email').isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByRole('button', { name: 'Remove Avery Added' }).click();
+    await page.getByRole('button', { name: 'Remove Robin Removable' }).click();
     await page.getByText(MESSAGES.removeAdminConfirm).waitFor();
     await portal.checkA11y('remove admin dialog');
     await portal.shot('remove-confirm');
     await page.getByRole('button', { name: MESSAGES.deleteConfirmYes }).click();
-    await page.getByText('Avery Added is no longer an administrator.').waitFor();
+    await page.getByText('Robin Removable is no longer an administrator.').waitFor();
     await page.getByRole('cell', { name: email }).waitFor({ state: 'detached' });
   });
 });
 
 describe('Manage External Users', () => {
-  const email = `deactivate-me-${stamp}@clinic.example`;
-
   it('searches with the messages of the spec and deactivates a user', async () => {
+    const email = `deactivate-me-${stamp}@clinic.example`;
     await createExternalUser(portal.h, email, 'Deactivate-Pass1');
-    await page.goto('/manage/registrants');
+    page = await portal.openAs(DEV_ADMIN, '/manage/registrants');
     await heading('Manage External Users').waitFor();
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByText(MESSAGES.searchParametersRequired).waitFor();
@@ -79,12 +81,14 @@ describe('Manage External Users', () => {
   });
 
   it('the deactivated user sees User account has been deactivated.; reactivated, they sign in', async () => {
+    const email = `reactivate-me-${stamp}@clinic.example`;
+    await createExternalUser(portal.h, email, 'Deactivate-Pass1');
+    const user = await portal.h.orm.em.fork().findOneOrFail(UserSchema, { email });
+    expect((await call(portal.h, await loginAdmin(portal.h), 'PATCH', `/api/v1/users/${user.id}`, { active: false })).status).toBe(200);
     await portal.signIn(email, 'Deactivate-Pass1');
     await page.getByText(MESSAGES.inactiveUser).waitFor();
     await portal.shot('deactivated-login');
-    await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
-    await heading('Admin Dashboard').waitFor();
-    await page.goto('/manage/registrants');
+    page = await portal.openAs(DEV_ADMIN, '/manage/registrants');
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('button', { name: 'Reactivate Other Requester' }).click();

@@ -4,7 +4,7 @@
  * Every page is scanned by axe (tests/support/portal-browser.ts).
  */
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { UserSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';
 import { createExternalUser } from '../support/api-helpers';
@@ -12,7 +12,7 @@ import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('passwords');
 let page: Page;
-beforeAll(() => { page = portal.page; });
+beforeEach(() => { page = portal.page; });
 
 const heading = (name: string) => page.getByRole('heading', { name, exact: true });
 const stamp = Date.now();
@@ -63,7 +63,7 @@ describe('change password', () => {
 
   it('shows each message, then changes the password', async () => {
     await createExternalUser(portal.h, email, 'Change-Pass1');
-    await portal.signIn(email, 'Change-Pass1');
+    page = await portal.openAs({ email });
     await heading('Dashboard').waitFor();
     await page.getByRole('link', { name: 'New Password' }).first().click();
     await heading('Change Password').waitFor();
@@ -110,8 +110,14 @@ describe('an expired password', () => {
     await page.getByRole('link', { name: 'Go to the Dashboard' }).click();
     await heading('Dashboard').waitFor();
   });
+});
 
+describe('log out', () => {
   it('after Log Out the old token is refused by the API', async () => {
+    const email = `logout-${stamp}@clinic.example`;
+    await createExternalUser(portal.h, email, 'Logout-Pass1');
+    page = await portal.openAs({ email });
+    await heading('Dashboard').waitFor();
     const token = await page.evaluate(() => window.localStorage.getItem('feathers-jwt'));
     await portal.signOut();
     const res = await portal.h.app.inject({ method: 'GET', url: '/api/v1/requests', headers: { authorization: `Bearer ${token}` } });

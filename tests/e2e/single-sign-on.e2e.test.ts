@@ -10,12 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serviceProviderUrls } from '../../api/auth/saml/service-provider';
 import { PersonSchema, UserSchema } from '../../db/entities';
 import { createOrm, type Orm } from '../../db/orm';
 import { SSO_ERRORS } from '../../domain/single-sign-on';
 import { DEV_REQUESTER } from '../../db/seed-data';
+import { createExternalUser } from '../support/api-helpers';
 import { startDevIdp, type DevIdp } from '../../devtools/dev-idp/dev-idp-server';
 import { fileDatabaseUrl } from '../support/file-database';
 import { usePortalBrowser } from '../support/portal-browser';
@@ -40,8 +41,8 @@ let page: Page;
 const lastName = `Okonkwo${randomBytes(3).toString('hex')}`;
 const email = `${lastName.toLowerCase()}@ohsu.example`;
 
+beforeEach(() => { page = portal.page; });
 beforeAll(async () => {
-  page = portal.page;
   const em = portal.h.orm.em.fork();
   em.create(PersonSchema, {
     employeeId: '482913', email, lastName, firstName: 'Adaeze', middleInitial: 'N', title: 'Registered Nurse',
@@ -85,12 +86,16 @@ describe('single sign-on through the development identity provider', () => {
   });
 
   it('takes a ?token= out of the address bar at once and asks before switching from the signed-in user', async () => {
-    // Still signed in as Adaeze (the test above). A link carrying another user's token:
+    // Signed in as a requester of the test's own. A link carrying another user's token:
+    const signedIn = `switch-${randomBytes(3).toString('hex')}@clinic.example`;
+    await createExternalUser(portal.h, signedIn, 'Switch-Pass1');
+    page = await portal.openAs({ email: signedIn });
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
     const other = await portal.h.app.inject({ method: 'POST', url: '/api/v1/authentication', payload: { strategy: 'local', email: DEV_REQUESTER.email, password: DEV_REQUESTER.password } });
     const token = other.json().accessToken as string;
     await page.goto(`/login?token=${encodeURIComponent(token)}`);
     const dialog = page.getByRole('dialog');
-    await dialog.getByText(`You are signed in as Adaeze ${lastName}`).waitFor();
+    await dialog.getByText('You are signed in as Other Requester').waitFor();
     expect(page.url()).toBe(`${portal.h.baseUrl}/login`); // the token is gone from the address bar and history
     await portal.checkA11y('switch-user dialog');
     await portal.shot('switch-user');
@@ -105,7 +110,7 @@ describe('single sign-on through the development identity provider', () => {
   });
 
   it('explains a refused sign-in on the login page', async () => {
-    await page.evaluate(() => localStorage.clear()); // signed out (the 768 px header folds Log Out behind Menu)
+    // A context of its own: signed out.
     await page.goto('/login#error=expired');
     await page.getByRole('alert').filter({ hasText: SSO_ERRORS.expired }).waitFor();
     await page.goto('/login#error=<b>made-up</b>');

@@ -1,19 +1,27 @@
 /**
- * The portal in Chromium for an e2e test file: the whole portal on real parts (portal-harness.ts), one browser
- * context and page, and axe on every page the test opens (accessibility-watch.ts). Each test fails when a page it
- * opened has serious or critical accessibility violations.
+ * The portal in Chromium for an e2e test file: the whole portal on real parts (portal-harness.ts), one browser, and
+ * axe on every page the test opens (accessibility-watch.ts). Each test fails when a page it opened has serious or
+ * critical accessibility violations.
  *
- *   const portal = usePortalBrowser('session');       // registers beforeAll/afterEach/afterAll
- *   it('…', async () => { await portal.page.goto('/login'); … });
+ * Every test starts in a browser context of its own (no session, no storage, a blank page): a test never depends on
+ * the page another test left behind, and the e2e project runs each file's tests in a shuffled order to prove it
+ * (vitest.workspace.ts). What a test needs, it makes: `openAs` signs a user in without the login form (a token
+ * signed by the portal, as a sign-in would give), and tests/support/api-helpers.ts makes requests through the API.
+ *
+ *   const portal = usePortalBrowser('session');       // registers beforeAll/beforeEach/afterEach/afterAll
+ *   it('…', async () => { await portal.openAs(DEV_ADMIN, '/admin'); … });
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { AccessibilityWatch, formatViolations } from './accessibility-watch';
 import { startHarness, type Harness } from './portal-harness';
 import { UI_BROWSER_PATH } from '../../devtools/ui-browser';
+import { UserSchema } from '../../db/entities';
+import { signSessionToken } from '../../api/plugins/auth';
+import { TOKEN_KEY } from '../../ui/src/lib/token-storage';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -27,8 +35,16 @@ export interface PortalBrowser {
   shot(name: string, page?: Page): Promise<string>;
   /** Scans the page as it is now (a tab, a dialog, messages: states that are not navigations). */
   checkA11y(label: string, page?: Page): Promise<void>;
+  /** Through the login form (for the tests of signing in; it is rate limited and hashes a password). */
   signIn(email: string, password: string): Promise<void>;
   signOut(): Promise<void>;
+  /**
+   * A new context signed in as `user` (by email; a token at the user's session version, stored where the UI keeps
+   * it), its page opened at `path`. Replaces the test's current context and page.
+   */
+  openAs(user: { email: string }, path?: string): Promise<Page>;
+  /** A second signed-in context beside the test's page (a requester and an administrator side by side). */
+  contextAs(user: { email: string }, options?: { viewport?: { width: number; height: number } }): Promise<BrowserContext>;
 }
 
 /** Builds the UI when ui/dist is missing (`npm test` builds it first; a direct `vitest run` may not have). */
@@ -52,17 +68,35 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
   let step = 0;
   const state = {} as { h: Harness; browser: Browser; context: BrowserContext; page: Page };
 
+  const contextOptions = (extra: Parameters<Browser['newContext']>[0] = {}) => ({
+    baseURL: state.h.baseUrl!, acceptDownloads: true, viewport: options.viewport ?? { width: 1280, height: 900 },
+    timezoneId: options.timezoneId, ...extra,
+  });
+  const newContext = async (extra: Parameters<Browser['newContext']>[0] = {}) => {
+    const context = await state.browser.newContext(contextOptions(extra));
+    // Pages the test opens later (a second tab) are watched too.
+    context.on('page', (page) => a11y.watch(page));
+    contexts.push(context);
+    return context;
+  };
+  const contexts: BrowserContext[] = [];
+  const signedInState = async (email: string) => {
+    const user = await state.h.orm.em.fork().findOneOrFail(UserSchema, { email, deletedAt: null }, { orderBy: { id: 'asc' } });
+    const token = signSessionToken(state.h.app, { id: user.id, sessionVersion: user.sessionVersion });
+    return { cookies: [], origins: [{ origin: state.h.baseUrl!, localStorage: [{ name: TOKEN_KEY, value: token }] }] };
+  };
+
   beforeAll(async () => {
     ensureUiBuilt();
     mkdirSync(shots, { recursive: true });
     state.h = await startHarness({ listen: true, env: options.env?.() });
     state.browser = await chromium.launch({ executablePath: UI_BROWSER_PATH });
-    state.context = await state.browser.newContext({
-      baseURL: state.h.baseUrl!, acceptDownloads: true, viewport: options.viewport ?? { width: 1280, height: 900 },
-      timezoneId: options.timezoneId,
-    });
-    // Pages the test opens later (a second tab) are watched too.
-    state.context.on('page', (page) => a11y.watch(page));
+  });
+
+  // A context of its own for every test: nothing of the previous test's session, storage or page is left.
+  beforeEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+    state.context = await newContext();
     state.page = await state.context.newPage();
   });
 
@@ -99,6 +133,16 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
       await page.locator('input[name="email"]').fill(email);
       await page.locator('input[name="password"]').fill(password);
       await page.getByRole('button', { name: 'Log In' }).click();
+    },
+    async openAs(user, path = '/') {
+      await Promise.all(contexts.splice(0).map((c) => c.close()));
+      state.context = await newContext({ storageState: await signedInState(user.email) });
+      state.page = await state.context.newPage();
+      await state.page.goto(path);
+      return state.page;
+    },
+    async contextAs(user, extra = {}) {
+      return newContext({ storageState: await signedInState(user.email), ...extra });
     },
     async signOut() {
       await state.page.getByRole('button', { name: 'Log Out' }).click();
