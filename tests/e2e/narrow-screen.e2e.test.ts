@@ -4,32 +4,31 @@
  * Screenshots: test-results/screenshots/narrow-*.png.
  */
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { STATUS } from '../../domain';
 import { call, credentialingDraft, loginRequester } from '../support/api-helpers';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('narrow', { viewport: { width: 768, height: 1024 } });
-let page: Page;
-let submittedId: number;
 
-beforeAll(async () => {
-  page = portal.page;
+/** A submitted claim history request of the test's own, made through the API. */
+async function submittedRequest(): Promise<number> {
   const requester = await loginRequester(portal.h);
-  submittedId = await credentialingDraft(portal.h, requester, { lastName: 'Narrow' });
-  expect((await call(portal.h, requester, 'PATCH', `/api/v1/requests/${submittedId}`, { status: STATUS.submitted })).status).toBe(200);
-});
+  const id = await credentialingDraft(portal.h, requester, { lastName: 'Narrow' });
+  expect((await call(portal.h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted })).status).toBe(200);
+  return id;
+}
 
 /** Wider content than the window would make the whole page scroll sideways. */
-const horizontalOverflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 describe('768 px wide', () => {
   it('the requester dashboard fits, and the menu opens and closes from the keyboard', async () => {
-    await portal.signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
+    const page = await portal.openAs(DEV_REQUESTER, '/');
     await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
     await page.getByRole('tab', { name: /^Submitted Requests/ }).waitFor();
-    expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await portal.shot('requester-dashboard');
 
     const toggle = page.getByRole('button', { name: 'Menu' });
@@ -44,35 +43,40 @@ describe('768 px wide', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
     expect(await toggle.evaluate((element) => element === document.activeElement)).toBe(true);
+
+    // Log Out is in the folded menu too.
+    await toggle.click();
+    await portal.signOut();
   });
 
   it('the credentialing form fits, with its error messages too', async () => {
+    const page = await portal.openAs(DEV_REQUESTER, '/');
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
     await page.getByRole('link', { name: 'New Claim History and Insurance Verification Request' }).click();
     await page.getByRole('heading', { name: 'Claim History and Insurance Verification Request' }).waitFor();
-    expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await portal.shot('form');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByText('Please correct the fields marked below.').waitFor();
-    expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await portal.checkA11y('narrow form with errors');
   });
 
   it('the admin dashboard and request page fit', async () => {
-    await page.getByRole('button', { name: 'Menu' }).click();
-    await portal.signOut();
-    await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
+    const submittedId = await submittedRequest();
+    const page = await portal.openAs(DEV_ADMIN, '/');
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     await page.getByRole('heading', { name: 'Pending Review' }).waitFor();
-    expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await portal.shot('admin-dashboard');
 
     await page.goto(`/requests/credentialing/${submittedId}`);
     await page.getByRole('heading', { name: 'Manage Request' }).waitFor();
-    expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await portal.shot('admin-view');
     await page.getByRole('tab', { name: 'Request Audit Details' }).click();
     await page.getByRole('table', { name: 'Request Audit Details' }).waitFor();
-    expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await portal.checkA11y('narrow audit tab');
     await portal.shot('admin-audit');
   });

@@ -3,7 +3,6 @@
  * 768 px: approving an Event certificate whose dates no policy year covers is refused with a message naming the dates;
  * nothing changes; one press on "Set to Pending New Policy Year" parks the request instead. Keyboard only.
  */
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { STATUS, uncoveredCertificateMessage } from '../../domain';
@@ -13,7 +12,6 @@ import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('no-coverage');
 let h: Harness;
-let page: Page;
 let admin: Session;
 
 const day = (d: string) => `${d}T19:00:00.000Z`;
@@ -28,24 +26,20 @@ const stored = async (id: number) => (await call(h, admin, 'GET', `/api/v1/reque
 
 beforeAll(async () => {
   h = portal.h;
-  page = portal.page;
   admin = await loginAdmin(h);
 });
 
 describe('approving a certificate no policy year covers', () => {
   for (const width of [1280, 768]) {
     it(`is refused naming its dates, and offers Pending New Policy Year in one press (${width} px)`, async () => {
-      await page.setViewportSize({ width, height: 1000 });
       const id = await uncoveredEvent();
-      if (width === 1280) {
-        await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
-        await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-      }
+      // The administrator signed in without the login form, in a window of this width from its first page on.
+      const page = await (await portal.contextAs(DEV_ADMIN, { viewport: { width, height: 1000 } })).newPage();
       await page.goto(`/requests/certificate/${id}`);
       try {
         await page.getByText('Status: Submitted').first().waitFor();
       } catch (error) {
-        await portal.shot(`not-loaded-${width}`);
+        await portal.shot(`not-loaded-${width}`, page);
         throw error;
       }
 
@@ -62,8 +56,8 @@ describe('approving a certificate no policy year covers', () => {
       expect(await alert.innerText()).toBe(uncoveredCertificateMessage('2091-04-18', '2091-04-19'));
       expect(await alert.innerText()).toContain('04/18/2091 – 04/19/2091');
       expect((await stored(id)).status).toBe(STATUS.submitted); // nothing was written
-      await portal.shot(`refused-${width}`);
-      await portal.checkA11y(`certificate without coverage refused at ${width} px`);
+      await portal.shot(`refused-${width}`, page);
+      await portal.checkA11y(`certificate without coverage refused at ${width} px`, page);
 
       const offer = page.getByRole('button', { name: `Set to ${STATUS.pendingNewPolicyYear}` });
       await offer.focus();
@@ -71,8 +65,8 @@ describe('approving a certificate no policy year covers', () => {
       await page.getByText(`Status: ${STATUS.pendingNewPolicyYear}`).first().waitFor({ timeout: 30_000 });
       expect((await stored(id)).status).toBe(STATUS.pendingNewPolicyYear);
       expect(await offer.count()).toBe(0);
-      await portal.shot(`parked-${width}`);
-      await portal.checkA11y(`certificate parked for a new policy year at ${width} px`);
+      await portal.shot(`parked-${width}`, page);
+      await portal.checkA11y(`certificate parked for a new policy year at ${width} px`, page);
     });
   }
 });

@@ -4,7 +4,6 @@
  * finds a request submitted at 23:30 by that day and lists it with that day; its audit tab shows 11:30 PM that day.
  * At 768 px, by keyboard, axe-clean. Screenshots: test-results/screenshots/office-dates-*.png.
  */
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { RequestActivitySchema, RequestSchema } from '../../db/entities';
@@ -15,11 +14,10 @@ const portal = usePortalBrowser('office-dates', { viewport: { width: 768, height
 /** 23:30 on Wednesday January 14, 2026 in Portland; 16:30 on January 15 in Tokyo; 07:30 on January 15 in UTC. */
 const LATE_EVENING = new Date('2026-01-15T07:30:00.000Z');
 const NAME = `Latenight${process.pid}`;
-let page: Page;
 let id: number;
 
+// One request submitted late in the evening, made once for the file: the tests only read it.
 beforeAll(async () => {
-  page = portal.page;
   id = await credentialingDraft(portal.h, await loginRequester(portal.h), { lastName: NAME });
   const em = portal.h.orm.em.fork();
   await em.nativeUpdate(RequestSchema, { id }, { status: 'Submitted', requestNumber: 880_000 + id, submitDate: LATE_EVENING });
@@ -31,14 +29,13 @@ beforeAll(async () => {
 
 describe('dates in the office\'s time zone, whatever the browser\'s', () => {
   it('the browser really is in Tokyo', async () => {
+    const page = portal.page;
     await page.goto('/login');
     expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('Asia/Tokyo');
   });
 
   it('finds the request by its office day and shows that day', async () => {
-    await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
-    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-    await page.goto('/search');
+    const page = await portal.openAs(DEV_ADMIN, '/search');
     await page.getByLabel('Submitted From').fill('01/14/2026');
     await page.getByLabel('Submitted To').fill('01/14/2026');
     await page.getByLabel('Clinician Last Name').fill(NAME);
@@ -53,7 +50,7 @@ describe('dates in the office\'s time zone, whatever the browser\'s', () => {
   });
 
   it('shows the audit row on the office\'s clock', async () => {
-    await page.goto(`/requests/credentialing/${id}`);
+    const page = await portal.openAs(DEV_ADMIN, `/requests/credentialing/${id}`);
     await page.getByRole('tab', { name: 'Request Audit Details' }).click();
     const audit = page.getByRole('table', { name: 'Request Audit Details' });
     await audit.waitFor();

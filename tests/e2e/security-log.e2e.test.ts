@@ -3,23 +3,31 @@
  * their own sign-in and an admin-list change, filters by kind and by a day with nothing ("No entries."), pages,
  * and reads the page at 1280 and 768 px. Every state is scanned by axe; screenshots in test-results/screenshots.
  */
-import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { call, loginAdmin } from '../support/api-helpers';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('security-log');
-let page: Page;
-beforeAll(() => { page = portal.page; });
 
 const stamp = Date.now();
+let added = 0;
+/**
+ * The events a test looks for, its own: a sign-in (through the API, as the login form does) and an administrator
+ * added with a unique address. Returns that address.
+ */
+async function signInAndAddAdmin(): Promise<string> {
+  const admin = await loginAdmin(portal.h);
+  added += 1;
+  const email = `sec-logged-${stamp}-${added}@example.org`;
+  expect((await call(portal.h, admin, 'POST', '/api/v1/admins', { firstName: 'Sec', lastName: 'Logged', email })).status).toBe(201);
+  return email;
+}
 
 describe('Security Log', () => {
   it('opens from the Manage menu with the keyboard and lists the latest events', async () => {
-    const admin = await loginAdmin(portal.h);
-    await call(portal.h, admin, 'POST', '/api/v1/admins', { firstName: 'Sec', lastName: 'Logged', email: `sec-logged-${stamp}@example.org` });
-    await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
+    const email = await signInAndAddAdmin();
+    const page = await portal.openAs(DEV_ADMIN, '/');
     await page.getByRole('heading', { name: 'Admin Dashboard', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Manage' }).focus();
     await page.keyboard.press('Enter');
@@ -27,13 +35,17 @@ describe('Security Log', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Security Log', exact: true }).waitFor();
     expect(page.url()).toMatch(/\/manage\/security-log$/);
-    await page.getByRole('cell', { name: `sec-logged-${stamp}@example.org`, exact: false }).first().waitFor();
+    await page.getByRole('cell', { name: email, exact: false }).first().waitFor();
     for (const header of ['Date and time', 'Kind', 'User', 'Address', 'Details']) await page.getByRole('columnheader', { name: header }).waitFor();
     await portal.checkA11y('security log 1280');
     await portal.shot('list');
   });
 
   it('filters by kind and by day, and says "No entries." when nothing matches', async () => {
+    const email = await signInAndAddAdmin();
+    const page = await portal.openAs(DEV_ADMIN, '/manage/security-log');
+    await page.getByRole('cell', { name: email, exact: false }).first().waitFor();
+    await page.getByRole('cell', { name: 'Sign-in succeeded' }).first().waitFor(); // listed before the filter, gone after it
     await page.getByLabel('Kind').selectOption({ label: 'Administrator added' });
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('cell', { name: 'Sign-in succeeded' }).first().waitFor({ state: 'detached' });
@@ -52,6 +64,8 @@ describe('Security Log', () => {
     const em = portal.h.orm.em.fork();
     await em.getConnection().execute(
       `insert into "security_events" ("kind", "email", "ip", "detail") select 'passwordResetRequested', 'pager-' || g || '@clinic.example', '10.0.0.1', '{}' from generate_series(1, 60) g`);
+    const page = await portal.openAs(DEV_ADMIN, '/manage/security-log');
+    await page.getByRole('heading', { name: 'Security Log', exact: true }).waitFor();
     await page.getByLabel('Kind').selectOption({ label: 'Password reset requested' });
     await page.getByLabel('From').fill('');
     await page.getByLabel('To').fill('');

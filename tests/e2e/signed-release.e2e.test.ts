@@ -3,31 +3,28 @@
  * when verifying a claim history request. A date in the future is refused at the field; a valid one is saved through
  * the workflow (audit row) and shown again after a reload. Every page is scanned by axe.
  */
-import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { addDays, DEFAULT_CLOCK_POLICY, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, STATUS, zonedDay } from '../../domain';
 import { call, credentialingDraft, loginRequester } from '../support/api-helpers';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('signed-release', { viewport: { width: 768, height: 1024 } });
-let page: Page;
-let requestId: number;
 const today = zonedDay(Date.now(), DEFAULT_CLOCK_POLICY.calendar.timeZone);
 
-beforeAll(async () => {
-  page = portal.page;
+/** A submitted claim history request of the test's own, made through the API. */
+async function submittedRequest(): Promise<number> {
   const requester = await loginRequester(portal.h);
-  requestId = await credentialingDraft(portal.h, requester, { lastName: 'Released' });
-  const submitted = await call(portal.h, requester, 'PATCH', `/api/v1/requests/${requestId}`, { status: STATUS.submitted });
+  const id = await credentialingDraft(portal.h, requester, { lastName: 'Released' });
+  const submitted = await call(portal.h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
   expect(submitted.status).toBe(200);
-  await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
-  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-});
+  return id;
+}
 
 describe('Signed Release Date in Manage Request', () => {
   it('refuses a date in the future at the field, saves a valid one with Verified, and shows it after a reload', async () => {
-    await page.goto(`/requests/credentialing/${requestId}`);
+    const requestId = await submittedRequest();
+    const page = await portal.openAs(DEV_ADMIN, `/requests/credentialing/${requestId}`);
     await page.getByRole('heading', { name: 'Manage Request' }).waitFor();
     const field = page.getByLabel('Signed Release Date');
     await field.fill(formatOfficeDate(addDays(today, 2), DEFAULT_OFFICE_TIME_ZONE));
