@@ -4,29 +4,44 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RequestSchema } from '../../db/entities';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../../db/seed-data';
 import { CREDENTIALING_KIND, DEFAULT_OFFICE_TIME_ZONE, fieldsOf, formatOfficeDate, officeToday, MESSAGES } from '../../domain';
+import { credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
+import { decideByApi, documentStored, submitByApi, type Made } from '../support/e2e-e2e1';
 import type { Harness } from '../support/portal-harness';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('credentialing');
 let h: Harness;
 let page: Page;
+let admin: Session;
+let requester: Session;
 
-beforeAll(() => {
+beforeAll(async () => {
   h = portal.h;
-  page = portal.page;
+  admin = await loginAdmin(h);
+  requester = await loginRequester(h);
 });
+beforeEach(() => { page = portal.page; });
 
 const shot = (name: string) => portal.shot(name);
 const signIn = (email: string, password: string) => portal.signIn(email, password);
-const signOut = () => portal.signOut();
+
+/** The requester's complete claim history request (one document), submitted through the API. */
+const submittedRequest = async (overrides: Record<string, unknown> = {}): Promise<Made> =>
+  submitByApi(h, requester, await credentialingDraft(h, requester, overrides));
+
+/** Signs in as `user` and opens the claim history form from the dashboard. */
+async function openNewForm(user: { email: string }) {
+  page = await portal.openAs(user);
+  await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+  await page.getByRole('link', { name: 'New Claim History and Insurance Verification Request' }).click();
+  await page.getByRole('heading', { name: 'Claim History and Insurance Verification Request' }).waitFor();
+}
 
 describe('a claim history request from the requester to the administrator and back', () => {
-  let requestNumber: string;
-
   it('refuses a wrong password with the spec message, then shows the requester dashboard', async () => {
     await signIn(DEV_REQUESTER.email, 'Not-The-Password1');
     await expect.poll(() => page.getByText(MESSAGES.loginFailed, { exact: true }).isVisible()).toBe(true);
@@ -41,8 +56,7 @@ describe('a claim history request from the requester to the administrator and ba
   });
 
   it('shows the spec messages on bad input and saves a draft', async () => {
-    await page.getByRole('link', { name: 'New Claim History and Insurance Verification Request' }).click();
-    await page.getByRole('heading', { name: 'Claim History and Insurance Verification Request' }).waitFor();
+    await openNewForm(DEV_REQUESTER);
     await page.locator('input[name="birthDate"]').fill('13/45/1980');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => page.getByText(MESSAGES.required, { exact: true }).count()).toBeGreaterThan(2);
@@ -66,11 +80,13 @@ describe('a claim history request from the requester to the administrator and ba
     await page.getByRole('button', { name: 'Save Draft' }).click();
     await page.waitForURL(/\/requests\/credentialing\/\d+\/edit$/);
     await expect.poll(() => page.getByText('Draft saved').isVisible()).toBe(true);
+    const draftId = Number(/\/requests\/credentialing\/(\d+)\/edit$/.exec(page.url())![1]);
+    const draftNumber = String((await h.orm.em.fork().findOneOrFail(RequestSchema, draftId)).requestNumber);
 
     // Save Draft puts it under Draft Requests; Edit brings the saved values back.
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('tab', { name: /^Draft Requests \(\d+\)$/ }).click();
-    const draftRow = page.getByRole('row').filter({ hasText: 'Okafor' });
+    const draftRow = page.getByRole('row').filter({ hasText: draftNumber }).filter({ hasText: 'Okafor' });
     await draftRow.first().waitFor();
     await shot('draft-listed');
     await draftRow.first().getByRole('link', { name: 'Edit' }).click();
@@ -90,6 +106,10 @@ describe('a claim history request from the requester to the administrator and ba
   });
 
   it('submits: the request gets its number, Submitted, PENDING, and the confirmation email', async () => {
+    // A complete draft with its signed release (the form is the test above), for a clinician of its own.
+    const id = await credentialingDraft(h, requester, { lastName: 'Abernathy-Submit', firstName: 'Jordan' });
+    page = await portal.openAs(DEV_REQUESTER, `/requests/credentialing/${id}/edit`);
+    await page.getByRole('cell', { name: 'Signed release.pdf' }).waitFor();
     await page.getByRole('button', { name: 'Submit' }).click();
     // A current employee's claim history request asks whether a current certificate is also needed (spec 1 §1).
     const question = page.getByRole('dialog', { name: 'Your request was submitted' });
@@ -97,10 +117,11 @@ describe('a claim history request from the requester to the administrator and ba
     await portal.checkA11y('certificate follow-up question');
     await question.getByRole('button', { name: 'No, thank you' }).click();
     await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
-    const row = page.getByRole('row').filter({ hasText: 'Okafor' });
+    const row = page.getByRole('row').filter({ hasText: 'Abernathy-Submit' });
     await row.first().waitFor();
     const text = await row.first().innerText();
-    requestNumber = /\b(5\d{4,})\b/.exec(text)![1];
+    const requestNumber = /\b(5\d{4,})\b/.exec(text)![1];
+    expect(Number(requestNumber)).toBe((await h.orm.em.fork().findOneOrFail(RequestSchema, id)).requestNumber);
     expect(text).toContain('Submitted');
     expect(text).toContain('PENDING');
     expect(text).toContain(formatOfficeDate(officeToday(DEFAULT_OFFICE_TIME_ZONE), DEFAULT_OFFICE_TIME_ZONE));
@@ -112,8 +133,8 @@ describe('a claim history request from the requester to the administrator and ba
   });
 
   it('the administrator approves it, after the verified box is ticked', async () => {
-    await signOut();
-    await signIn(DEV_ADMIN.email, DEV_ADMIN.password);
+    const requestNumber = String((await submittedRequest({ lastName: 'Abernathy-Approve', firstName: 'Jordan' })).number);
+    page = await portal.openAs(DEV_ADMIN);
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     await page.getByRole('tab', { name: /^Claim History and Insurance Verification Requests \(\d+\)$/ }).waitFor();
     await page.getByText('Today').first().waitFor();
@@ -144,8 +165,11 @@ describe('a claim history request from the requester to the administrator and ba
   });
 
   it('the requester sees it Completed with its approval date and downloads the letter', async () => {
-    await signOut();
-    await signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
+    const approved = await submittedRequest({ lastName: 'Abernathy-Completed', firstName: 'Jordan' });
+    await decideByApi(h, admin, approved.id, 'Approved', { verified: true });
+    await documentStored(h, approved.id, 'Claim History and Insurance Verification ');
+    const requestNumber = String(approved.number);
+    page = await portal.openAs(DEV_REQUESTER);
     await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
     await expect.poll(() => page.getByRole('heading', { name: 'Completed' }).isVisible()).toBe(true);
     const row = page.getByRole('row').filter({ hasText: requestNumber });
@@ -169,11 +193,7 @@ describe('an internal requester fills the claim history form from its definition
   const authorization = fieldsOf(CREDENTIALING_KIND).find((f) => f.name === 'releaseAuthorized')!;
 
   it('shows the definition\'s sections and labels, Add Clinician among them', async () => {
-    await signOut();
-    await signIn(DEV_INTERNAL_REQUESTER.email, DEV_INTERNAL_REQUESTER.password);
-    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
-    await page.getByRole('link', { name: 'New Claim History and Insurance Verification Request' }).click();
-    await page.getByRole('heading', { name: 'Claim History and Insurance Verification Request' }).waitFor();
+    await openNewForm(DEV_INTERNAL_REQUESTER);
 
     const form = page.getByRole('form', { name: `${CREDENTIALING_KIND.title} request` });
     for (const section of CREDENTIALING_KIND.sections) {
@@ -194,16 +214,25 @@ describe('an internal requester fills the claim history form from its definition
     await portal.checkA11y('claim history form at 1280 px');
   });
 
-  it('Add Clinician searches the directory by employee id; Apply fills the clinician and records the employee id', async () => {
+  /** Add Clinician: searches the directory by the employee id and picks the employee; `look` runs on the open dialog. */
+  async function pickClinician(look: () => Promise<void> = async () => {}) {
     await page.getByRole('button', { name: 'Add Clinician' }).click();
     const dialog = page.getByRole('dialog', { name: 'Find Clinician' });
     await dialog.waitFor();
     await dialog.getByLabel('Employee ID').fill(DEV_INTERNAL_REQUESTER.employeeId);
     await dialog.getByRole('button', { name: 'Search' }).click();
     await dialog.getByRole('radio', { name: `${DEV_INTERNAL_REQUESTER.firstName} ${DEV_INTERNAL_REQUESTER.lastName}` }).check();
-    await portal.checkA11y('clinician search');
-    await shot('clinician-search');
+    await look();
     await dialog.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('input[name="lastName"]').inputValue()).toBe(DEV_INTERNAL_REQUESTER.lastName);
+  }
+
+  it('Add Clinician searches the directory by employee id; Apply fills the clinician and records the employee id', async () => {
+    await openNewForm(DEV_INTERNAL_REQUESTER);
+    await pickClinician(async () => {
+      await portal.checkA11y('clinician search');
+      await shot('clinician-search');
+    });
 
     await expect.poll(() => page.locator('input[name="lastName"]').inputValue()).toBe(DEV_INTERNAL_REQUESTER.lastName);
     expect(await page.locator('input[name="firstName"]').inputValue()).toBe(DEV_INTERNAL_REQUESTER.firstName);
@@ -214,6 +243,8 @@ describe('an internal requester fills the claim history form from its definition
   });
 
   it('saves and submits; the stored request carries the employee id, the authorization and the additional recipients', async () => {
+    await openNewForm(DEV_INTERNAL_REQUESTER);
+    await pickClinician();
     await page.locator('input[name="dateFrom"]').fill('01/01/2019');
     await page.locator('input[name="dateTo"]').fill('12/31/2023');
     await page.locator('select[name="providerType"]').selectOption('Former Employee/Fellow/Resident');
