@@ -6,18 +6,26 @@
  * test-results/screenshots/pickers-*.png.
  */
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { RequestSchema } from '../../db/entities';
 import { DEV_INTERNAL_REQUESTER } from '../../db/seed-data';
 import {
   addMonths, dayLabel, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, MESSAGES, monthOf, monthTitle, officeToday,
 } from '../../domain';
+import { call, certificateDraft } from '../support/api-helpers';
+import { sessionFor } from '../support/e2e-e2e2';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('pickers');
 let page: Page;
 
-beforeAll(() => { page = portal.page; });
+// Every test has a page of its own (portal-browser.ts); `openAs` replaces it, so `signedIn` keeps `page` current.
+beforeEach(() => { page = portal.page; });
+
+/** Opens `path` signed in as the employee (no login form). */
+async function signedIn(path = '/') {
+  page = await portal.openAs(DEV_INTERNAL_REQUESTER, path);
+}
 
 const fill = (name: string, value: string) => page.locator(`[name="${name}"]`).fill(value);
 const choose = (name: string, value: string) => page.locator(`select[name="${name}"]`).selectOption(value);
@@ -51,17 +59,58 @@ async function saveAndReadNumber(): Promise<number> {
 // Next month, so the period is in the future whatever day the test runs.
 const month = addMonths(monthOf(officeToday(DEFAULT_OFFICE_TIME_ZONE)), 1);
 const typed = (day: string) => formatOfficeDate(day, DEFAULT_OFFICE_TIME_ZONE);
-let eventNumber = 0;
+
+/** The employee on a new event certificate form, its name filled in. */
+async function startEvent() {
+  await signedIn();
+  await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+  await startCertificate('Event');
+  await fill('eventName', 'Autumn Health Fair');
+}
+
+/** Opens the period's calendar on next month; returns the calendar grid. */
+async function openCalendarOnNextMonth() {
+  await page.getByRole('button', { name: 'Pick dates on a calendar' }).click();
+  await page.getByRole('button', { name: 'Next month' }).click();
+  await page.getByRole('heading', { name: monthTitle(month) }).waitFor();
+  return page.getByRole('grid');
+}
+
+/** The employee's rental on a new form, the employee picked from the directory. */
+async function startRentalWithEmployee() {
+  await signedIn();
+  await startCertificate('Auto Liability');
+  await choose('autoType', 'Rental');
+  await page.getByRole('button', { name: 'Add Employee' }).click();
+  const search = page.getByRole('dialog', { name: 'Find Employee' });
+  await search.getByLabel('Last Name').fill('staff');
+  await search.getByLabel('First Name').fill('jord');
+  await search.getByRole('button', { name: 'Search' }).click();
+  await search.getByRole('radio', { name: 'Jordan Staffer' }).check();
+  await search.getByRole('button', { name: 'Apply' }).click();
+  await expect.poll(() => valueOf('lastName')).toBe('Staffer');
+}
+
+/** A rental draft (made through the API) naming the employee, from the directory, as a Supervisor; its form opened. */
+async function openRentalWithSupervisor() {
+  const employee = await sessionFor(portal.h, DEV_INTERNAL_REQUESTER);
+  const id = await certificateDraft(portal.h, employee, 'Rental', {
+    lastName: DEV_INTERNAL_REQUESTER.lastName, firstName: DEV_INTERNAL_REQUESTER.firstName, employeeId: DEV_INTERNAL_REQUESTER.employeeId,
+    personRole: 'Supervisor', title: 'Fleet Supervisor', workPhone: '503-494-0101',
+  });
+  await signedIn(`/requests/certificate/${id}/edit`);
+  await page.getByRole('button', { name: 'Edit Supervisor' }).waitFor();
+  await expect.poll(() => valueOf('title'), { timeout: 10_000 }).toBe('Fleet Supervisor');
+}
 
 describe('an event period picked on a calendar, with times', () => {
   it('signs in as an employee and starts an event certificate', async () => {
-    await portal.signIn(DEV_INTERNAL_REQUESTER.email, DEV_INTERNAL_REQUESTER.password);
-    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
-    await startCertificate('Event');
-    await fill('eventName', 'Autumn Health Fair');
+    await startEvent();
+    expect(await valueOf('eventName')).toBe('Autumn Health Fair');
   });
 
   it('the first click sets the start, the second the end', async () => {
+    await startEvent();
     const open = page.getByRole('button', { name: 'Pick dates on a calendar' });
     expect(await open.getAttribute('aria-expanded')).toBe('false');
     await open.click();
@@ -80,7 +129,11 @@ describe('an event period picked on a calendar, with times', () => {
   });
 
   it('an earlier second day starts the range anew (no swapping on request periods); the keyboard picks as well', async () => {
-    const calendar = page.getByRole('grid');
+    await startEvent();
+    const calendar = await openCalendarOnNextMonth();
+    await calendar.getByRole('button', { name: dayLabel(`${month}-10`), exact: true }).click();
+    await calendar.getByRole('button', { name: dayLabel(`${month}-12`), exact: true }).click();
+    expect(await valueOf('eventEndDate')).toBe(typed(`${month}-12`));
     await calendar.getByRole('button', { name: `${dayLabel(`${month}-12`)}, end date` }).click(); // a third click: a new start
     expect(await valueOf('eventStartDate')).toBe(typed(`${month}-12`));
     expect(await valueOf('eventEndDate')).toBe('');
@@ -98,6 +151,8 @@ describe('an event period picked on a calendar, with times', () => {
   });
 
   it('typed mm/dd/yyyy still works, and times go in 30-minute steps', async () => {
+    await startEvent();
+    await fill('eventStartDate', typed(`${month}-05`));
     await fill('eventEndDate', typed(`${month}-05`));
     const options = await page.locator('select[name="eventStartTime"] option').allInnerTexts();
     expect(options).toHaveLength(49); // "No time" and the 48 half hours
@@ -123,10 +178,21 @@ describe('an event period picked on a calendar, with times', () => {
     expect(row.eventStartTime).toBe('09:00');
     expect(formatOfficeDate(row.eventStartDate!, DEFAULT_OFFICE_TIME_ZONE)).toBe(typed(`${month}-05`));
     await atBothWidths('event-times');
-    eventNumber = number;
   });
 
   it('submitted, the request page shows the period with its times', async () => {
+    // The draft the test before saves, made through the API: the period with its times, no organizer, holder or document.
+    const employee = await sessionFor(portal.h, DEV_INTERNAL_REQUESTER);
+    const created = await call(portal.h, employee, 'POST', '/api/v1/requests', {
+      requestType: 'certificate', certificateType: 'Event', eventName: 'Autumn Health Fair', eventType: 'Community Service',
+      eventStartDate: `${month}-05T11:00:00.000Z`, eventEndDate: `${month}-05T11:00:00.000Z`, eventStartTime: '09:00', eventEndTime: '17:30',
+      eventLocation: 'Pioneer Courthouse Square', eventDescription: 'Flu shots', eventPatientCare: 'No', isProviderEmployRelated: 'Yes',
+    });
+    expect(created.status).toBe(201);
+    const eventNumber = created.body.requestNumber as number;
+    expect(eventNumber).toBeTypeOf('number');
+    await signedIn(`/requests/certificate/${created.body.id}/edit`);
+    await expect.poll(() => valueOf('eventName'), { timeout: 10_000 }).toBe('Autumn Health Fair');
     await page.getByRole('button', { name: 'Add Event Organizer' }).click();
     const search = page.getByRole('dialog', { name: 'Find Event Organizer' });
     await search.getByLabel('Employee ID').fill(DEV_INTERNAL_REQUESTER.employeeId);
@@ -155,6 +221,7 @@ describe('an event period picked on a calendar, with times', () => {
 
 describe('the claim history period: the calendar offers only days the rule allows', () => {
   it('days after today cannot be picked; two clicks in the past set the period', async () => {
+    await signedIn();
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('link', { name: 'New Claim History and Insurance Verification Request' }).click();
     await page.getByRole('button', { name: 'Pick dates on a calendar' }).click();
@@ -179,21 +246,13 @@ describe('the claim history period: the calendar offers only days the rule allow
 
 describe('the person edit modal and the Supervisor role', () => {
   it('a rental names the employee picked from the directory; the form shows the person read-only', async () => {
-    await startCertificate('Auto Liability');
-    await choose('autoType', 'Rental');
-    await page.getByRole('button', { name: 'Add Employee' }).click();
-    const search = page.getByRole('dialog', { name: 'Find Employee' });
-    await search.getByLabel('Last Name').fill('staff');
-    await search.getByLabel('First Name').fill('jord');
-    await search.getByRole('button', { name: 'Search' }).click();
-    await search.getByRole('radio', { name: 'Jordan Staffer' }).check();
-    await search.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => valueOf('lastName')).toBe('Staffer');
+    await startRentalWithEmployee();
     expect(await page.locator('input[name="lastName"]').getAttribute('readonly')).not.toBeNull();
     expect(await valueOf('personRole')).toBe('Employee');
   });
 
   it('Edit Employee opens the modal: a required field is refused, the role becomes Supervisor', async () => {
+    await startRentalWithEmployee();
     await page.getByRole('button', { name: 'Edit Employee' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Employee' });
     await dialog.waitFor();
@@ -221,6 +280,7 @@ describe('the person edit modal and the Supervisor role', () => {
   });
 
   it('Escape closes the modal without changing the form', async () => {
+    await openRentalWithSupervisor();
     await page.getByRole('button', { name: 'Edit Supervisor' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Supervisor' });
     await dialog.getByLabel('Title').fill('Something else');
@@ -230,6 +290,7 @@ describe('the person edit modal and the Supervisor role', () => {
   });
 
   it('a person not in the directory: Add New opens the add modal, keeping the chosen role', async () => {
+    await openRentalWithSupervisor();
     await page.getByRole('button', { name: 'Change Supervisor' }).click();
     const search = page.getByRole('dialog', { name: 'Find Supervisor' });
     await search.getByLabel('Last Name').fill('Nobody');

@@ -10,28 +10,33 @@
  * send-email answers are faked outright: this tests the button, not the email workflow.
  */
 import type { Page, Request, Route } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { MESSAGES, STATUS } from '../../domain';
-import { call, credentialingDraft, loginRequester } from '../support/api-helpers';
+import { call, credentialingDraft } from '../support/api-helpers';
+import { sessionFor } from '../support/e2e-e2e2';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('commands');
+/** The current test's page: set by `blankPageAs` (each test opens its own, signed in). */
 let page: Page;
-let requestId: number;
 
 const STALE_MESSAGE = 'This request changed since you opened it. Please reload the page and try again.';
 const QUEUED_MESSAGE = 'Queued: the email will be sent again.';
 
-beforeAll(async () => {
-  page = portal.page;
-  const requester = await loginRequester(portal.h);
-  requestId = await credentialingDraft(portal.h, requester, { lastName: 'Versioned' });
-  const submitted = await call(portal.h, requester, 'PATCH', `/api/v1/requests/${requestId}`, { status: STATUS.submitted });
+/** A credentialing request of the requester's, made and submitted through the API, for this test alone. */
+async function submittedRequest(lastName: string): Promise<number> {
+  const requester = await sessionFor(portal.h, DEV_REQUESTER);
+  const id = await credentialingDraft(portal.h, requester, { lastName });
+  const submitted = await call(portal.h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
   expect(submitted.status).toBe(200);
-  await portal.signIn(DEV_ADMIN.email, DEV_ADMIN.password);
-  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-});
+  return id;
+}
+
+/** A signed-in page still blank, so the test's routes are in place before the portal's first answer. */
+async function blankPageAs(user: { email: string }) {
+  page = await portal.openAs(user, 'about:blank');
+}
 
 /** Watches GET and PATCH /api/v1/requests/:id: what version each answer gave the page, what each PATCH sent. */
 async function watchRequestVersions(id: number) {
@@ -80,6 +85,8 @@ async function watchRequestVersions(id: number) {
 
 describe('Manage Request sends the version the page saw', () => {
   it('Save sends the version of the latest answer, and the next Save the version that Save answered with', async () => {
+    const requestId = await submittedRequest('Versioned');
+    await blankPageAs(DEV_ADMIN);
     const versions = await watchRequestVersions(requestId);
     await page.goto(`/requests/credentialing/${requestId}`);
     await page.getByRole('heading', { name: 'Manage Request' }).waitFor();
@@ -103,6 +110,8 @@ describe('Manage Request sends the version the page saw', () => {
   });
 
   it('a stale version (409) says the request changed and offers the reload', async () => {
+    const requestId = await submittedRequest('Stale');
+    await blankPageAs(DEV_ADMIN);
     const versions = await watchRequestVersions(requestId);
     await page.goto(`/requests/credentialing/${requestId}`);
     await page.getByRole('heading', { name: 'Manage Request' }).waitFor();
@@ -126,6 +135,8 @@ describe('Manage Request sends the version the page saw', () => {
 
 describe('Send again on a failed email (audit trail)', () => {
   it('queues the email again, says so and refreshes the trail; a failure shows the generic message', async () => {
+    const requestId = await submittedRequest('Resent');
+    await blankPageAs(DEV_ADMIN);
     const failedRow = (id: number, title: string, reason: string, effectId: number | null) => ({
       id, requestId, date: new Date().toISOString(), activityType: 'Email Failed',
       activityText: `"${title}" email failed: ${reason}`, performedBy: 'COI Automated Email System',
@@ -184,10 +195,8 @@ describe('Send again on a failed email (audit trail)', () => {
 
 describe("the requester's Submit", () => {
   it('sends the version of the latest autosave answer, not the one the form was opened with', async () => {
-    await portal.signOut();
-    await portal.signIn(DEV_REQUESTER.email, DEV_REQUESTER.password);
-    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
-    const requester = await loginRequester(portal.h);
+    await blankPageAs(DEV_REQUESTER);
+    const requester = await sessionFor(portal.h, DEV_REQUESTER);
     const draftId = await credentialingDraft(portal.h, requester, { lastName: 'Autosaved' });
 
     const versions = await watchRequestVersions(draftId);
