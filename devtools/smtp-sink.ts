@@ -70,7 +70,7 @@ export interface SmtpSink {
    * Calls `listener` for each new message; returns an unsubscribe function. A listener that returns a promise holds
    * the server's "250 accepted" until it settles (a test that acts while the sender still waits for the answer).
    */
-  subscribe(listener: (message: Received) => void | Promise<unknown>): () => void;
+  subscribe(listener: (message: Received) => unknown): () => void;
   clear(): void;
   /** Replaces the rule that decides which recipients are refused (default: `.invalid` domains). */
   setRecipientRule(rule: RecipientRule): void;
@@ -128,7 +128,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const host = options.host ?? '127.0.0.1';
   const dir = options.dir ? path.resolve(options.dir) : null;
   const received: Received[] = [];
-  const listeners = new Set<(message: Received) => void | Promise<unknown>>();
+  const listeners = new Set<(message: Received) => unknown>();
   let counter = 0;
   let recipientRule: RecipientRule = refuseInvalidDomains;
 
@@ -216,7 +216,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   server.on('error', () => { /* connection-level errors (client hung up) are not fatal for a sink */ });
   const port = (server.server.address() as AddressInfo).port;
 
-  const subscribe = (listener: (message: Received) => void | Promise<unknown>) => {
+  const subscribe = (listener: (message: Received) => unknown) => {
     listeners.add(listener);
     return () => { listeners.delete(listener); };
   };

@@ -12,7 +12,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { FIELD_EDIT_ACTIVITY } from '../../domain';
 import { call, certificateDraft, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
-import { submitByApi, type Made } from '../support/e2e-e2e1';
+import { submitByApi, type Made } from '../support/e2e-fixtures';
 import type { Harness } from '../support/portal-harness';
 import { usePortalBrowser } from '../support/portal-browser';
 

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../../db/seed-data';
 import { MESSAGES } from '../../domain';
 import { certificateDraft } from '../support/api-helpers';
-import { decideByApi, sessionOf, submitByApi, type Made } from '../support/e2e-e2e1';
+import { decideByApi, sessionOf, submitByApi, type Made } from '../support/e2e-fixtures';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('certificate');

@@ -9,7 +9,7 @@ import { RequestSchema } from '../../db/entities';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../../db/seed-data';
 import { CREDENTIALING_KIND, DEFAULT_OFFICE_TIME_ZONE, fieldsOf, formatOfficeDate, officeToday, MESSAGES } from '../../domain';
 import { credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
-import { decideByApi, documentStored, submitByApi, type Made } from '../support/e2e-e2e1';
+import { decideByApi, documentStored, submitByApi, type Made } from '../support/e2e-fixtures';
 import type { Harness } from '../support/portal-harness';
 import { usePortalBrowser } from '../support/portal-browser';
 

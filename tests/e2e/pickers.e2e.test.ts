@@ -13,7 +13,7 @@ import {
   addMonths, dayLabel, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, MESSAGES, monthOf, monthTitle, officeToday,
 } from '../../domain';
 import { call, certificateDraft } from '../support/api-helpers';
-import { sessionFor } from '../support/e2e-e2e2';
+import { sessionOf } from '../support/e2e-fixtures';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('pickers');
@@ -93,7 +93,7 @@ async function startRentalWithEmployee() {
 
 /** A rental draft (made through the API) naming the employee, from the directory, as a Supervisor; its form opened. */
 async function openRentalWithSupervisor() {
-  const employee = await sessionFor(portal.h, DEV_INTERNAL_REQUESTER);
+  const employee = await sessionOf(portal.h, DEV_INTERNAL_REQUESTER);
   const id = await certificateDraft(portal.h, employee, 'Rental', {
     lastName: DEV_INTERNAL_REQUESTER.lastName, firstName: DEV_INTERNAL_REQUESTER.firstName, employeeId: DEV_INTERNAL_REQUESTER.employeeId,
     personRole: 'Supervisor', title: 'Fleet Supervisor', workPhone: '503-494-0101',
@@ -182,7 +182,7 @@ describe('an event period picked on a calendar, with times', () => {
 
   it('submitted, the request page shows the period with its times', async () => {
     // The draft the test before saves, made through the API: the period with its times, no organizer, holder or document.
-    const employee = await sessionFor(portal.h, DEV_INTERNAL_REQUESTER);
+    const employee = await sessionOf(portal.h, DEV_INTERNAL_REQUESTER);
     const created = await call(portal.h, employee, 'POST', '/api/v1/requests', {
       requestType: 'certificate', certificateType: 'Event', eventName: 'Autumn Health Fair', eventType: 'Community Service',
       eventStartDate: `${month}-05T11:00:00.000Z`, eventEndDate: `${month}-05T11:00:00.000Z`, eventStartTime: '09:00', eventEndTime: '17:30',

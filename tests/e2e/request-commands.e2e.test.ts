@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { MESSAGES, STATUS } from '../../domain';
 import { call, credentialingDraft } from '../support/api-helpers';
-import { sessionFor } from '../support/e2e-e2e2';
+import { sessionOf } from '../support/e2e-fixtures';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('commands');
@@ -26,7 +26,7 @@ const QUEUED_MESSAGE = 'Queued: the email will be sent again.';
 
 /** A credentialing request of the requester's, made and submitted through the API, for this test alone. */
 async function submittedRequest(lastName: string): Promise<number> {
-  const requester = await sessionFor(portal.h, DEV_REQUESTER);
+  const requester = await sessionOf(portal.h, DEV_REQUESTER);
   const id = await credentialingDraft(portal.h, requester, { lastName });
   const submitted = await call(portal.h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
   expect(submitted.status).toBe(200);
@@ -196,7 +196,7 @@ describe('Send again on a failed email (audit trail)', () => {
 describe("the requester's Submit", () => {
   it('sends the version of the latest autosave answer, not the one the form was opened with', async () => {
     await blankPageAs(DEV_REQUESTER);
-    const requester = await sessionFor(portal.h, DEV_REQUESTER);
+    const requester = await sessionOf(portal.h, DEV_REQUESTER);
     const draftId = await credentialingDraft(portal.h, requester, { lastName: 'Autosaved' });
 
     const versions = await watchRequestVersions(draftId);

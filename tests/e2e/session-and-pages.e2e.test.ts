@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { MESSAGES } from '../../domain';
 import { credentialingDraft } from '../support/api-helpers';
-import { sessionFor } from '../support/e2e-e2e2';
+import { sessionOf } from '../support/e2e-fixtures';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('session');
@@ -212,7 +212,7 @@ describe('keyboard use', () => {
 
 describe('the delete confirmation', () => {
   it('is a modal dialog axe accepts; Escape closes it and the focus is back on Delete', async () => {
-    const draftId = await credentialingDraft(portal.h, await sessionFor(portal.h, DEV_REQUESTER), { lastName: 'Dialog' });
+    const draftId = await credentialingDraft(portal.h, await sessionOf(portal.h, DEV_REQUESTER), { lastName: 'Dialog' });
     page = await portal.openAs(DEV_REQUESTER, `/requests/credentialing/${draftId}/edit`);
     const deleteButton = page.getByRole('button', { name: 'Delete This Request' });
     await deleteButton.focus();

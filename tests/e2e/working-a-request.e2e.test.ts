@@ -12,7 +12,7 @@ import { DocumentSchema } from '../../db/entities';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { MESSAGES } from '../../domain';
 import { call, credentialingDraft, SAMPLE_PDF, upload, type Session } from '../support/api-helpers';
-import { sessionFor } from '../support/e2e-e2e2';
+import { sessionOf } from '../support/e2e-fixtures';
 import type { Harness } from '../support/portal-harness';
 import { usePortalBrowser } from '../support/portal-browser';
 
@@ -25,8 +25,8 @@ let asRequester: Session;
 
 beforeAll(async () => {
   h = portal.h;
-  asAdmin = await sessionFor(h, DEV_ADMIN);
-  asRequester = await sessionFor(h, DEV_REQUESTER);
+  asAdmin = await sessionOf(h, DEV_ADMIN);
+  asRequester = await sessionOf(h, DEV_REQUESTER);
 });
 
 type Made = { id: number; number: number };

@@ -19,8 +19,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { AccessibilityWatch, formatViolations } from './accessibility-watch';
 import { startHarness, type Harness } from './portal-harness';
 import { UI_BROWSER_PATH } from '../../devtools/ui-browser';
-import { UserSchema } from '../../db/entities';
-import { signSessionToken } from '../../api/plugins/auth';
+import { sessionOf } from './e2e-fixtures';
 import { TOKEN_KEY } from '../../ui/src/lib/token-storage';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -81,8 +80,7 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
   };
   const contexts: BrowserContext[] = [];
   const signedInState = async (email: string) => {
-    const user = await state.h.orm.em.fork().findOneOrFail(UserSchema, { email, deletedAt: null }, { orderBy: { id: 'asc' } });
-    const token = signSessionToken(state.h.app, { id: user.id, sessionVersion: user.sessionVersion });
+    const { token } = await sessionOf(state.h, { email });
     return { cookies: [], origins: [{ origin: state.h.baseUrl!, localStorage: [{ name: TOKEN_KEY, value: token }] }] };
   };
 

@@ -1,7 +1,7 @@
 /**
- * Preconditions through the API for the e2e tests of branch e2e1 (certificate-requests, credentialing-request,
- * admin-desk, admin-edit-in-place): a request submitted by its requester, a status set by an administrator, the
- * approval's letter stored. Each test makes its own rows with these, so it runs alone and in any order.
+ * Preconditions through the API for the e2e tests (tests/support/portal-browser.ts): a session without the login
+ * form, a request submitted by its requester, a status set by an administrator, the approval's letter stored. Each
+ * test makes its own rows with these (and tests/support/api-helpers.ts), so it runs alone and in any order.
  */
 import { signSessionToken } from '../../api/plugins/auth';
 import { DocumentSchema, RequestSchema, UserSchema } from '../../db/entities';
