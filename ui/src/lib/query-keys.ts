@@ -13,6 +13,7 @@ export const queryKeys = {
   adminDashboard: (requestTypeLabel: string) => ['admin-dashboard', requestTypeLabel] as const,
   adminDashboards: ['admin-dashboard'] as const,
   admins: ['admins'] as const,
+  externalUser: (id: string) => ['external-users', id] as const,
   emailProblems: (skip: number) => ['email-problems', skip] as const,
   securityLog: (query: string) => ['security-log', query] as const,
   templates: ['templates'] as const,

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { cleanProfile, formatPhone, MESSAGES, PASSWORD_HELP, validateProfile, type RegistrationFields } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
@@ -7,6 +7,8 @@ import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
+import { queryKeys } from '../../../lib/query-keys';
+import { useFirstFetch } from '../../../lib/use-first-fetch';
 import { getExternalUser, registerExternalUser, updateExternalUser } from '../api/register';
 import { Captcha } from './captcha';
 
@@ -38,10 +40,19 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const [inForce, setInForce] = useState('');
 
-  useEffect(() => {
-    if (registering || !id) return;
-    const controller = new AbortController();
-    getExternalUser(id, controller.signal).then((user) => {
+  // The external user, read once per screen (useFirstFetch): a refetch must not overwrite what is being typed.
+  const source = useFirstFetch({
+    queryKey: queryKeys.externalUser(id ?? ''),
+    queryFn: ({ signal }) => getExternalUser(id!, signal),
+    enabled: !registering && !!id,
+  });
+  // Each answer (a new object per id) fills the form once: adjusting state while rendering, React renders again.
+  const [filledFrom, setFilledFrom] = useState<typeof source | null>(null);
+  if (source.status !== 'loading' && filledFrom !== source) {
+    setFilledFrom(source);
+    if (source.status === 'error') setStatus('error');
+    else {
+      const user = source.data;
       setFields({
         ...EMPTY, lastName: user.lastName, firstName: user.firstName, middleInitial: user.middleInitial ?? '',
         company: user.company ?? '', phone: user.phone ?? '', email: user.email,
@@ -49,9 +60,8 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
       setPendingEmail(user.pendingEmail ?? null);
       setInForce(user.email);
       setStatus('pending');
-    }, () => { if (!controller.signal.aborted) setStatus('error'); });
-    return () => controller.abort();
-  }, [registering, id]);
+    }
+  }
 
   const set = (name: keyof Fields) => (event: { target: { value: string } }) =>
     setFields((f) => ({ ...f, [name]: name === 'phone' ? formatPhone(event.target.value) : event.target.value }));

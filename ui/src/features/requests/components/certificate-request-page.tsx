@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { CERTIFICATE_TYPES, CONTRACTS_CERTIFICATE, isCertificateType, isFinished, requestKindOf, type CertificateType } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
@@ -7,7 +7,9 @@ import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
+import { queryKeys } from '../../../lib/query-keys';
 import { getRequest } from '../../../lib/request-api';
+import { useFirstFetch } from '../../../lib/use-first-fetch';
 import { adminEditsInPlace, isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
@@ -34,45 +36,39 @@ export function CertificateRequestPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const nav = (location.state ?? {}) as CertificateNavState;
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [chosenType, setChosenType] = useState<CertificateType | ''>(user.isExternal ? 'Clinician' : nav.certificateType ?? '');
-  const [initialValues, setInitialValues] = useState<Record<string, unknown> | null>(nav.prefill ?? null);
-  const createdId = useRef<number | null>(null);
-  // The number a new draft got at creation (the form stays mounted when the address becomes the edit address).
-  const [created, setCreated] = useState<RequestRecord | null>(null);
+  // The follow-up's values, kept past the address change that drops the navigation state.
+  const [prefill] = useState<Record<string, unknown> | null>(nav.prefill ?? null);
+  // The number a new draft got at creation (the form stays mounted when the address becomes the edit address), and
+  // the clone it came from (its values stay the form's starting values).
+  const [created, setCreated] = useState<(RequestRecord & { fromClone?: number }) | null>(null);
 
-  useEffect(() => {
-    const wanted = id ? Number(id) : nav.cloneId;
-    if (!wanted) {
-      setLoaded({ status: 'ready', record: null, key: 'new' });
-      return;
-    }
-    if (Number(id) === createdId.current) return;
-    const controller = new AbortController();
-    setLoaded({ status: 'loading' });
-    getRequest(wanted, controller.signal).then(
-      (record) => {
-        if (id) setLoaded({ status: 'ready', record, key: String(record.id) });
-        else {
-          // A clone: a new draft with the form values, without documents, status or dates.
-          if (isCertificateType(record.certificateType)) setChosenType(record.certificateType);
-          setInitialValues(record as unknown as Record<string, unknown>);
-          setLoaded({ status: 'ready', record: null, key: `clone-${record.id}` });
-        }
-      },
-      (error) => !controller.signal.aborted && setLoaded({ status: 'error', error: error instanceof ApiError ? error : new ApiError(500) }),
-    );
-    return () => controller.abort();
-  }, [id, nav.cloneId]);
+  const justCreated = Number(id) === created?.id;
+  const cloneId = justCreated ? created.fromClone : nav.cloneId;
+  const editing = !!id && !justCreated;
+  const wanted = editing ? Number(id) : cloneId;
+  // Read once per screen (useFirstFetch): a refetch of this request must not reset or remount the form.
+  const source = useFirstFetch({
+    queryKey: queryKeys.requests.detail(wanted || 0),
+    queryFn: ({ signal }) => getRequest(wanted!, signal),
+    enabled: !!wanted,
+  });
+  const loaded: Loaded = !wanted ? { status: 'ready', record: null, key: 'new' }
+    : source.status !== 'ready' ? source
+    : editing ? { status: 'ready', record: source.data, key: String(source.data.id) }
+    : { status: 'ready', record: null, key: `clone-${source.data.id}` };
+  // A clone: a new draft with the form values, without documents, status or dates (and the source's subtype).
+  const cloneFrom = wanted && !editing && source.status === 'ready' ? source.data : null;
+  const initialValues = cloneFrom ? (cloneFrom as unknown as Record<string, unknown>) : prefill;
+  const shownType = cloneFrom && isCertificateType(cloneFrom.certificateType) ? cloneFrom.certificateType : chosenType;
 
   const onCreated = (record: RequestRecord) => {
-    createdId.current = record.id;
-    setCreated(record);
+    setCreated({ ...record, fromClone: cloneId });
     navigate(paths.certificate.edit.getHref(record.id), { replace: true, state: null });
   };
 
   const record = loaded.status === 'ready' ? loaded.record : null;
-  const type = (record?.certificateType as CertificateType | undefined) ?? (chosenType || null);
+  const type = (record?.certificateType as CertificateType | undefined) ?? (shownType || null);
   // Requesters edit while the lifecycle allows; administrators until the request is finished.
   const editable = !record || (user.isAdmin ? !isFinished(record.status) : isEditable(record));
   // An administrator edits a submitted request on its view page (Admin Edit: Save and Cancel, no autosave).
@@ -95,7 +91,7 @@ export function CertificateRequestPage() {
           {record && <FormDiscussions record={record} isAdmin={user.isAdmin} />}
           {!record && !created && !user.isExternal && (
             <div className="form-section">
-              <SelectField name="certificateType" label="Certificate Type" required options={CERTIFICATE_TYPES} value={chosenType}
+              <SelectField name="certificateType" label="Certificate Type" required options={CERTIFICATE_TYPES} value={shownType}
                 onChange={(e) => setChosenType(e.target.value as CertificateType | '')} disabled={!!nav.cloneId} />
             </div>
           )}

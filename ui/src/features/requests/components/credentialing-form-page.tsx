@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { CREDENTIALING_KIND } from '../../../../../domain';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert';
@@ -6,7 +6,9 @@ import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
+import { queryKeys } from '../../../lib/query-keys';
 import { getRequest } from '../../../lib/request-api';
+import { useFirstFetch } from '../../../lib/use-first-fetch';
 import { adminEditsInPlace, isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
@@ -23,34 +25,35 @@ type Loaded =
 
 /**
  * `/requests/credentialing/new` and `/requests/credentialing/:id/edit`. When the first save creates the draft,
- * the address becomes the edit address without reloading the form.
+ * the address becomes the edit address without reloading or remounting the form (same key, same record).
  */
 export function CredentialingFormPage() {
   const user = useUser();
   const { id } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
-  const createdId = useRef<number | null>(null);
+  // The draft the first save created (and the clone it came from): its edit address keeps the form as it is.
+  const [created, setCreated] = useState<{ id: number; cloneId?: number } | null>(null);
 
-  const cloneId = (location.state as { cloneId?: number } | null)?.cloneId;
-  useEffect(() => {
-    if (!id && !cloneId) {
-      setLoaded({ status: 'ready', record: null, key: 'new' });
-      return;
-    }
-    if (id && Number(id) === createdId.current) return;
-    const controller = new AbortController();
-    setLoaded({ status: 'loading' });
-    getRequest(Number(id ?? cloneId), controller.signal).then(
-      (record) => setLoaded(id ? { status: 'ready', record, key: String(record.id) } : { status: 'ready', record: null, key: `clone-${record.id}`, cloneFrom: record }),
-      (error) => !controller.signal.aborted && setLoaded({ status: 'error', error: error instanceof ApiError ? error : new ApiError(500) }),
-    );
-    return () => controller.abort();
-  }, [id, cloneId]);
+  const navCloneId = (location.state as { cloneId?: number } | null)?.cloneId;
+  const justCreated = !!id && Number(id) === created?.id;
+  const cloneId = justCreated ? created.cloneId : navCloneId;
+  const editing = !!id && !justCreated;
+  const wanted = editing ? Number(id) : cloneId || undefined;
+  // Read once per screen (useFirstFetch): a refetch of this request must not reset or remount the form.
+  const source = useFirstFetch({
+    queryKey: queryKeys.requests.detail(wanted ?? 0),
+    queryFn: ({ signal }) => getRequest(wanted!, signal),
+    enabled: wanted !== undefined,
+  });
+  let loaded: Loaded;
+  if (wanted === undefined) loaded = { status: 'ready', record: null, key: 'new' };
+  else if (source.status !== 'ready') loaded = source;
+  else if (editing) loaded = { status: 'ready', record: source.data, key: String(source.data.id) };
+  else loaded = { status: 'ready', record: null, key: `clone-${source.data.id}`, cloneFrom: source.data };
 
   const onCreated = (record: RequestRecord) => {
-    createdId.current = record.id;
+    setCreated({ id: record.id, cloneId });
     navigate(paths.credentialing.edit.getHref(record.id), { replace: true, state: null });
   };
 
