@@ -4,12 +4,9 @@ import { CERTIFICATE_TYPES, CONTRACTS_CERTIFICATE, isCertificateType, isFinished
 import { Alert } from '../../../components/ui/alert';
 import { SelectField } from '../../../components/ui/form-field';
 import { Loading } from '../../../components/ui/loading';
-import { ApiError } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
-import { queryKeys } from '../../../lib/query-keys';
-import { getRequest } from '../../../lib/request-api';
-import { useFirstFetch } from '../../../lib/use-first-fetch';
+import { useRequestFormSource } from '../hooks/use-request-form-source';
 import { adminEditsInPlace, isEditable } from '../../../lib/request-labels';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
@@ -17,11 +14,6 @@ import { FormDiscussions } from '../../../components/recent-discussions';
 import { RequestForm } from './request-form';
 import { LoadError } from './load-error';
 import { HelpLine } from './help-line';
-
-type Loaded =
-  | { status: 'loading' }
-  | { status: 'ready'; record: RequestRecord | null; key: string }
-  | { status: 'error'; error: ApiError };
 
 /** Navigation state: Clone (`cloneId`) or a follow-up from a credentialing request (`certificateType` + `prefill`). */
 export interface CertificateNavState { cloneId?: number; certificateType?: CertificateType; prefill?: Record<string, unknown> }
@@ -39,31 +31,14 @@ export function CertificateRequestPage() {
   const [chosenType, setChosenType] = useState<CertificateType | ''>(user.isExternal ? 'Clinician' : nav.certificateType ?? '');
   // The follow-up's values, kept past the address change that drops the navigation state.
   const [prefill] = useState<Record<string, unknown> | null>(nav.prefill ?? null);
-  // The number a new draft got at creation (the form stays mounted when the address becomes the edit address), and
-  // the clone it came from (its values stay the form's starting values).
-  const [created, setCreated] = useState<(RequestRecord & { fromClone?: number }) | null>(null);
-
-  const justCreated = Number(id) === created?.id;
-  const cloneId = justCreated ? created.fromClone : nav.cloneId;
-  const editing = !!id && !justCreated;
-  const wanted = editing ? Number(id) : cloneId;
-  // Read once per screen (useFirstFetch): a refetch of this request must not reset or remount the form.
-  const source = useFirstFetch({
-    queryKey: queryKeys.requests.detail(wanted || 0),
-    queryFn: ({ signal }) => getRequest(wanted!, signal),
-    enabled: !!wanted,
-  });
-  const loaded: Loaded = !wanted ? { status: 'ready', record: null, key: 'new' }
-    : source.status !== 'ready' ? source
-    : editing ? { status: 'ready', record: source.data, key: String(source.data.id) }
-    : { status: 'ready', record: null, key: `clone-${source.data.id}` };
+  const { loaded, created, markCreated } = useRequestFormSource(id, nav.cloneId);
   // A clone: a new draft with the form values, without documents, status or dates (and the source's subtype).
-  const cloneFrom = wanted && !editing && source.status === 'ready' ? source.data : null;
+  const cloneFrom = loaded.status === 'ready' ? loaded.cloneFrom ?? null : null;
   const initialValues = cloneFrom ? (cloneFrom as unknown as Record<string, unknown>) : prefill;
   const shownType = cloneFrom && isCertificateType(cloneFrom.certificateType) ? cloneFrom.certificateType : chosenType;
 
   const onCreated = (record: RequestRecord) => {
-    setCreated({ ...record, fromClone: cloneId });
+    markCreated(record);
     navigate(paths.certificate.edit.getHref(record.id), { replace: true, state: null });
   };
 
