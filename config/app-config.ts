@@ -2,8 +2,9 @@
  * Every setting, read once from the environment with embedded development defaults (issue #2).
  * Imported by the API, the worker and the scripts; never by workflows/ or ui/.
  * With NODE_ENV=production the development defaults that would be unsafe are refused: loadConfig throws when
- * JWT_SECRET is missing, shorter than 32 characters or a value committed to this repository, and when
- * SEED_DEV_ACCOUNTS=true asks for the development accounts.
+ * JWT_SECRET is missing, shorter than 32 characters or a value committed to this repository, when
+ * SEED_DEV_ACCOUNTS=true asks for the development accounts, and when an office fact people read has no value of its
+ * own (PRODUCTION_REQUIRED_SETTINGS: the samples below are never shown to a real requester).
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -26,8 +27,10 @@ const COMMITTED_JWT_SECRETS = new Set([
   'change-me-in-production-0123456789abcdef0123456789abcdef',
 ]);
 export const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
-/** A placeholder in the office's format until RISK_MANAGEMENT_PHONE names the real line. */
+/** A development sample in the office's format; production requires RISK_MANAGEMENT_PHONE. */
 export const DEFAULT_RISK_MANAGEMENT_PHONE = '503-494-0000';
+/** A development sample mailbox; production requires RISK_MANAGEMENT_EMAIL. */
+export const DEFAULT_RISK_MANAGEMENT_EMAIL = 'riskmanagement@coi-portal.local';
 
 /** Thrown by loadConfig for a setting the process must not start with. */
 export class ConfigError extends Error {
@@ -44,6 +47,7 @@ export interface AppConfig {
   taskQueue: string;
   temporalUiUrl: string;
   smtpUrl: string | null;
+  /** the sender of every email: MAIL_FROM, default "Risk Management <RISK_MANAGEMENT_EMAIL>" */
   mailFrom: string;
   /** the risk-management office's mailbox: requesters' discussion messages go there (domain/email-recipients.ts) */
   riskManagementEmail: string;
@@ -80,6 +84,8 @@ export interface AppConfig {
   metrics: { host: string; port: number };
   /** NODE_ENV=production. */
   production: boolean;
+  /** The office facts still at their development sample (never in production: loadConfig refuses to start). */
+  officeSamples: OfficeSetting[];
   /**
    * The least level the API and the worker log, as JSON lines with the command's `reqId` (temporal/worker-logging.ts):
    * LOG_LEVEL (trace, debug, info, warn, error); default info in production (a line per call and per activity),
@@ -170,7 +176,36 @@ export function seedDevAccountsSetting(env: NodeJS.ProcessEnv = process.env): bo
 export const defaultDatabaseUrl = (env: NodeJS.ProcessEnv = process.env, database = 'coi_portal') =>
   `postgres://postgres@127.0.0.1:${env.PGPORT || 5432}/${database}`;
 
+/**
+ * What people read or follow that only the office can say: each prints in help lines, password messages, email links
+ * or mail headers, so production never falls back to a sample for it. The order is the order of the refusal message.
+ */
+export const PRODUCTION_REQUIRED_SETTINGS = {
+  JWT_SECRET: 'the secret that signs sessions (openssl rand -base64 48)',
+  PUBLIC_URL: 'the https address people use: every link in an email and the single sign-on addresses start with it',
+  RISK_MANAGEMENT_PHONE: 'the office\'s phone number, shown in the request forms\' help line and in password messages',
+  RISK_MANAGEMENT_EMAIL: 'the office\'s mailbox: requesters\' messages and resubmissions go there, and emails are sent from it',
+} as const;
+export type RequiredSetting = keyof typeof PRODUCTION_REQUIRED_SETTINGS;
+/** The required settings development runs with a sample of. */
+export type OfficeSetting = Exclude<RequiredSetting, 'JWT_SECRET'>;
+
+/** With NODE_ENV=production, refuses to start while any required setting is unset, naming every one in one message. */
+export function refuseMissingProductionSettings(env: NodeJS.ProcessEnv): void {
+  if (env.NODE_ENV !== 'production') return;
+  const missing = (Object.keys(PRODUCTION_REQUIRED_SETTINGS) as RequiredSetting[]).filter((name) => !env[name]?.trim());
+  if (!missing.length) return;
+  throw new ConfigError(`With NODE_ENV=production the portal does not start without values of its own for these settings: ${missing.join(', ')}.\n`
+    + missing.map((name) => `  ${name} is not set: ${PRODUCTION_REQUIRED_SETTINGS[name]}`).join('\n')
+    + '\n(docs/OPERATIONS.md "First day" lists them; development keeps its samples.)');
+}
+
+/** The office settings that fell back to their development sample (outside production only). */
+const officeSamplesOf = (env: NodeJS.ProcessEnv): OfficeSetting[] =>
+  (['PUBLIC_URL', 'RISK_MANAGEMENT_PHONE', 'RISK_MANAGEMENT_EMAIL'] as const).filter((name) => !env[name]?.trim());
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  refuseMissingProductionSettings(env);
   const dataDir = path.resolve(env.DATA_DIR ?? path.join(root, 'data'));
   const apiPort = Number(env.PORT ?? 3030);
   const apiHost = env.HOST ?? '127.0.0.1';
@@ -185,14 +220,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'coi-requests',
     temporalUiUrl: env.TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233',
     smtpUrl: env.SMTP_URL ?? null,
-    mailFrom: env.MAIL_FROM ?? 'Risk Management <riskmanagement@coi-portal.local>',
-    riskManagementEmail: env.RISK_MANAGEMENT_EMAIL ?? 'riskmanagement@coi-portal.local',
-    riskManagementPhone: env.RISK_MANAGEMENT_PHONE ?? DEFAULT_RISK_MANAGEMENT_PHONE,
+    mailFrom: env.MAIL_FROM?.trim() || `Risk Management <${env.RISK_MANAGEMENT_EMAIL?.trim() || DEFAULT_RISK_MANAGEMENT_EMAIL}>`,
+    riskManagementEmail: env.RISK_MANAGEMENT_EMAIL?.trim() || DEFAULT_RISK_MANAGEMENT_EMAIL,
+    riskManagementPhone: env.RISK_MANAGEMENT_PHONE?.trim() || DEFAULT_RISK_MANAGEMENT_PHONE,
     outboxPort: Number(env.OUTBOX_PORT ?? 8025),
     chromiumPath: env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH,
     apiHost,
     apiPort,
-    publicUrl: env.PUBLIC_URL ?? `http://${apiHost}:${apiPort}`,
+    publicUrl: env.PUBLIC_URL?.trim() || `http://${apiHost}:${apiPort}`,
     jwtSecret: production ? productionJwtSecret(env.JWT_SECRET) : env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
     trustProxy: trustProxySetting(env.TRUST_PROXY),
@@ -206,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventsHeartbeatMs: Number(env.EVENTS_HEARTBEAT_MS ?? 15_000),
     metrics: { host: env.METRICS_HOST ?? '127.0.0.1', port: Number(env.METRICS_PORT ?? 0) },
     production,
+    officeSamples: officeSamplesOf(env),
     logLevel: logLevelSetting(env.LOG_LEVEL, production),
     seedDevAccounts: seedDevAccountsSetting(env),
     saml: samlSettings(env),
