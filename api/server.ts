@@ -1,6 +1,7 @@
 /** API process entry: `node --import tsx api/server.ts`. */
 import { loadConfig, unsafeListenReason } from '../config/app-config';
 import { createOrm } from '../db/orm';
+import { refuseSampleData } from '../db/refuse-sample-data';
 import { DocumentFiles } from '../storage/document-files';
 import { createTemporalClient } from '../temporal/connection';
 import { startMetricsServer } from '../temporal/metrics-server';
@@ -14,6 +15,7 @@ if (unsafe) {
   process.exit(1);
 }
 const orm = await createOrm(config.databaseUrl);
+await refuseSampleData(orm, config.production);
 // Lazy: the API starts while Temporal is down (readiness says so); commands answer 503 until it is back.
 const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace, { lazy: true });
 const files = await new DocumentFiles(config.uploadsDir).init();

@@ -119,11 +119,21 @@ const policyYearStartOf = (now: Date) => (now.getUTCMonth() >= 6 ? now.getUTCFul
 
 /**
  * Sample policy years from July 1 2002 through the policy year after the current one (spec 2 §9.2), so that a demo
- * certificate issued today shows its coverage (issue #22 item 14). 2024-25 carries the spec's figures; earlier years
- * step down 3% a year and later ones rise 3% (our choice: the spec only says the limits rise over time).
+ * certificate issued today shows its coverage (issue #22 item 14). Development and tests only: production never seeds
+ * them (db/sample-policy-years.ts finds and removes any an earlier seed left).
  */
-export const seedPolicyYears = (now = new Date()) => Array.from({ length: policyYearStartOf(now) + 2 - 2002 }, (_, i) => {
-  const startYear = 2002 + i;
+export const seedPolicyYears = (now = new Date()) =>
+  Array.from({ length: policyYearStartOf(now) + 2 - FIRST_SAMPLE_POLICY_YEAR }, (_, i) => samplePolicyYear(FIRST_SAMPLE_POLICY_YEAR + i));
+
+export const FIRST_SAMPLE_POLICY_YEAR = 2002;
+/** The sample numbers: `UHS-PL-2024-25` for the year from July 1 2024. */
+export const SAMPLE_POLICY_NUMBER = /^UHS-PL-(\d{4})-(\d{2})$/;
+
+/**
+ * The sample policy year starting July 1 of `startYear`. 2024-25 carries the spec's figures; earlier years step down
+ * 3% a year and later ones rise 3% (our choice: the spec only says the limits rise over time).
+ */
+export function samplePolicyYear(startYear: number) {
   const yearsBefore = 2024 - startYear;
   const factor = Math.pow(0.97, yearsBefore);
   const round = (n: number) => (Math.round(n / 100) * 100).toFixed(2);
@@ -134,7 +144,7 @@ export const seedPolicyYears = (now = new Date()) => Array.from({ length: policy
     limitClaim: yearsBefore === 0 ? '2565400.00' : round(2565400 * factor),
     annualAggregate: yearsBefore === 0 ? '5130700.00' : round(5130700 * factor),
   };
-});
+}
 
 export const FIRST_REQUEST_NUMBER = 50001;
 

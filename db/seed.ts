@@ -1,7 +1,9 @@
 /**
  * Seeds what the portal needs; safe to run at every start (inserts only what is missing). The reference data (request
- * counter, email templates, policy years) always; the development accounts (DEV_ADMIN, DEV_REQUESTER, whose passwords
- * are published in the README) only with `devAccounts` (config.seedDevAccounts: never in production).
+ * counter, email templates, FAQs) always; the sample policy years only with `samplePolicyYears` (never in production:
+ * their numbers and limits are made up and would print on certificates); the development accounts (DEV_ADMIN,
+ * DEV_REQUESTER, whose passwords are published in the README) only with `devAccounts` (config.seedDevAccounts: never
+ * in production).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from './password-hash';
@@ -11,9 +13,12 @@ import {
   EXTRA_EMAIL_TEMPLATES,
 } from './seed-data';
 import { PRODUCT_NAME } from '../domain/reference-lists';
+import { findSamplePolicyYears, samplePolicyYearsFound } from './sample-policy-years';
 
 export interface SeedOptions {
   devAccounts: boolean;
+  /** Development and tests: sample policy years, so a demo certificate has coverage. Production: none. */
+  samplePolicyYears: boolean;
   log?: (line: string) => void;
 }
 
@@ -30,20 +35,29 @@ export async function seed(em: EntityManager, options: SeedOptions): Promise<voi
   for (const template of [...SEED_EMAIL_TEMPLATES, ...EXTRA_EMAIL_TEMPLATES]) {
     if (!titles.has(template.title)) em.create(EmailTemplateSchema, template);
   }
-  const policyYears = await em.find(PolicyYearSchema, {});
-  if (policyYears.length === 0) {
-    for (const year of seedPolicyYears()) em.create(PolicyYearSchema, year);
-  } else if (options.devAccounts) {
-    // A development database from an earlier day: add the sample years it lacks (never one that overlaps a year
-    // someone entered), so the current and next policy years exist.
-    const overlaps = (y: { startDate: Date; endDate: Date }) => policyYears.some((p) => p.startDate <= y.endDate && p.endDate >= y.startDate);
-    for (const year of seedPolicyYears()) if (!overlaps(year)) em.create(PolicyYearSchema, year);
+  if (options.samplePolicyYears) await seedSamplePolicyYears(em, options.devAccounts);
+  else {
+    const samples = await findSamplePolicyYears(em);
+    if (samples.length) options.log?.(`WARNING: ${samplePolicyYearsFound(samples)}`);
+    else if ((await em.count(PolicyYearSchema, {})) === 0) options.log?.('No policy years on record: certificates are refused until the real ones are entered under Manage > Policies.');
   }
   if ((await em.count(FaqSchema, {})) === 0) {
     const orders = { Admin: 0, Requester: 0 };
     for (const faq of SEED_FAQS) em.create(FaqSchema, { ...faq, order: ++orders[faq.type] });
   }
   await em.flush();
+}
+
+async function seedSamplePolicyYears(em: EntityManager, devAccounts: boolean): Promise<void> {
+  const policyYears = await em.find(PolicyYearSchema, {});
+  if (policyYears.length === 0) {
+    for (const year of seedPolicyYears()) em.create(PolicyYearSchema, year);
+  } else if (devAccounts) {
+    // A development database from an earlier day: add the sample years it lacks (never one that overlaps a year
+    // someone entered), so the current and next policy years exist.
+    const overlaps = (y: { startDate: Date; endDate: Date }) => policyYears.some((p) => p.startDate <= y.endDate && p.endDate >= y.startDate);
+    for (const year of seedPolicyYears()) if (!overlaps(year)) em.create(PolicyYearSchema, year);
+  }
 }
 
 async function seedDevAccounts(em: EntityManager): Promise<void> {

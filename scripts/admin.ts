@@ -5,6 +5,8 @@
  *   add <email> --first <name> --last <name>   put an address on the admin list (again: updates the names)
  *   remove <email>                             take it off
  *   list                                       the admin list
+ *   remove-sample-policy-years                 delete the made-up policy years an earlier development seed left
+ *                                              (db/sample-policy-years.ts; a production start refuses while they exist)
  *   resume                                     after a restore into an empty Temporal: re-create the workflows of the
  *                                              open requests and running exports from PostgreSQL (temporal/resume-requests.ts)
  *
@@ -16,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/app-config';
 import { AdminSchema } from '../db/entities';
 import { createOrm } from '../db/orm';
+import { removeSamplePolicyYears } from '../db/sample-policy-years';
 import { isEmailAddress } from '../domain';
 import { recordSecurityEvent } from '../api/services/security-log';
 import { createTemporalClient } from '../temporal/connection';
@@ -25,6 +28,7 @@ const USAGE = `Usage: admin <command>
   add <email> --first <first name> --last <last name>   put an address on the admin list (or update its names)
   remove <email>                                          take an address off the admin list
   list                                                    print the admin list
+  remove-sample-policy-years                              delete the sample policy years a development seed left
   resume                                                  after a restore into an empty Temporal: re-create the workflows
                                                           of open requests and running exports from PostgreSQL
 The person then signs in with university single sign-on (which proves the address) and is an administrator.`;
@@ -47,7 +51,7 @@ function fail(message: string): never {
 const email = rawEmail?.trim().toLowerCase();
 if ((command === 'add' || command === 'remove') && (!email || !isEmailAddress(email))) fail(`"${rawEmail ?? ''}" is not an email address`);
 if (command === 'add' && (!values.first?.trim() || !values.last?.trim())) fail('add needs --first and --last');
-if (!['add', 'remove', 'list', 'resume'].includes(command)) fail(`unknown command "${command}"`);
+if (!['add', 'remove', 'list', 'resume', 'remove-sample-policy-years'].includes(command)) fail(`unknown command "${command}"`);
 
 const config = loadConfig();
 const orm = await createOrm(config.databaseUrl, { poolMax: 1 });
@@ -60,6 +64,11 @@ try {
     } finally {
       await client.connection.close();
     }
+  } else if (command === 'remove-sample-policy-years') {
+    const removed = await removeSamplePolicyYears(em as never);
+    console.log(removed.length
+      ? `Removed ${removed.length} sample policy years (${removed[0].policyNumber} … ${removed.at(-1)!.policyNumber}). Enter the real ones under Manage > Policies.`
+      : 'No sample policy years in this database.');
   } else if (command === 'list') {
     const admins = await em.find(AdminSchema, {}, { orderBy: { lastName: 'asc', firstName: 'asc' } });
     for (const a of admins) console.log(`${a.email}\t${a.firstName} ${a.lastName}`);

@@ -3,6 +3,7 @@ import { Runtime, type LogLevel } from '@temporalio/worker';
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/app-config';
 import { createActivityDeps } from './activity-deps';
+import { refuseSampleData } from '../db/refuse-sample-data';
 import { createTemporalClient } from './connection';
 import { jsonWorkerLogger } from './worker-logging';
 import { createRequestWorker } from './request-worker';
@@ -19,6 +20,7 @@ Runtime.install({
   ...(sdkMetricsPort ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } } : {}),
 });
 const deps = await createActivityDeps(config);
+await refuseSampleData(deps.orm, config.production);
 const metrics = sdkMetricsPort
   ? await startWorkerMetricsServer(deps.orm, config.metrics.host, config.metrics.port, `http://127.0.0.1:${sdkMetricsPort}/metrics`)
   : null;

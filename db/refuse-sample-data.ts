@@ -1,0 +1,11 @@
+/** Entry points' guard: a production API or worker exits before serving anything when the database holds sample data. */
+import type { Orm } from './orm';
+import { samplePolicyYearsRefusal } from './sample-policy-years';
+
+export async function refuseSampleData(orm: Orm, production: boolean): Promise<void> {
+  const refusal = await samplePolicyYearsRefusal(orm.em.fork() as never, production);
+  if (!refusal) return;
+  console.error(refusal);
+  await orm.close();
+  process.exit(1);
+}
