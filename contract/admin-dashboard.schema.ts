@@ -1,6 +1,6 @@
 /** `GET /admin-dashboard` (spec 2 §7.4; pages and database counts per issue #11). */
 import { Type } from 'typebox';
-import { ALL_STATUSES, REQUEST_TYPE } from '../domain';
+import { ALL_STATUSES, CHECKLIST_ITEM_IDS, REQUEST_TYPE } from '../domain';
 import { RequestTypeLabelParam } from './find-query.schema';
 import { StringEnum } from './primitives';
 import { RequestListItem } from './request.schema';
@@ -33,4 +33,13 @@ export const AdminDashboard = Type.Object({
   }),
   staleLettersTotal: Type.Integer({ minimum: 0, description: 'how many requests are flagged in all' }),
   emailProblems: Type.Integer({ minimum: 0, description: 'emails and letters that failed or are long delayed (GET /email-problems lists them)' }),
+  beforeFirstCertificate: Type.Object({
+    complete: Type.Boolean({ description: 'every item done: the dashboard no longer shows the list' }),
+    items: Type.Array(Type.Object({
+      id: StringEnum(CHECKLIST_ITEM_IDS),
+      label: Type.String(),
+      done: Type.Boolean(),
+      detail: Type.String({ description: 'what is on record (the policy year in force, the setting\'s value), or what is missing and why it matters' }),
+    })),
+  }, { description: 'what the office must put in place before the first certificate (domain/first-certificate-checklist.ts)' }),
 });

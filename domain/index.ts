@@ -33,3 +33,4 @@ export * from './effect-problems';
 export * from './people-directory';
 export * from './time-of-day';
 export * from './date-range-picking';
+export * from './first-certificate-checklist';

@@ -6,6 +6,7 @@ import { AdminDashboard, AdminDashboardQuery, DASHBOARD_DEFAULT_LIMIT } from '..
 import { errorResponses } from '../../contract/error.schema';
 import { queueCounts, submissionCounts } from '../query/request-counts';
 import { countEmailProblems } from '../services/email-problems';
+import { firstCertificateChecklistOf } from '../services/first-certificate-checklist';
 import { recordForCaller } from '../services/request-access';
 
 /**
@@ -28,13 +29,14 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const stale = { letterStaleSince: { $ne: null } };
     // Raw statements, run together on the pool: no entity manager of their own is needed (plugins/orm-context.ts).
     const em = app.orm.em;
-    const [adminRequests, counts, staleLetters, staleLettersTotal, requestCounts, emailProblems] = await Promise.all([
+    const [adminRequests, counts, staleLetters, staleLettersTotal, requestCounts, emailProblems, beforeFirstCertificate] = await Promise.all([
       findRequestRows(em, { where, orderBy: { updatedAt: 'desc', id: 'desc' }, limit, skip: 0, fields }),
       queueCounts(em, where),
       findRequestRows(em, { where: stale, orderBy: { letterStaleSince: 'asc', id: 'asc' }, limit, skip: 0, fields }),
       countRequests(em, stale),
       submissionCounts(em, new Date(), app.config.clockPolicy.calendar.timeZone),
       countEmailProblems(em),
+      firstCertificateChecklistOf(em, app.config),
     ]);
     return {
       requestCounts,
@@ -43,6 +45,7 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       staleLetters: staleLetters.map((r) => recordForCaller(user, r)),
       staleLettersTotal,
       emailProblems,
+      beforeFirstCertificate,
     };
   });
 };

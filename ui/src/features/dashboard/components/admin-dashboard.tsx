@@ -13,6 +13,7 @@ import type { QueueCount } from '../../../types/api';
 import { getAdminDashboard } from '../api/get-admin-dashboard';
 import type { RequestListFilter } from '../api/get-requests';
 import { useRequestPage } from '../hooks/use-request-page';
+import { FirstCertificateChecklist } from './first-certificate-checklist';
 import { NewRequestButtons } from './new-request-buttons';
 import { PagedRequestTable } from './paged-request-table';
 import { RequestCounts } from './request-counts';
@@ -64,6 +65,7 @@ export function AdminDashboard() {
       {dashboard.status === 'error' && <Alert kind="error">{MESSAGES.dashboardLoadFailed}</Alert>}
       {dashboard.data && (
         <>
+          <FirstCertificateChecklist checklist={dashboard.data.beforeFirstCertificate} />
           <RequestCounts counts={dashboard.data.requestCounts} />
           {dashboard.data.emailProblems > 0 && (
             <Alert kind="error">
