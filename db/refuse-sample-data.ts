@@ -2,10 +2,10 @@
 import type { Orm } from './orm';
 import { samplePolicyYearsRefusal } from './sample-policy-years';
 
-export async function refuseSampleData(orm: Orm, production: boolean): Promise<void> {
+export async function refuseSampleData(orm: Orm, production: boolean, close: () => Promise<void> = () => orm.close()): Promise<void> {
   const refusal = await samplePolicyYearsRefusal(orm.em.fork() as never, production);
   if (!refusal) return;
   console.error(refusal);
-  await orm.close();
+  await close();
   process.exit(1);
 }

@@ -187,6 +187,8 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PUBLIC_URL: url,
+    RISK_MANAGEMENT_PHONE: '503-494-1234',
+    RISK_MANAGEMENT_EMAIL: 'riskmanagement@university.example',
     DATA_DIR: path.join(dataDir, 'files'),
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporal.address,

@@ -206,7 +206,7 @@ async function main() {
     databaseUrl: config.databaseUrl, isDefault: usesDefaultDatabase(), clusterDir: path.join(config.dataDir, 'postgres'),
     persistent: true, log: (line) => log(line),
   });
-  await prepareDatabase(config.databaseUrl, (line) => log(`database: ${line}`), { devAccounts: config.seedDevAccounts });
+  await prepareDatabase(config.databaseUrl, (line) => log(`database: ${line}`), { devAccounts: config.seedDevAccounts, samplePolicyYears: !config.production });
   log(`database ready in ${seconds(t)} (${new URL(config.databaseUrl).pathname.slice(1)})`);
 
   // Data directories

@@ -20,7 +20,7 @@ Runtime.install({
   ...(sdkMetricsPort ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } } : {}),
 });
 const deps = await createActivityDeps(config);
-await refuseSampleData(deps.orm, config.production);
+await refuseSampleData(deps.orm, config.production, () => deps.close());
 const metrics = sdkMetricsPort
   ? await startWorkerMetricsServer(deps.orm, config.metrics.host, config.metrics.port, `http://127.0.0.1:${sdkMetricsPort}/metrics`)
   : null;

@@ -2,8 +2,11 @@
  * The production build (scripts/build.ts, `npm run build`) runs on plain Node with nothing but production
  * dependencies: every package the bundles load is in package.json "dependencies", and the compiled entries work
  * against the test database and Temporal server with NODE_ENV=production:
- *   node dist/migrate.js  creates, migrates and seeds a new database (no development accounts)
- *   node dist/server.js   refuses a missing JWT secret; with one, answers /api/v1/health; the dev admin cannot sign in
+ *   node dist/migrate.js  creates, migrates and seeds a new database (no development accounts, no sample policy years)
+ *   node dist/server.js   refuses a missing JWT secret and missing office facts, naming each; refuses (as the worker
+ *                         does) a database holding sample policy years until  node dist/admin.js
+ *                         remove-sample-policy-years  takes them out; then answers /api/v1/health; the dev admin
+ *                         cannot sign in
  *   node dist/worker.js   loads the prebuilt workflow bundle and polls its task queue
  * The build goes to dist-test-<pid>/ (one level below the root, like dist/) and is removed afterwards.
  */
@@ -17,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dropDatabase } from '../../db/database';
-import { DEV_ADMIN, SEED_EMAIL_TEMPLATES, EXTRA_EMAIL_TEMPLATES } from '../../db/seed-data';
+import { DEV_ADMIN, SEED_EMAIL_TEMPLATES, EXTRA_EMAIL_TEMPLATES, seedPolicyYears } from '../../db/seed-data';
 import { buildProduction, type BuildResult } from '../../scripts/build';
 import { freePort } from '../../temporal/dev-server';
 
@@ -34,11 +37,11 @@ const running: ChildProcess[] = [];
 
 interface Run { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
-/** `node <outDir>/<entry>.js` with a production environment: no tsx loader, no NODE_OPTIONS. */
-function node(entry: string, env: Record<string, string | undefined>): Run {
+/** `node <outDir>/<entry>.js [args]` with a production environment: no tsx loader, no NODE_OPTIONS. */
+function node(entry: string, env: Record<string, string | undefined>, args: string[] = []): Run {
   const base = { ...process.env };
   delete base.NODE_OPTIONS;
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(outDir, `${entry}.js`)], {
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(outDir, `${entry}.js`), ...args], {
     cwd: root,
     env: {
       ...base,
@@ -49,6 +52,9 @@ function node(entry: string, env: Record<string, string | undefined>): Run {
       DATA_DIR: dataDir,
       SMTP_URL: 'smtp://127.0.0.1:1',
       JWT_SECRET: randomBytes(36).toString('base64'),
+      PUBLIC_URL: 'https://coi.university.example',
+      RISK_MANAGEMENT_PHONE: '503-494-1234',
+      RISK_MANAGEMENT_EMAIL: 'riskmanagement@university.example',
       LOG_LEVEL: 'warn',
       ...env,
     },
@@ -126,6 +132,8 @@ describe('production build', () => {
       expect((await client.query('select count(*)::int as n from users')).rows[0].n).toBe(0);
       expect((await client.query('select count(*)::int as n from admins')).rows[0].n).toBe(0);
       expect((await client.query('select count(*)::int as n from email_templates')).rows[0].n).toBe(SEED_EMAIL_TEMPLATES.length + EXTRA_EMAIL_TEMPLATES.length);
+      expect((await client.query('select count(*)::int as n from policies')).rows[0].n, 'no made-up policy years').toBe(0);
+      expect(run.output()).toContain('No policy years on record');
     } finally {
       await client.end();
     }
@@ -136,6 +144,39 @@ describe('production build', () => {
     expect(await run.exited).not.toBe(0);
     expect(run.output()).toMatch(/JWT_SECRET is not set/);
   });
+
+  it('node dist/server.js refuses to start without the office\'s own facts, naming each missing one', async () => {
+    const run = node('server', { PUBLIC_URL: undefined, RISK_MANAGEMENT_PHONE: undefined, RISK_MANAGEMENT_EMAIL: '' });
+    expect(await run.exited).not.toBe(0);
+    expect(run.output()).toContain('without values of its own for these settings: PUBLIC_URL, RISK_MANAGEMENT_PHONE, RISK_MANAGEMENT_EMAIL.');
+    for (const name of ['PUBLIC_URL', 'RISK_MANAGEMENT_PHONE', 'RISK_MANAGEMENT_EMAIL']) expect(run.output()).toContain(`  ${name} is not set: `);
+  });
+
+  it('node dist/server.js and dist/worker.js refuse a database holding sample policy years; dist/admin.js removes exactly them', async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const samples = seedPolicyYears();
+      for (const y of samples) {
+        await client.query('insert into policies (start_date, end_date, policy_number, limit_claim, annual_aggregate, created_at, updated_at) values ($1, $2, $3, $4, $5, now(), now())',
+          [y.startDate, y.endDate, y.policyNumber, y.limitClaim, y.annualAggregate]);
+      }
+      const range = `${samples[0].policyNumber} … ${samples.at(-1)!.policyNumber}`;
+      for (const entry of ['server', 'worker']) {
+        const run = node(entry, { HOST: '127.0.0.1', PORT: String(await freePort()), WORKFLOW_BUNDLE_PATH: path.join(outDir, 'workflow-bundle.js') });
+        expect(await run.exited, run.output()).toBe(1);
+        expect(run.output()).toContain(`Refusing to start with NODE_ENV=production: This database holds ${samples.length} sample policy years from a development seed (${range})`);
+        expect(run.output()).toContain('node dist/admin.js remove-sample-policy-years');
+        expect(run.output()).not.toMatch(/API listening|worker polling/);
+      }
+      const remove = node('admin', {}, ['remove-sample-policy-years']);
+      expect(await remove.exited, remove.output()).toBe(0);
+      expect(remove.output()).toContain(`Removed ${samples.length} sample policy years (${range})`);
+      expect((await client.query('select count(*)::int as n from policies')).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  }, 120_000);
 
   it('node dist/server.js answers the health check; the development administrator does not exist', async () => {
     const port = await freePort();

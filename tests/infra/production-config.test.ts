@@ -1,19 +1,27 @@
 /**
  * Production shape of the settings and the seed: with NODE_ENV=production the configuration refuses a missing,
- * short or committed JWT secret and any request for the development accounts, and preparing a database seeds the
- * reference data only. Outside production nothing changes for `npm start` and the tests.
+ * short or committed JWT secret, any request for the development accounts and any office fact left unset (each
+ * named, all in one message), and preparing a database seeds the reference data only: no development accounts, no
+ * sample policy years (and says so when an earlier seed left them; the API and worker then refuse to start, which
+ * tests/infra/production-build.test.ts runs). Outside production nothing changes for `npm start` and the tests.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { ConfigError, DEVELOPMENT_JWT_SECRET, loadConfig, seedDevAccountsSetting } from '../../config/app-config';
+import {
+  ConfigError, DEFAULT_RISK_MANAGEMENT_EMAIL, DEFAULT_RISK_MANAGEMENT_PHONE, DEVELOPMENT_JWT_SECRET, loadConfig, PRODUCTION_REQUIRED_SETTINGS,
+  seedDevAccountsSetting,
+} from '../../config/app-config';
 import { dropDatabase } from '../../db/database';
 import { createOrm } from '../../db/orm';
 import { prepareDatabase } from '../../db/prepare-database';
 import { AdminSchema, CounterSchema, EmailTemplateSchema, PolicyYearSchema, UserSchema } from '../../db/entities';
-import { DEV_ADMIN, DEV_REQUESTER, SEED_EMAIL_TEMPLATES, EXTRA_EMAIL_TEMPLATES } from '../../db/seed-data';
+import { DEV_ADMIN, DEV_REQUESTER, SEED_EMAIL_TEMPLATES, EXTRA_EMAIL_TEMPLATES, samplePolicyYear, seedPolicyYears } from '../../db/seed-data';
+import { findSamplePolicyYears, removeSamplePolicyYears, samplePolicyYearsRefusal } from '../../db/sample-policy-years';
 
 const GOOD_SECRET = randomBytes(36).toString('base64');
-const production = (env: Record<string, string | undefined> = {}) => ({ NODE_ENV: 'production', JWT_SECRET: GOOD_SECRET, ...env });
+/** The office's own facts, as an operator sets them. */
+const OFFICE = { PUBLIC_URL: 'https://coi.university.example', RISK_MANAGEMENT_PHONE: '503-494-7700', RISK_MANAGEMENT_EMAIL: 'riskmanagement@university.example' };
+const production = (env: Record<string, string | undefined> = {}) => ({ NODE_ENV: 'production', JWT_SECRET: GOOD_SECRET, ...OFFICE, ...env });
 
 describe('configuration with NODE_ENV=production', () => {
   it.each([
@@ -49,7 +57,50 @@ describe('configuration with NODE_ENV=production', () => {
   });
 });
 
+describe('the office\'s own facts with NODE_ENV=production', () => {
+  it.each(Object.keys(OFFICE))('refuses to start without %s, naming it and what it is for', (name) => {
+    for (const value of [undefined, '', '   ']) {
+      const env = production({ [name]: value });
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(`without values of its own for these settings: ${name}.\n  ${name} is not set: ${PRODUCTION_REQUIRED_SETTINGS[name as keyof typeof OFFICE]}`);
+    }
+  });
+
+  it('names every missing setting in one message, the JWT secret included', () => {
+    let message = '';
+    try {
+      loadConfig({ NODE_ENV: 'production' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toContain('these settings: JWT_SECRET, PUBLIC_URL, RISK_MANAGEMENT_PHONE, RISK_MANAGEMENT_EMAIL.');
+    for (const name of Object.keys(PRODUCTION_REQUIRED_SETTINGS)) expect(message).toMatch(new RegExp(`^  ${name} is not set: `, 'm'));
+  });
+
+  it('runs with the values given, sends mail from the office mailbox unless MAIL_FROM says otherwise, and reports no sample', () => {
+    const config = loadConfig(production());
+    expect(config).toMatchObject({
+      publicUrl: OFFICE.PUBLIC_URL, riskManagementPhone: OFFICE.RISK_MANAGEMENT_PHONE, riskManagementEmail: OFFICE.RISK_MANAGEMENT_EMAIL,
+      mailFrom: `Risk Management <${OFFICE.RISK_MANAGEMENT_EMAIL}>`, officeSamples: [],
+    });
+    expect(JSON.stringify(config)).not.toContain(DEFAULT_RISK_MANAGEMENT_PHONE);
+    expect(JSON.stringify(config)).not.toContain(DEFAULT_RISK_MANAGEMENT_EMAIL);
+    expect(loadConfig(production({ MAIL_FROM: 'COI Desk <coi@university.example>' })).mailFrom).toBe('COI Desk <coi@university.example>');
+  });
+});
+
 describe('configuration outside production', () => {
+  it('keeps the office\'s development samples and says which are samples', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      riskManagementPhone: DEFAULT_RISK_MANAGEMENT_PHONE, riskManagementEmail: DEFAULT_RISK_MANAGEMENT_EMAIL,
+      mailFrom: `Risk Management <${DEFAULT_RISK_MANAGEMENT_EMAIL}>`, publicUrl: 'http://127.0.0.1:3030',
+    });
+    expect(config.officeSamples).toEqual(['PUBLIC_URL', 'RISK_MANAGEMENT_PHONE', 'RISK_MANAGEMENT_EMAIL']);
+    expect(loadConfig({ RISK_MANAGEMENT_PHONE: '503-494-7700' }).officeSamples).toEqual(['PUBLIC_URL', 'RISK_MANAGEMENT_EMAIL']);
+  });
+
   it('keeps the development defaults', () => {
     for (const NODE_ENV of [undefined, 'development', 'test']) {
       const config = loadConfig({ NODE_ENV });
@@ -78,9 +129,10 @@ describe('seeding a production database', () => {
   it('creates the reference data and no development accounts, however often it runs', async () => {
     const lines: string[] = [];
     const devAccounts = loadConfig(production()).seedDevAccounts;
-    await prepareDatabase(databaseUrl, (line) => lines.push(line), { devAccounts });
-    await prepareDatabase(databaseUrl, (line) => lines.push(line), { devAccounts });
+    await prepareDatabase(databaseUrl, (line) => lines.push(line), { devAccounts, samplePolicyYears: false });
+    await prepareDatabase(databaseUrl, (line) => lines.push(line), { devAccounts, samplePolicyYears: false });
     expect(lines).toContain('seeded (reference data only, no development accounts)');
+    expect(lines).toContain('No policy years on record: certificates are refused until the real ones are entered under Manage > Policies.');
 
     const orm = await createOrm(databaseUrl, { poolMax: 1 });
     try {
@@ -88,7 +140,8 @@ describe('seeding a production database', () => {
       expect(await em.count(UserSchema, {})).toBe(0);
       expect(await em.count(AdminSchema, {})).toBe(0);
       expect(await em.count(EmailTemplateSchema, {})).toBe(SEED_EMAIL_TEMPLATES.length + EXTRA_EMAIL_TEMPLATES.length);
-      expect(await em.count(PolicyYearSchema, {})).toBeGreaterThan(0);
+      expect(await em.count(PolicyYearSchema, {})).toBe(0); // none made up: the office enters its own
+      expect(await samplePolicyYearsRefusal(em as never, true)).toBeNull();
       expect(await em.findOne(CounterSchema, { name: 'request' })).not.toBeNull();
     } finally {
       await orm.close();
@@ -100,6 +153,41 @@ describe('seeding a production database', () => {
     const lines: string[] = [];
     await prepareDatabase(databaseUrl, (line) => lines.push(line), { devAccounts: false });
     expect(lines.join('\n')).toMatch(new RegExp(`WARNING: development accounts \\(${DEV_ADMIN.email}, ${DEV_REQUESTER.email}\\) exist`));
+  });
+
+  it('finds the sample policy years an earlier development seed left: the migrate log says so, a production start refuses, and the removal takes exactly them', async () => {
+    const orm = await createOrm(databaseUrl, { poolMax: 1 });
+    try {
+      const em = orm.em.fork();
+      await em.nativeDelete(PolicyYearSchema, {});
+      for (const year of seedPolicyYears()) em.create(PolicyYearSchema, year);
+      // Entered by the office: a real year, and one whose number looks like a sample's but whose limits are its own.
+      const real = em.create(PolicyYearSchema, { ...samplePolicyYear(2040), policyNumber: 'PL-2040-41-REAL' });
+      const lookalike = em.create(PolicyYearSchema, { ...samplePolicyYear(2041), limitClaim: '3000000.00' });
+      await em.flush();
+      const samples = seedPolicyYears();
+
+      const lines: string[] = [];
+      await prepareDatabase(databaseUrl, (line) => lines.push(line), { devAccounts: false, samplePolicyYears: false });
+      const warning = lines.find((line) => line.startsWith('WARNING: This database holds'));
+      expect(warning).toContain(`holds ${samples.length} sample policy years from a development seed (${samples[0].policyNumber} … ${samples.at(-1)!.policyNumber})`);
+      expect(warning).toContain('remove-sample-policy-years');
+      expect(await em.fork().count(PolicyYearSchema, {})).toBe(samples.length + 2); // the seed added nothing
+
+      const refusal = await samplePolicyYearsRefusal(em.fork() as never, true);
+      expect(refusal).toMatch(/^Refusing to start with NODE_ENV=production: This database holds \d+ sample policy years/);
+      expect(refusal).toContain('node dist/admin.js remove-sample-policy-years');
+      expect(await samplePolicyYearsRefusal(em.fork() as never, false)).toBeNull(); // development runs on them
+
+      const removed = await removeSamplePolicyYears(em.fork() as never);
+      expect(removed.map((y) => y.policyNumber)).toEqual(samples.map((y) => y.policyNumber));
+      const left = await em.fork().find(PolicyYearSchema, {}, { orderBy: { startDate: 'asc' } });
+      expect(left.map((y) => y.id)).toEqual([real.id, lookalike.id]);
+      expect(await findSamplePolicyYears(em.fork() as never)).toEqual([]);
+      expect(await samplePolicyYearsRefusal(em.fork() as never, true)).toBeNull();
+    } finally {
+      await orm.close();
+    }
   });
 });
 

@@ -13,7 +13,10 @@ import { ConfigError, loadConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { DevIdpRefused, startDevIdp } from '../../devtools/dev-idp/dev-idp-server';
 
-const production = (env: Record<string, string> = {}) => ({ NODE_ENV: 'production', JWT_SECRET: randomBytes(36).toString('base64'), ...env });
+const production = (env: Record<string, string> = {}) => ({
+  NODE_ENV: 'production', JWT_SECRET: randomBytes(36).toString('base64'),
+  PUBLIC_URL: 'https://coi.university.example', RISK_MANAGEMENT_PHONE: '503-494-1234', RISK_MANAGEMENT_EMAIL: 'riskmanagement@university.example', ...env,
+});
 
 describe('single sign-on settings', () => {
   it('reads the IdP from the metadata URL, or from entry point and certificate', () => {

@@ -71,10 +71,38 @@ describe('requester dashboard', () => {
 });
 
 describe('admin dashboard', () => {
-  const dashboard = (pending: number) => ({
+  const checklist = (policyYearEntered: boolean) => ({
+    complete: policyYearEntered,
+    items: [
+      policyYearEntered
+        ? { id: 'policyYear', label: 'Policy year in force today entered under Manage > Policies', done: true, detail: 'PL-2026, 07/01/2026 – 06/30/2027' }
+        : { id: 'policyYear', label: 'Policy year in force today entered under Manage > Policies', done: false, detail: 'No policy year is on record: every certificate approval is refused until it is entered.' },
+      { id: 'phone', label: 'Office phone set (RISK_MANAGEMENT_PHONE)', done: true, detail: '503-494-7700' },
+    ],
+  });
+  const dashboard = (pending: number, policyYearEntered = true) => ({
     adminRequests: [], staleLetters: [], staleLettersTotal: 0, emailProblems: 0,
     requestCounts: { today: pending, monthToDate: pending, yearToDate: pending },
     queueCounts: [{ requestType: 'credentialing', status: STATUS.submitted, count: pending }],
+    beforeFirstCertificate: checklist(policyYearEntered),
+  });
+
+  it('lists what is missing before the first certificate, with the way to Manage > Policies, until the server says it is complete', async () => {
+    const api = fakes.api!;
+    let policyYearEntered = false;
+    api.on('GET', '/admin-dashboard', () => dashboard(0, policyYearEntered));
+    await renderApp(api, '/', admin);
+
+    const section = await screen.findByRole('region', { name: 'Before the first certificate' });
+    const [policy, phone] = within(section).getAllByRole('listitem');
+    expect(policy).toHaveTextContent('To do: No policy year is on record: every certificate approval is refused until it is entered.');
+    expect(within(policy).getByRole('link', { name: 'Enter the policy years' })).toHaveAttribute('href', '/manage/policies');
+    expect(phone).toHaveTextContent('Done: 503-494-7700');
+
+    policyYearEntered = true;
+    fakes.events!.emit({ kind: 'activity', requestId: 1 }); // any reload of the dashboard asks the server again
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Before the first certificate' })).toBeNull());
+    expect(screen.getByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
   });
 
   it('shows the queue by heading with its counts, and a live event brings a new request in', async () => {
