@@ -44,7 +44,7 @@ describe('the Admin Dashboard before the first certificate', () => {
       await page.keyboard.type(value);
     }
     await page.keyboard.press('Enter'); // submits the form
-    await page.getByRole('cell', { name: `PL-${startYear}-FIRST` }).waitFor();
+    await page.getByRole('table', { name: 'Policy years' }).getByText(`PL-${startYear}-FIRST`, { exact: true }).waitFor();
 
     await page.goto('/');
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
