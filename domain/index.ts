@@ -6,6 +6,7 @@ export * from './request-lifecycle.machine';
 export * from './notification-template';
 export * from './form-text';
 export * from './request-kinds';
+export * from './request-person';
 export * from './policy-years';
 export * from './email-recipients';
 export * from './password-policy';

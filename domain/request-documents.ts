@@ -11,6 +11,14 @@ export type DocumentOrigin = 'requester' | 'administrator' | 'system';
 
 export const DOCUMENT_ACTIVITY = 'Document';
 
+/**
+ * The file types the document picker starts on (spec 2 §9.1 "File picker default: png and jpeg"; the CS-STARS upload
+ * picks csv). A default, not a limit: the picker's All files choice reaches the other documents the upload accepts
+ * (a signed release is often a PDF), and the server decides by a file's bytes what it keeps.
+ */
+export const DOCUMENT_PICKER_DEFAULT_TYPES = ['image/png', 'image/jpeg'] as const;
+export const DOCUMENT_PICKER_HINT = 'The picker starts on PNG and JPEG images; choose All files to attach a PDF, Word or Excel document.';
+
 /** Documents change (add, rename, flag, delete) until the request is approved or in a terminal status. */
 export const documentsEditable = (status: RequestStatus): boolean => !isFinished(status);
 

@@ -40,24 +40,30 @@ const STYLE = `
   h2 { font-size: 11pt; background: #e8eef7; border: 1px solid #99a; padding: 3px 6px; margin: 14px 0 0; }
   .box { border: 1px solid #99a; border-top: 0; padding: 6px 8px; }
   .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 0; }
-  table { border-collapse: collapse; width: 100%; }
-  th, td { border: 1px solid #99a; padding: 4px 6px; text-align: left; vertical-align: top; }
+  /* The Coverage table keeps to the frame of the other sections, whatever a policy number or limit holds: its
+     columns are fixed shares of the printable width (fixed layout never widens a table for its content) and a value
+     too long for its column wraps inside its cell. */
+  table { border-collapse: collapse; width: 100%; box-sizing: border-box; table-layout: fixed; font-size: 9.5pt; }
+  th, td { border: 1px solid #99a; padding: 4px 6px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
   th { background: #f3f5f9; font-weight: bold; }
   .num { text-align: right; }
-  .line, .nowrap { white-space: nowrap; }
   dl { display: grid; grid-template-columns: 34% 66%; margin: 0; }
   dt { font-weight: bold; padding: 2px 0; } dd { margin: 0; padding: 2px 0; }
   footer { margin-top: 18px; font-size: 8.5pt; color: #444; border-top: 1px solid #99a; padding-top: 6px; }
   .letter p { margin: 0 0 10px; font-family: 'Liberation Serif', 'DejaVu Serif', serif; font-size: 11.5pt; }
 `;
 
+/** Shares of the printable width: policy numbers, dates and limits as offices enter them fit their columns on one line. */
+const COVERAGE_COLUMNS = '<colgroup><col style="width:22%"><col style="width:20%"><col style="width:12.5%"><col style="width:12.5%">'
+  + '<col style="width:16.5%"><col style="width:16.5%"></colgroup>';
+
 function policyTable(d: CertificateData): string {
   const rows = d.policyYears.length
-    ? d.policyYears.map((y) => `<tr><td class="line">${escape(d.coverageLine)}</td><td class="nowrap">${escape(y.policyNumber)}</td>` +
+    ? d.policyYears.map((y) => `<tr><td>${escape(d.coverageLine)}</td><td>${escape(y.policyNumber)}</td>` +
       `<td>${escape(printed(d, y.startDate))}</td><td>${escape(printed(d, y.endDate))}</td>` +
       `<td class="num">${escape(formatUsd(y.limitClaim))}</td><td class="num">${escape(formatUsd(y.annualAggregate))}</td></tr>`).join('')
     : `<tr><td>${escape(d.coverageLine)}</td><td colspan="5">No policy year on record covers ${escape(printed(d, d.period.from))} – ${escape(printed(d, d.period.to))}.</td></tr>`;
-  return `<table><thead><tr><th>Type of coverage</th><th>Policy number</th><th>Policy effective</th><th>Policy expiration</th>` +
+  return `<table>${COVERAGE_COLUMNS}<thead><tr><th>Type of coverage</th><th>Policy number</th><th>Policy effective</th><th>Policy expiration</th>` +
     `<th class="num">Each occurrence / claim</th><th class="num">Annual aggregate</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 

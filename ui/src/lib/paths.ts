@@ -1,5 +1,5 @@
 /** Route table (spec 1 §2): `path` for the router, `getHref` for links. */
-import { PRODUCT_NAME } from '../../../domain';
+import { PRODUCT_NAME, type FaqType } from '../../../domain';
 
 const route = <A extends unknown[] = []>(path: string, getHref?: (...args: A) => string) =>
   ({ path, getHref: getHref ?? (() => path) }) as { path: string; getHref: (...args: A) => string };
@@ -12,7 +12,8 @@ export const paths = {
   forgotPassword: route('/login/forgot-password'),
   passwordReset: route('/login/password-reset/:id', (id: string) => `/login/password-reset/${id}`),
   confirmEmail: route('/login/confirm-email/:token', (token: string) => `/login/confirm-email/${token}`),
-  faqs: route('/faqs'),
+  /** The FAQs for the reader's role, or a named set (a request form's help line opens the requesters' set). */
+  faqs: route('/faqs', (set?: FaqType) => (set ? `/faqs?set=${set}` : '/faqs')),
   password: route('/password'),
   profileEdit: route('/profile/:id/edit', (id: number | string) => `/profile/${id}/edit`),
   search: route('/search'),

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { MESSAGES, TEXT_MAX } from '../../../../../domain';
+import { DOCUMENT_PICKER_DEFAULT_TYPES, DOCUMENT_PICKER_HINT, MESSAGES, TEXT_MAX } from '../../../../../domain';
 import { FieldFrame, TextField, fieldId } from '../../../components/ui/form-field';
 import { ApiError } from '../../../lib/api-client';
 import { UI_TEXT } from '../../../lib/ui-text';
@@ -58,9 +58,10 @@ export function AddDocumentForm({ documents, ensureRequestId, onAdded, documents
   return (
     <div className="add-document">
       <div className="form-grid">
-        <FieldFrame name="file" label="File" error={fileError}>
+        <FieldFrame name="file" label="File" error={fileError} hint={DOCUMENT_PICKER_HINT}>
           <input ref={fileInput} id={fieldId('file')} name="file" type="file" className="field__control"
-            aria-invalid={fileError ? true : undefined} aria-describedby={fileError ? `${fieldId('file')}-error` : undefined}
+            accept={DOCUMENT_PICKER_DEFAULT_TYPES.join(',')} aria-invalid={fileError ? true : undefined}
+            aria-describedby={[`${fieldId('file')}-hint`, fileError ? `${fieldId('file')}-error` : ''].filter(Boolean).join(' ')}
             disabled={disabled || busy} onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
         </FieldFrame>
         <TextField name="description" label="Description" maxLength={TEXT_MAX} autoComplete="off" required value={description}

@@ -1,6 +1,8 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { hasErrors, isShown, requestKindOf, type RequestFormValues } from '../../../../../domain';
+import {
+  hasErrors, isShown, personSectionOf, replacedPersonValues, requestKindOf, type RequestFormValues,
+} from '../../../../../domain';
 import { validateRequestForm } from '../../../../../domain/request-rules';
 import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
 import { Alert } from '../../../components/ui/alert';
@@ -14,8 +16,8 @@ import { recordToValues, valuesToPayload } from '../lib/form-values';
 import { DefinitionFields } from './definition-fields';
 import type { FormErrors } from './form-section';
 import { PersonEditDialog, type PersonEditMode } from './person-edit-dialog';
-import { emptyPersonValues, personFormValues, PersonSearchDialog } from './person-search-dialog';
-import { PersonButtons, personSectionOf, roleOf } from './person-section';
+import { pickedPersonValues, PersonSearchDialog } from './person-search-dialog';
+import { PersonButtons, roleOf } from './person-section';
 
 interface AdminEditInPlaceProps {
   request: RequestRecord;
@@ -122,10 +124,10 @@ export function AdminEditInPlace({ request, onSaved, onCancel }: AdminEditInPlac
       {picksPerson && (
         <>
           <PersonSearchDialog open={searching} role={roleOf(kind, values)} onClose={() => setSearching(false)}
-            onApply={(person) => { setSearching(false); changeMany(personFormValues(person)); }}
+            onApply={(person) => { setSearching(false); changeMany(pickedPersonValues(kind, person)); }}
             onAddNew={() => { setSearching(false); setEditingPerson('add'); }} />
           <PersonEditDialog mode={editingPerson} kind={kind} fields={personSection.fields} isExternal={ctx.isExternal}
-            values={editingPerson === 'add' ? { ...values, ...emptyPersonValues() } : values}
+            values={editingPerson === 'add' ? { ...values, ...replacedPersonValues(kind) } : values}
             onClose={() => setEditingPerson(null)}
             onSave={(person) => { setEditingPerson(null); changeMany(person); }} />
         </>

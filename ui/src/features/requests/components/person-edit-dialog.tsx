@@ -5,7 +5,7 @@
  * values on the form; nothing is written to the directory, and the request is saved as any form change is.
  */
 import { useState, type FormEvent } from 'react';
-import { type FieldDefinition, type RequestFormValues, type RequestKindDefinition } from '../../../../../domain';
+import { personFormKind, type FieldDefinition, type RequestFormValues, type RequestKindDefinition } from '../../../../../domain';
 import { validateRequestForm } from '../../../../../domain/request-rules';
 import { Modal } from '../../../components/ui/modal';
 import { officeToday } from '../../../lib/office';
@@ -46,8 +46,9 @@ function PersonEditForm({ kind, fields, values, isExternal, onSave, onClose }: O
 
   function save(event: FormEvent) {
     event.preventDefault();
-    // The kind's rules on the whole form with this person; only this modal's fields are answered here.
-    const all = validateRequestForm(kind, { ...values, ...person() }, { isExternal, today: officeToday(), documentCount: 1 });
+    // The kind's rules on the whole form with this person (its dates in the person forms' words); only this modal's
+    // fields are answered here.
+    const all = validateRequestForm(personFormKind(kind), { ...values, ...person() }, { isExternal, today: officeToday(), documentCount: 1 });
     const mine = Object.fromEntries(fields.filter((f) => all[f.name]).map((f) => [`${PREFIX}${f.name}`, all[f.name]]));
     setErrors(mine);
     if (Object.keys(mine).length === 0) onSave(person());

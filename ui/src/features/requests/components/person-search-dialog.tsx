@@ -1,21 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import { useModalDialog } from '../../../components/ui/use-modal-dialog';
-import { PERSON_MESSAGES } from '../../../../../domain';
+import { PERSON_MESSAGES, replacedPersonValues, type RequestKindDefinition } from '../../../../../domain';
 import { api, ApiError } from '../../../lib/api-client';
 import type { PeopleList, PersonRecord } from '../../../../../contract/person.schema';
 import type { Wire } from '../../../../../contract/wire';
 
 export type DirectoryPerson = Wire<typeof PersonRecord>;
 
-/** The form fields a picked person fills (all of them: a new pick replaces the previous person's details). */
-export const personFormValues = (person: DirectoryPerson): Record<string, string> => ({
-  employeeId: person.employeeId, lastName: person.lastName, firstName: person.firstName, middleInitial: person.middleInitial ?? '',
-  title: person.title ?? '', email: person.email ?? '', workPhone: person.workPhone ?? '',
-});
-
-/** Add New: the person's fields emptied, to be typed. */
-export const emptyPersonValues = (): Record<string, string> =>
-  Object.fromEntries(Object.keys(personFormValues({} as DirectoryPerson)).map((field) => [field, '']));
+/**
+ * The form values of a picked person: what the directory tells the requester, and every other detail of the kind's
+ * person section emptied (a new pick replaces the previous person whole: birth date and alternate name included).
+ */
+export const pickedPersonValues = (kind: RequestKindDefinition, person: DirectoryPerson): Record<string, string> =>
+  replacedPersonValues(kind, {
+    employeeId: person.employeeId, lastName: person.lastName, firstName: person.firstName, middleInitial: person.middleInitial ?? '',
+    title: person.title ?? '', email: person.email ?? '', workPhone: person.workPhone ?? '',
+  });
 
 interface PersonSearchDialogProps {
   open: boolean;

@@ -3,11 +3,7 @@
  * the directory (person search) or typed in the person modal (add/edit), never typed on the form itself (spec 1 §2
  * "Internal users pick persons by search"; "Modals: person search/add/edit").
  */
-import type { RequestFormValues, RequestKindDefinition, SectionDefinition } from '../../../../../domain';
-
-/** The section of a kind that holds the person it names, when it names one. */
-export const personSectionOf = (kind: RequestKindDefinition): SectionDefinition | undefined =>
-  kind.personRole ? kind.sections.find((s) => s.fields.some((f) => f.name === 'lastName')) : undefined;
+import type { RequestFormValues, RequestKindDefinition } from '../../../../../domain';
 
 /** The person's role on this request: the one chosen (Employee or Supervisor on auto liability), else the kind's. */
 export const roleOf = (kind: RequestKindDefinition, values: RequestFormValues): string =>

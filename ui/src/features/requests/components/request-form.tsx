@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-  STATUS, isShown, type RequestFormValues, type RequestKindDefinition,
+  STATUS, isShown, personSectionOf, replacedPersonValues, type RequestFormValues, type RequestKindDefinition,
 } from '../../../../../domain';
 import { validateRequestForm } from '../../../../../domain/request-rules';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
@@ -19,8 +19,8 @@ import { FormActions } from './form-actions';
 import type { FormErrors } from './form-section';
 import { PersonFillingSection } from './person-filling-section';
 import { PersonEditDialog, type PersonEditMode } from './person-edit-dialog';
-import { emptyPersonValues, personFormValues, PersonSearchDialog, type DirectoryPerson } from './person-search-dialog';
-import { PersonButtons, personSectionOf, roleOf } from './person-section';
+import { pickedPersonValues, PersonSearchDialog, type DirectoryPerson } from './person-search-dialog';
+import { PersonButtons, roleOf } from './person-section';
 import { SupportingDocumentsSection } from './supporting-documents-section';
 import { officeToday } from '../../../lib/office';
 
@@ -96,9 +96,8 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
   const change = (field: string, value: string | boolean) => changeMany({ [field]: value });
 
   function applyPerson(person: DirectoryPerson) {
-    setValues((prev) => ({ ...prev, ...personFormValues(person) }));
     setSearching(false);
-    send({ type: 'EDIT', fields: ['lastName', 'firstName'] });
+    changeMany(pickedPersonValues(kind, person));
   }
 
   function submit(event: FormEvent) {
@@ -160,7 +159,7 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
               setEditingPerson('add');
             }} />
           <PersonEditDialog mode={editingPerson} kind={kind} fields={personSection.fields} isExternal={user.isExternal}
-            values={editingPerson === 'add' ? { ...values, ...emptyPersonValues() } : values}
+            values={editingPerson === 'add' ? { ...values, ...replacedPersonValues(kind) } : values}
             onClose={() => setEditingPerson(null)}
             onSave={(person) => { setEditingPerson(null); changeMany(person); }} />
         </>
