@@ -248,7 +248,7 @@ describe("an administrator's own draft", () => {
 });
 
 describe("an administrator's own request sent back for more information", () => {
-  it('offers Edit (not Admin Edit) on its request page; the requester's form submits it again', async () => {
+  it("offers Edit (not Admin Edit) on its request page; the requester's form submits it again", async () => {
     const id = await certificateDraft(h, admin, 'Clinician', { facilityName: 'Admin Clinic' });
     const own = await submitByApi(h, admin, id);
     await decideByApi(h, admin, id, 'Pending Additional Information');
