@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestActivitySchema, RequestSchema } from '../../db/entities';
 import { FIELD_EDIT_ACTIVITY, STATUS } from '../../domain';
 import { call, certificateDraft, CERTIFICATE_PAYLOADS, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
+import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
@@ -49,6 +50,10 @@ describe("an administrator's own request sent back for more information", () => 
     expect(again.body).toMatchObject({ status: STATUS.submitted, facilityName: 'Providence Hospital' });
     const mail = await h.sink.waitFor((m) => m.subject === `Request ${own.number} resubmitted`, 30_000);
     expect(mail.to).toEqual([h.config.riskManagementEmail]);
+    // and the administrator, its requester here, has the confirmation the success modal promises
+    const confirmations = () => h.sink.messages().filter((m) => m.subject.startsWith(`Request ${own.number} received:`));
+    await eventually(async () => (confirmations().length === 2 ? true : undefined), 30_000); // the first submit's and this one's
+    expect(confirmations()[1].to).toEqual([admin.user.email]);
     expect(await fieldEdits(own.id)).toBe(0);
   });
 
