@@ -37,8 +37,8 @@ async function sentBack(session: Session): Promise<{ id: number; number: number 
 describe("an administrator's own request sent back for more information", () => {
   it('is filled in again on the requester\'s form and resubmitted: Submitted, and the administrators hear of it', async () => {
     const own = await sentBack(admin);
-    // An autosave while the facility is being retyped: the form is incomplete for a moment, as any requester's is.
-    const typing = await call(h, admin, 'PATCH', `/api/v1/requests/${own.id}`, { facilityName: '' });
+    // An autosave while the certificate holder is being retyped: the form is incomplete for a moment, as any requester's is.
+    const typing = await call(h, admin, 'PATCH', `/api/v1/requests/${own.id}`, { certificateHolder: '' });
     expect(typing.status, JSON.stringify(typing.body)).toBe(200);
     expect(await fieldEdits(own.id)).toBe(0); // the requester's own edit, not an audited Admin Edit
 
@@ -59,15 +59,15 @@ describe("an administrator's own request sent back for more information", () => 
 
   it('is checked as any submit: an incomplete form is refused with the field\'s message and stays waiting', async () => {
     const own = await sentBack(admin);
-    const refused = await call(h, admin, 'PATCH', `/api/v1/requests/${own.id}`, { facilityName: '', status: STATUS.submitted });
+    const refused = await call(h, admin, 'PATCH', `/api/v1/requests/${own.id}`, { certificateHolder: '', status: STATUS.submitted });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toMatchObject({ facilityName: 'The field above is required' });
+    expect(refused.body.errors).toMatchObject({ certificateHolder: 'The field above is required' });
     expect((await stored(own.id)).status).toBe(STATUS.pendingAdditionalInformation);
   });
 
   it("someone else's request waiting for more information stays an audited Admin Edit, refused while incomplete", async () => {
     const others = await sentBack(employee);
-    const incomplete = await call(h, admin, 'PATCH', `/api/v1/requests/${others.id}`, { facilityName: '' });
+    const incomplete = await call(h, admin, 'PATCH', `/api/v1/requests/${others.id}`, { certificateHolder: '' });
     expect(incomplete.status).toBe(400);
     const edited = await call(h, admin, 'PATCH', `/api/v1/requests/${others.id}`, { facilityName: 'Legacy Hospital' });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
