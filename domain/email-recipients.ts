@@ -4,6 +4,8 @@ import { REQUEST_RETURNED_TO_REVIEW } from './wake-ups';
  * WHO RECEIVES EACH AUTOMATED EMAIL (the one place; docs/ARCHITECTURE.md points here):
  * - status-change emails (Submission Confirmation, Additional Information Needed, the Pending ones, approvals with
  *   their letter or certificate, denials) and any template an administrator sends by hand: `emailRecipients`.
+ * - A resubmission also sends the requester Submission Confirmation (domain/notification-template.ts
+ *   `requesterConfirmationFor`), a status-change email like the others: `emailRecipients`.
  * - Request Resubmission (a requester submits again from Pending Additional Information), Request Escalation (a
  *   request not reviewed in time, domain/request-clocks.ts) and Request Returned to Review (a waiting request woke
  *   by itself, domain/wake-ups.ts): the administrators' (risk-management) mailbox only, `statusEmailRecipients`.

@@ -1,6 +1,8 @@
 /** User-facing strings quoted verbatim from spec 2 §8.3 (and spec 1 §5). One place for every message. */
 export const MESSAGES = {
   loginFailed: 'Login failed. Please confirm your email and password and try again.',
+  /** spec 2 §8.2: the answer to an update of many records at once (PATCH on a collection), which is not served */
+  multiNotSupported: 'multi not yet supported for this method',
   sessionExpired: 'Your session has expired. Please log in again.',
   inactiveUser: 'User account has been deactivated.',
   required: 'The field above is required',

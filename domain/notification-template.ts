@@ -69,3 +69,14 @@ export function notificationTemplateFor({ requestType, previousStatus, newStatus
     default: return null; // Closed has no template in spec 2 §9.3.
   }
 }
+
+/**
+ * The requester's own email beside the one a change sends the administrators. A resubmission (Pending Additional
+ * Information to Submitted) is a status change to Submitted on a request that is not a draft, which spec 1 §4 and
+ * spec 2 §7.3 confirm with Submission Confirmation to the requester (and the recipients: domain/email-recipients.ts);
+ * the administrators' mailbox gets Request Resubmission beside it. No other change sends two.
+ */
+export function requesterConfirmationFor({ previousStatus, newStatus }: StatusChange): EmailTemplateTitle | null {
+  return previousStatus === STATUS.pendingAdditionalInformation && newStatus === STATUS.submitted
+    ? EMAIL_TEMPLATE_TITLES.submissionConfirmation : null;
+}

@@ -6,6 +6,7 @@
  * Only a change of the world made *after* the request started waiting wakes it: an administrator who parks a
  * request while the condition already holds (a future hire already listed as active) is not overruled at once.
  */
+import { personalEmployeeId } from './people-directory';
 import { STATUS, type RequestStatus } from './request-status';
 
 export const WAKE_REASONS = ['policy-year', 'employment'] as const;
@@ -37,14 +38,37 @@ export const wakeCommandIdOf = (requestNumber: number, reason: WakeReason, sourc
 /** Employment status `A` (spec 2 §9.3: A active, T terminated). */
 export const isActiveInDirectory = (person: { employmentStatus?: string | null }) => (person.employmentStatus ?? '').trim().toUpperCase() === 'A';
 
+type DirectoryDate = Date | string | null | undefined;
+
+/** The people a request and the directory can name: an employee id, names, birth date, email. */
+export interface NamedPerson {
+  employeeId?: string | null;
+  email?: string | null;
+  lastName?: string | null;
+  firstName?: string | null;
+  birthDate?: DirectoryDate;
+}
+
+const norm = (v: string | null | undefined) => (v ?? '').trim().replace(/\s+/g, ' ').replace(/[\u2018\u2019]/g, "'").toLowerCase();
+/** Dates travel as calendar days (spec 2 §5): the day is what matches, whatever the hour stored. */
+const dayOf = (v: DirectoryDate) => (v ? new Date(v).toISOString().slice(0, 10) : '');
+
 /**
- * Whether a request names this directory person as its clinician: by employee id; a request without an employee
- * id (the person was not in the directory yet) by email.
+ * Whether a request names this directory person as its clinician. A person listed under a shared IS code is nobody
+ * in particular (domain/people-directory.ts) and never matches. A request that carries a personal employee id matches
+ * by it alone. A request without one (the clinician was not at the university yet: no id, or an IS code such as
+ * 22222) matches the person who now appears under a personal id by the same email, or by the same last and first
+ * name with the same birth date: a namesake (same name, another birth date and email) is someone else.
  */
-export function namesPerson(request: { employeeId?: string | null; email?: string | null }, person: { employeeId: string; email?: string | null }): boolean {
-  const norm = (v: string | null | undefined) => (v ?? '').trim().toLowerCase();
-  if (norm(request.employeeId)) return norm(request.employeeId) === norm(person.employeeId);
-  return !!norm(request.email) && norm(request.email) === norm(person.email);
+export function namesPerson(request: NamedPerson, person: NamedPerson): boolean {
+  const personId = personalEmployeeId(person.employeeId);
+  if (!personId) return false;
+  const requestId = personalEmployeeId(request.employeeId);
+  if (requestId) return norm(requestId) === norm(personId);
+  if (norm(request.email) && norm(request.email) === norm(person.email)) return true;
+  const sameName = !!norm(request.lastName) && !!norm(request.firstName)
+    && norm(request.lastName) === norm(person.lastName) && norm(request.firstName) === norm(person.firstName);
+  return sameName && !!dayOf(request.birthDate) && dayOf(request.birthDate) === dayOf(person.birthDate);
 }
 
 /** What the audit row says about a wake-up (after `Status changed from "…" to "Submitted"`). */

@@ -28,6 +28,11 @@ export interface RecordStatusInput {
   commandId: string | null;
   /** written in the same transaction, with a snapshot of the request as it is at this change */
   effect: EffectOrder | null;
+  /**
+   * shape 7: a second email the change owes (a resubmission's Submission Confirmation to the requester), keyed apart
+   * and written in the same transaction, with its own recipients
+   */
+  alsoEmail?: { key: string; templateTitle: string };
   /** why the portal made this change by itself (a clock): appended to the audit text */
   reason?: string;
   /** the email's `{{additionalInformation}}` (what is asked of the requester) */

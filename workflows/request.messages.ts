@@ -13,9 +13,10 @@ export interface Actor { name: string; email: string }
  * `patched()` (each call writes a marker and a `TemporalChangeVersion` upsert into every new run's history), one
  * search-attribute upsert per status change (status and clock together) and one read of PostgreSQL at a run's start.
  * 6: a decision's letter and its email in one activity on the letters queue (`issueLetterAndEmail`) instead of two.
+ * 7: a resubmission also emails the requester Submission Confirmation (a second effect beside Request Resubmission).
  * Runs started without it (recorded before issue #18's third round) replay on the patch calls as before.
  */
-export const REQUEST_WORKFLOW_SHAPE = 6;
+export const REQUEST_WORKFLOW_SHAPE = 7;
 
 export interface RequestWorkflowInput {
   /** REQUEST_WORKFLOW_SHAPE when the run was started; absent in runs started before shapes were numbered */

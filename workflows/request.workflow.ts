@@ -24,7 +24,7 @@ import type { EffectRef, RequestActivities } from './request-activities.types';
 // would bring the whole domain (forms, registration, admin desk) into each submit's workflow (issue #11).
 import { applyLifecycleEvent, type LifecycleEvent } from '../domain/request-lifecycle.machine';
 import { LETTER_FAILED_PREFIX } from '../domain/messages';
-import { ALL_EMAIL_TEMPLATE_TITLES, EMAIL_TEMPLATE_TITLES, notificationTemplateFor } from '../domain/notification-template';
+import { ALL_EMAIL_TEMPLATE_TITLES, EMAIL_TEMPLATE_TITLES, notificationTemplateFor, requesterConfirmationFor } from '../domain/notification-template';
 import { generatesLetter, isFinished, stampsCompletionDate, STATUS } from '../domain/request-status';
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
@@ -95,6 +95,8 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   const shaped = (input.shape ?? 0) >= 5;
   // Shape 6: a decision's letter and its email are one activity (one activity task and workflow task less).
   const oneLetterActivity = (input.shape ?? 0) >= 6;
+  // Shape 7: a resubmission confirms itself to the requester too (domain/notification-template.ts).
+  const confirmsResubmission = (input.shape ?? 0) >= 7;
   if (!shaped && !patched(COMMANDS_AND_EFFECTS_PATCH)) return legacyRequestWorkflow(input);
   // Runs recorded before the clocks replay without them (no timers, no clock activities, no new search attributes).
   const clocksOn = shaped || patched(REQUEST_CLOCKS_PATCH);
@@ -177,6 +179,9 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     const at = new Date().toISOString(); // workflow time: deterministic on replay
     const templateTitle = extra.templateTitle ?? notificationTemplateFor({ requestType: state.requestType, previousStatus, newStatus: status });
     const effect = templateTitle ? { kind: generatesLetter(status) ? 'letter-and-email' as const : 'email' as const, templateTitle } : null;
+    const confirmation = confirmsResubmission && !extra.templateTitle
+      ? requesterConfirmationFor({ requestType: state.requestType, previousStatus, newStatus: status }) : null;
+    const alsoEmail = confirmation ? { key: nextKey(), templateTitle: confirmation } : null;
     await records.recordStatus({
       key, requestId: state.requestId, previousStatus, status, at,
       submitted: event.type === 'SUBMIT',
@@ -185,11 +190,13 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
       commandId: commandId ?? null, effect,
       ...(extra.reason ? { reason: extra.reason } : {}),
       ...(extra.additionalInformation ? { additionalInformation: extra.additionalInformation } : {}),
+      ...(alsoEmail ? { alsoEmail } : {}),
     });
     state.status = status;
     if (commandId) state.lastCommandId = commandId;
     if (!shaped) upsertSearchAttributes([{ key: RequestStatusKey, value: status }]);
     if (effect) enqueue({ key, ...effect });
+    if (alsoEmail) enqueue({ ...alsoEmail, kind: 'email' });
     clocks?.statusEntered(status, at);
     // Shape 5: the status and the clock it starts (or stops) in one search-attribute upsert.
     if (shaped) clocks!.publishWith(state.requestType, [{ key: RequestStatusKey, value: status }]);

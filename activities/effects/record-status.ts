@@ -3,16 +3,32 @@ import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { RequestSchema, type Request } from '../../db/entities';
 import { statusEmailRecipients } from '../../domain';
-import type { RecordStatusInput } from '../../workflows/request-activities.types';
+import type { EffectOrder, RecordStatusInput } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
 type Em = Parameters<typeof takeSnapshot>[0];
 
-async function snapshotFor(em: Em, request: Request, input: RecordStatusInput, config: AppConfig) {
-  const snapshot = await takeSnapshot(em, request, { at: input.at, publicUrl: config.publicUrl, timeZone: config.clockPolicy.calendar.timeZone, withLetter: input.effect!.kind === 'letter-and-email' });
-  snapshot.recipients = statusEmailRecipients(input.effect!.templateTitle, request, config.riskManagementEmail);
+async function snapshotFor(em: Em, request: Request, input: RecordStatusInput, effect: EffectOrder, config: AppConfig) {
+  const snapshot = await takeSnapshot(em, request, { at: input.at, publicUrl: config.publicUrl, timeZone: config.clockPolicy.calendar.timeZone, withLetter: effect.kind === 'letter-and-email' });
+  snapshot.recipients = statusEmailRecipients(effect.templateTitle, request, config.riskManagementEmail);
   if (input.additionalInformation) snapshot.variables.additionalInformation = input.additionalInformation;
   return snapshot;
+}
+
+/** The effect rows a change owes (none, its email or letter, and shape 7's second email), as the statement's rows. */
+async function effectRowsOf(em: Em, request: Request, input: RecordStatusInput, config: AppConfig): Promise<Array<string | null>> {
+  const rows: Array<string | null> = [];
+  const orders: Array<[string, EffectOrder]> = [
+    ...(input.effect ? [[input.key, input.effect] as [string, EffectOrder]] : []),
+    ...(input.alsoEmail ? [[input.alsoEmail.key, { kind: 'email', templateTitle: input.alsoEmail.templateTitle }] as [string, EffectOrder]] : []),
+  ];
+  for (let i = 0; i < 2; i += 1) {
+    const order = orders[i];
+    if (!order) { rows.push(null, null, null, null); continue; }
+    const [key, effect] = order;
+    rows.push(key, effect.kind, effect.templateTitle, JSON.stringify(await snapshotFor(em, request, input, effect, config)));
+  }
+  return rows;
 }
 
 const auditTextOf = (input: RecordStatusInput) => (input.submitted
@@ -20,7 +36,7 @@ const auditTextOf = (input: RecordStatusInput) => (input.submitted
   : `Status changed from "${input.previousStatus}" to "${input.status}"`) + (input.reason ? `: ${input.reason}` : '');
 
 /**
- * The status change, its audit row and the effect it owes, in one statement (so all or nothing, one round trip):
+ * The status change, its audit row and the effects it owes (at most two), in one statement (so all or nothing, one round trip):
  * written only while the request is at the version the snapshot was taken from, and only once per key (the audit
  * row's key). Answers whether this call wrote it and whether it is written now (by this call or an earlier attempt).
  */
@@ -41,7 +57,9 @@ const RECORD_STATUS_SQL = `
     select id, ?::timestamptz, ?, ?, ?, ?, now(), now() from req
   ), effect as (
     insert into request_effects (idempotency_key, request_id, kind, template_title, snapshot, created_at, updated_at)
-    select ?, id, ?, ?, ?::jsonb, now(), now() from req where ?::boolean
+    select owed.key, req.id, owed.kind, owed.title, owed.snapshot::jsonb, now(), now()
+    from req, (values (?::text, ?::text, ?::text, ?::text), (?::text, ?::text, ?::text, ?::text)) as owed(key, kind, title, snapshot)
+    where owed.key is not null
   )
   select exists(select 1 from req) as written, exists(select 1 from request_activity where idempotency_key = ?) as done`;
 
@@ -66,13 +84,13 @@ export function recordStatusActivity(deps: { orm: Orm; config: AppConfig }) {
       request.completedDate = input.completedDate ? new Date(input.completedDate) : null;
       if (input.verified !== undefined) request.verified = input.verified;
       if (input.internalNotes !== undefined) request.internalNotes = input.internalNotes;
-      const snapshot = input.effect ? await snapshotFor(em, request, input, deps.config) : null;
+      const effectRows = await effectRowsOf(em, request, input, deps.config);
       const [outcome] = await em.getConnection().execute<Array<{ written: boolean; done: boolean }>>(RECORD_STATUS_SQL, [
         input.status, input.submitted, input.at, input.completedDate,
         input.verified ?? null, input.internalNotes !== undefined, input.internalNotes ?? null, input.commandId,
         input.requestId, version, auditKey,
         input.at, input.submitted ? 'Submission' : 'Status Change', auditTextOf(input), input.actor.name, auditKey,
-        input.key, input.effect?.kind ?? null, input.effect?.templateTitle ?? null, JSON.stringify(snapshot), !!input.effect,
+        ...effectRows,
         auditKey,
       ]);
       if (outcome.written || outcome.done) return;

@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm';
 import { PersonSchema, PolicyYearSchema, RequestSchema, type Person, type PolicyYear, type Request } from '../../db/entities';
 import {
-  coveredPeriod, formatOfficeDate, isActiveInDirectory, officeToday, namesPerson, periodCovered, STATUS, wakeAuditNote, type WakeReason,
+  coveredPeriod, formatOfficeDate, isActiveInDirectory, officeToday, namesPerson, periodCovered, personalEmployeeId, STATUS, wakeAuditNote, type WakeReason,
 } from '../../domain';
 import type { WakeOrder, WakeUpActivities } from '../../workflows/wake-up-activities.types';
 
@@ -38,18 +38,30 @@ async function policyYearOrders(em: EntityManager, policyId: number | null, time
   return orders;
 }
 
+/**
+ * The directory people who may be the clinician of some waiting request (namesPerson decides): by personal employee
+ * id, or, for a request without one, by email or last name. People under a shared IS code are nobody in particular.
+ */
+async function candidatePeople(em: EntityManager, waiting: Request[], personId: number | null): Promise<Person[]> {
+  if (personId !== null) return em.find(PersonSchema, { id: personId });
+  const ids = new Set<string>();
+  const emails = new Set<string>();
+  const lastNames = new Set<string>();
+  for (const request of waiting) {
+    const id = personalEmployeeId(request.employeeId);
+    if (id) { ids.add(id); continue; }
+    if (request.email?.trim()) emails.add(request.email.trim().toLowerCase());
+    if (request.lastName?.trim()) lastNames.add(request.lastName.trim().toLowerCase());
+  }
+  // Case-insensitive equality: ilike with its wildcards escaped.
+  const byName = [...lastNames].map((lastName) => ({ lastName: { $ilike: lastName.replace(/[\\%_]/g, '\\$&') } }));
+  return em.find(PersonSchema, { $or: [{ employeeId: { $in: [...ids] } }, { email: { $in: [...emails] } }, ...byName] });
+}
+
 async function employmentOrders(em: EntityManager, personId: number | null): Promise<WakeOrder[]> {
   const waiting = await em.find(RequestSchema, { status: STATUS.pendingEmployment, requestNumber: { $ne: null } }, { orderBy: { id: 'asc' } });
   if (waiting.length === 0) return [];
-  let people: Person[];
-  if (personId !== null) {
-    people = await em.find(PersonSchema, { id: personId });
-  } else {
-    const ids = [...new Set(waiting.map((r) => r.employeeId?.trim()).filter((v): v is string => !!v))];
-    const emails = [...new Set(waiting.filter((r) => !r.employeeId?.trim() && r.email).map((r) => r.email!.trim().toLowerCase()))];
-    people = await em.find(PersonSchema, { $or: [{ employeeId: { $in: ids } }, { email: { $in: emails } }] });
-  }
-  const active = people.filter(isActiveInDirectory);
+  const active = (await candidatePeople(em, waiting, personId)).filter(isActiveInDirectory);
   const orders: WakeOrder[] = [];
   for (const request of waiting) {
     const person = active.find((p) => namesPerson(request, p) && changedSinceWaiting(request, p.updatedAt));

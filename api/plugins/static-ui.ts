@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import staticFiles from '@fastify/static';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { MESSAGES } from '../../domain';
 import { errorBody } from '../errors';
 
 const attribute = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -37,6 +38,12 @@ export default fp(async (app) => {
       }
       return reply.code(503).type('text/plain').send('The UI is not built yet: run  npm run build:ui');
     }
-    return reply.code(404).send(errorBody(404, `Page not found: ${request.method} ${request.url.split('?')[0]}`));
+    const route = request.url.split('?')[0];
+    // An update of many (spec 2 §7.1: PATCH on a collection with a query) is not served (docs/API.md "Differences
+    // from the specification" says why): answered as the refused method it is, on any collection that exists.
+    if (request.method === 'PATCH' && app.hasRoute({ method: 'GET', url: route })) {
+      return reply.code(405).send(errorBody(405, MESSAGES.multiNotSupported));
+    }
+    return reply.code(404).send(errorBody(404, `Page not found: ${request.method} ${route}`));
   });
 }, { name: 'static-ui' });

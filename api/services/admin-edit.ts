@@ -5,8 +5,8 @@
  */
 import { DocumentSchema, RequestActivitySchema, type Request } from '../../db/entities';
 import {
-  ADMIN_EDIT_REFUSED, adminMayEditFields, changedFieldLabels, FIELD_EDIT_ACTIVITY, fieldEditAuditText, hasErrors, officeToday,
-  requestKindOf, STATUS, type RequestStatus,
+  ADMIN_EDIT_REFUSED, adminMayEditFields, changedFieldLabels, editsAsAdministrator, FIELD_EDIT_ACTIVITY, fieldEditAuditText, hasErrors, officeToday,
+  requestKindOf, type CertificateType, type RequestStatus, type RequestType,
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
 import { badRequest, forbidden } from '../errors';
@@ -17,8 +17,14 @@ import { copyDirectoryFacts } from './directory-facts';
 
 const nameOf = (user: SessionUser) => `${user.firstName} ${user.lastName}`.trim() || user.email;
 
-/** Is this save an administrator editing someone's submitted request (rather than a draft's autosave)? */
-export const isAdminEdit = (user: SessionUser, row: Request): boolean => user.isAdmin && row.status !== STATUS.draft;
+/**
+ * Is this save an administrator editing a submitted request (rather than a draft's autosave, or their own request
+ * sent back for more information, which they edit as its requester)?
+ */
+export const isAdminEdit = (user: SessionUser, row: Request): boolean => editsAsAdministrator(user, {
+  requesterId: row.requesterId, status: row.status as RequestStatus,
+  requestType: row.requestType as RequestType, certificateType: row.certificateType as CertificateType | null,
+});
 
 export async function saveAdminEdit(ctx: CommandContext, row: Request, form: Record<string, unknown>): Promise<void> {
   if (!adminMayEditFields(row.status as RequestStatus)) throw forbidden(ADMIN_EDIT_REFUSED);

@@ -5,6 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PersonSchema, type Person } from '../../db/entities';
+import { personalEmployeeId } from '../../domain';
 import { notFound } from '../errors';
 import type { DirectoryPersonBody, PatchPersonBody } from '../../contract/person.schema';
 import type { WakeUps } from './wake-ups';
@@ -25,7 +26,10 @@ function columnsOf<B extends PatchPersonBody>(body: B): ColumnsOf<B> {
   return columns as ColumnsOf<B>;
 }
 
-const wakeWaitingRequests = (wakeUps: WakeUps, person: Person) => wakeUps.start({ reason: 'employment', sourceId: person.id }, person.updatedAt);
+/** A person under a shared IS code is nobody in particular: no waiting request can be theirs. */
+async function wakeWaitingRequests(wakeUps: WakeUps, person: Person): Promise<void> {
+  if (personalEmployeeId(person.employeeId)) await wakeUps.start({ reason: 'employment', sourceId: person.id }, person.updatedAt);
+}
 
 export async function updatePerson(em: EntityManager, id: number, body: PatchPersonBody, wakeUps: WakeUps): Promise<Person> {
   const person = await em.findOne(PersonSchema, id);
@@ -38,10 +42,13 @@ export async function updatePerson(em: EntityManager, id: number, body: PatchPer
   return person;
 }
 
-/** A directory update: the person with that employee id is replaced, or added. */
+/**
+ * A directory update: the person with that employee id is replaced, or added. A shared IS code (22222, 12345, …)
+ * names a kind of person, not one: such a record is always added, never put in the place of another's.
+ */
 export async function saveDirectoryPerson(em: EntityManager, body: DirectoryPersonBody, wakeUps: WakeUps): Promise<{ person: Person; created: boolean }> {
   const employeeId = body.employeeId.trim();
-  let person = await em.findOne(PersonSchema, { employeeId });
+  let person = personalEmployeeId(employeeId) ? await em.findOne(PersonSchema, { employeeId }) : null;
   const created = !person;
   const columns = { middleInitial: null, title: null, workPhone: null, birthDate: null, hireDate: null, terminationDate: null, email: null, ...columnsOf(body), employeeId };
   if (person) em.assign(person, columns);

@@ -51,4 +51,18 @@ describe('the directory facts of the person a request names', () => {
     await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { employeeId });
     expect((await asAdmin(id)).employmentStatus).toBe('T');
   });
+
+  it('are never taken from a shared IS code: 22222 "Not yet at the university" names nobody', async () => {
+    // Someone else "not yet at the university", listed with a hire date and a status of their own.
+    const em = h.orm.em.fork();
+    em.create(PersonSchema, {
+      employeeId: '22222', email: 'someone.else@example.org', lastName: 'Lindqvist', firstName: 'Bo', personType: 'Employee',
+      hireDate: new Date('2019-02-01T11:00:00Z'), employmentStatus: 'T', terminationDate: new Date('2023-01-31T11:00:00Z'),
+    });
+    await em.flush();
+    const id = await credentialingDraft(h, employee, { employeeId: '22222', lastName: 'Okafor', firstName: 'Ada' });
+    expect(await asAdmin(id)).toMatchObject({ employeeId: '22222', hireDate: null, employmentStatus: null, terminationDate: null });
+    await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { employeeId: ' 22222 ' });
+    expect(await asAdmin(id)).toMatchObject({ hireDate: null, employmentStatus: null, terminationDate: null });
+  });
 });

@@ -146,6 +146,40 @@ describe('Pending Employment wakes by itself', () => {
     expect(row.activityText).toContain('(W7021) as active');
   });
 
+  it('wakes for the clinician hired under a personal id, never for another 22222 person or a namesake', async () => {
+    const clinician = { lastName: 'Vandersloot', firstName: 'Ifeoma', birthDate: day('1990-04-12') };
+    // Not yet at the university: the request names the clinician under the shared IS code, with a private email.
+    const waiting = await waitingRequest(STATUS.pendingEmployment, { ...clinician, employeeId: '22222', email: 'ifeoma.v@mail.example' });
+    const save = async (person: Record<string, unknown>) => {
+      const res = await call(h, admin, 'POST', '/api/v1/people', { employmentStatus: 'A', personType: 'Employee', ...person });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { id: number };
+    };
+    const stillWaiting = async (cause: { id: number }, label: string) => {
+      await runWakeUp(`test-wake-${label}-${cause.id}`, { reason: 'employment', sourceId: cause.id });
+      await runWakeUp(`test-sweep-${label}-${cause.id}`, null);
+      expect(await statusOf(waiting.id), label).toBe(STATUS.pendingEmployment);
+      expect(await wakeRows(waiting.id), label).toHaveLength(0);
+    };
+
+    // Somebody else not yet at the university, saved active under the same code: added beside, nobody woken.
+    const other = await save({ employeeId: '22222', lastName: 'Lindqvist', firstName: 'Bo', email: 'bo.l@mail.example' });
+    await stillWaiting(other, 'other-22222');
+    // Even the clinician's own record under the code is nobody in particular.
+    const coded = await save({ employeeId: '22222', ...clinician, email: 'ifeoma.v@mail.example' });
+    expect(coded.id).not.toBe(other.id); // a shared code adds a record, never replaces another's
+    await stillWaiting(coded, 'coded');
+    // A namesake hired under a personal id: same names, another birth date and email.
+    const namesake = await save({ employeeId: 'W7377', ...clinician, birthDate: day('1971-09-30'), email: 'i.vandersloot@hospital.example' });
+    await stillWaiting(namesake, 'namesake');
+
+    // The clinician is hired under a personal id (a new work email): same names and birth date.
+    await save({ employeeId: 'W7204', ...clinician, email: 'vandersloot@hospital.example' });
+    await expectWoken(waiting);
+    const [row] = await wakeRows(waiting.id);
+    expect(row.activityText).toContain('the employee directory shows Ifeoma Vandersloot (W7204) as active');
+  });
+
   it('refuses a person date that is not a date with the person form\'s message, and keeps the record', async () => {
     const person = await directoryPerson('W7010', 'T');
     const refused = await call(h, admin, 'PATCH', `/api/v1/people/${person.id}`, { employmentStatus: 'A', hireDate: '13/45/2026' });

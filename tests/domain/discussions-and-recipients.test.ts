@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  discussionErrors, discussionRecipients, MESSAGES, notificationTemplateFor, STATUS, statusEmailRecipients, MESSAGE_MAX, onDemandRecipients, THREAD_ID_PATTERN, threadIdFrom,
+  discussionErrors, discussionRecipients, MESSAGES, notificationTemplateFor, STATUS, statusEmailRecipients, MESSAGE_MAX, onDemandRecipients, requesterConfirmationFor, THREAD_ID_PATTERN, threadIdFrom,
 } from '../../domain';
 
 describe('thread ids and message limits', () => {
@@ -43,5 +43,16 @@ describe('resubmission', () => {
     const request = { requesterEmail: 'req@example.org' };
     expect(statusEmailRecipients('Request Resubmission', request, 'rm@example.org')).toEqual(['rm@example.org']);
     expect(statusEmailRecipients('Additional Information Needed', request, 'rm@example.org')).toEqual(['req@example.org']);
+  });
+
+  it('confirms itself to the requester too: a change to Submitted gives Submission Confirmation (spec 1 §4), and only a resubmission sends two', () => {
+    const resubmission = { requestType: 'certificate' as const, previousStatus: STATUS.pendingAdditionalInformation, newStatus: STATUS.submitted };
+    expect(requesterConfirmationFor(resubmission)).toBe('Submission Confirmation');
+    const request = { requesterEmail: 'Req@example.org', recipientEmail: 'holder@example.org', addlRecipients: 'cc@example.org' };
+    expect(statusEmailRecipients('Submission Confirmation', request, 'rm@example.org')).toEqual(['req@example.org', 'holder@example.org', 'cc@example.org']);
+    for (const previousStatus of [STATUS.draft, STATUS.pendingEmployment, STATUS.pendingNewPolicyYear, STATUS.submitted]) {
+      expect(requesterConfirmationFor({ ...resubmission, previousStatus }), previousStatus).toBeNull();
+    }
+    expect(requesterConfirmationFor({ ...resubmission, newStatus: STATUS.approved })).toBeNull();
   });
 });

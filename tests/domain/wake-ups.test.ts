@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedPolicyYears } from '../../db/seed-data';
 import {
-  ADMINISTRATOR_TEMPLATES, applyLifecycleEvent, certificateCoverageError, coveredPeriod, uncoveredCertificateMessage, namesPerson, notificationTemplateFor, periodCovered,
+  ADMINISTRATOR_TEMPLATES, applyLifecycleEvent, certificateCoverageError, coveredPeriod, uncoveredCertificateMessage, isSharedIsCode, namesPerson, notificationTemplateFor, periodCovered, personalEmployeeId,
   REQUEST_RETURNED_TO_REVIEW, STATUS, statusChoicesNow, wakeCommandIdOf,
 } from '../../domain';
 
@@ -64,6 +64,35 @@ describe('the clinician in the directory', () => {
     expect(namesPerson({ employeeId: 'W7002', email: 'new.hire@hospital.example' }, person)).toBe(false);
     expect(namesPerson({ employeeId: null, email: 'new.hire@hospital.example' }, person)).toBe(true);
     expect(namesPerson({ employeeId: '', email: null }, person)).toBe(false);
+  });
+
+  const hired = { employeeId: '204518', lastName: 'Okafor', firstName: 'Ada', birthDate: '1990-04-12T11:00:00.000Z', email: 'ada.okafor@ohsu.example' };
+  const notYetHere = { employeeId: '22222', lastName: 'Okafor', firstName: 'Ada', birthDate: '1990-04-12T11:00:00.000Z', email: 'ada@gmail.example' };
+
+  it('never takes a shared IS code for a person: not on the request, not in the directory', () => {
+    expect(isSharedIsCode(' 22222 ')).toBe(true);
+    expect(personalEmployeeId('12345')).toBeNull();
+    expect(personalEmployeeId(' 204518 ')).toBe('204518');
+    // Another "Not yet at the university" person saved active is not this request's clinician, whoever they are.
+    const someoneElse = { ...notYetHere, lastName: 'Lindqvist', firstName: 'Bo', birthDate: '1985-01-01T11:00:00.000Z', email: 'bo@x.example' };
+    expect(namesPerson(notYetHere, someoneElse)).toBe(false);
+    // Not even the same person while the directory still lists them under the code.
+    expect(namesPerson(notYetHere, { ...notYetHere })).toBe(false);
+  });
+
+  it('finds the clinician hired under a new id by name and birth date, or by email', () => {
+    expect(namesPerson(notYetHere, hired)).toBe(true); // same names and day of birth, another email
+    expect(namesPerson({ ...notYetHere, birthDate: new Date('1990-04-12T03:00:00Z') }, hired)).toBe(true); // the day, not the hour
+    expect(namesPerson({ ...notYetHere, lastName: ' okafor ', birthDate: null, email: 'ADA.OKAFOR@ohsu.example' }, hired)).toBe(true);
+    expect(namesPerson({ employeeId: null, lastName: 'Okafor', firstName: 'Ada', birthDate: '1990-04-12T11:00:00.000Z' }, hired)).toBe(true);
+  });
+
+  it('never wakes for a namesake: same name, another birth date and email', () => {
+    const namesake = { ...hired, employeeId: '377001', birthDate: '1971-09-30T11:00:00.000Z', email: 'a.okafor@ohsu.example' };
+    expect(namesPerson(notYetHere, namesake)).toBe(false);
+    expect(namesPerson({ ...notYetHere, birthDate: null }, hired)).toBe(false); // a name alone proves nothing
+    // A personal employee id on the request decides alone: the same name and birth date under another id is not them.
+    expect(namesPerson({ ...notYetHere, employeeId: '204519' }, hired)).toBe(false);
   });
 });
 

@@ -12,7 +12,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { FIELD_EDIT_ACTIVITY } from '../../domain';
 import { call, certificateDraft, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
-import { submitByApi, type Made } from '../support/e2e-fixtures';
+import { decideByApi, submitByApi, type Made } from '../support/e2e-fixtures';
 import type { Harness } from '../support/portal-harness';
 import { usePortalBrowser } from '../support/portal-browser';
 
@@ -244,5 +244,27 @@ describe("an administrator's own draft", () => {
     await row(othersDraft.number).waitFor();
     expect(await row(own.number).count()).toBe(0);
     expect((await call(h, admin, 'GET', `/api/v1/requests/${own.id}`)).status).toBe(404);
+  });
+});
+
+describe("an administrator's own request sent back for more information", () => {
+  it("offers Edit (not Admin Edit) on its request page; the requester's form submits it again", async () => {
+    const id = await certificateDraft(h, admin, 'Clinician', { facilityName: 'Admin Clinic' });
+    const own = await submitByApi(h, admin, id);
+    await decideByApi(h, admin, id, 'Pending Additional Information');
+
+    page = await portal.openAs(DEV_ADMIN, `/requests/certificate/${id}`);
+    await page.getByText('Status: Pending Additional Information').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Admin Edit' }).count()).toBe(0); // edited as its requester
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await expect.poll(() => page.locator('input[name="facilityName"]').inputValue()).toBe('Admin Clinic');
+    await page.locator('input[name="facilityName"]').fill('Providence Clinic');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Your request was submitted' });
+    await dialog.getByText(`Request ${own.number} is now with the Risk Management office.`).waitFor();
+    await portal.checkA11y('resubmitted: the success message');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    expect(await stored(id)).toMatchObject({ status: 'Submitted', facilityName: 'Providence Clinic' });
+    expect(await fieldEdits(id)).toEqual([]); // the requester's edit, not an Admin Edit
   });
 });

@@ -136,13 +136,21 @@ describe('templated emails on demand', () => {
 });
 
 describe('resubmission', () => {
-  it('a requester submitting again from Pending Additional Information: Request Resubmission to the administrators; the queue shows it', async () => {
+  it('a requester submitting again from Pending Additional Information: Request Resubmission to the administrators, Submission Confirmation to the requester; the queue shows it', async () => {
     const { id, number } = await submitted();
+    const confirmations = () => h.sink.messages().filter((m) => m.subject.startsWith(`Request ${number} received:`));
+    await eventually(async () => (confirmations().length === 1 ? true : undefined)); // the first submit's
     expect((await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Pending Additional Information' })).status).toBe(200);
     const again = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} resubmitted`, 20_000);
     expect(mail.to).toEqual(['riskmanagement@coi-portal.local']);
+    // What the submit-success modal and the FAQ promise: the requester hears that the request is back with the office.
+    await eventually(async () => (confirmations().length === 2 ? true : undefined), 20_000);
+    expect(confirmations()[1].to).toEqual([DEV_REQUESTER_EMAIL]);
+    await eventually(async () => ((await h.orm.em.fork().count(RequestActivitySchema, { requestId: id, activityText: { $like: '"Submission Confirmation" email sent%' } })) === 2 ? true : undefined));
+    await activitiesSettled(h.temporal, requestWorkflowId(number));
+    expect(confirmations()).toHaveLength(2);
     const queue = await call(h, admin, 'GET', `/api/v1/requests?status=Submitted&requestNumber=${number}`);
     expect(queue.body.data.map((r: { id: number }) => r.id)).toContain(id);
   });

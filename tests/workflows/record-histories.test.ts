@@ -28,9 +28,10 @@ import { saveHistory } from './history-files';
 /**
  * The request workflow's newest shape: v4 = commands-and-effects + request-clocks + local-reads patches; v5 = runs
  * started with `shape: 5` (REQUEST_WORKFLOW_SHAPE): no patch markers, one search-attribute upsert per status change,
- * one local read at a run's start (issue #18); v6 = shape 6: a decision's letter and email in one activity.
+ * one local read at a run's start (issue #18); v6 = shape 6: a decision's letter and email in one activity; v7 =
+ * shape 7: a resubmission emails the requester Submission Confirmation beside the administrators' Request Resubmission.
  */
-const SHAPE_VERSION = 'v6';
+const SHAPE_VERSION = 'v7';
 const DIR = path.join(import.meta.dirname, 'histories');
 const recording = !!process.env.RECORD_HISTORIES;
 
@@ -127,6 +128,17 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     await decide(id, STATUS.approved);
     await eventually(async () => (h.sink.messages().filter((m) => m.subject.includes(String(number)) && m.subject.includes('approved')).length >= 2 ? true : undefined), 60_000);
     await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-reopened-resubmitted-approved`);
+  });
+
+  it('sent back for more information, resubmitted (the requester\'s confirmation beside the administrators\' email), approved', async () => {
+    const id = await credentialingDraft(h, requester);
+    const number = await submit(requester, id);
+    await decide(id, STATUS.pendingAdditionalInformation);
+    await submit(requester, id);
+    await mailed(number, 'resubmitted');
+    await decide(id, STATUS.approved);
+    await mailed(number, 'approved');
+    await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-additional-information-resubmitted-approved`);
   });
 
   it('letters generated again after the decision (generate-pdfs)', async () => {

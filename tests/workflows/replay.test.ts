@@ -58,6 +58,18 @@ const SHAPES: Record<string, { type?: string; updates?: string[]; activities?: s
   'v6-certificate-woken-by-policy-year-approved': { updates: ['submit', 'setStatus', 'wake'], activities: LETTER_WITH_EMAIL },
   'v6-credentialing-discussions-continued-as-new': { updates: ['submit', 'discussionPosted'], continuedAsNew: true },
   'v6-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_WITH_EMAIL, continuedFrom: true },
+  // Shape 7: a resubmission emails the requester Submission Confirmation beside the administrators' Request Resubmission.
+  'v7-certificate-approved-req-ids': { updates: ['submit', 'setStatus'], activities: LETTER_WITH_EMAIL, reqIds: true },
+  'v7-certificate-rental-approved': { updates: ['submit', 'setStatus'], activities: LETTER_WITH_EMAIL },
+  'v7-certificate-letter-of-intent': { updates: ['submit', 'setStatus'], activities: LETTER_WITH_EMAIL },
+  'v7-credentialing-escalated-discussion-send-email-approved': { updates: ['submit', 'discussionPosted', 'sendEmail', 'setStatus'], activities: LETTER_WITH_EMAIL, timersFired: true },
+  'v7-credentialing-signed-release-approved': { updates: ['submit', 'recordSignedRelease', 'setStatus'], activities: LETTER_WITH_EMAIL },
+  'v7-credentialing-reopened-resubmitted-approved': { updates: ['reopen', 'submit', 'setStatus'], activities: LETTER_WITH_EMAIL },
+  'v7-credentialing-generate-letter': { updates: ['generateLetter'], activities: ['renderEffectLetter'] },
+  'v7-certificate-woken-by-policy-year-approved': { updates: ['submit', 'setStatus', 'wake'], activities: LETTER_WITH_EMAIL },
+  'v7-credentialing-discussions-continued-as-new': { updates: ['submit', 'discussionPosted'], continuedAsNew: true },
+  'v7-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_WITH_EMAIL, continuedFrom: true },
+  'v7-credentialing-additional-information-resubmitted-approved': { updates: ['submit', 'setStatus'], activities: ['sendEffectEmail', ...LETTER_WITH_EMAIL] },
   'wake-up-v1-policy-year': { type: 'wakeUpWorkflow', activities: ['findRequestsToWake', 'wakeRequest'] },
   'export-v1-done': { type: 'exportWorkflow', activities: ['writeExport'] },
   'account-email-v1-password-reset': { type: 'accountEmailWorkflow', activities: ['sendAccountEmail'] },
@@ -127,10 +139,11 @@ describe('replay of saved request workflow histories', async () => {
     for (const file of files.filter((f) => f.startsWith('v3-'))) expect(await scheduled(file)).toContain('clockStart');
   });
 
-  it('covers shapes 5 and 6: started with it, no patch markers, one search-attribute upsert per status change, one read at the start', async () => {
-    const numbered = files.filter((f) => /^v[56]-/.test(f));
+  it('covers shapes 5 to 7: started with it, no patch markers, one search-attribute upsert per status change, one read at the start', async () => {
+    const numbered = files.filter((f) => /^v[5-7]-/.test(f));
     expect(numbered.filter((f) => f.startsWith('v5-')).length).toBeGreaterThan(0);
     expect(numbered.filter((f) => f.startsWith('v6-')).length).toBeGreaterThan(0);
+    expect(numbered.filter((f) => f.startsWith('v7-')).length).toBeGreaterThan(0);
     for (const file of numbered) {
       const events = (await loadHistory(path.join(dir, file))).events!;
       const input = JSON.parse(Buffer.from(events[0].workflowExecutionStartedEventAttributes!.input!.payloads![0].data as Uint8Array).toString());

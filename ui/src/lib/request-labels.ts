@@ -1,5 +1,5 @@
 /** How a request is named in tables and headings. */
-import { STATUS, requestTypeLabelOf, requesterMayEdit } from '../../../domain';
+import { editsAsAdministrator, STATUS, requestTypeLabelOf, requesterMayEdit } from '../../../domain';
 import type { RequestRecord, User } from '../types/api';
 import { paths } from './paths';
 
@@ -30,7 +30,9 @@ export const isOwnRequest = (request: Pick<RequestRecord, 'requesterId'>, user: 
 
 /**
  * An administrator edits a submitted request in place on its view page (spec 1 §2 Admin Edit: Save and Cancel),
- * never on the requester's autosaving form page.
+ * never on the requester's autosaving form page; their own request sent back for more information they edit and
+ * submit again on the form, as its requester (domain/request-edit.ts).
  */
-export const adminEditsInPlace = (request: Pick<RequestRecord, 'status'>, user: Pick<User, 'isAdmin'>): boolean =>
-  user.isAdmin && request.status !== STATUS.draft;
+export const adminEditsInPlace = (
+  request: Pick<RequestRecord, 'status' | 'requesterId' | 'requestType' | 'certificateType'>, user: Pick<User, 'id' | 'isAdmin'>,
+): boolean => editsAsAdministrator(user, request);

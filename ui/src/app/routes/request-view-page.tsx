@@ -19,7 +19,7 @@ import { StaleLetterNotice } from '../../features/stale-letters/stale-letter-not
 import { useUser } from '../../lib/auth';
 import { paths } from '../../lib/paths';
 import { getRequest } from '../../lib/request-api';
-import { isOwnRequest } from '../../lib/request-labels';
+import { adminEditsInPlace, isOwnRequest } from '../../lib/request-labels';
 import { UI_TEXT } from '../../lib/ui-text';
 import { queryKeys } from '../../lib/query-keys';
 import { useLiveQueries } from '../../lib/use-live-queries';
@@ -77,7 +77,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
         <>
           <RequestSummary request={request.data} canEdit={isOwnRequest(request.data, user)} adminEditRef={adminEditButton}
             onDeleted={() => navigate(paths.home.getHref(), { state: { tab: 'drafts' } })}
-            onAdminEdit={user.isAdmin && !editing
+            onAdminEdit={adminEditsInPlace(request.data, user) && !editing
               ? () => { setEditSaved(false); setTab('details'); setEditing(true); } : undefined} />
           <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
           {user.isAdmin && <StaleLetterNotice request={request.data} />}

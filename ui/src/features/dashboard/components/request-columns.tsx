@@ -1,6 +1,6 @@
 /** Column sets of the dashboard tables (spec 1 §2 Dashboard). */
 import { Link } from 'react-router-dom';
-import { approvalDateLabel, COMPLETED_STATUSES, REQUEST_TYPE_FILTERS, STATUS } from '../../../../../domain';
+import { approvalDateLabel, COMPLETED_STATUSES, REQUEST_TYPE_FILTERS } from '../../../../../domain';
 import { DeleteRequestButton } from '../../../components/delete-request-button';
 import { displayDate, officeDate, personName } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
@@ -81,11 +81,12 @@ export function draftColumns(onDeleted: () => void, filter = ''): Column<Request
 }
 
 /**
- * The administrators' row action: View, except on an administrator's own draft, which is theirs to Edit and Delete as
- * a requester's is (spec 1 §2 Row actions; the server lets only the requester delete a draft).
+ * The administrators' row action: View, except on an administrator's own request while its requester may edit it (a
+ * draft, or sent back for more information), which is theirs to Edit (and, a never-submitted draft, Delete) as a
+ * requester's is (spec 1 §2 Row actions; the server lets only the requester delete a draft).
  */
 function adminAction(r: RequestRecord, userId: number, onDeleted: () => void) {
-  if (r.status !== STATUS.draft || !isOwnRequest(r, { id: userId })) return rowLink('View', r);
+  if (!isEditable(r) || !isOwnRequest(r, { id: userId })) return rowLink('View', r);
   return (
     <div className="button-row button-row--tight">
       {rowLink('Edit', r)}
