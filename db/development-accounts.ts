@@ -26,13 +26,12 @@ export async function liveDevelopmentAccounts(em: EntityManager): Promise<string
  */
 export async function retireDevelopmentAccounts(em: EntityManager): Promise<string[]> {
   return em.transactional(async (tx) => {
-    const connection = tx.getConnection();
-    const rows = await connection.execute<Array<{ email: string }>>(
+    const rows = await tx.execute<Array<{ email: string }>>(
       `update "users" set "password_hash" = null, "deleted_at" = coalesce("deleted_at", now()), "session_version" = "session_version" + 1, "updated_at" = now()
        where lower("email") in (?, ?, ?) and ("password_hash" is not null or "deleted_at" is null) returning "email"`,
       [...DEVELOPMENT_ACCOUNT_EMAILS], 'all',
     );
-    await connection.execute('delete from "admins" where lower("email") = ?', [DEV_ADMIN.email], 'run');
+    await tx.execute('delete from "admins" where lower("email") = ?', [DEV_ADMIN.email], 'run');
     return rows.map((row) => row.email).sort();
   });
 }

@@ -31,7 +31,11 @@ async function apiProcess(config: Partial<AppConfig>) {
   const app = await buildApp({ config: { ...h.config, ...config }, orm: h.orm, temporal: h.temporal, files: h.files }, { logger: apiLoggerOptions('warn', stream) });
   await app.ready();
   const warnings = () => lines.filter((line) => line.level === 40 && /X-Forwarded-For/.test(String(line.msg)));
-  const readiness = async () => (await app.inject({ method: 'GET', url: '/api/v1/health/ready' })).json().untrustedForwardedFor;
+  // Readiness answers 503 while PostgreSQL is slower than its 2 s check (a loaded test machine): ask until it is ready.
+  const readiness = async () => (await eventually(async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/v1/health/ready' });
+    return res.statusCode === 200 ? res.json() as { untrustedForwardedFor: unknown } : null;
+  }, 60_000)).untrustedForwardedFor;
   return { app, warnings, readiness };
 }
 

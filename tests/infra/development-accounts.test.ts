@@ -13,7 +13,8 @@ import { login } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
+/** This test's own Node (24), with tsx's loader: what `npm start` runs the API with. */
+const node = (script: string) => [process.execPath, ['--import', 'tsx', script]] as const;
 let h: Harness;
 
 beforeAll(async () => { h = await startHarness({ worker: false }); });
@@ -29,7 +30,8 @@ const networkEnv = () => ({
 /** Starts `api/server.ts`; resolves with its output when it exits, or when it says it listens (then stops it). */
 function startApi(): Promise<{ listened: boolean; code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, ['api/server.ts'], { cwd: root, env: networkEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, args] = node('api/server.ts');
+    const child = spawn(command, args, { cwd: root, env: networkEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let listened = false;
     const read = (chunk: Buffer) => {
@@ -57,7 +59,8 @@ describe('development accounts in the database', () => {
     for (const email of [DEV_ADMIN.email, DEV_REQUESTER.email, DEV_INTERNAL_REQUESTER.email]) expect(refused.out).toContain(email);
     expect(refused.out).toContain('npm run admin -- retire-dev-accounts');
 
-    const { stdout } = await promisify(execFile)(tsx, ['scripts/admin.ts', 'retire-dev-accounts'], { cwd: root, env: { ...process.env, DATABASE_URL: h.config.databaseUrl } });
+    const [command, args] = node('scripts/admin.ts');
+    const { stdout } = await promisify(execFile)(command, [...args, 'retire-dev-accounts'], { cwd: root, env: { ...process.env, DATABASE_URL: h.config.databaseUrl } });
     expect(stdout).toContain(`Retired the development accounts ${[DEV_ADMIN.email, DEV_INTERNAL_REQUESTER.email, DEV_REQUESTER.email].sort().join(', ')}`);
     await expect(login(h, DEV_REQUESTER.email, DEV_REQUESTER.password)).rejects.toThrow();
     const rows = await h.orm.em.fork().getConnection().execute<Array<{ kind: string }>>(
