@@ -23,6 +23,7 @@ import securityHeaders from './plugins/security-headers';
 import ormContext from './plugins/orm-context';
 import staticUi from './plugins/static-ui';
 import storableInput from './plugins/storable-input';
+import untrustedForwardedFor from './plugins/untrusted-forwarded-for';
 import { QS_OPTIONS } from './query/feathers-query';
 import adminDashboardRoutes from './routes/admin-dashboard';
 import adminRoutes from './routes/admins';
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
 
   await app.register(errorHandler);
   await app.register(requestId); // x-request-id, and the id the Temporal calls carry into the workflows
+  await app.register(untrustedForwardedFor); // warns when a proxy is not named in TRUST_PROXY
   await app.register(storableInput); // before the routes: it bounds their integers as they are added
   await app.register(securityHeaders, { contentSecurityPolicy: { directives: contentSecurityPolicy() } });
   // Registered before the routes; only routes that opt in (sign-in) are limited.

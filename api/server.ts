@@ -1,5 +1,6 @@
 /** API process entry: `node --import tsx api/server.ts`. */
-import { loadConfig, unsafeListenReason } from '../config/app-config';
+import { isLoopbackHost, loadConfig, unsafeListenReason } from '../config/app-config';
+import { developmentAccountsRefusal, liveDevelopmentAccounts } from '../db/development-accounts';
 import { createOrm } from '../db/orm';
 import { refuseSampleData } from '../db/refuse-sample-data';
 import { DocumentFiles } from '../storage/document-files';
@@ -16,6 +17,16 @@ if (unsafe) {
 }
 const orm = await createOrm(config.databaseUrl);
 await refuseSampleData(orm, config.production);
+// The settings above say nothing of the data: development accounts of an earlier day still sign in with their
+// published passwords, so an API facing a network refuses to start while the database holds any.
+if (!isLoopbackHost(config.apiHost)) {
+  const accounts = await liveDevelopmentAccounts(orm.em.fork());
+  if (accounts.length) {
+    console.error(developmentAccountsRefusal(config.apiHost, accounts));
+    await orm.close();
+    process.exit(1);
+  }
+}
 // Lazy: the API starts while Temporal is down (readiness says so); commands answer 503 until it is back.
 const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace, { lazy: true });
 const files = await new DocumentFiles(config.uploadsDir).init();

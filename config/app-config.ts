@@ -170,6 +170,19 @@ export function seedDevAccountsSetting(env: NodeJS.ProcessEnv = process.env): bo
 }
 
 /**
+ * The migrate step's connection (scripts/migrate.ts). In the production shape the API and the worker connect as a
+ * runtime role (DATABASE_URL) that cannot change tables, and MIGRATION_DATABASE_URL names the owner of the database,
+ * which migrates and then grants the runtime role (DATABASE_URL's user) its privileges. Unset: one role does both
+ * (`npm start`, the tests). Only the migrate service receives it: the owner's password never reaches the API.
+ */
+export function migrationDatabaseSetting(env: NodeJS.ProcessEnv = process.env): { ownerUrl: string; runtimeRole: string | null } {
+  const runtimeUrl = env.DATABASE_URL ?? defaultDatabaseUrl(env);
+  const ownerUrl = env.MIGRATION_DATABASE_URL?.trim() || runtimeUrl;
+  const user = (url: string) => decodeURIComponent(new URL(url).username);
+  return { ownerUrl, runtimeRole: user(ownerUrl) === user(runtimeUrl) ? null : user(runtimeUrl) };
+}
+
+/**
  * The database when DATABASE_URL is unset: trusted local connections on 127.0.0.1, where `npm start` and `npm test`
  * start an embedded PostgreSQL if nothing answers (db/embedded-postgres.ts). libpq's PGPORT moves it.
  */
@@ -230,7 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: env.PUBLIC_URL?.trim() || `http://${apiHost}:${apiPort}`,
     jwtSecret: production ? productionJwtSecret(env.JWT_SECRET) : env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
-    trustProxy: trustProxySetting(env.TRUST_PROXY),
+    trustProxy: production ? productionTrustProxySetting(env.TRUST_PROXY) : trustProxySetting(env.TRUST_PROXY),
     quotas: {
       openDrafts: positiveSetting('OPEN_DRAFTS_QUOTA', env.OPEN_DRAFTS_QUOTA, DEFAULT_USER_QUOTAS.openDrafts),
       messagesPerHour: positiveSetting('MESSAGES_PER_HOUR_QUOTA', env.MESSAGES_PER_HOUR_QUOTA, DEFAULT_USER_QUOTAS.messagesPerHour),
@@ -292,6 +305,21 @@ export function trustProxySetting(value: string | undefined): boolean | number |
   return entries;
 }
 
+/**
+ * TRUST_PROXY in production: never `true`. With it Fastify takes the left-most X-Forwarded-For entry, which the
+ * client writes: straight to the API, or through a proxy that appends to the header (nginx's
+ * $proxy_add_x_forwarded_for), anyone would choose the address every per-address limit and the security log see.
+ * The proxy's address or CIDR (or the number of proxies in front) names whom to believe.
+ */
+export function productionTrustProxySetting(value: string | undefined): boolean | number | string[] {
+  const setting = trustProxySetting(value);
+  if (setting === true) {
+    throw new ConfigError('TRUST_PROXY=true is refused with NODE_ENV=production: every caller could choose the address the limits and the security log see. '
+      + 'Set the proxy\'s address or CIDR (e.g. TRUST_PROXY=10.0.0.5 or 10.0.0.0/24), or the number of proxies in front (TRUST_PROXY=1).');
+  }
+  return setting;
+}
+
 const numberList = (value: string, name: string): number[] => {
   const numbers = value.split(',').map((v) => Number(v.trim()));
   if (numbers.some((n) => !Number.isFinite(n) || n < 0)) throw new ConfigError(`${name} must be non-negative numbers separated by commas (got "${value}")`);
@@ -329,6 +357,9 @@ export function clockPolicySetting(env: NodeJS.ProcessEnv = process.env): ClockP
 }
 
 const LOOPBACK = /^(127(?:\.\d{1,3}){3}|::1|localhost|\[::1\])$/i;
+
+/** Whether the API listening on `host` is reachable from this machine only. */
+export const isLoopbackHost = (host: string) => LOOPBACK.test(host);
 
 /**
  * Development defaults never face a network (issue #16 item 7): with the development JWT secret (anyone can sign a

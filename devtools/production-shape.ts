@@ -1,6 +1,8 @@
 /**
  * The production topology on one machine, without Docker (issue #21 item 2), as docker-compose.yml describes it:
- *   - PostgreSQL with a least-privilege role for the portal (owner of its database, nothing else) and one for Temporal;
+ *   - PostgreSQL with two roles for the portal (db/least-privilege-role.ts): the owner of its database, which only
+ *     migrates, and the runtime role the APIs and workers connect as (rows only; the security log append-only); and one
+ *     role for Temporal;
  *   - the real Temporal server on PostgreSQL (temporal/temporal-server.ts), not the dev server;
  *   - a real SMTP server standing in for the university's relay (devtools/smtp-sink.ts: mail kept as .eml files), and
  *     a SAML identity provider standing in for the university's (devtools/dev-idp: it signs in whom the directory
@@ -10,7 +12,7 @@
  *   - a reverse proxy in front that spreads requests over the APIs: @fastify/reply-from with undici's BalancedPool
  *     (a failing API loses weight, so traffic moves to the other while it restarts), passing X-Forwarded-For, which
  *     the APIs trust from 127.0.0.1 only (TRUST_PROXY).
- * Secrets (the JWT secret, both roles' passwords) are generated once into <dataDir>/secrets.json (mode 600).
+ * Secrets (the JWT secret, the roles' passwords) are generated once into <dataDir>/secrets.json (mode 600).
  * Each process's output (JSON lines at LOG_LEVEL info, as production writes them) is appended to
  * <dataDir>/logs/<name>.log; the proxy gives every call an `x-request-id`, so a command's `reqId` finds its lines in
  * the API's log and its workflow's activities in the workers' (issue #21 item 4).
@@ -24,7 +26,7 @@ import replyFrom from '@fastify/reply-from';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serviceProviderUrls } from '../api/auth/saml/service-provider';
 import { AdminSchema, PersonSchema } from '../db/entities';
-import { ensureRoleAndDatabases } from '../db/least-privilege-role';
+import { ensureLoginRole, ensureRoleAndDatabases } from '../db/least-privilege-role';
 import { createOrm, type Orm } from '../db/orm';
 import { Supervisor } from './supervise';
 import { freePort, freePortInRange } from '../temporal/dev-server';
@@ -60,7 +62,7 @@ export interface ProductionShapeOptions {
 }
 
 const DEFAULT_NAMES = {
-  portalRole: 'coi_portal_shape', portalDatabase: 'coi_portal_shape',
+  portalRole: 'coi_portal_shape', portalRuntimeRole: 'coi_portal_shape_app', portalDatabase: 'coi_portal_shape',
   temporalRole: 'temporal_shape', temporalDatabase: 'temporal_shape', visibilityDatabase: 'temporal_shape_visibility',
 };
 
@@ -68,8 +70,10 @@ export interface ProductionShape {
   /** The proxy: what users open. */
   url: string;
   apiUrls: string[];
-  /** The portal's own connection (its least-privilege role). */
+  /** The portal's own connection (its runtime role, which cannot change tables). */
   databaseUrl: string;
+  /** The database owner's connection (migrations only). */
+  ownerDatabaseUrl: string;
   temporalAddress: string;
   temporalMetricsUrl: string;
   sink: SmtpSink;
@@ -86,13 +90,17 @@ export interface ProductionShape {
   stop(): Promise<void>;
 }
 
-interface Secrets { jwtSecret: string; portalPassword: string; temporalPassword: string }
+interface Secrets { jwtSecret: string; portalPassword: string; runtimePassword: string; temporalPassword: string }
 
-/** Generated on first start, then read: a restart keeps the sessions and the roles' passwords. */
+/** Generated on first start, then read: a restart keeps the sessions and the roles' passwords (a missing one is added). */
 function secretsIn(dataDir: string): Secrets {
   const file = path.join(dataDir, 'secrets.json');
-  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Secrets;
-  const secrets = { jwtSecret: randomBytes(48).toString('base64'), portalPassword: randomBytes(24).toString('hex'), temporalPassword: randomBytes(24).toString('hex') };
+  const stored = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Secrets> : {};
+  const hex = () => randomBytes(24).toString('hex');
+  const secrets = {
+    jwtSecret: randomBytes(48).toString('base64'), portalPassword: hex(), runtimePassword: hex(), temporalPassword: hex(), ...stored,
+  };
+  if (Object.keys(stored).length === Object.keys(secrets).length) return secrets;
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
@@ -162,9 +170,12 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
   const secrets = secretsIn(dataDir);
   const admin = new URL(options.adminDatabaseUrl);
 
-  // 1. PostgreSQL: the portal's role and database, apart from Temporal's (created by startTemporalServer).
+  // 1. PostgreSQL: the portal's owner, database and runtime role, apart from Temporal's (created by startTemporalServer).
   await ensureRoleAndDatabases(options.adminDatabaseUrl, names.portalRole, secrets.portalPassword, [names.portalDatabase]);
-  const databaseUrl = `postgres://${names.portalRole}:${secrets.portalPassword}@${admin.hostname}:${admin.port || 5432}/${names.portalDatabase}`;
+  await ensureLoginRole(options.adminDatabaseUrl, names.portalRuntimeRole, secrets.runtimePassword);
+  const at = `${admin.hostname}:${admin.port || 5432}/${names.portalDatabase}`;
+  const ownerDatabaseUrl = `postgres://${names.portalRole}:${secrets.portalPassword}@${at}`;
+  const databaseUrl = `postgres://${names.portalRuntimeRole}:${secrets.runtimePassword}@${at}`;
 
   // 2. The real Temporal server on its own role and databases.
   const temporal = await startTemporalServer({
@@ -202,9 +213,9 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     ...options.env,
   };
 
-  // 4. Migrations and reference data, once, as the portal's own role.
-  await runToEnd(distDir, 'migrate', env);
-  log(`database ${names.portalDatabase} migrated as ${names.portalRole} (no superuser)`);
+  // 4. Migrations and reference data, once, as the database's owner, which then grants the runtime role its rows.
+  await runToEnd(distDir, 'migrate', { ...env, MIGRATION_DATABASE_URL: ownerDatabaseUrl });
+  log(`database ${names.portalDatabase} migrated as ${names.portalRole} (no superuser); the portal runs as ${names.portalRuntimeRole}`);
 
   // 5. The university's identity provider's stand-in (SAML; it signs in whom the directory lists), run by this
   //    launcher, which is no production process: the portal's processes only see SAML_IDP_METADATA_URL.
@@ -273,5 +284,5 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     throw error;
   }
   log(`production shape up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${url} → ${apiUrls.join(', ')}`);
-  return { url, apiUrls, databaseUrl, temporalAddress: temporal.address, temporalMetricsUrl: temporal.metricsUrl, sink, supervisors, metricsUrls, identityProviderUrl: idp.url, logsDir, ready, stop };
+  return { url, apiUrls, databaseUrl, ownerDatabaseUrl, temporalAddress: temporal.address, temporalMetricsUrl: temporal.metricsUrl, sink, supervisors, metricsUrls, identityProviderUrl: idp.url, logsDir, ready, stop };
 }

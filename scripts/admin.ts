@@ -9,6 +9,8 @@
  *                                              (db/sample-policy-years.ts; a production start refuses while they exist)
  *   resume                                     after a restore into an empty Temporal: re-create the workflows of the
  *                                              open requests and running exports from PostgreSQL (temporal/resume-requests.ts)
+ *   retire-dev-accounts                        deactivate the development accounts a database holds (db/development-accounts.ts):
+ *                                              an API facing a network refuses to start while they can sign in
  *
  * Administrator rights come from the list (spec 2 §7.11) for an identity that is proven (docs/ACCOUNTS.md
  * "Identity"): a member of the university signs in with single sign-on, which proves their address, and is an
@@ -17,6 +19,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/app-config';
 import { AdminSchema } from '../db/entities';
+import { retireDevelopmentAccounts } from '../db/development-accounts';
 import { createOrm } from '../db/orm';
 import { removeSamplePolicyYears } from '../db/sample-policy-years';
 import { isEmailAddress } from '../domain';
@@ -31,6 +34,8 @@ const USAGE = `Usage: admin <command>
   remove-sample-policy-years                              delete the sample policy years a development seed left
   resume                                                  after a restore into an empty Temporal: re-create the workflows
                                                           of open requests and running exports from PostgreSQL
+  retire-dev-accounts                                     deactivate the development accounts (published passwords):
+                                                          password removed, sessions ended, off the admin list
 The person then signs in with university single sign-on (which proves the address) and is an administrator.`;
 
 const { values, positionals } = parseArgs({
@@ -51,7 +56,7 @@ function fail(message: string): never {
 const email = rawEmail?.trim().toLowerCase();
 if ((command === 'add' || command === 'remove') && (!email || !isEmailAddress(email))) fail(`"${rawEmail ?? ''}" is not an email address`);
 if (command === 'add' && (!values.first?.trim() || !values.last?.trim())) fail('add needs --first and --last');
-if (!['add', 'remove', 'list', 'resume', 'remove-sample-policy-years'].includes(command)) fail(`unknown command "${command}"`);
+if (!['add', 'remove', 'list', 'resume', 'remove-sample-policy-years', 'retire-dev-accounts'].includes(command)) fail(`unknown command "${command}"`);
 
 const config = loadConfig();
 const orm = await createOrm(config.databaseUrl, { poolMax: 1 });
@@ -69,6 +74,10 @@ try {
     console.log(removed.length
       ? `Removed ${removed.length} sample policy years (${removed[0].policyNumber} … ${removed.at(-1)!.policyNumber}). Enter the real ones under Manage > Policies.`
       : 'No sample policy years in this database.');
+  } else if (command === 'retire-dev-accounts') {
+    const retired = await retireDevelopmentAccounts(em);
+    for (const address of retired) await recordSecurityEvent(em, { kind: 'userDeactivated', email: address, detail: { by: 'command line', reason: 'development account' } });
+    console.log(retired.length ? `Retired the development accounts ${retired.join(', ')}: deactivated, no password, signed out.` : 'No development account can sign in here.');
   } else if (command === 'list') {
     const admins = await em.find(AdminSchema, {}, { orderBy: { lastName: 'asc', firstName: 'asc' } });
     for (const a of admins) console.log(`${a.email}\t${a.firstName} ${a.lastName}`);

@@ -57,7 +57,8 @@ Production shape up in ${((Date.now() - started) / 1000).toFixed(1)} s (NODE_ENV
   Workers:                    ${[...shape.supervisors.keys()].filter((n) => n.startsWith('worker')).join(', ')}
   Temporal server:            ${shape.temporalAddress} (PostgreSQL; metrics ${shape.temporalMetricsUrl})
   SMTP relay stand-in:        ${shape.sink.url} (mail in ${path.relative(config.rootDir, path.join(dataDir, 'mail'))}/)
-  The portal's database role: ${new URL(shape.databaseUrl).username} (no superuser)
+  The portal's database roles: ${new URL(shape.databaseUrl).username} (APIs and workers: rows only, security log
+                              append-only), ${new URL(shape.ownerDatabaseUrl).username} (owner: migrations only); no superuser
 
   Identity provider stand-in: ${shape.identityProviderUrl} (SAML; signs in whom the directory lists)
 

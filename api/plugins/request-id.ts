@@ -15,7 +15,7 @@ import { ACCEPTABLE_REQ_ID } from '../../workflows/log-header';
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 /** Whether the peer at `address` is a proxy TRUST_PROXY trusts (config/app-config.ts trustProxySetting). */
-function trustedPeer(trustProxy: boolean | number | string[]): (address: string | undefined) => boolean {
+export function trustedPeer(trustProxy: boolean | number | string[]): (address: string | undefined) => boolean {
   if (trustProxy === true) return () => true;
   if (typeof trustProxy === 'number') return () => trustProxy > 0;
   if (Array.isArray(trustProxy) && trustProxy.length > 0) {

@@ -12,6 +12,17 @@ const Readiness = Type.Object({
   oldestPendingEffectSeconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
     description: 'age of the oldest email or letter still waiting to go out (null: none); a monitor alerts when it grows (issue #17 item 3)',
   }),
+  untrustedForwardedFor: Type.Union([
+    Type.Object({
+      requests: Type.Integer({ minimum: 1 }),
+      lastPeer: Type.String(),
+      firstSeenAt: Type.String({ format: 'date-time' }),
+    }),
+    Type.Null(),
+  ], {
+    description: 'requests that carried X-Forwarded-For from a peer TRUST_PROXY does not name, since this process started '
+      + '(null: none). Set: a proxy in front that TRUST_PROXY misses (all callers share its address), or callers reaching the API past it',
+  }),
 });
 
 /** Whether PostgreSQL answers a query within `timeoutMs`. */
@@ -46,7 +57,10 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       temporalAnswers(app.temporal),
     ]);
     if (!database) throw unavailable('The database does not answer');
-    return { status: 'ready' as const, database: 'up' as const, temporal: temporal ? 'up' as const : 'down' as const, oldestPendingEffectSeconds: oldest };
+    return {
+      status: 'ready' as const, database: 'up' as const, temporal: temporal ? 'up' as const : 'down' as const, oldestPendingEffectSeconds: oldest,
+      untrustedForwardedFor: app.untrustedForwardedFor(),
+    };
   });
 };
 

@@ -3,7 +3,7 @@ import { signSessionToken } from '../plugins/auth';
 import { bindingCookie, boundRequestId, clearBindingCookie, completionTicket, readCompletionTicket } from '../auth/saml/browser-binding';
 import { SamlMessageStore } from '../auth/saml/saml-message-store';
 import { SAML_PATHS, ServiceProvider, SsoRefused } from '../auth/saml/service-provider';
-import { recordSecurityEvent } from '../services/security-log';
+import { recordSingleSignOnRefused } from '../services/security-log';
 import { signInWithSso } from '../services/sso-sign-in';
 
 /** Largest SAMLResponse form we read: assertions are a few kilobytes; certificates and attributes fit well within. */
@@ -33,8 +33,7 @@ const samlRoutes: FastifyPluginAsync = async (app) => {
   const refuse = async (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
     if (!(error instanceof SsoRefused)) throw error;
     request.log.warn({ sso: error.code, detail: error.detail }, 'single sign-on refused');
-    await recordSecurityEvent(request.em, { kind: 'singleSignOnRefused', ip: request.ip, detail: { code: error.code, detail: error.detail.slice(0, 300) } })
-      .catch(() => undefined);
+    await recordSingleSignOnRefused(request.em, { ip: request.ip, code: error.code, detail: error.detail }).catch(() => undefined);
     return reply.header('cache-control', 'no-store').redirect(`/login#error=${error.code}`, 303);
   };
 

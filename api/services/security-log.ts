@@ -2,7 +2,7 @@
  * Writes the security log (issue #16; kinds in domain/security-events.ts). A plain insert on the caller's connection:
  * inside a transaction the line commits or rolls back with what it describes; outside one it stands on its own (a
  * refused sign-in is logged although nothing else is written). Lines older than a year are removed by
- * {@link pruneSecurityLog}, which the API runs at start and daily.
+ * {@link pruneSecurityLog}, which the API runs at start and hourly.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyRequest } from 'fastify';
@@ -29,25 +29,40 @@ export async function recordRequestSecurityEvent(request: FastifyRequest, event:
   await recordSecurityEvent(request.em, { userId: request.sessionUser?.id ?? null, ...event, ip: request.ip });
 }
 
+/**
+ * Lines older than the retention, through prune_security_events (Migration20261127500001): the runtime role may not
+ * delete from the log itself, and the function never removes a line younger than a year, whatever it is asked.
+ */
 export async function pruneSecurityLog(em: EntityManager, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - SECURITY_LOG_RETENTION_DAYS * 86_400_000);
-  const result = await em.getConnection().execute('delete from "security_events" where "at" < ?', [before], 'run') as { affectedRows?: number };
-  return result.affectedRows ?? 0;
+  const [row] = await em.getConnection().execute<Array<{ removed: number }>>('select prune_security_events(?) as "removed"', [before], 'all');
+  return row?.removed ?? 0;
 }
 
 /**
- * A 401/403 answer to a call that carried a bearer token (issue #16: refusals). At most one line per (user or
- * address, route pattern, minute), decided by the partial unique index of Migration20261124040000 so that every API
- * process agrees; a repeat within the minute counts in `detail.repeats` instead of adding a line.
+ * A refusal, aggregated: at most one line per (caller, subject, minute), decided in PostgreSQL by a partial unique
+ * index so that every API process agrees; a repeat within the minute counts in `detail.repeats` instead of adding a
+ * line. Written by record_security_refusal (Migration20261127500001), which may raise that counter and nothing else:
+ * the runtime role has no UPDATE on the log.
+ *   accessRefused: a 401/403 answer to a call that carried a bearer token, per (user or address, route pattern);
+ *   singleSignOnRefused: an answer of the identity provider (or anything posted in its place), per (address, code).
  */
-export async function recordAccessRefused(em: EntityManager, refusal: { userId: number | null; email: string | null; ip: string; method: string; route: string; status: number }): Promise<void> {
+async function recordRefusal(em: EntityManager, kind: 'accessRefused' | 'singleSignOnRefused', line: Omit<SecurityEventInput, 'kind'>): Promise<void> {
   await em.getConnection().execute(
-    `insert into "security_events" ("kind", "user_id", "email", "ip", "detail")
-     values ('accessRefused', ?, ?, ?, jsonb_build_object('method', ?::text, 'route', ?::text, 'status', ?::int, 'repeats', 1,
-       'minute', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI')))
-     on conflict (coalesce("user_id", 0), coalesce("ip", ''), ("detail"->>'route'), ("detail"->>'minute')) where "kind" = 'accessRefused'
-     do update set "detail" = jsonb_set("security_events"."detail", '{repeats}', to_jsonb(("security_events"."detail"->>'repeats')::int + 1))`,
-    [refusal.userId, refusal.email?.toLowerCase() ?? null, refusal.ip, refusal.method, refusal.route, refusal.status],
-    'run',
+    'select record_security_refusal(?, ?, ?, ?, ?::jsonb)',
+    [kind, line.userId ?? null, line.email?.toLowerCase() ?? null, line.ip ?? null, JSON.stringify(line.detail ?? {})],
+    'all',
   );
+}
+
+export async function recordAccessRefused(em: EntityManager, refusal: { userId: number | null; email: string | null; ip: string; method: string; route: string; status: number }): Promise<void> {
+  await recordRefusal(em, 'accessRefused', {
+    userId: refusal.userId, email: refusal.email, ip: refusal.ip,
+    detail: { method: refusal.method, route: refusal.route, status: refusal.status },
+  });
+}
+
+/** A refused single sign-on; `code` is domain/single-sign-on.ts's refusal code. */
+export async function recordSingleSignOnRefused(em: EntityManager, refusal: { ip: string; code: string; detail: string }): Promise<void> {
+  await recordRefusal(em, 'singleSignOnRefused', { ip: refusal.ip, detail: { code: refusal.code, detail: refusal.detail.slice(0, 300) } });
 }

@@ -2,7 +2,9 @@
  * docker-compose.yml and the Dockerfile must stay consistent with the app's configuration: every environment
  * variable config/app-config.ts reads (found by a regex, so a new setting fails here until it is wired) must reach
  * the api and the worker with values that point at the right services. And they keep the production shape: no
- * committed secret, NODE_ENV=production, only the portal published to the world, compiled JavaScript at run time.
+ * committed secret, NODE_ENV=production, only the reverse proxy published to the world (the api behind it, believing
+ * X-Forwarded-For from the proxy's address alone), the api on a database role that is not the owner, compiled
+ * JavaScript at run time.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,8 +31,10 @@ const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS', 'CLOCK_DAY
 const SITE_SPECIFIC = new Set(['SAML_IDP_METADATA_URL', 'SAML_IDP_ENTRY_POINT', 'SAML_IDP_CERT', 'SAML_IDP_ENTITY_ID', 'SAML_SP_ENTITY_ID', 'MAIL_FROM']);
 /** The office's own facts (config/app-config.ts PRODUCTION_REQUIRED_SETTINGS): compose's `${NAME:?message}`, no sample. */
 const OFFICE_FACTS = ['PUBLIC_URL', 'RISK_MANAGEMENT_PHONE', 'RISK_MANAGEMENT_EMAIL'];
+/** Settings of the one-shot migrate service only: the database owner's connection never reaches the api or the worker. */
+const MIGRATE_ONLY = new Set(['MIGRATION_DATABASE_URL']);
 /** Secrets the operator must supply: compose's `${NAME:?message}` (no default may be committed). */
-const REQUIRED_SECRETS = ['JWT_SECRET', 'POSTGRES_PASSWORD', 'PORTAL_DB_PASSWORD', 'TEMPORAL_DB_PASSWORD'];
+const REQUIRED_SECRETS = ['JWT_SECRET', 'POSTGRES_PASSWORD', 'PORTAL_DB_PASSWORD', 'PORTAL_RUNTIME_DB_PASSWORD', 'TEMPORAL_DB_PASSWORD'];
 
 type Service = {
   image?: string;
@@ -41,8 +45,13 @@ type Service = {
   expose?: Array<string | number>;
   depends_on?: string[] | Record<string, { condition?: string }>;
   configs?: Array<string | { source: string; target?: string }>;
+  networks?: string[] | Record<string, { ipv4_address?: string } | null>;
 };
-type Compose = { services: Record<string, Service>; configs?: Record<string, { content?: string; file?: string }> };
+type Compose = {
+  services: Record<string, Service>;
+  configs?: Record<string, { content?: string; file?: string }>;
+  networks?: Record<string, { ipam?: { config?: Array<{ subnet?: string }> } } | null>;
+};
 
 const compose = parse(read('docker-compose.yml'), { merge: true }) as Compose;
 const dockerfile = read('Dockerfile');
@@ -52,9 +61,12 @@ const appConfigSource = read('config/app-config.ts');
  * Compose interpolation as if the environment held only the required variables: ${X:-default}, ${X-default}, ${X}
  * (→ ''), ${X:?message} / ${X?message} (→ `operator-supplied-X`, what the operator must set), $$ (→ $).
  */
+/** What an operator would set, where a value must have a shape (PUBLIC_URL is parsed as a URL). */
+const OPERATOR_EXAMPLES: Record<string, string> = { PUBLIC_URL: 'https://coi.example.edu' };
+
 function interpolate(value: string): string {
   return value
-    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?\?[^}]*)\}/g, (_, name) => `operator-supplied-${name}`)
+    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?\?[^}]*)\}/g, (_, name: string) => OPERATOR_EXAMPLES[name] ?? `operator-supplied-${name}`)
     .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}/g, (_, _name, fallback) => fallback ?? '')
     .replace(/\$\$/g, '$');
 }
@@ -116,7 +128,7 @@ function commandOf(service: string): string {
 const envNamesReadByTheApp = [...new Set(
   [...appConfigSource.matchAll(/env(?:\.|\[['"])([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]),
 )].sort();
-const productionEnvNames = envNamesReadByTheApp.filter((name) => !DEVELOPMENT_ONLY.has(name));
+const productionEnvNames = envNamesReadByTheApp.filter((name) => !DEVELOPMENT_ONLY.has(name) && !MIGRATE_ONLY.has(name));
 
 /** PostgreSQL's init script (configs.postgresql-roles), and the roles it creates with the variable holding each password. */
 const initScript = () => compose.configs?.['postgresql-roles']?.content ?? '';
@@ -130,7 +142,7 @@ function roles(): Array<{ name: string; passwordVariable: string; line: string }
 
 describe('docker-compose.yml', () => {
   it('has the expected services', () => {
-    for (const name of ['postgresql', 'temporal', 'temporal-ui', 'mail', 'api', 'worker']) {
+    for (const name of ['postgresql', 'temporal', 'temporal-ui', 'mail', 'migrate', 'api', 'worker', 'proxy']) {
       expect(compose.services, `service ${name}`).toHaveProperty(name);
     }
   });
@@ -138,6 +150,7 @@ describe('docker-compose.yml', () => {
   it('finds the settings in config/app-config.ts', () => {
     expect(envNamesReadByTheApp).toEqual(expect.arrayContaining(['DATABASE_URL', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'JWT_SECRET']));
     for (const name of DEVELOPMENT_ONLY) expect(envNamesReadByTheApp, `${name} is still read by the app`).toContain(name);
+    for (const name of MIGRATE_ONLY) expect(envNamesReadByTheApp, `${name} is still read by the app`).toContain(name);
   });
 
   for (const service of ['api', 'worker']) {
@@ -165,7 +178,7 @@ describe('docker-compose.yml', () => {
         }
       });
 
-      it('points DATABASE_URL at the postgresql service as the portal\'s own least-privilege role', () => {
+      it('points DATABASE_URL at the postgresql service as the portal\'s runtime role, which does not own the database', () => {
         const url = new URL(env(service).DATABASE_URL);
         const pg = env('postgresql');
         expect(url.protocol).toMatch(/^postgres(ql)?:$/);
@@ -176,7 +189,8 @@ describe('docker-compose.yml', () => {
         expect(role!.line).toMatch(/nosuperuser nocreatedb nocreaterole/);
         expect(decodeURIComponent(url.username)).not.toBe(pg.POSTGRES_USER);
         expect(decodeURIComponent(url.password)).toBe(pg[role!.passwordVariable]);
-        expect(initScript()).toContain(`create database ${url.pathname.slice(1)} owner ${role!.name};`);
+        expect(initScript()).not.toMatch(new RegExp(`create database \\w+ owner ${role!.name};`));
+        for (const name of MIGRATE_ONLY) expect(env(service), `${name} is the migrate service's alone`).not.toHaveProperty(name);
       });
 
       it('points at Temporal, the mail service and Chromium', () => {
@@ -215,6 +229,21 @@ describe('docker-compose.yml', () => {
     expect(read('docker-compose.yml')).not.toMatch(/\btsx\b/);
   });
 
+  it('migrates as the database\'s owner, a role of its own, and the api and worker connect as another', () => {
+    const migrate = env('migrate');
+    const owner = new URL(migrate.MIGRATION_DATABASE_URL);
+    const runtime = new URL(migrate.DATABASE_URL);
+    expect(migrate.DATABASE_URL).toBe(env('api').DATABASE_URL);
+    expect(owner.hostname).toBe('postgresql');
+    expect(owner.pathname).toBe(runtime.pathname);
+    expect(owner.username).not.toBe(runtime.username);
+    const role = roles().find((r) => r.name === decodeURIComponent(owner.username));
+    expect(role, `the role ${owner.username} is created by the init script`).toBeDefined();
+    expect(role!.line).toMatch(/nosuperuser nocreatedb nocreaterole/);
+    expect(decodeURIComponent(owner.password)).toBe(env('postgresql')[role!.passwordVariable]);
+    expect(initScript()).toContain(`create database ${owner.pathname.slice(1)} owner ${role!.name};`);
+  });
+
   it('commits no secret: JWT_SECRET and POSTGRES_PASSWORD come from the operator wherever they are used', () => {
     const text = read('docker-compose.yml');
     for (const name of REQUIRED_SECRETS) {
@@ -226,16 +255,17 @@ describe('docker-compose.yml', () => {
     expect(text).not.toContain('development-only-secret');
   });
 
-  it('publishes only the portal to the world: Temporal UI and mail catcher on loopback, Temporal frontend not at all', () => {
+  it('publishes only the proxy to the world: the api not at all, Temporal UI and mail catcher on loopback', () => {
     for (const [name] of Object.entries(compose.services)) {
       for (const [published, target, host] of ports(name)) {
-        if (name === 'api') continue;
+        if (name === 'proxy') continue;
         expect(host, `${name} publishes ${published}:${target} on every interface`).toBe('127.0.0.1');
       }
     }
+    expect(ports('api'), 'the api is reached through the proxy only').toEqual([]);
     expect(ports('temporal'), 'the Temporal frontend is not published').toEqual([]);
     expect(ports('postgresql')).toEqual([]);
-    expect(ports('api').map(([, target]) => target)).toEqual([3030]);
+    expect(ports('proxy').map(([published, target]) => [published, target])).toEqual([[80, 80], [443, 443]]);
   });
 
   it('gives the api and the worker the same settings (namespace, task queue, database…)', () => {
@@ -244,11 +274,38 @@ describe('docker-compose.yml', () => {
     for (const name of productionEnvNames) expect(worker[name], name).toBe(api[name]);
   });
 
-  it('publishes the api\'s port and listens on all interfaces (PUBLIC_URL, the address behind the operator\'s TLS proxy, is theirs)', () => {
+  /** The proxy's Caddyfile, as compose writes it into the container. */
+  const caddyfile = () => {
+    const mounted = (compose.services.proxy.configs ?? []).find((c) => typeof c === 'object' && c.target === '/etc/caddy/Caddyfile');
+    expect(mounted, 'a Caddyfile mounted into the proxy').toBeDefined();
+    return interpolate(compose.configs?.[(mounted as { source: string }).source]?.content ?? '');
+  };
+
+  it('serves PUBLIC_URL at the proxy, on a port it publishes, and forwards every request to the api', () => {
     const api = env('api');
-    expect(api.HOST).toBe('0.0.0.0');
-    const published = ports('api').find(([, target]) => target === Number(api.PORT));
-    expect(published, `api must publish container port ${api.PORT}`).toBeDefined();
+    expect(api.HOST, 'the api listens on its container\'s interfaces, reached on the compose network').toBe('0.0.0.0');
+    expect(compose.services.proxy.image).toMatch(/^caddy:/);
+    const site = caddyfile();
+    expect(site.split('\n').map((line) => line.trim()), 'the site block is PUBLIC_URL').toContain(`${api.PUBLIC_URL} {`);
+    expect(site).toMatch(new RegExp(`reverse_proxy api:${api.PORT}\\b`));
+    const publicUrl = new URL(api.PUBLIC_URL);
+    const port = Number(publicUrl.port || (publicUrl.protocol === 'https:' ? 443 : 80));
+    expect(ports('proxy').map(([published]) => published)).toContain(port);
+    expect(dependsOn('proxy')).toContain('api');
+  });
+
+  it('has the api believe X-Forwarded-For from the proxy\'s fixed address only (never `true`)', () => {
+    const network = compose.networks?.default?.ipam?.config?.[0]?.subnet ?? '';
+    const proxyNetworks = compose.services.proxy.networks as Record<string, { ipv4_address?: string }>;
+    const address = proxyNetworks?.default?.ipv4_address ?? '';
+    expect(address, 'the proxy has a fixed address on the compose network').toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const [base, bits] = network.split('/');
+    const toNumber = (ip: string) => ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+    const mask = 2 ** 32 - 2 ** (32 - Number(bits));
+    expect((toNumber(address) & mask) >>> 0, `${address} lies in ${network}`).toBe((toNumber(base) & mask) >>> 0);
+    for (const service of ['api', 'worker']) expect(env(service).TRUST_PROXY, service).toBe(address);
+    // The proxy sets its own request id on every call (the api believes it from TRUST_PROXY's address).
+    expect(caddyfile()).toMatch(/header_up X-Request-Id \{http\.request\.uuid\}/);
   });
 
   it('runs the Temporal server (not the deprecated auto-setup) on databases and a role of its own', () => {
@@ -304,6 +361,7 @@ describe('docker-compose.yml', () => {
     const mapping = ports('temporal-ui').find(([, target]) => target === 8080);
     expect(mapping, 'temporal-ui publishes container port 8080').toBeDefined();
     expect(Number(new URL(env('api').TEMPORAL_UI_URL).port)).toBe(mapping![0]);
+    expect(env('temporal-ui').TEMPORAL_CORS_ORIGINS).toBe(env('api').PUBLIC_URL);
   });
 });
 

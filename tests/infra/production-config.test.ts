@@ -51,6 +51,15 @@ describe('configuration with NODE_ENV=production', () => {
     expect(() => loadConfig(production({ LOG_LEVEL: 'verbose' }))).toThrow(/LOG_LEVEL must be one of trace, debug, info, warn, error/);
   });
 
+  it('refuses TRUST_PROXY=true (every caller would choose its address) and takes the proxy\'s address, CIDR or hops', () => {
+    expect(() => loadConfig(production({ TRUST_PROXY: 'true' }))).toThrow(/TRUST_PROXY=true is refused with NODE_ENV=production/);
+    expect(loadConfig(production({ TRUST_PROXY: '172.30.80.10' })).trustProxy).toEqual(['172.30.80.10']);
+    expect(loadConfig(production({ TRUST_PROXY: '10.0.0.0/24, 10.1.0.5' })).trustProxy).toEqual(['10.0.0.0/24', '10.1.0.5']);
+    expect(loadConfig(production({ TRUST_PROXY: '1' })).trustProxy).toBe(1);
+    expect(loadConfig(production()).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true); // development: a choice of the developer's
+  });
+
   it('refuses SEED_DEV_ACCOUNTS=true', () => {
     expect(() => loadConfig(production({ SEED_DEV_ACCOUNTS: 'true' }))).toThrow(/SEED_DEV_ACCOUNTS=true is refused with NODE_ENV=production/);
     expect(loadConfig(production({ SEED_DEV_ACCOUNTS: 'false' })).seedDevAccounts).toBe(false);

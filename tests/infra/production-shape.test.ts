@@ -35,7 +35,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const distDir = path.join(root, `dist-shape-${process.pid}`);
 const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
 const names = {
-  portalRole: `coi_shape_${suffix}`, portalDatabase: `coi_shape_${suffix}`,
+  portalRole: `coi_shape_${suffix}`, portalRuntimeRole: `coi_shape_app_${suffix}`, portalDatabase: `coi_shape_${suffix}`,
   temporalRole: 'coi_shape_temporal', temporalDatabase: `temporal_shape_${suffix}`, visibilityDatabase: `temporal_shape_vis_${suffix}`,
 };
 const adminUrl = (() => { const url = new URL(inject('databaseUrl')); url.pathname = '/postgres'; return url.toString(); })();
@@ -62,7 +62,7 @@ afterAll(async () => {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   for (const db of [names.portalDatabase, names.temporalDatabase, names.visibilityDatabase]) await client.query(`drop database if exists "${db}" with (force)`).catch(() => undefined);
-  await client.query(`drop role if exists "${names.portalRole}"`).catch(() => undefined);
+  for (const role of [names.portalRuntimeRole, names.portalRole]) await client.query(`drop role if exists "${role}"`).catch(() => undefined);
   await client.end();
 });
 
@@ -71,8 +71,14 @@ describe('the production shape: two APIs and two workers on the real Temporal se
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
     try {
-      const role = await client.query('select rolsuper, rolcreatedb, rolcreaterole from pg_roles where rolname = $1', [names.portalRole]);
-      expect(role.rows[0]).toEqual({ rolsuper: false, rolcreatedb: false, rolcreaterole: false });
+      for (const name of [names.portalRole, names.portalRuntimeRole]) {
+        const role = await client.query('select rolsuper, rolcreatedb, rolcreaterole from pg_roles where rolname = $1', [name]);
+        expect(role.rows[0], name).toEqual({ rolsuper: false, rolcreatedb: false, rolcreaterole: false });
+      }
+      // The APIs and workers connect as the runtime role, which does not own the database (migrations run as the owner).
+      expect(decodeURIComponent(new URL(shape.databaseUrl).username)).toBe(names.portalRuntimeRole);
+      const owner = await client.query('select pg_get_userbyid(datdba) as owner from pg_database where datname = $1', [names.portalDatabase]);
+      expect(owner.rows[0].owner).toBe(names.portalRole);
     } finally {
       await client.end();
     }

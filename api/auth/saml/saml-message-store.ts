@@ -4,13 +4,20 @@
  *   a request this portal made, and node-saml removes the id once the answer is used);
  * - `claimAssertion`: an accepted assertion's id is inserted once (insert-or-nothing); a second POST of the same
  *   answer, even racing the first on another process, finds it and is refused as replayed.
- * Rows are kept until they expire and swept on the way.
+ * Rows are kept until they expire; housekeeping (api/plugins/housekeeping.ts) removes expired ones hourly, since
+ * anyone may start sign-ins (each saves a request id) that never come back.
  */
 import type { CacheItem, CacheProvider } from '@node-saml/node-saml';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm';
 
 type Run = { affectedRows?: number; rowCount?: number };
 const changed = (result: unknown) => ((result as Run).affectedRows ?? (result as Run).rowCount ?? 0);
+
+/** Removes the message ids that have expired; returns how many. */
+export async function pruneExpiredSamlMessageIds(em: EntityManager): Promise<number> {
+  return changed(await em.getConnection().execute('delete from saml_message_ids where expires_at < now()', [], 'run'));
+}
 
 export class SamlMessageStore {
   constructor(private readonly orm: Orm) {}

@@ -23,10 +23,10 @@ const PAGE_SIZE = 50;
 /** The detail of a line in words: "GET /api/v1/admins, 403 (5 times)", "adminId 12", … */
 function detailText(entry: SecurityLogEntry): string {
   const d = entry.detail;
-  if (entry.kind === 'accessRefused') {
-    const repeats = Number(d.repeats ?? 1);
-    return `${String(d.method)} ${String(d.route)}, ${String(d.status)}${repeats > 1 ? ` (${repeats} times)` : ''}`;
-  }
+  const repeats = Number(d.repeats ?? 1);
+  const times = repeats > 1 ? ` (${repeats} times)` : '';
+  if (entry.kind === 'accessRefused') return `${String(d.method)} ${String(d.route)}, ${String(d.status)}${times}`;
+  if (entry.kind === 'singleSignOnRefused' && d.minute) return `${String(d.code)}: ${String(d.detail)}${times}`;
   return Object.entries(d).map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`).join('; ') || '—';
 }
 
