@@ -19,7 +19,8 @@ export default fp(async (app) => {
   const round = async () => {
     try {
       await app.orm.em.fork().transactional(async (tx) => {
-        const [{ locked }] = await tx.getConnection().execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [HOUSEKEEPING_LOCK]);
+        // em.execute runs inside the transaction; a connection's own execute would take the lock on another one and drop it at once.
+        const [{ locked }] = await (tx as EntityManager).execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [HOUSEKEEPING_LOCK]);
         if (!locked) return;
         await pruneSecurityLog(tx as EntityManager);
         await pruneRateLimitCounters(tx as EntityManager);
