@@ -33,3 +33,5 @@ export * from './effect-problems';
 export * from './people-directory';
 export * from './time-of-day';
 export * from './date-range-picking';
+export * from './administrator-rights';
+export * from './university-addresses';

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pruneChosenAddressMailCounts } from '../services/chosen-address-mail';
 import { pruneRateLimitCounters } from '../services/rate-limits';
 import { pruneSecurityLog } from '../services/security-log';
 import { sweepUnreferencedUploads } from '../services/uploads';
@@ -9,7 +10,7 @@ const HOUR_MS = 3_600_000;
 const HOUSEKEEPING_LOCK = 160_008;
 
 /**
- * Housekeeping of the tables that only grow (issue #16): the security log kept a year, ended rate-limit windows, and
+ * Housekeeping of the tables that only grow (issue #16): the security log kept a year, ended rate-limit windows and mail counters, and
  * uploads no document took up within a day (row and bytes). Runs when the API is ready and then hourly. With several
  * API processes, a transaction-level advisory try-lock lets one of them do a round and the others skip it (each
  * delete is idempotent anyway: the lock only saves duplicate work).
@@ -22,6 +23,7 @@ export default fp(async (app) => {
         if (!locked) return;
         await pruneSecurityLog(tx as EntityManager);
         await pruneRateLimitCounters(tx as EntityManager);
+        await pruneChosenAddressMailCounts(tx as EntityManager);
         const removed = await sweepUnreferencedUploads(tx as EntityManager, (name) => app.files.remove(name));
         if (removed.length) app.log.info({ removed: removed.length }, 'removed uploads no document took up');
       });
