@@ -5,6 +5,7 @@
  * or not the address has an account; the owner of a taken address gets a notice instead of a link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reserveChosenAddressMail } from '../../api/services/chosen-address-mail';
 import { EmailConfirmationSchema, RequestSchema } from '../../db/entities';
 import { CHOSEN_ADDRESS_MAIL_LIMITS, chosenAddressMailMessage } from '../../domain/abuse-limits';
 import type { Received } from '../../devtools/smtp-sink';
@@ -128,5 +129,16 @@ describe('emails to chosen addresses are counted', () => {
     const [own] = await h.orm.em.fork().getConnection().execute(
       `select count(*)::int as n from chosen_address_mail_counts where key = ?`, [`user|requestRecipients|${session.user.id}`], 'all') as Array<{ n: number }>;
     expect(own.n).toBe(0);
+  });
+
+  it('reservations racing for the last places: exactly the limit passes, whatever the interleaving', async () => {
+    const target = `race.${stamp}@inbox.example`;
+    const results = await Promise.allSettled(Array.from({ length: ACCOUNT.perAddress.max * 3 }, () =>
+      reserveChosenAddressMail(h.orm.em.fork(), 'account', { userId: null }, [target])));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(ACCOUNT.perAddress.max);
+    for (const refused of results.filter((r) => r.status === 'rejected')) expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: 429 });
+    const [row] = await h.orm.em.fork().getConnection().execute(
+      `select sent from chosen_address_mail_counts where key = ?`, [`address|account|${target}`], 'all') as Array<{ sent: number }>;
+    expect(row.sent).toBe(ACCOUNT.perAddress.max);
   });
 });
