@@ -1,5 +1,7 @@
 /** Manage Administrative Users and Manage External Users (issue #8, spec 2 §7.11) against real PostgreSQL. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UserSchema } from '../../db/entities';
+import { hashPassword } from '../../db/password-hash';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { call, createExternalUser, login, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
@@ -23,7 +25,13 @@ describe('admins', () => {
     const list = await call(h, admin, 'GET', '/api/v1/admins');
     expect(list.body.map((a: { email: string }) => a.email)).toContain(email.toLowerCase());
 
-    await createExternalUser(h, email.toLowerCase(), 'Promoted-Pass1');
+    // An internal account (a registered one never is an administrator): with a password, as development allows.
+    const em = h.orm.em.fork();
+    em.create(UserSchema, {
+      email: email.toLowerCase(), firstName: 'Nia', lastName: 'Admin', affiliation: 'OHSU', personType: 'Employee', isExternal: false,
+      passwordHash: await hashPassword('Promoted-Pass1'), emailConfirmedAt: new Date(),
+    });
+    await em.flush();
     expect((await login(h, email.toLowerCase(), 'Promoted-Pass1')).user.isAdmin).toBe(true);
 
     const edited = await call(h, admin, 'PATCH', `/api/v1/admins/${created.body.id}`, { lastName: 'Renamed' });
