@@ -96,8 +96,9 @@ describe('registration', () => {
     await heading('Confirm Email Address').waitFor();
     // The page names the account the address goes to, and what confirming does, before the button.
     await page.getByText(`An account asks to use ${email} as its email address:`).waitFor();
-    await page.getByText('Ada Okafor').waitFor();
-    await page.getByText('Providence Hospital').waitFor();
+    const main = page.locator('#main-content');
+    await main.getByText('Ada Okafor').waitFor();
+    await main.getByText('Providence Hospital').waitFor();
     await page.getByText(/It never gives administrator rights\./).waitFor();
     await page.getByRole('button', { name: 'Confirm my email address' }).click();
     await page.getByText(MESSAGES.emailConfirmed).waitFor();
@@ -140,6 +141,8 @@ describe('registration', () => {
 
     // A new email asks for the current password: missing or wrong, a clear error and nothing changed.
     const moved = newEmail('moved');
+    await page.getByRole('link', { name: 'Go to the Dashboard' }).click();
+    await heading('Dashboard').waitFor();
     await page.getByRole('link', { name: 'Edit Profile' }).first().click();
     await heading('Edit Profile').waitFor();
     await page.getByLabel('Email').waitFor();
