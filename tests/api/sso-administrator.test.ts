@@ -43,8 +43,9 @@ afterAll(async () => {
 });
 
 it('a directory person on the admin list signs in through single sign-on as an administrator, with no password', async () => {
-  const session = await signInWithSingleSignOn(h.baseUrl, EMAIL);
-  expect((await api(h.baseUrl, session, 'GET', '/admin-dashboard')).status).toBe(200);
+  const base = h.baseUrl!; // the harness listens (listen: true)
+  const session = await signInWithSingleSignOn(base, EMAIL);
+  expect((await api(base, session, 'GET', '/admin-dashboard')).status).toBe(200);
   const user = await h.orm.em.fork().findOneOrFail(UserSchema, { email: EMAIL }, { populate: ['passwordHash'] });
   expect(user).toMatchObject({ isExternal: false, passwordHash: null });
   expect(user.emailConfirmedAt).not.toBeNull();
