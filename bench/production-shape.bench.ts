@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../config/app-config';
-import { api, claimHistoryDraft, putAccounts, signIn, type Session } from '../devtools/portal-client';
+import { api, claimHistoryDraft, putAccounts, signIn, signInWithSingleSignOn, type Session } from '../devtools/portal-client';
 import { startProductionShape } from '../devtools/production-shape';
 import { buildProduction } from '../scripts/build';
 
@@ -39,13 +39,14 @@ async function run(replicas: number) {
   const tag = `bench${replicas}_${process.pid}`;
   const names = { portalRole: `coi_${tag}`, portalDatabase: `coi_${tag}`, temporalRole: 'coi_bench_temporal', temporalDatabase: `temporal_${tag}`, visibilityDatabase: `temporal_vis_${tag}` };
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-bench-shape-'));
+  // The administrator signs in through the identity provider's stand-in: a password account never is one in production.
+  const boss = { email: `bench-admin-${tag.replace(/_/g, '-')}@university.example`, firstName: 'Bench', lastName: `Boss${replicas}` };
   const shape = await startProductionShape({ adminDatabaseUrl: admin.toString(), dataDir, distDir: path.join(root, 'dist'), apis: replicas, workers: replicas, names,
-    env: { OPEN_DRAFTS_QUOTA: '100000' } }); // one requester files every draft of the run
+    firstAdmin: boss, env: { OPEN_DRAFTS_QUOTA: '100000' } }); // one requester files every draft of the run
   try {
     const requester = { email: `bench-requester-${tag.replace(/_/g, '-')}@hospital.example`, password: 'Requester-Pass1' };
-    const boss = { email: `bench-admin-${tag.replace(/_/g, '-')}@hospital.example`, password: 'Admin-Pass1' };
-    await putAccounts(shape.databaseUrl, requester, boss);
-    const [who, chief]: Session[] = [await signIn(shape.url, requester), await signIn(shape.url, boss)];
+    await putAccounts(shape.databaseUrl, requester);
+    const [who, chief]: Session[] = [await signIn(shape.url, requester), await signInWithSingleSignOn(shape.url, boss.email)];
     const ids: number[] = [];
     await pool(Array.from({ length: REQUESTS + 4 }, (_, i) => i), async () => { ids.push(await claimHistoryDraft(shape.url, who)); });
     // Warm-up: the first requests load the workflow bundle's cache and launch Chromium.

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { DEFAULT_USER_QUOTAS, type UserQuotas } from '../domain/abuse-limits';
 import { DEFAULT_CLOCK_POLICY, type ClockPolicy } from '../domain/request-clocks';
+import { cleanEmailDomains } from '../domain/university-addresses';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -31,6 +32,9 @@ export const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
 export const DEFAULT_RISK_MANAGEMENT_PHONE = '503-494-0000';
 /** A development sample mailbox; production requires RISK_MANAGEMENT_EMAIL. */
 export const DEFAULT_RISK_MANAGEMENT_EMAIL = 'riskmanagement@coi-portal.local';
+
+/** The domain of the seeded directory's people (db/seed-data.ts): the university's, outside production. */
+export const DEVELOPMENT_UNIVERSITY_DOMAIN = 'ohsu.example';
 
 /** Thrown by loadConfig for a setting the process must not start with. */
 export class ConfigError extends Error {
@@ -111,6 +115,12 @@ export interface AppConfig {
   seedDevAccounts: boolean;
   /** University single sign-on (SAML); see SamlSettings. */
   saml: SamlSettings;
+  /**
+   * The university's own email domains (subdomains included), which registered accounts may not use: their owners
+   * sign in through single sign-on (domain/university-addresses.ts). UNIVERSITY_EMAIL_DOMAINS, comma-separated;
+   * outside production the seeded directory's `ohsu.example` by default.
+   */
+  universityEmailDomains: string[];
 }
 
 /**
@@ -258,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: logLevelSetting(env.LOG_LEVEL, production),
     seedDevAccounts: seedDevAccountsSetting(env),
     saml: samlSettings(env),
+    universityEmailDomains: cleanEmailDomains((env.UNIVERSITY_EMAIL_DOMAINS ?? (production ? '' : DEVELOPMENT_UNIVERSITY_DOMAIN)).split(',')),
     clockPolicy: clockPolicySetting(env),
     maxCachedWorkflows: positiveSetting('WORKER_MAX_CACHED_WORKFLOWS', env.WORKER_MAX_CACHED_WORKFLOWS, 250),
     effectRetryWindowMs: positiveHours('EFFECT_RETRY_WINDOW_HOURS', env.EFFECT_RETRY_WINDOW_HOURS, 72),

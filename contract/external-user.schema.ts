@@ -37,6 +37,7 @@ const Field = Type.Optional(Type.String({ maxLength: 300 }));
 /** Profile fields (the external user themself, or an administrator) and, for administrators only, `active`. */
 export const UserPatchBody = Type.Object({
   lastName: Field, firstName: Field, middleInitial: Field, company: Field, phone: Field, email: Field,
+  currentPassword: Type.Optional(Type.String({ maxLength: 200, description: 'the user\'s own password, required when they change their own email' })),
   active: Type.Optional(Type.Boolean({ description: 'administrators: deactivate (false) or reactivate (true)' })),
 }, { additionalProperties: false });
 export type UserPatchBody = Static<typeof UserPatchBody>;

@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { hashPassword } from '../db/password-hash';
+import { PRODUCT_NAME } from '../domain/reference-lists';
 
 export type Session = { token: string };
 export interface Account { email: string; password: string }
@@ -49,19 +50,45 @@ export async function claimHistoryDraft(base: string, session: Session): Promise
 }
 
 /**
- * No development accounts exist in production: a confirmed external requester and an administrator (a proven address
- * on the admin list), put in the portal's database as an operator would.
+ * No development accounts exist in production: a confirmed external requester, put in the portal's database as an
+ * operator would. Administrators are internal accounts that sign in through single sign-on
+ * ({@link signInWithSingleSignOn}); a password account is never one in production.
  */
-export async function putAccounts(databaseUrl: string, requester: Account, admin: Account): Promise<void> {
+export async function putAccounts(databaseUrl: string, requester: Account): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    for (const who of [requester, admin]) {
-      await client.query(`insert into users (email, first_name, last_name, phone, company, affiliation, is_external, password_hash, pswd_reset_at, email_confirmed_at, created_at, updated_at)
-        values ($1, 'Shape', 'Tester', '503-555-0100', 'Shape Clinic', 'external', true, $2, now(), now(), now(), now()) on conflict do nothing`, [who.email, await hashPassword(who.password)]);
-    }
-    await client.query(`insert into admins (email, first_name, last_name, created_at, updated_at) values ($1, 'Shape', 'Admin', now(), now()) on conflict do nothing`, [admin.email]);
+    await client.query(`insert into users (email, first_name, last_name, phone, company, affiliation, is_external, password_hash, pswd_reset_at, email_confirmed_at, created_at, updated_at)
+      values ($1, 'Shape', 'Tester', '503-555-0100', 'Shape Clinic', 'external', true, $2, now(), now(), now(), now()) on conflict do nothing`, [requester.email, await hashPassword(requester.password)]);
   } finally {
     await client.end();
   }
+}
+
+const attribute = (html: string, name: string) => {
+  const value = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+  if (value === undefined) throw new Error(`single sign-on: no ${name} in ${html.slice(0, 300)}`);
+  return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+};
+
+/**
+ * Signs in through the identity provider's stand-in as a browser would, over HTTP: the portal's login redirect (and
+ * its binding cookie), the stand-in's pick of the directory person with `email`, its signed answer posted back to
+ * the same API. The session of an internal user, created on its first sign-in.
+ */
+export async function signInWithSingleSignOn(base: string, email: string): Promise<Session> {
+  const start = await fetch(`${base}/saml/${PRODUCT_NAME}/login`, { redirect: 'manual' });
+  const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0];
+  const idp = new URL(start.headers.get('location') ?? '');
+  idp.searchParams.set('q', email);
+  const picker = await (await fetch(idp)).text();
+  const form = new URLSearchParams({ SAMLRequest: attribute(picker, 'SAMLRequest'), RelayState: attribute(picker, 'RelayState'), person: attribute(picker, 'person') });
+  const answer = await (await fetch(new URL('/sso', idp), { method: 'POST', body: form })).text();
+  const acs = await fetch(`${base}/saml/${PRODUCT_NAME}/acs`, {
+    method: 'POST', redirect: 'manual', headers: { cookie },
+    body: new URLSearchParams({ SAMLResponse: attribute(answer, 'SAMLResponse'), RelayState: attribute(answer, 'RelayState') }),
+  });
+  const token = /#access_token=([^&]+)/.exec(acs.headers.get('location') ?? '')?.[1];
+  if (!token) throw new Error(`single sign-on of ${email}: ${acs.status} ${acs.headers.get('location')}`);
+  return { token: decodeURIComponent(token) };
 }

@@ -78,3 +78,36 @@ export const QUOTA_MESSAGES = {
   signInAddress: 'Too many failed sign-ins from your network. Please wait a few minutes and try again.',
   tooManyCalls: 'Too many attempts. Please wait a minute and try again.',
 } as const;
+
+// ---- Emails to addresses a user chooses ------------------------------------------------------------------------
+
+/**
+ * Every email a user can aim at an address of their choosing: confirmation links (registration, an email change,
+ * "send the link again"), the change notice to the address in force, and a request's Recipient and Additional
+ * Recipients on its first submit. Without a bound the portal would be a relay of Risk Management's good name.
+ * Counted per user (all addresses) and per target address (all users), in PostgreSQL (api/services/chosen-address-mail.ts),
+ * in fixed daily windows; administrators are staff and not counted. An honest user changes their address a few
+ * times a year and copies a handful of colleagues on a request; these numbers leave them ten times that.
+ */
+export const CHOSEN_ADDRESS_MAIL_LIMITS = {
+  /** account emails (links, change notices, the address-in-use notice): one email change costs two */
+  account: { perUser: { max: 12, windowMs: DAY }, perAddress: { max: 8, windowMs: DAY } },
+  /** a request's Recipient and Additional Recipients, counted when it is first submitted */
+  requestRecipients: { perUser: { max: 150, windowMs: DAY }, perAddress: { max: 50, windowMs: DAY } },
+} as const satisfies Record<string, { perUser: WindowLimit; perAddress: WindowLimit }>;
+
+export type ChosenAddressMail = keyof typeof CHOSEN_ADDRESS_MAIL_LIMITS;
+
+/** Wrong current passwords given with an email change, per user: a stolen session cannot guess the password there. */
+export const CURRENT_PASSWORD_FAILURES: WindowLimit = { max: 10, windowMs: 15 * MINUTE };
+
+const waitText = (seconds: number) => (seconds > 5400 ? `about ${Math.round(seconds / 3600)} hours` : `about ${Math.max(1, Math.round(seconds / 60))} minutes`);
+
+/** The refusal (HTTP 429, with Retry-After) when a user or an address has had its emails for the day. */
+export function chosenAddressMailMessage(scope: 'perUser' | 'perAddress', retryAfterSeconds: number): string {
+  return scope === 'perUser'
+    ? `You have reached the number of emails the portal sends for one account in a day. Nothing was sent. Please try again in ${waitText(retryAfterSeconds)}, or call Risk Management.`
+    : `An address you entered has received as many emails from the portal as we send to one address in a day. Nothing was sent. Please try again in ${waitText(retryAfterSeconds)}, or call Risk Management.`;
+}
+
+export const CURRENT_PASSWORD_TOO_MANY = 'Too many wrong current passwords. Please wait a few minutes and try again.';

@@ -35,3 +35,5 @@ export * from './people-directory';
 export * from './time-of-day';
 export * from './date-range-picking';
 export * from './first-certificate-checklist';
+export * from './administrator-rights';
+export * from './university-addresses';

@@ -54,6 +54,7 @@ export const MESSAGES = {
   emailConfirmed: 'Thank you: your email address is confirmed.',
   confirmationAlreadyDone: 'Your email address is already confirmed.',
   confirmationTooMany: 'We already sent several links in the last hour. Please check your inbox (and spam folder) or try again later.',
+  currentPasswordForEmail: 'Please enter your current password to change your email address',
   useSingleSignOn: 'This account signs in with university single sign-on. Please use the Sign in with university single sign-on button.',
   registrationFailed: 'Oops, something went wrong',
   registered: 'You have successfully registered as an external user',

@@ -5,7 +5,12 @@ export type AccountEmailInput =
   /** An email-confirmation row (issue #16): the link goes to the address it confirms. */
   | { kind: 'emailConfirmation'; confirmationId: string }
   /** Tells the address in force that a change to another was asked for (the link itself goes to the new one). */
-  | { kind: 'emailChangeNotice'; confirmationId: string; oldEmail: string };
+  | { kind: 'emailChangeNotice'; confirmationId: string; oldEmail: string }
+  /**
+   * Another account asked for an address this one already holds: its owner is told instead of being sent a link
+   * (the asker hears the same answer either way). Sent under the confirmation's workflow id.
+   */
+  | { kind: 'emailInUseNotice'; confirmationId: string };
 
 export const ACCOUNT_EMAIL_WORKFLOW = 'accountEmailWorkflow';
 /** Workflow id of a reset email: one per reset token, so a repeated start is the same email. */

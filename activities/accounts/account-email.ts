@@ -1,6 +1,7 @@
 /**
- * Renders and sends an account email: a password-reset link, an email-confirmation link (issue #16) or the notice
- * to the address in force that a change was asked for. Idempotent per token row: a mark (`emailedAt`,
+ * Renders and sends an account email: a password-reset link, an email-confirmation link (issue #16), the notice
+ * to the address in force that a change was asked for, or the notice to the owner of an address another account
+ * asked for. Idempotent per token row: a mark (`emailedAt`,
  * `noticeEmailedAt`) says it was sent, and the Message-ID is derived from the row id, so the one retry window (mail
  * accepted, worker died before the mark) gives a copy mail clients fold. A used or expired link is not emailed.
  */
@@ -8,7 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { EmailConfirmationSchema, PasswordResetSchema, UserSchema } from '../../db/entities';
-import { PRODUCT_TITLE } from '../../domain';
+import { formatOfficeDateTime, PRODUCT_TITLE } from '../../domain';
 import { confirmationLinkToken, resetLinkToken } from '../../db/password-reset-secret';
 import type { Mailer } from '../mailer';
 import type { AccountEmailActivities } from '../../workflows/account-email-activities.types';
@@ -73,14 +74,39 @@ export function sendAccountEmailActivity(deps: Deps): AccountEmailActivities['se
     }
 
     if (confirmation.emailedAt) return { sent: false, reason: 'already sent' };
+
+    if (input.kind === 'emailInUseNotice') {
+      // Greets the owner with their own account's names, and repeats nothing the asker typed: no relay of chosen text.
+      const owner = await em.findOne(UserSchema, { email: confirmation.email, id: { $ne: user.id } }, { orderBy: { isExternal: 'desc' } });
+      await send(deps, {
+        to: confirmation.email, subject: 'Someone asked to use your email address', messageId: `<email-in-use.${confirmation.id}@coi-portal>`,
+        text: `${owner ? `Dear ${owner.firstName} ${owner.lastName}` : 'Hello'},\n\n`
+          + `Another account of the ${PRODUCT_TITLE} asked to use ${confirmation.email} as its email address. `
+          + 'This address already belongs to your account, so nothing was changed and no confirmation link was sent.\n\n'
+          + 'You do not need to do anything. If you expected this, sign in with this address as usual; if you did not, '
+          + 'you may tell Risk Management.\n\nRisk Management\n',
+      });
+      confirmation.emailedAt = new Date();
+      await em.flush();
+      return { sent: true };
+    }
+
     if (confirmation.usedAt || confirmation.expiresAt.getTime() <= Date.now()) return { sent: false, reason: 'link no longer valid' };
     const link = `${baseUrl(deps.config)}/login/confirm-email/${confirmationLinkToken(deps.config.jwtSecret, confirmation.id)}`;
+    const registered = formatOfficeDateTime(user.createdAt, deps.config.clockPolicy.calendar.timeZone);
+    // The reader may not be the account's holder (anyone can type an address): say whose account asks, as that
+    // account typed itself, and what a click gives it, so the owner of a mailbox never confirms blindly.
     await send(deps, {
       to: confirmation.email, subject: 'Confirm your email address', messageId: `<email-confirmation.${confirmation.id}@coi-portal>`,
-      text: `Dear ${user.firstName} ${user.lastName},\n\n`
-        + `Please confirm that ${confirmation.email} is the email address of your ${PRODUCT_TITLE} account.\n\n`
-        + `Confirm it here (the link works once, for ${hours(confirmation.createdAt, confirmation.expiresAt)} hours):\n${link}\n\n`
-        + 'If you did not ask for this, ignore this email.\n\nRisk Management\n',
+      text: 'Hello,\n\n'
+        + `An account of the ${PRODUCT_TITLE} asks to use ${confirmation.email} as its email address:\n\n`
+        + `  Name: ${user.firstName} ${user.lastName}\n`
+        + `  Company: ${user.company ?? '(none)'}\n`
+        + `  Registered: ${registered}\n\n`
+        + `Confirming makes ${confirmation.email} this account's sign-in and contact address: whoever knows the account's password `
+        + 'signs in with it, receives its emails and sees the requests that name this address. It never gives administrator rights.\n\n'
+        + `If this is your account, confirm it here (the link works once, for ${hours(confirmation.createdAt, confirmation.expiresAt)} hours):\n${link}\n\n`
+        + 'If you do not recognise this account, do not use the link: ignore this email and nothing changes.\n\nRisk Management\n',
     });
     confirmation.emailedAt = new Date();
     await em.flush();

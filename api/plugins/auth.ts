@@ -60,7 +60,7 @@ async function authenticate(request: FastifyRequest, options: { allowPasswordCha
   const match = /^Bearer (.+)$/i.exec(header);
   const claims = match ? verifySessionToken(request.server, match[1].trim()) : null;
   if (!claims) throw notAuthenticated('Not authenticated');
-  const user = await sessionFromToken(request.server.orm.em, claims); // one raw statement: no fork (orm-context.ts)
+  const user = await sessionFromToken(request.server.orm.em, claims, request.server.config); // one raw statement: no fork (orm-context.ts)
   if (!options.allowPasswordChange && (user.mustChangePassword || user.isPswdExpired)) throw passwordChangeRequired();
   request.sessionUser = user;
   return user;

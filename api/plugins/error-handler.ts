@@ -60,6 +60,8 @@ export default fp(async (app) => {
   app.setErrorHandler(async (error: any, request, reply) => {
     if (error instanceof ApiError) {
       if (error.code === 401 || error.code === 403) await logRefusal(request, error.code);
+      // A refusal that knows when its window ends says so (HTTP Retry-After), as well as in its body.
+      if (typeof error.data.retryAfterSeconds === 'number') reply.header('retry-after', String(error.data.retryAfterSeconds));
       return reply.code(error.code).send(error.toJSON());
     }
     if (error.validation) {

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pruneExpiredSamlMessageIds } from '../auth/saml/saml-message-store';
+import { pruneChosenAddressMailCounts } from '../services/chosen-address-mail';
 import { pruneRateLimitCounters } from '../services/rate-limits';
 import { pruneSecurityLog } from '../services/security-log';
 import { sweepUnreferencedUploads } from '../services/uploads';
@@ -10,8 +11,9 @@ const HOUR_MS = 3_600_000;
 const HOUSEKEEPING_LOCK = 160_008;
 
 /**
- * Housekeeping of the tables that only grow (issue #16): the security log kept a year, ended rate-limit windows,
- * expired single sign-on message ids, and uploads no document took up within a day (row and bytes). Runs when the API is ready and then hourly. With several
+ * Housekeeping of the tables that only grow: the security log kept a year, ended rate-limit windows and mail
+ * counters, expired single sign-on message ids, and uploads no document took up within a day (row and bytes). Runs
+ * when the API is ready and then hourly. With several
  * API processes, a transaction-level advisory try-lock lets one of them do a round and the others skip it (each
  * delete is idempotent anyway: the lock only saves duplicate work).
  */
@@ -25,6 +27,7 @@ export default fp(async (app) => {
         await pruneSecurityLog(tx as EntityManager);
         await pruneRateLimitCounters(tx as EntityManager);
         await pruneExpiredSamlMessageIds(tx as EntityManager);
+        await pruneChosenAddressMailCounts(tx as EntityManager);
         const removed = await sweepUnreferencedUploads(tx as EntityManager, (name) => app.files.remove(name));
         if (removed.length) app.log.info({ removed: removed.length }, 'removed uploads no document took up');
       });

@@ -45,14 +45,14 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const user = await signInWithPassword(request.em, request.body.email, request.body.password, { ip: request.ip, knownDeviceId });
         const accessToken = await signSessionToken(app, user);
         reply.header('set-cookie', knownDeviceCookie(serverKey, device, user.email, app.config.publicUrl.startsWith('https:')));
-        return { accessToken, authentication: { strategy: 'local', accessToken }, user: await toSessionUser(request.em, user) };
+        return { accessToken, authentication: { strategy: 'local', accessToken }, user: await toSessionUser(request.em, user, app.config) };
       }
       if (strategy === 'jwt') {
         const accessToken = request.body.accessToken;
         if (!accessToken) throw notAuthenticated(MESSAGES.noAccessToken);
         const claims = verifySessionToken(app, accessToken);
         if (!claims) throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
-        const user = await sessionFromToken(request.em, claims);
+        const user = await sessionFromToken(request.em, claims, app.config);
         return { accessToken, authentication: { strategy: 'jwt', accessToken }, user };
       }
       throw badRequest('unknown strategy');

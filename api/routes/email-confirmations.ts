@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser, requirePasswordChangeUser } from '../plugins/auth';
 import { ConfirmationLinkSent, ConfirmationTokenParams, ConfirmationValidity, EmailConfirmed } from '../../contract/email-confirmation.schema';
 import { errorResponses } from '../../contract/error.schema';
-import { confirmEmail, isConfirmationLinkValid, resendConfirmationLink } from '../services/email-confirmations';
+import { confirmEmail, describeConfirmationLink, resendConfirmationLink } from '../services/email-confirmations';
 
 const tags = ['users'];
 
@@ -31,7 +31,7 @@ const emailConfirmationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return { isValid: await isConfirmationLinkValid(request.em, app.config, request.params.token) };
+    return describeConfirmationLink(request.em, app.config, request.params.token);
   });
 
   app.patch('/email-confirmations/:token', {

@@ -48,7 +48,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
     const heartbeat = setInterval(async () => {
       const claims = verifySessionToken(app, token);
-      const stillValid = claims && await sessionFromToken(app.orm.em.fork(), claims).then((u) => u.id === user.id, () => false);
+      const stillValid = claims && await sessionFromToken(app.orm.em.fork(), claims, app.config).then((u) => u.id === user.id, () => false);
       if (ended) return;
       if (!stillValid) {
         raw.write('event: session-ended\ndata: {}\n\n');

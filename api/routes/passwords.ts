@@ -27,7 +27,7 @@ const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (me.id !== request.params.id || !me.isExternal) throw forbidden('Only an external user changes their own password');
     const user = await changePassword(request.em, me.id, request.body);
     await recordRequestSecurityEvent(request, { kind: 'passwordChanged', email: user.email });
-    return { accessToken: await signSessionToken(app, user), user: await toSessionUser(request.em, user) };
+    return { accessToken: await signSessionToken(app, user), user: await toSessionUser(request.em, user, app.config) };
   });
 
   const limited = { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (request: { ip: string }) => `reset|${request.ip}` } };

@@ -6,7 +6,11 @@
  * request-access.ts), and a changed address waits in `pendingEmail` while the old one stays in force.
  *
  * Links are single use, valid 24 hours, and only their secret's hash is stored (db/password-reset-secret.ts). A user
- * may ask for at most {@link LINKS_PER_HOUR} links an hour, counted in PostgreSQL so every API process agrees.
+ * may ask for at most {@link LINKS_PER_HOUR} links an hour, counted in PostgreSQL so every API process agrees; every
+ * account email also counts against the daily limits of emails to chosen addresses (chosen-address-mail.ts).
+ *
+ * An address another account already holds gets no link but a notice to its owner, and the caller hears the same
+ * answer as for a free address: the portal never tells a caller whether an address has an account.
  */
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
@@ -14,9 +18,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { AppConfig } from '../../config/app-config';
 import { EmailConfirmationSchema, UserSchema, type User } from '../../db/entities';
+import { reserveChosenAddressMail } from './chosen-address-mail';
 import { CONFIRMATION_TOKEN_TTL_MS, confirmationSecretHash, parseResetToken, secretMatches } from '../../db/password-reset-secret';
 import { MESSAGES } from '../../domain';
 import { emailChangeNoticeWorkflowId, emailConfirmationWorkflowId } from '../../workflows/account-email.messages';
+import type { ConfirmationValidity } from '../../contract/email-confirmation.schema';
+import type { Static } from 'typebox';
 import { ApiError, badRequest } from '../errors';
 import { startAccountEmail } from './account-emails';
 import { recordSecurityEvent } from './security-log';
@@ -25,8 +32,13 @@ export const LINKS_PER_HOUR = 5;
 
 export interface ConfirmationContext { em: EntityManager; temporal: Client; config: AppConfig; ip?: string | null }
 
-/** Stores a link for `email` and queues its email (and, for a change, the notice to the address in force). */
+/**
+ * Stores a link for `email` and queues its email (and, for a change, the notice to the address in force). The
+ * caller reserved the emails (reserveChosenAddressMail). When another account holds `email`, its owner is told
+ * instead and no link leaves: the row is stored all the same, so the caller's answer and later counts are alike.
+ */
 export async function sendConfirmationLink(ctx: ConfirmationContext, user: User, email: string, oldEmail?: string): Promise<void> {
+  const taken = (await ctx.em.count(UserSchema, { email, id: { $ne: user.id } })) > 0;
   const id = randomUUID();
   const now = new Date();
   ctx.em.create(EmailConfirmationSchema, {
@@ -34,7 +46,8 @@ export async function sendConfirmationLink(ctx: ConfirmationContext, user: User,
     expiresAt: new Date(now.getTime() + CONFIRMATION_TOKEN_TTL_MS),
   });
   await ctx.em.flush();
-  await startAccountEmail(ctx.temporal, ctx.config, emailConfirmationWorkflowId(id), { kind: 'emailConfirmation', confirmationId: id });
+  await startAccountEmail(ctx.temporal, ctx.config, emailConfirmationWorkflowId(id),
+    taken ? { kind: 'emailInUseNotice', confirmationId: id } : { kind: 'emailConfirmation', confirmationId: id });
   if (oldEmail && oldEmail !== email) {
     await startAccountEmail(ctx.temporal, ctx.config, emailChangeNoticeWorkflowId(id), { kind: 'emailChangeNotice', confirmationId: id, oldEmail });
   }
@@ -51,6 +64,7 @@ export async function resendConfirmationLink(ctx: ConfirmationContext, userId: n
   if (!email) throw badRequest(MESSAGES.confirmationAlreadyDone, {}, { reason: 'alreadyConfirmed' });
   const recent = await ctx.em.count(EmailConfirmationSchema, { userId, createdAt: { $gt: new Date(Date.now() - 3_600_000) } });
   if (recent >= LINKS_PER_HOUR) throw new ApiError(429, MESSAGES.confirmationTooMany, { reason: 'tooManyLinks' });
+  await reserveChosenAddressMail(ctx.em, 'account', { userId, email: user.email, ip: ctx.ip }, [email]);
   await sendConfirmationLink(ctx, user, email);
   return { email };
 }
@@ -66,8 +80,21 @@ async function findValidLink(em: EntityManager, config: AppConfig, token: string
   return { link, user };
 }
 
-export async function isConfirmationLinkValid(em: EntityManager, config: AppConfig, token: string): Promise<boolean> {
-  return (await findValidLink(em, config, token)) !== null;
+/**
+ * Whether a link is valid and, when it is, the account it would give the address to: whoever opens it sees whose
+ * account they are confirming (names and company as the account typed them, when it registered) before deciding.
+ */
+export async function describeConfirmationLink(em: EntityManager, config: AppConfig, token: string): Promise<Static<typeof ConfirmationValidity>> {
+  const found = await findValidLink(em, config, token);
+  if (!found) return { isValid: false };
+  const { link, user } = found;
+  return {
+    isValid: true,
+    account: {
+      email: link.email, firstName: user.firstName, lastName: user.lastName, company: user.company ?? null,
+      registeredAt: user.createdAt.toISOString(), isChange: user.email !== link.email,
+    },
+  };
 }
 
 const invalidLink = () => badRequest(MESSAGES.confirmationLinkInvalid, {}, { reason: 'invalidToken' });

@@ -6,7 +6,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
 import { cleanProfile, cleanText, MESSAGES, validateProfile } from '../../domain';
+import { CURRENT_PASSWORD_FAILURES, CURRENT_PASSWORD_TOO_MANY } from '../../domain/abuse-limits';
+import { verifyPassword } from '../../db/password-hash';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
+import { reserveChosenAddressMail } from './chosen-address-mail';
+import { assertPasswordAccountAddress } from './password-account-addresses';
+import { countHit, readHits } from './rate-limits';
 import type { RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../../contract/external-user.schema';
 import type { SessionUser } from '../../contract/session-user.schema';
 import { type ConfirmationContext, sendConfirmationLink } from './email-confirmations';
@@ -68,11 +73,29 @@ export async function getExternalUser(em: EntityManager, me: SessionUser, id: nu
 }
 
 /**
+ * The user's own password, asked before their email changes: a session left open on a shared computer must not be
+ * enough to move the account (and its password resets) to another mailbox. Wrong answers are counted per user.
+ */
+async function assertCurrentPassword(ctx: ConfirmationContext, user: User, currentPassword: string | undefined): Promise<void> {
+  if (!currentPassword) throw badRequest(MESSAGES.currentPasswordForEmail, { currentPassword: MESSAGES.currentPasswordForEmail });
+  const key = `email-change-password|${user.id}`;
+  if ((await readHits(ctx.em, key)).hits >= CURRENT_PASSWORD_FAILURES.max) throw new ApiError(429, CURRENT_PASSWORD_TOO_MANY, { reason: 'tooManyAttempts' });
+  const withHash = await ctx.em.findOneOrFail(UserSchema, { id: user.id }, { populate: ['passwordHash'] });
+  if (!(await verifyPassword(currentPassword, withHash.passwordHash))) {
+    await countHit(ctx.em, key, CURRENT_PASSWORD_FAILURES.windowMs);
+    throw badRequest(MESSAGES.currentPasswordFailed, { currentPassword: MESSAGES.currentPasswordFailed });
+  }
+}
+
+/**
  * Edit Profile (the external user) and Edit External Requester (an administrator): the registration rules without
- * the password; an email used by another account (any case) is 409. Only administrators change `active`.
+ * the password. Only administrators change `active`.
  *
  * A new email does not replace the one in force (issue #16): it waits in `pendingEmail` until the link sent to it is
  * used, and the address in force is told of the change. So typing an address never grants what that address would.
+ * Before anything is saved or sent: the address may not be a university or admin-list one, the user changing their
+ * own asks with their current password, and the two emails fit the daily limits. An address another account holds
+ * gets the same answer as any other (its owner is told instead of sent a link): no caller learns who has an account.
  */
 const PROFILE_FIELDS = ['lastName', 'firstName', 'middleInitial', 'company', 'phone', 'email'] as const;
 
@@ -94,8 +117,10 @@ export async function patchExternalUser(ctx: ConfirmationContext, me: SessionUse
     const fields = cleanProfile({ ...current, ...Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined)) });
     const errors = validateProfile(fields, false);
     if (Object.keys(errors).length) throw badRequest(Object.values(errors)[0], errors);
-    if (fields.email !== user.email && await em.count(UserSchema, { email: fields.email, id: { $ne: user.id } })) {
-      throw new ApiError(409, MESSAGES.emailInUse, { reason: 'emailInUse' }, { email: MESSAGES.emailInUse });
+    if (fields.email !== user.email && fields.email !== user.pendingEmail) {
+      await assertPasswordAccountAddress(em, ctx.config, fields.email);
+      if (me.id === user.id) await assertCurrentPassword(ctx, user, body.currentPassword);
+      await reserveChosenAddressMail(em, 'account', { userId: me.id, isAdmin: me.isAdmin, email: me.email, ip: ctx.ip }, [fields.email, user.email]);
     }
     const { email, ...rest } = fields;
     em.assign(user, { ...rest, middleInitial: fields.middleInitial || null });

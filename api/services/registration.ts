@@ -1,7 +1,8 @@
 /**
  * Registration of external requesters (spec 1 §5 Registration, spec 2 §8.3): a solved captcha first, the clean-up
  * and rules of domain/registration.ts, an email unique case-insensitively (409 with the spec's message), the
- * password hashed with argon2id and its 180-day clock started. The account starts with its email unconfirmed and a
+ * password hashed with argon2id and its 180-day clock started. University and admin-list addresses are refused
+ * (their owners sign in through single sign-on). The account starts with its email unconfirmed and a
  * confirmation link goes to it (issue #16): it may sign in and file requests at once, but nothing is granted by the
  * address until the link is used.
  */
@@ -11,7 +12,9 @@ import { hashPassword } from '../../db/password-hash';
 import { ApiError, badRequest } from '../errors';
 import type { RegistrationBody } from '../../contract/registration.schema';
 import { redeemCaptcha } from './captcha';
+import { reserveChosenAddressMail } from './chosen-address-mail';
 import { type ConfirmationContext, sendConfirmationLink } from './email-confirmations';
+import { assertPasswordAccountAddress } from './password-account-addresses';
 import { externalUserView } from './external-users';
 import { recordSecurityEvent } from './security-log';
 
@@ -24,7 +27,10 @@ export async function registerExternalUser(ctx: ConfirmationContext, body: Regis
   if (Object.keys(errors).length) throw badRequest(Object.values(errors)[0], errors);
   // The captcha before the duplicate check, so addresses cannot be probed without solving one.
   if (!(await redeemCaptcha(em, serverSecret, altcha))) throw badRequest(MESSAGES.captchaRequired, { altcha: MESSAGES.captchaRequired });
+  await assertPasswordAccountAddress(em, ctx.config, fields.email);
   if (await em.count(UserSchema, { email: fields.email })) throw new ApiError(409, MESSAGES.emailInUse, { reason: 'emailInUse' }, { email: MESSAGES.emailInUse });
+  // The confirmation link is an email to a typed address: counted for that address before the account exists.
+  await reserveChosenAddressMail(em, 'account', { userId: null, email: fields.email, ip: ctx.ip }, [fields.email]);
   const user = em.create(UserSchema, {
     email: fields.email, firstName: fields.firstName, lastName: fields.lastName, middleInitial: fields.middleInitial || null,
     company: fields.company, phone: fields.phone, affiliation: 'external', isExternal: true,

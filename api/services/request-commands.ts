@@ -4,6 +4,7 @@
  * (api/services/request-workflows.ts), which alone writes the status. Routes only parse, call and answer.
  */
 import { assertDraftQuota } from './quotas';
+import { reserveChosenAddressMail } from './chosen-address-mail';
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/postgresql';
 import {
@@ -12,7 +13,7 @@ import {
 import {
   COMPLETED_STATUSES, hasErrors, NO_POLICY_YEAR_REASON, isCertificateType, certificateCoverageError, issuesCertificate, isFinished, MESSAGES, officeToday, PRODUCT_NAME, requestKindOf,
   SIGNED_RELEASE_MESSAGES, signedReleaseDateError, STATUS, zonedDay, type RequestStatus,
-  onDemandRecipients,
+  onDemandRecipients, emailRecipients,
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
 import type { Actor } from '../../workflows/request.messages';
@@ -137,8 +138,21 @@ async function assertSubmittable(ctx: CommandContext, row: Request): Promise<voi
   if (hasErrors(errors)) throw badRequest('Field validation error.', errors as Record<string, string>);
 }
 
+/**
+ * The first submit emails the Submission Confirmation to the addresses the form names besides the requester's own
+ * (Recipient, Additional Recipients): emails to chosen addresses, reserved before the command is sent. A refusal
+ * leaves the draft as saved. A resubmission emails only the administrators, so it reserves nothing.
+ */
+async function reserveSubmissionEmails(ctx: CommandContext, row: Request): Promise<void> {
+  if (row.status !== STATUS.draft) return;
+  const own = new Set([row.requesterEmail, ctx.user.email].map((e) => (e ?? '').trim().toLowerCase()));
+  const chosen = emailRecipients(row).filter((address) => !own.has(address));
+  await reserveChosenAddressMail(ctx.em, 'requestRecipients', { userId: ctx.user.id, isAdmin: ctx.user.isAdmin, email: ctx.user.email }, chosen);
+}
+
 async function submit(ctx: CommandContext, row: Request, loadedVersion: number, seenVersion: number): Promise<void> {
   await assertSubmittable(ctx, row);
+  await reserveSubmissionEmails(ctx, row);
   // Drafts are numbered at creation: only a draft of an older release still needs the locking transaction.
   const requestNumber = row.requestNumber ?? await assignRequestNumber(ctx.em, row.id);
   await submitRequest(ctx.workflows, workflowRowOf(row, requestNumber, loadedVersion), actorOf(ctx.user), seenVersion);

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AdminSchema, type User } from '../../db/entities';
-import { isPasswordExpired, MESSAGES } from '../../domain';
+import type { User } from '../../db/entities';
+import { holdsAdministratorRights, isPasswordExpired, MESSAGES, type AdministratorPolicy } from '../../domain';
 import { notAuthenticated } from '../errors';
 import type { SessionUser } from '../../contract/session-user.schema';
 
@@ -35,19 +35,24 @@ function sessionUserOf(user: SessionFields, isAdmin: boolean): SessionUser {
 }
 
 /**
- * The signed-in user as the API and UI see it. Admin = email in the admin list (spec 2 §7.11) AND proven to be the
- * user's (issue #16): a confirmation link, or single sign-on. An address merely typed grants nothing.
+ * The signed-in user as the API and UI see it. Admin: domain/administrator-rights.ts decides from the admin list
+ * (spec 2 §7.11), the proven address, the kind of account and whether it has a password.
  */
-export async function toSessionUser(em: EntityManager, user: User): Promise<SessionUser> {
-  const isAdmin = !!user.emailConfirmedAt && (await em.count(AdminSchema, { email: user.email.toLowerCase() })) > 0;
-  return sessionUserOf(user, isAdmin);
+export async function toSessionUser(em: EntityManager, user: User, policy: AdministratorPolicy): Promise<SessionUser> {
+  const [facts] = await em.getConnection().execute<Array<{ on_admin_list: boolean; has_password: boolean }>>(
+    `select exists (select 1 from "admins" a where a."email" = lower(u."email")) as "on_admin_list", u."password_hash" is not null as "has_password"
+    from "users" u where u."id" = ?`, [user.id], 'all');
+  return sessionUserOf(user, holdsAdministratorRights({
+    onAdminList: !!facts?.on_admin_list, emailConfirmed: !!user.emailConfirmedAt, isExternal: user.isExternal, hasPassword: !!facts?.has_password,
+  }, policy));
 }
 
 /** The row of {@link sessionFromToken}'s statement (timestamps as the driver answers them: text). */
 interface SessionRow {
   id: number; email: string; first_name: string; last_name: string; middle_initial: string | null; phone: string | null;
   company: string | null; affiliation: string; person_type: string | null; is_external: boolean; must_change_password: boolean;
-  pswd_reset_at: string | null; last_login: string | null; deleted_at: string | null; session_version: number; is_admin: boolean;
+  pswd_reset_at: string | null; last_login: string | null; deleted_at: string | null; session_version: number;
+  on_admin_list: boolean; has_password: boolean;
   email_confirmed_at: string | null; pending_email: string | null;
 }
 
@@ -59,12 +64,12 @@ interface SessionRow {
  * email), read fresh each time: a logout, a password change, a deactivation or an admin-list change takes effect
  * on the very next call, with no cache to invalidate (issue #11).
  */
-export async function sessionFromToken(em: EntityManager, claims: TokenClaims): Promise<SessionUser> {
+export async function sessionFromToken(em: EntityManager, claims: TokenClaims, policy: AdministratorPolicy): Promise<SessionUser> {
   const [row] = await em.getConnection().execute<SessionRow[]>(
     `select u."id", u."email", u."first_name", u."last_name", u."middle_initial", u."phone", u."company", u."affiliation", u."person_type",
       u."is_external", u."must_change_password", u."pswd_reset_at", u."last_login", u."deleted_at", u."session_version",
       u."email_confirmed_at", u."pending_email",
-      (u."email_confirmed_at" is not null and exists (select 1 from "admins" a where a."email" = lower(u."email"))) as "is_admin"
+      exists (select 1 from "admins" a where a."email" = lower(u."email")) as "on_admin_list", u."password_hash" is not null as "has_password"
     from "users" u where u."id" = ?`, [claims.id], 'all');
   if (!row || row.session_version !== claims.sessionVersion) throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
   if (row.deleted_at) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
@@ -74,5 +79,7 @@ export async function sessionFromToken(em: EntityManager, claims: TokenClaims): 
     phone: row.phone, company: row.company, affiliation: row.affiliation, personType: row.person_type, isExternal: row.is_external,
     mustChangePassword: row.must_change_password, pswdResetAt: date(row.pswd_reset_at), lastLogin: date(row.last_login),
     emailConfirmedAt: date(row.email_confirmed_at), pendingEmail: row.pending_email,
-  }, row.is_admin);
+  }, holdsAdministratorRights({
+    onAdminList: row.on_admin_list, emailConfirmed: !!row.email_confirmed_at, isExternal: row.is_external, hasPassword: row.has_password,
+  }, policy));
 }

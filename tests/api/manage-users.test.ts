@@ -1,5 +1,7 @@
 /** Manage Administrative Users and Manage External Users (issue #8, spec 2 §7.11) against real PostgreSQL. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UserSchema } from '../../db/entities';
+import { hashPassword } from '../../db/password-hash';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { call, createExternalUser, login, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
@@ -23,7 +25,13 @@ describe('admins', () => {
     const list = await call(h, admin, 'GET', '/api/v1/admins');
     expect(list.body.map((a: { email: string }) => a.email)).toContain(email.toLowerCase());
 
-    await createExternalUser(h, email.toLowerCase(), 'Promoted-Pass1');
+    // An internal account (a registered one never is an administrator): with a password, as development allows.
+    const em = h.orm.em.fork();
+    em.create(UserSchema, {
+      email: email.toLowerCase(), firstName: 'Nia', lastName: 'Admin', affiliation: 'OHSU', personType: 'Employee', isExternal: false,
+      passwordHash: await hashPassword('Promoted-Pass1'), emailConfirmedAt: new Date(),
+    });
+    await em.flush();
     expect((await login(h, email.toLowerCase(), 'Promoted-Pass1')).user.isAdmin).toBe(true);
 
     const edited = await call(h, admin, 'PATCH', `/api/v1/admins/${created.body.id}`, { lastName: 'Renamed' });
@@ -111,9 +119,10 @@ describe('Edit Profile and Edit External Requester (PATCH users/:id)', () => {
     const bad = await call(h, me, 'PATCH', `/api/v1/users/${me.user.id}`, { phone: '5035550111', company: ' ' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual({ phone: 'Please format like 503-123-1234', company: 'The field above is required' });
-    const taken = await call(h, me, 'PATCH', `/api/v1/users/${me.user.id}`, { email: other.toUpperCase() });
-    expect(taken.status).toBe(409);
-    expect(taken.body.message).toBe('The email address you provided is already in use.');
+    // An address another account holds: the same answer as a free one (its owner is told instead of sent a link).
+    const taken = await call(h, me, 'PATCH', `/api/v1/users/${me.user.id}`, { email: other.toUpperCase(), currentPassword: 'Profile-Pass1' });
+    expect(taken.status).toBe(200);
+    expect(taken.body).toMatchObject({ email, pendingEmail: other });
   });
 
   it('an administrator edits an external requester', async () => {

@@ -94,6 +94,12 @@ describe('registration', () => {
     const link = /https?:\/\/\S+\/login\/confirm-email\/\S+/.exec(mail.text)![0];
     await page.goto(new URL(link).pathname);
     await heading('Confirm Email Address').waitFor();
+    // The page names the account the address goes to, and what confirming does, before the button.
+    await page.getByText(`An account asks to use ${email} as its email address:`).waitFor();
+    const main = page.locator('#main-content');
+    await main.getByText('Ada Okafor').waitFor();
+    await main.getByText('Providence Hospital').waitFor();
+    await page.getByText(/It never gives administrator rights\./).waitFor();
     await page.getByRole('button', { name: 'Confirm my email address' }).click();
     await page.getByText(MESSAGES.emailConfirmed).waitFor();
     await portal.shot('confirmed');
@@ -132,6 +138,24 @@ describe('registration', () => {
     await page.getByRole('button', { name: 'Update' }).click();
     await page.getByText(MESSAGES.profileUpdated).waitFor();
     await portal.shot('profile-updated');
+
+    // A new email asks for the current password: missing or wrong, a clear error and nothing changed.
+    const moved = newEmail('moved');
+    await page.getByRole('link', { name: 'Go to the Dashboard' }).click();
+    await heading('Dashboard').waitFor();
+    await page.getByRole('link', { name: 'Edit Profile' }).first().click();
+    await heading('Edit Profile').waitFor();
+    await page.getByLabel('Email').waitFor();
+    expect(await page.getByLabel('Current Password').count()).toBe(0);
+    await page.getByLabel('Email').fill(moved);
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.getByText(MESSAGES.currentPasswordForEmail).waitFor();
+    await page.getByLabel('Current Password').fill('Not-My-Pass1');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.getByText(MESSAGES.currentPasswordFailed).waitFor();
+    await page.getByLabel('Current Password').fill('Hospital-Pass2');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.getByText(`We sent a confirmation link to ${moved}. Until it is used, ${email} stays the email address of this account.`).waitFor();
     await portal.signOut();
   });
 

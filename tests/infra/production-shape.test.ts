@@ -25,7 +25,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startProductionShape, type ProductionShape } from '../../devtools/production-shape';
 import { buildProduction } from '../../scripts/build';
-import { api, claimHistoryDraft, putAccounts, signIn, type Session } from '../../devtools/portal-client';
+import { api, claimHistoryDraft, putAccounts, signIn, signInWithSingleSignOn, type Session } from '../../devtools/portal-client';
 import { eventually } from '../support/eventually';
 import { activitiesSettled } from '../support/workflow-activities';
 import { requestWorkflowId } from '../../workflows/request.messages';
@@ -40,7 +40,6 @@ const names = {
 };
 const adminUrl = (() => { const url = new URL(inject('databaseUrl')); url.pathname = '/postgres'; return url.toString(); })();
 const REQUESTER = { email: `shape-requester-${suffix}@hospital.example`, password: 'Requester-Pass1' };
-const ADMIN = { email: `shape-admin-${suffix}@hospital.example`, password: 'Admin-Pass1' };
 const FIRST_ADMIN = { email: `pat.boss.${suffix.replace(/_/g, '-')}@university.example`, firstName: 'Pat', lastName: `Boss${suffix.replace(/_/g, '')}` };
 
 let shape: ProductionShape;
@@ -52,7 +51,7 @@ beforeAll(async () => {
   shape = await startProductionShape({
     adminDatabaseUrl: adminUrl, dataDir, distDir, names, firstAdmin: FIRST_ADMIN, log: (line) => console.log(`[shape] ${line}`),
   });
-  await putAccounts(shape.databaseUrl, REQUESTER, ADMIN);
+  await putAccounts(shape.databaseUrl, REQUESTER);
 }, 600_000);
 
 afterAll(async () => {
@@ -89,7 +88,7 @@ describe('the production shape: two APIs and two workers on the real Temporal se
   it('takes a request created on one API, submitted on the other, approved on the first, with its emails; a stream on one sees a change made on the other', async () => {
     const [one, two] = shape.apiUrls;
     const requester = await signIn(one, REQUESTER);
-    const admin = await signIn(two, ADMIN);
+    const admin = await signInWithSingleSignOn(two, FIRST_ADMIN.email);
     const id = await claimHistoryDraft(one, requester);
 
     // The administrator's live stream, held by API 2, while the request is submitted through API 1.
@@ -119,7 +118,7 @@ describe('the production shape: two APIs and two workers on the real Temporal se
 
   it('logs a command as JSON lines whose reqId follows it from the API into its workflow\'s activities on the workers', async () => {
     const requester = await signIn(shape.url, REQUESTER);
-    const admin = await signIn(shape.url, ADMIN);
+    const admin = await signInWithSingleSignOn(shape.url, FIRST_ADMIN.email);
     const id = await claimHistoryDraft(shape.url, requester);
     const submitted = await api(shape.url, requester, 'PATCH', `/requests/${id}`, { status: 'Submitted' });
     const number = submitted.body.requestNumber as number;
@@ -151,7 +150,7 @@ describe('the production shape: two APIs and two workers on the real Temporal se
 
   it('loses nothing when one API and one worker are killed with SIGKILL while requests flow', async () => {
     const requester = await signIn(shape.url, REQUESTER);
-    const admin = await signIn(shape.url, ADMIN);
+    const admin = await signInWithSingleSignOn(shape.url, FIRST_ADMIN.email);
     const ids = await Promise.all(Array.from({ length: 6 }, () => claimHistoryDraft(shape.url, requester)));
     /** Through the proxy; a call that meets the killed API (connection reset) is repeated, as a browser's retry. */
     const command = async (session: Session, id: number, body: Record<string, unknown>) => eventually(async () => {
@@ -220,7 +219,7 @@ describe('the production shape: two APIs and two workers on the real Temporal se
 
   it('completes an export whose API was killed right after starting it', async () => {
     const [one] = shape.apiUrls;
-    const admin = await signIn(one, ADMIN);
+    const admin = await signInWithSingleSignOn(one, FIRST_ADMIN.email);
     const started = await api(one, admin, 'POST', '/export-requests', { filename: 'coi_export_shape' });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     shape.supervisors.get('api-1')!.child?.kill('SIGKILL');

@@ -1,19 +1,23 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { MESSAGES } from '../../../../../domain';
+import type { ConfirmationAccount } from '../../../../../contract/email-confirmation.schema';
+import type { Wire } from '../../../../../contract/wire';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { checkConfirmationLink, confirmEmailAddress } from '../../../lib/email-confirmation-api';
+import { displayDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 
-type State = { kind: 'checking' | 'valid' | 'confirming' | 'confirmed' | 'failed'; message?: string };
+type State = { kind: 'checking' | 'valid' | 'confirming' | 'confirmed' | 'failed'; message?: string; account?: Wire<typeof ConfirmationAccount> };
 
 /**
  * /login/confirm-email/{token}: uses an email-confirmation link (issue #16). Works signed in or not (the link may be
  * opened on another device). The link is used by a button press, not by opening the page, so a mail scanner that
- * opens links does not spend it.
+ * opens links does not spend it. The page names the account the address would go to (as that account typed its
+ * names) and what confirming gives it, so the owner of a mailbox never confirms someone else's account blindly.
  */
 export function ConfirmEmailPage() {
   const { token = '' } = useParams();
@@ -23,14 +27,14 @@ export function ConfirmEmailPage() {
   useEffect(() => {
     let live = true;
     checkConfirmationLink(token).then(
-      ({ isValid }) => live && setState(isValid ? { kind: 'valid' } : { kind: 'failed', message: MESSAGES.confirmationLinkInvalid }),
+      ({ isValid, account }) => live && setState(isValid ? { kind: 'valid', account } : { kind: 'failed', message: MESSAGES.confirmationLinkInvalid }),
       () => live && setState({ kind: 'failed', message: MESSAGES.confirmationLinkInvalid }),
     );
     return () => { live = false; };
   }, [token]);
 
   async function confirm() {
-    setState({ kind: 'confirming' });
+    setState((s) => ({ ...s, kind: 'confirming' }));
     try {
       const { email } = await confirmEmailAddress(token);
       // Signed in here: the session learns at once that the address is proven (the banner goes, rights apply).
@@ -47,11 +51,12 @@ export function ConfirmEmailPage() {
       {state.kind === 'checking' && <Loading />}
       {(state.kind === 'valid' || state.kind === 'confirming') && (
         <div className="card">
-          <p>Use this link to prove that this email address is yours.</p>
+          {state.account ? <AccountToConfirm account={state.account} /> : <p>Use this link to prove that this email address is yours.</p>}
           <div className="button-row">
             <button type="button" className="button" onClick={confirm} disabled={state.kind === 'confirming'}>
               {state.kind === 'confirming' ? 'Confirming…' : 'Confirm my email address'}
             </button>
+            <Link to={paths.home.getHref()}>This is not my account</Link>
           </div>
         </div>
       )}
@@ -59,5 +64,23 @@ export function ConfirmEmailPage() {
       {state.kind === 'failed' && <Alert kind="error">{state.message}</Alert>}
       {(state.kind === 'confirmed' || state.kind === 'failed') && <p><Link className="button" to={paths.home.getHref()}>Go to Dashboard</Link></p>}
     </section>
+  );
+}
+
+function AccountToConfirm({ account }: { account: Wire<typeof ConfirmationAccount> }) {
+  return (
+    <>
+      <p>An account asks to use <strong>{account.email}</strong> as its email address:</p>
+      <dl className="details">
+        <dt>Name</dt><dd>{account.firstName} {account.lastName}</dd>
+        <dt>Company</dt><dd>{account.company ?? '—'}</dd>
+        <dt>Registered</dt><dd>{displayDateTime(account.registeredAt)}</dd>
+      </dl>
+      <p>
+        Confirming makes {account.email} {account.isChange ? 'the new' : 'the'} sign-in and contact address of this account: whoever knows its
+        password signs in with it, receives its emails and sees the requests that name this address. It never gives administrator rights.
+      </p>
+      <p>If you do not recognise this account, do not confirm: close this page and nothing changes.</p>
+    </>
   );
 }

@@ -10,5 +10,6 @@ export const registerExternalUser = (payload: RegistrationPayload) => api.post<{
 
 export type ExternalUserRecord = Wire<typeof ExternalUserSchema>;
 export const getExternalUser = (id: number | string, signal?: AbortSignal) => api.get<ExternalUserRecord>(`/users/${id}`, { signal });
-export const updateExternalUser = (id: number | string, fields: Omit<RegistrationPayload, 'password' | 'altcha'>) =>
+/** `currentPassword`: the user's own, when they change their own email. */
+export const updateExternalUser = (id: number | string, fields: Omit<RegistrationPayload, 'password' | 'altcha'> & { currentPassword?: string }) =>
   api.patch<ExternalUserRecord>(`/users/${id}`, fields);

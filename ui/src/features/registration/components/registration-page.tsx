@@ -12,9 +12,9 @@ import { useFirstFetch } from '../../../lib/use-first-fetch';
 import { getExternalUser, registerExternalUser, updateExternalUser } from '../api/register';
 import { Captcha } from './captcha';
 
-type Fields = RegistrationFields & { confirmPassword: string };
-const EMPTY: Fields = { lastName: '', firstName: '', middleInitial: '', company: '', phone: '', email: '', password: '', confirmPassword: '' };
-type Status = 'loading' | 'pending' | 'submitting' | 'success' | 'error' | 'duplicate';
+type Fields = RegistrationFields & { confirmPassword: string; currentPassword: string };
+const EMPTY: Fields = { lastName: '', firstName: '', middleInitial: '', company: '', phone: '', email: '', password: '', confirmPassword: '', currentPassword: '' };
+type Status = 'loading' | 'pending' | 'submitting' | 'success' | 'error' | 'duplicate' | 'refused';
 /** register: /login/register; profile: Edit Profile (/profile/{id}/edit); admin: Edit External Requester. */
 export type ProfileMode = 'register' | 'profile' | 'admin';
 
@@ -25,7 +25,7 @@ const SUCCESS: Record<ProfileMode, string> = { register: MESSAGES.registered, pr
  * The registration form of spec 1 §2, §5 and spec 2 §8.3. Registering (title Create New Login, heading
  * Registration): Submit stays disabled until the captcha is solved. The same form, without password and captcha,
  * edits the profile (the external user) or an external requester (an administrator). Values are cleaned before
- * sending.
+ * sending. Changing one's own email on Edit Profile asks for the current password.
  */
 export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) {
   const { id } = useParams();
@@ -39,6 +39,8 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
   /** Issue #16: an address change waits for its confirmation link; shown under the field and after saving. */
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const [inForce, setInForce] = useState('');
+  /** A refusal with its own words (too many emails today): shown as the server says it. */
+  const [refusal, setRefusal] = useState('');
 
   // The external user, read once per screen (useFirstFetch): a refetch must not overwrite what is being typed.
   const source = useFirstFetch({
@@ -63,14 +65,19 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
     }
   }
 
+  // Edit Profile: a new address (not the one in force, not the one already waiting) needs the current password.
+  const typedEmail = fields.email.trim().toLowerCase();
+  const asksPassword = mode === 'profile' && !!inForce && typedEmail !== inForce && typedEmail !== (pendingEmail ?? '');
+
   const set = (name: keyof Fields) => (event: { target: { value: string } }) =>
     setFields((f) => ({ ...f, [name]: name === 'phone' ? formatPhone(event.target.value) : event.target.value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const { confirmPassword, ...rest } = fields;
+    const { confirmPassword, currentPassword, ...rest } = fields;
     const clean = cleanProfile(rest);
     const found: Partial<Record<keyof Fields, string>> = validateProfile(clean, registering);
+    if (asksPassword && !currentPassword) found.currentPassword = MESSAGES.currentPasswordForEmail;
     if (registering) {
       if (!confirmPassword) found.confirmPassword = MESSAGES.required;
       else if (confirmPassword !== fields.password) found.confirmPassword = MESSAGES.passwordsDontMatch;
@@ -85,7 +92,8 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
       } else {
         const { password: _password, ...profile } = clean;
         void _password;
-        const saved = await updateExternalUser(id!, profile);
+        const saved = await updateExternalUser(id!, asksPassword ? { ...profile, currentPassword } : profile);
+        setFields((f) => ({ ...f, currentPassword: '' }));
         setPendingEmail(saved.pendingEmail ?? null);
         setInForce(saved.email);
         if (mode === 'profile') void revalidate();
@@ -96,6 +104,10 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
       setCaptcha(null);
       setCaptchaKey((k) => k + 1);
       if (error instanceof ApiError && error.code === 409) setStatus('duplicate');
+      else if (error instanceof ApiError && error.code === 429) {
+        setRefusal(error.message);
+        setStatus('refused');
+      }
       else if (error instanceof ApiError && error.code === 400 && Object.keys(error.errors).length && !error.errors.altcha) {
         setErrors(error.errors as Partial<Record<keyof Fields, string>>);
         setStatus('pending');
@@ -121,10 +133,11 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
         {mode === 'admin' && <p><Link className="button" to={paths.manage.registrants.getHref()}>Back to Manage External Users</Link></p>}
       </>
     );
-  } else if (status === 'duplicate' || status === 'error') {
+  } else if (status === 'duplicate' || status === 'error' || status === 'refused') {
     body = (
       <>
-        {status === 'duplicate' ? (
+        {status === 'refused' && <Alert kind="error">{refusal}</Alert>}
+        {status === 'refused' ? null : status === 'duplicate' ? (
           <Alert kind="error">
             {MESSAGES.emailInUse}{' '}
             {registering
@@ -148,6 +161,10 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
           <TextField name="phone" label="Phone" type="tel" required maxLength={12} placeholder="503-123-1234" value={fields.phone} onChange={set('phone')} error={errors.phone} autoComplete="tel-national" />
           <TextField name="email" label="Email" type="email" required maxLength={200} value={fields.email} onChange={set('email')} error={errors.email} autoComplete="email"
             hint={!registering && pendingEmail ? `Waiting for confirmation: ${pendingEmail}` : mode === 'admin' ? 'A new address takes effect when the link sent to it is used.' : undefined} />
+          {asksPassword && (
+            <TextField name="currentPassword" label="Current Password" type="password" required value={fields.currentPassword} onChange={set('currentPassword')}
+              error={errors.currentPassword} autoComplete="current-password" hint="Your password, to confirm that you are changing your email address." />
+          )}
           {registering && (
             <>
               <TextField name="password" label="Password" type="password" required hint={PASSWORD_HELP} value={fields.password} onChange={set('password')} error={errors.password} autoComplete="new-password" />
