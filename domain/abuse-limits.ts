@@ -42,6 +42,11 @@ export const QUOTAS = {
   messagesPerHour: { max: 30, windowMs: HOUR },
   /** bytes a user uploads in 24 hours (documents of their requests) */
   uploadBytesPerDay: { max: 250 * 1024 * 1024, windowMs: DAY },
+  /**
+   * uploads of one user in progress at once: the portal's form sends one file at a time, so two leave room for a
+   * second tab while a script cannot hold many disk streams and reservations open
+   */
+  uploadsAtOnce: 2,
   /** addresses in a request's Additional Recipients */
   additionalRecipients: 10,
 } as const;
@@ -51,13 +56,24 @@ export interface UserQuotas {
   openDrafts: number;
   messagesPerHour: number;
   uploadBytesPerDay: number;
+  uploadsAtOnce: number;
 }
 
 export const DEFAULT_USER_QUOTAS: UserQuotas = {
   openDrafts: QUOTAS.openDrafts,
   messagesPerHour: QUOTAS.messagesPerHour.max,
   uploadBytesPerDay: QUOTAS.uploadBytesPerDay.max,
+  uploadsAtOnce: QUOTAS.uploadsAtOnce,
 };
+
+/**
+ * How long an upload in progress holds its place (and its reserved bytes) at most. Node answers a request whose body
+ * has not arrived within 5 minutes with 408 (its default requestTimeout), so a live upload never outlasts this; a
+ * process that dies mid-upload frees the place when it runs out.
+ */
+export const UPLOAD_SLOT_TTL_MS = 10 * MINUTE;
+/** Retry-After of the "uploads at once" refusal: a document of a few MB takes seconds to send. */
+export const UPLOADS_AT_ONCE_RETRY_AFTER_S = 10;
 
 /** An upload that no document took up within this time is removed (its bytes and its row). */
 export const UNREFERENCED_UPLOAD_TTL_MS = DAY;
@@ -69,6 +85,7 @@ export const quotaMessage: Record<keyof UserQuotas, (limit: number) => string> =
   openDrafts: (limit) => `You already have ${limit} unsubmitted drafts. Please submit or delete one of them before starting another request.`,
   messagesPerHour: (limit) => `You have sent ${limit} messages in the last hour. Please wait a little before sending another, or call Risk Management.`,
   uploadBytesPerDay: (limit) => `You have uploaded ${megabytes(limit)} in the last 24 hours, the most we accept in a day. Please try again tomorrow or contact Risk Management.`,
+  uploadsAtOnce: (limit) => `You are already uploading ${limit} file${limit === 1 ? '' : 's'}. Please wait until ${limit === 1 ? 'it has' : 'they have'} finished, then try again.`,
 };
 
 /** The other refusals' messages (HTTP 429, or 400 on the form field). */
