@@ -27,7 +27,7 @@ export type { LineError } from './cs-stars-check';
 export interface ImportResult { rows: number; inserted: number; updated: number; unchanged: number; staleLetters: number }
 
 /** How far the checker may fall behind COPY, in bytes, before the upload waits for it (a 100,000-line export is 14 MB). */
-const CHECKER_LAG_BYTES = 64 << 20;
+const CHECKER_LAG_BYTES = 4 << 20;
 
 /** The first line of the stream (the header), read without consuming the stream for the other readers. */
 async function peekHeader(input: Readable): Promise<{ header: string; head: Buffer[] }> {
