@@ -67,11 +67,16 @@ export const DEFAULT_USER_QUOTAS: UserQuotas = {
 };
 
 /**
- * How long an upload in progress holds its place (and its reserved bytes) at most. Node answers a request whose body
- * has not arrived within 5 minutes with 408 (its default requestTimeout), so a live upload never outlasts this; a
- * process that dies mid-upload frees the place when it runs out.
+ * How long a file may take to arrive: 10 MB in 5 minutes is a slow line's pace (about 270 kbit/s). A slower upload is
+ * cut off (408), so that it never outlives its place below.
  */
-export const UPLOAD_SLOT_TTL_MS = 10 * MINUTE;
+export const UPLOAD_RECEIVE_MS = 5 * MINUTE;
+/**
+ * How long an upload in progress holds its place (and its reserved bytes) at most: twice the time a file may take to
+ * arrive, so a live upload always finishes (or is cut off) first; a process that dies mid-upload frees the place when
+ * it runs out.
+ */
+export const UPLOAD_SLOT_TTL_MS = 2 * UPLOAD_RECEIVE_MS;
 /** Retry-After of the "uploads at once" refusal: a document of a few MB takes seconds to send. */
 export const UPLOADS_AT_ONCE_RETRY_AFTER_S = 10;
 
@@ -94,4 +99,5 @@ export const QUOTA_MESSAGES = {
   signInAccount: 'Too many sign-in attempts for this account. Please wait a few minutes and try again.',
   signInAddress: 'Too many failed sign-ins from your network. Please wait a few minutes and try again.',
   tooManyCalls: 'Too many attempts. Please wait a minute and try again.',
+  uploadTooSlow: 'The file took too long to arrive, so it was not kept. Please try again, or contact Risk Management if your connection is slow.',
 } as const;

@@ -47,9 +47,10 @@ export class DocumentFiles {
   /**
    * Writes a stream to `partName` as it arrives (never whole in memory), counting its bytes: past `maxBytes` the
    * write stops, the partial file is removed and FileTooLargeError thrown; any other failure (the sender went away)
-   * removes it too. Answers the size and the first `headBytes` bytes (for sniffing the type).
+   * removes it too, as does `signal` aborting (the stream is then destroyed). Answers the size and the first
+   * `headBytes` bytes (for sniffing the type).
    */
-  async receive(partName: string, source: Readable, limits: { maxBytes: number; headBytes: number }): Promise<ReceivedFile> {
+  async receive(partName: string, source: Readable, limits: { maxBytes: number; headBytes: number; signal?: AbortSignal }): Promise<ReceivedFile> {
     const target = this.pathOf(partName);
     let size = 0;
     const head: Buffer[] = [];
@@ -67,7 +68,7 @@ export class DocumentFiles {
       },
     });
     try {
-      await pipeline(source, meter, createWriteStream(target, { flags: 'wx' }));
+      await pipeline(source, meter, createWriteStream(target, { flags: 'wx' }), { signal: limits.signal });
     } catch (error) {
       await rm(target, { force: true });
       throw error;

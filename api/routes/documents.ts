@@ -50,7 +50,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: `multipart/form-data with fields \`requestId\` and \`file\` (one file; ${ALLOWED_UPLOAD_DESCRIPTION}, `
         + 'by content). Answers the upload handle `storedName` to pass to POST /documents. 429 past the day\'s upload quota, '
         + 'or (with Retry-After) while the user already has as many uploads in progress as allowed.',
-      response: { 201: UploadResult, ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
+      response: { 201: UploadResult, ...errorResponses(400, 401, 403, 404, 408, 413, 422, 429) },
     },
   }, async (request, reply) => {
     const user = currentUser(request);

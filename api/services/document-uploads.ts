@@ -2,14 +2,15 @@
  * Receiving the bytes of a document (`POST /upload`, step 1 of adding a document). The order is the rule:
  *   1. a place among the user's uploads in progress and the bytes of the day's quota are reserved in PostgreSQL
  *      before a byte of the file is read (api/services/uploads.ts);
- *   2. the file streams to a partial file on disk with a running size limit, never whole in memory;
+ *   2. the file streams to a partial file on disk with a running size limit and a time limit (UPLOAD_RECEIVE_MS),
+ *      never whole in memory;
  *   3. its type is sniffed from its bytes, the register row written with the real size (the reservation settled),
  *      and only then the file takes its stored name.
  * Whatever fails after 1 (too large, empty, refused type, the sender gone) removes the partial file and gives the
  * place and the bytes back.
  */
 import type { Readable } from 'node:stream';
-import { MESSAGES, uploadTooLargeMessage } from '../../domain';
+import { MESSAGES, QUOTA_MESSAGES, UPLOAD_RECEIVE_MS, uploadTooLargeMessage } from '../../domain';
 import type { AppConfig } from '../../config/app-config';
 import { FileTooLargeError, type DocumentFiles } from '../../storage/document-files';
 import type { SessionUser } from '../../contract/session-user.schema';
@@ -46,13 +47,16 @@ export async function receiveUpload(deps: UploadDeps, user: SessionUser, part: I
     byteLimit: user.isAdmin ? null : quotas.uploadBytesPerDay, atOnce: quotas.uploadsAtOnce,
   });
   try {
-    const { size, head } = await deps.files.receive(partNameOf(slot), part.file, { maxBytes: uploadMaxBytes, headBytes: SNIFF_HEAD_BYTES });
+    const { size, head } = await deps.files.receive(partNameOf(slot), part.file, {
+      maxBytes: uploadMaxBytes, headBytes: SNIFF_HEAD_BYTES, signal: AbortSignal.timeout(UPLOAD_RECEIVE_MS),
+    });
     // busboy ends a file cut at the limit normally: only its flag tells it was cut.
     if (part.file.truncated) throw new FileTooLargeError(uploadMaxBytes);
     return { slot, size, head, filename: part.filename };
   } catch (error) {
     await discardUpload(deps, slot);
     if (error instanceof FileTooLargeError) throw tooLarge(deps.config);
+    if ((error as { name?: string }).name === 'AbortError') throw new ApiError(408, QUOTA_MESSAGES.uploadTooSlow);
     throw error;
   }
 }

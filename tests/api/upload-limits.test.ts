@@ -50,7 +50,7 @@ const pdfOf = (size: number) => Buffer.concat([SAMPLE_PDF, Buffer.alloc(size - S
 
 interface HeldUpload {
   /** settles when the server answers (early for a refusal) */
-  response: Promise<{ status: number; body: Record<string, any>; headers: Record<string, unknown> }>;
+  response: Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }>;
   answered: () => boolean;
   /** sends the rest of the body */
   finish: () => void;
