@@ -6,7 +6,8 @@
  * generated once) is streamed from disk as the multipart body. The child's VmRSS is sampled every 20 ms, and its
  * VmHWM (the kernel's own peak) read at the end.
  *
- * Prints RSS before, peak and growth, the upload's wall time and answer. Writes bench/results/cs-stars-upload-<timestamp>.json.
+ * Prints RSS before, peak and growth, the upload's wall time and answer. BENCH_GC=1 lets the API collect its garbage
+ * before the upload (what it holds, not what V8 has not yet collected); API_NODE_FLAGS passes V8 flags to the API. Writes bench/results/cs-stars-upload-<timestamp>.json.
  */
 import { fork } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -111,7 +112,9 @@ async function main() {
   const file = await csvFile(ROWS);
   log(`${ROWS} rows, ${mib(statSync(file).size)} (${statSync(file).size} bytes): ${file}`);
   // BENCH_GC=1: the API may run a full collection when asked, to tell what it holds from its garbage.
-  const child = fork(self, ['--serve'], { execArgv: [...process.execArgv, ...(process.env.BENCH_GC ? ['--expose-gc'] : [])], stdio: 'inherit' });
+  // API_NODE_FLAGS: V8 flags for the API (e.g. --max-old-space-size=200), to check the upload within a heap cap.
+  const flags = [...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.API_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [])];
+  const child = fork(self, ['--serve'], { execArgv: [...process.execArgv, ...flags], stdio: 'inherit' });
   const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string; token: string }));
     child.once('exit', (code) => reject(new Error(`the API exited (${code})`)));
