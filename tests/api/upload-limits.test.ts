@@ -6,10 +6,12 @@
  * Uploads are held open mid-body (the payload is a stream the test ends when it chooses), so the uploads really are
  * in progress at once; the test waits for what the server did (places taken, refusals answered), never for a clock.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { quotaMessage, QUOTAS, uploadTooLargeMessage, UPLOADS_AT_ONCE_RETRY_AFTER_S } from '../../domain';
+import { partNameOf, sweepExpiredUploadSlots } from '../../api/services/uploads';
 import { SAMPLE_PDF, call, createExternalUser, login, type Session } from '../support/api-helpers';
 import { DEFAULT_QUOTAS_ENV, startHarness, type Harness } from '../support/portal-harness';
 
@@ -152,6 +154,29 @@ describe('uploads in progress at once', () => {
     const next = heldUpload(h, session, requestId, file, 1024);
     next.finish();
     expect((await next.response).status).toBe(201);
+  });
+});
+
+describe('uploads in progress of a process that died', () => {
+  it('hold their places only until they run out; housekeeping then removes the places and their partial files', async () => {
+    const { session, requestId } = await uploader(h);
+    // Two places taken by a process that died mid-upload, as it left them: rows and partial files.
+    const dead = [randomUUID(), randomUUID()];
+    for (const id of dead) {
+      await sql(h, `insert into upload_slots (id, user_id, bytes, expires_at) values (?, ?, ?, now() + interval '1 hour')`, [id, session.user.id, 1000]);
+      await writeFile(h.files.pathOf(partNameOf({ id })), 'half a file');
+    }
+    const refused = heldUpload(h, session, requestId, SAMPLE_PDF, 10);
+    refused.finish();
+    expect((await refused.response).status).toBe(429);
+    // Their time runs out.
+    await sql(h, `update upload_slots set expires_at = now() - interval '1 second' where id in (?, ?)`, dead);
+    const taken = heldUpload(h, session, requestId, SAMPLE_PDF, 10);
+    taken.finish();
+    expect((await taken.response).status).toBe(201);
+    expect(await sweepExpiredUploadSlots(h.orm.em.fork(), (name) => h.files.remove(name))).toBe(2);
+    expect(await slotsOf(h, session)).toBe(0);
+    expect(await partFiles(h)).toEqual([]);
   });
 });
 
