@@ -72,7 +72,8 @@ export interface AppConfig {
   trustProxy: boolean | number | string[];
   /**
    * Per-user quotas (domain/abuse-limits.ts has the defaults and why): OPEN_DRAFTS_QUOTA, MESSAGES_PER_HOUR_QUOTA,
-   * UPLOAD_MB_PER_DAY_QUOTA. Administrators are never counted.
+   * UPLOAD_MB_PER_DAY_QUOTA. Administrators are never counted. UPLOADS_AT_ONCE (uploads of one user in progress at
+   * once) holds for everyone: it bounds open streams, not how much anyone uses.
    */
   quotas: UserQuotas;
   /** Prebuilt workflow bundle (production image); when absent the worker bundles workflows at start-up. */
@@ -258,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       openDrafts: positiveSetting('OPEN_DRAFTS_QUOTA', env.OPEN_DRAFTS_QUOTA, DEFAULT_USER_QUOTAS.openDrafts),
       messagesPerHour: positiveSetting('MESSAGES_PER_HOUR_QUOTA', env.MESSAGES_PER_HOUR_QUOTA, DEFAULT_USER_QUOTAS.messagesPerHour),
       uploadBytesPerDay: positiveSetting('UPLOAD_MB_PER_DAY_QUOTA', env.UPLOAD_MB_PER_DAY_QUOTA, DEFAULT_USER_QUOTAS.uploadBytesPerDay / MEGABYTE) * MEGABYTE,
+      uploadsAtOnce: positiveSetting('UPLOADS_AT_ONCE', env.UPLOADS_AT_ONCE, DEFAULT_USER_QUOTAS.uploadsAtOnce),
     },
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? null,
     workflowAnswerTimeoutMs: Number(env.WORKFLOW_ANSWER_TIMEOUT_MS ?? 30_000),

@@ -13,7 +13,7 @@ export const ApiErrorBody = Type.Object({
 });
 export type ApiErrorBody = Static<typeof ApiErrorBody>;
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 422 | 429 | 500 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 422 | 429 | 500 | 503;
 
 /**
  * `{ 401: ApiErrorBody, 403: ApiErrorBody, … }` for a route's `response`: the error statuses it can answer, so the

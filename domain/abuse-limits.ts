@@ -42,6 +42,11 @@ export const QUOTAS = {
   messagesPerHour: { max: 30, windowMs: HOUR },
   /** bytes a user uploads in 24 hours (documents of their requests) */
   uploadBytesPerDay: { max: 250 * 1024 * 1024, windowMs: DAY },
+  /**
+   * uploads of one user in progress at once: the portal's form sends one file at a time, so two leave room for a
+   * second tab while a script cannot hold many disk streams and reservations open
+   */
+  uploadsAtOnce: 2,
   /** addresses in a request's Additional Recipients */
   additionalRecipients: 10,
 } as const;
@@ -51,13 +56,29 @@ export interface UserQuotas {
   openDrafts: number;
   messagesPerHour: number;
   uploadBytesPerDay: number;
+  uploadsAtOnce: number;
 }
 
 export const DEFAULT_USER_QUOTAS: UserQuotas = {
   openDrafts: QUOTAS.openDrafts,
   messagesPerHour: QUOTAS.messagesPerHour.max,
   uploadBytesPerDay: QUOTAS.uploadBytesPerDay.max,
+  uploadsAtOnce: QUOTAS.uploadsAtOnce,
 };
+
+/**
+ * How long a file may take to arrive: 10 MB in 5 minutes is a slow line's pace (about 270 kbit/s). A slower upload is
+ * cut off (408), so that it never outlives its place below.
+ */
+export const UPLOAD_RECEIVE_MS = 5 * MINUTE;
+/**
+ * How long an upload in progress holds its place (and its reserved bytes) at most: twice the time a file may take to
+ * arrive, so a live upload always finishes (or is cut off) first; a process that dies mid-upload frees the place when
+ * it runs out.
+ */
+export const UPLOAD_SLOT_TTL_MS = 2 * UPLOAD_RECEIVE_MS;
+/** Retry-After of the "uploads at once" refusal: a document of a few MB takes seconds to send. */
+export const UPLOADS_AT_ONCE_RETRY_AFTER_S = 10;
 
 /** An upload that no document took up within this time is removed (its bytes and its row). */
 export const UNREFERENCED_UPLOAD_TTL_MS = DAY;
@@ -69,6 +90,7 @@ export const quotaMessage: Record<keyof UserQuotas, (limit: number) => string> =
   openDrafts: (limit) => `You already have ${limit} unsubmitted drafts. Please submit or delete one of them before starting another request.`,
   messagesPerHour: (limit) => `You have sent ${limit} messages in the last hour. Please wait a little before sending another, or call Risk Management.`,
   uploadBytesPerDay: (limit) => `You have uploaded ${megabytes(limit)} in the last 24 hours, the most we accept in a day. Please try again tomorrow or contact Risk Management.`,
+  uploadsAtOnce: (limit) => `You are already uploading ${limit} file${limit === 1 ? '' : 's'}. Please wait until ${limit === 1 ? 'it has' : 'they have'} finished, then try again.`,
 };
 
 /** The other refusals' messages (HTTP 429, or 400 on the form field). */
@@ -77,6 +99,7 @@ export const QUOTA_MESSAGES = {
   signInAccount: 'Too many sign-in attempts for this account. Please wait a few minutes and try again.',
   signInAddress: 'Too many failed sign-ins from your network. Please wait a few minutes and try again.',
   tooManyCalls: 'Too many attempts. Please wait a minute and try again.',
+  uploadTooSlow: 'The file took too long to arrive, so it was not kept. Please try again, or contact Risk Management if your connection is slow.',
 } as const;
 
 // ---- Emails to addresses a user chooses ------------------------------------------------------------------------

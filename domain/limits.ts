@@ -17,3 +17,5 @@ export const SEARCH_DEFAULT_LIMIT = 15;
 export const CS_STARS_PAGE_SIZE = 10000;
 /** A year of CS-STARS rows is a few MB; 100,000 rows are about 20 MB. Our cap (the spec names none). */
 export const CS_STARS_MAX_BYTES = 128 * 1024 * 1024;
+/** The refusal of a document upload past the size limit (UPLOAD_MAX_BYTES): HTTP 413. */
+export const uploadTooLargeMessage = (maxBytes: number) => `The file is larger than ${Math.round(maxBytes / 1048576)} MB`;

@@ -2,9 +2,20 @@
  * Bytes of documents on disk under the data folder, each under a generated name (never the client's file name).
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** A stream that went past the bytes allowed: what was written of it is already removed. */
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The file is larger than ${maxBytes} bytes`);
+  }
+}
+
+export interface ReceivedFile { size: number; head: Buffer }
 
 export class DocumentFiles {
   constructor(readonly dir: string) {}
@@ -31,6 +42,43 @@ export class DocumentFiles {
     const temp = `${target}.part`;
     await writeFile(temp, bytes);
     await rename(temp, target);
+  }
+
+  /**
+   * Writes a stream to `partName` as it arrives (never whole in memory), counting its bytes: past `maxBytes` the
+   * write stops, the partial file is removed and FileTooLargeError thrown; any other failure (the sender went away)
+   * removes it too, as does `signal` aborting (the stream is then destroyed). Answers the size and the first
+   * `headBytes` bytes (for sniffing the type).
+   */
+  async receive(partName: string, source: Readable, limits: { maxBytes: number; headBytes: number; signal?: AbortSignal }): Promise<ReceivedFile> {
+    const target = this.pathOf(partName);
+    let size = 0;
+    const head: Buffer[] = [];
+    let headSize = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > limits.maxBytes) return done(new FileTooLargeError(limits.maxBytes));
+        if (headSize < limits.headBytes) {
+          const taken = Buffer.from(chunk.subarray(0, limits.headBytes - headSize));
+          head.push(taken);
+          headSize += taken.length;
+        }
+        return done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, meter, createWriteStream(target, { flags: 'wx' }), { signal: limits.signal });
+    } catch (error) {
+      await rm(target, { force: true });
+      throw error;
+    }
+    return { size, head: Buffer.concat(head) };
+  }
+
+  /** Gives a complete received file its stored name (a rename: it appears whole or not at all). */
+  async place(partName: string, storedName: string): Promise<void> {
+    await rename(this.pathOf(partName), this.pathOf(storedName));
   }
 
   read(storedName: string) {

@@ -3,6 +3,7 @@ import { ConnectionException, NotFoundError, OptimisticLockError, UniqueConstrai
 import type { FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { QUOTA_MESSAGES } from '../../domain/abuse-limits';
+import { uploadTooLargeMessage } from '../../domain/limits';
 import { ApiError, errorBody } from '../errors';
 import { recordAccessRefused } from '../services/security-log';
 
@@ -73,7 +74,7 @@ export default fp(async (app) => {
       return reply.code(400).send(errorBody(400, error.message, errors));
     }
     if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FILES_LIMIT') {
-      return reply.code(413).send(errorBody(413, `The file is larger than ${Math.round(app.config.uploadMaxBytes / 1048576)} MB`));
+      return reply.code(413).send(errorBody(413, uploadTooLargeMessage(app.config.uploadMaxBytes)));
     }
     if (isUnreadableMultipart(error)) {
       return reply.code(400).send(errorBody(400, UNREADABLE_MULTIPART_MESSAGE));

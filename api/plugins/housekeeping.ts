@@ -4,7 +4,7 @@ import { pruneExpiredSamlMessageIds } from '../auth/saml/saml-message-store';
 import { pruneChosenAddressMailCounts } from '../services/chosen-address-mail';
 import { pruneRateLimitCounters } from '../services/rate-limits';
 import { pruneSecurityLog } from '../services/security-log';
-import { sweepUnreferencedUploads } from '../services/uploads';
+import { sweepExpiredUploadSlots, sweepUnreferencedUploads } from '../services/uploads';
 
 const HOUR_MS = 3_600_000;
 /** Any fixed number: the advisory lock that lets one API process do a round at a time. */
@@ -12,7 +12,8 @@ const HOUSEKEEPING_LOCK = 160_008;
 
 /**
  * Housekeeping of the tables that only grow: the security log kept a year, ended rate-limit windows and mail
- * counters, expired single sign-on message ids, and uploads no document took up within a day (row and bytes). Runs
+ * counters, expired single sign-on message ids, uploads no document took up within a day (row and bytes), and
+ * uploads in progress whose time ran out (a process died receiving them: the place and the partial file). Runs
  * when the API is ready and then hourly. With several
  * API processes, a transaction-level advisory try-lock lets one of them do a round and the others skip it (each
  * delete is idempotent anyway: the lock only saves duplicate work).
@@ -30,6 +31,8 @@ export default fp(async (app) => {
         await pruneChosenAddressMailCounts(tx as EntityManager);
         const removed = await sweepUnreferencedUploads(tx as EntityManager, (name) => app.files.remove(name));
         if (removed.length) app.log.info({ removed: removed.length }, 'removed uploads no document took up');
+        const abandoned = await sweepExpiredUploadSlots(tx as EntityManager, (partName) => app.files.remove(partName));
+        if (abandoned) app.log.info({ abandoned }, 'removed uploads in progress whose time ran out');
       });
     } catch (err) {
       app.log.error({ err }, 'housekeeping failed');

@@ -16,8 +16,8 @@ import { Page } from '../../contract/page.schema';
 import { IdParams } from '../../contract/primitives';
 import { documentRecordOf, editableRequest, patchDocument, recordDocument, removeDocument } from '../services/documents';
 import { findVisibleRequest } from '../services/request-access';
-import { assertUploadQuota, recordUpload } from '../services/uploads';
-import { ALLOWED_UPLOAD_DESCRIPTION, sniffUpload } from '../services/upload-sniffing';
+import { discardUpload, keepUpload, notAcceptedType, receiveUpload, type ReceivedUpload } from '../services/document-uploads';
+import { ALLOWED_UPLOAD_DESCRIPTION, SNIFF_HEAD_BYTES, sniffUploadFile } from '../services/upload-sniffing';
 import { requestRecordById } from '../services/record-by-id';
 
 const QUERY_FIELDS = queryFieldsOf(DocumentSchema, Object.keys(DocumentRecord.properties));
@@ -28,16 +28,14 @@ const tags = ['documents'];
 const storedNameFor = (requestId: number, extension: string) => `r${requestId}-${DocumentFiles.newStoredName(`x.${extension}`)}`;
 const belongsTo = (storedName: string, requestId: number) => storedName.startsWith(`r${requestId}-`);
 
-const notAccepted = () => new ApiError(422, `This file type is not accepted. Upload ${ALLOWED_UPLOAD_DESCRIPTION}.`);
-
-/** What the stored bytes are, read again from disk (the client only hands back a name). */
+/** What the stored bytes are, read again from disk (the client only hands back a name), as the upload sniffed them. */
 async function sniffStored(path: string): Promise<{ mimeType: string; size: number }> {
   const size = (await stat(path).catch(() => { throw badRequest(MESSAGES.selectFile); })).size;
   const handle = await open(path, 'r');
-  const head = Buffer.alloc(Math.min(size, 16384));
+  const head = Buffer.alloc(Math.min(size, SNIFF_HEAD_BYTES));
   await handle.read(head, 0, head.length, 0).finally(() => handle.close());
-  const sniffed = await sniffUpload(head);
-  if (!sniffed) throw notAccepted();
+  const sniffed = await sniffUploadFile(path, head);
+  if (!sniffed) throw notAcceptedType();
   return { mimeType: sniffed.mimeType, size };
 }
 
@@ -50,39 +48,40 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Upload the bytes of a document',
       description: `multipart/form-data with fields \`requestId\` and \`file\` (one file; ${ALLOWED_UPLOAD_DESCRIPTION}, `
-        + 'by content). Answers the upload handle `storedName` to pass to POST /documents.',
-      response: { 201: UploadResult, ...errorResponses(400, 401, 403, 404, 413, 422) },
+        + 'by content). Answers the upload handle `storedName` to pass to POST /documents. 429 past the day\'s upload quota, '
+        + 'or (with Retry-After) while the user already has as many uploads in progress as allowed.',
+      response: { 201: UploadResult, ...errorResponses(400, 401, 403, 404, 408, 413, 422, 429) },
     },
   }, async (request, reply) => {
     const user = currentUser(request);
     if (!request.isMultipart()) throw badRequest(MESSAGES.selectFile);
+    const deps = { sql: request.em, files: app.files, config: app.config };
     let requestId: number | undefined;
-    let file: { bytes: Buffer; filename: string } | undefined;
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (file) throw badRequest('Send one file per upload');
-        // Who may upload, and whether the day's quota is left, is settled before a byte of the file is read: the
-        // request id must come first (the portal's forms send it first).
-        if (!requestId || !Number.isInteger(requestId)) throw badRequest('requestId is required before the file', { requestId: MESSAGES.required });
-        await editableRequest(request.em, user, requestId);
-        if (!user.isAdmin) await assertUploadQuota(request.em, user.id, app.config.quotas.uploadBytesPerDay);
-        // toBuffer() throws once the file passes the size limit (413), so a truncated file is never kept.
-        file = { bytes: await part.toBuffer(), filename: part.filename };
-      } else if (part.fieldname === 'requestId') {
-        requestId = Number(part.value);
+    let received: ReceivedUpload | undefined;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (received) throw badRequest('Send one file per upload');
+          // Who may upload, a place among the user's uploads in progress and the day's quota are settled before a
+          // byte of the file is read: the request id must come first (the portal's forms send it first).
+          if (!requestId || !Number.isInteger(requestId)) throw badRequest('requestId is required before the file', { requestId: MESSAGES.required });
+          await editableRequest(request.em, user, requestId);
+          received = await receiveUpload(deps, user, part, request.headers['content-length']).catch((error: unknown) => {
+            const retryAfter = error instanceof ApiError ? error.data.retryAfterSeconds : undefined;
+            if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
+            throw error;
+          });
+        } else if (part.fieldname === 'requestId') {
+          requestId = Number(part.value);
+        }
       }
+    } catch (error) {
+      if (received) await discardUpload(deps, received.slot).catch(() => undefined);
+      throw error;
     }
-    if (!file || file.bytes.length === 0) throw badRequest(MESSAGES.selectFile, { file: MESSAGES.selectFile });
-    if (!requestId || !Number.isInteger(requestId)) throw badRequest('requestId is required', { requestId: MESSAGES.required });
-    if (!user.isAdmin) await assertUploadQuota(request.em, user.id, app.config.quotas.uploadBytesPerDay, file.bytes.length);
-    const sniffed = await sniffUpload(file.bytes);
-    if (!sniffed) throw notAccepted();
-    const storedName = storedNameFor(requestId, sniffed.extension);
-    // Registered before the bytes are written: bytes on disk always have a row, so housekeeping can remove them if
-    // no document takes them up (a row without bytes is removed the same way).
-    await recordUpload(request.em, { storedName, userId: user.id, requestId, size: file.bytes.length });
-    await app.files.write(storedName, file.bytes);
-    return reply.code(201).send({ storedName, filename: file.filename, size: file.bytes.length, mimeType: sniffed.mimeType });
+    if (!received) throw badRequest(MESSAGES.selectFile, { file: MESSAGES.selectFile });
+    const { storedName, sniffed } = await keepUpload(deps, received, requestId!, (extension) => storedNameFor(requestId!, extension));
+    return reply.code(201).send({ storedName, filename: received.filename, size: received.size, mimeType: sniffed.mimeType });
   });
 
   app.post('/documents', {

@@ -2,7 +2,7 @@
  * What an uploaded file really is, by its bytes (never the client's claim). Supporting documents are PDFs, images,
  * Office files or plain text; anything else is refused.
  */
-import { fileTypeFromBuffer } from 'file-type';
+import { fileTypeFromFile, type FileTypeResult } from 'file-type';
 
 const ALLOWED = new Map<string, string>([
   ['application/pdf', 'pdf'], ['image/png', 'png'], ['image/jpeg', 'jpg'], ['image/gif', 'gif'], ['image/tiff', 'tif'],
@@ -25,13 +25,25 @@ function looksLikeText(bytes: Uint8Array): boolean {
   }
 }
 
-/** `{ mimeType, extension }` of an allowed file, or null. */
-export async function sniffUpload(bytes: Uint8Array): Promise<{ mimeType: string; extension: string } | null> {
-  const detected = await fileTypeFromBuffer(bytes);
+/** How many first bytes of a file the verdict needs besides file-type's own reading (the plain-text check). */
+export const SNIFF_HEAD_BYTES = 16384;
+
+export interface SniffedType { mimeType: string; extension: string }
+
+/**
+ * `{ mimeType, extension }` of an allowed file on disk, or null, given its first SNIFF_HEAD_BYTES bytes: file-type
+ * reads only what it needs from the file (walking an Office file's ZIP entries), so nothing is loaded whole.
+ */
+export async function sniffUploadFile(path: string, head: Uint8Array): Promise<SniffedType | null> {
+  return verdictOf(await fileTypeFromFile(path), head);
+}
+
+function verdictOf(detected: FileTypeResult | undefined, bytes: Uint8Array): SniffedType | null {
   if (detected) {
     const extension = ALLOWED.get(detected.mime);
     return extension ? { mimeType: detected.mime === 'application/x-cfb' ? 'application/msword' : detected.mime, extension } : null;
   }
+  // The first 8 KB decide (looksLikeText), so the head gives the same answer as the whole file.
   if (bytes.length > 0 && looksLikeText(bytes)) return { mimeType: 'text/plain', extension: 'txt' };
   return null;
 }

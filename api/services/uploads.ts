@@ -1,34 +1,77 @@
 /**
- * The upload register (table `uploads`, issue #16 item 5): every upload's size, sender and request. It holds the
- * upload quota (bytes a user sent in the last 24 hours) and lets housekeeping remove uploads that no document took
- * up (a browser closed between the two steps of adding a document, or a script filling the disk).
+ * The upload register (table `uploads`): every upload's size, sender and request. It holds the upload quota (bytes a
+ * user sent in the last 24 hours) and lets housekeeping remove uploads that no document took up (a browser closed
+ * between the two steps of adding a document, or a script filling the disk). Uploads in progress hold a place in
+ * `upload_slots` with the bytes they may still add, so a burst cannot all pass the same quota check.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { QUOTAS, quotaMessage, UNREFERENCED_UPLOAD_TTL_MS } from '../../domain/abuse-limits';
+import { randomUUID } from 'node:crypto';
+import {
+  QUOTAS, quotaMessage, UNREFERENCED_UPLOAD_TTL_MS, UPLOAD_SLOT_TTL_MS, UPLOADS_AT_ONCE_RETRY_AFTER_S,
+} from '../../domain/abuse-limits';
 import { ApiError } from '../errors';
 import type { SqlRunner } from './rate-limits';
 
-export async function uploadedBytesInWindow(sql: SqlRunner, userId: number): Promise<number> {
+/** A place taken for an upload in progress: its id also names the partial file (`partNameOf`). */
+export interface UploadSlot { id: string; userId: number; reservedBytes: number }
+
+export const partNameOf = (slot: Pick<UploadSlot, 'id'>) => `upload-${slot.id}.part`;
+
+/**
+ * Takes one of the user's places for an upload in progress and reserves `bytes` of the day's quota, in one call to
+ * PostgreSQL (reserve_upload_slot, db/migrations/Migration20261127400001_upload_slots.ts), before a byte of the file is
+ * read. `byteLimit` null: the bytes are not counted (administrators). 429 in the spec's shape otherwise: the quota's
+ * message as before, or "already uploading" with Retry-After in `data.retryAfterSeconds`.
+ */
+export async function reserveUploadSlot(
+  sql: SqlRunner, request: { userId: number; bytes: number; byteLimit: number | null; atOnce: number },
+): Promise<UploadSlot> {
+  const id = randomUUID();
   const rows = await sql.getConnection().execute(
-    `select coalesce(sum("size"), 0)::bigint as bytes from "uploads" where "user_id" = ? and "created_at" > now() - ? * interval '1 millisecond'`,
-    [userId, QUOTAS.uploadBytesPerDay.windowMs], 'all',
-  ) as Array<{ bytes: string | number }>;
-  return Number(rows[0]?.bytes ?? 0);
-}
-
-/** 429 when `userId` has used the day's `limit` of upload bytes (with `incoming` more, once their size is known). */
-export async function assertUploadQuota(sql: SqlRunner, userId: number, limit: number, incoming = 0): Promise<void> {
-  const used = await uploadedBytesInWindow(sql, userId);
-  if (used + incoming > limit || used >= limit) {
-    throw new ApiError(429, quotaMessage.uploadBytesPerDay(limit), { quota: 'uploadBytesPerDay', limit, used });
+    'select "refusal", "held_bytes" from reserve_upload_slot(?, ?, ?, ?, ?, ?, ?)',
+    [id, request.userId, request.bytes, request.byteLimit, QUOTAS.uploadBytesPerDay.windowMs, request.atOnce, UPLOAD_SLOT_TTL_MS], 'all',
+  ) as Array<{ refusal: 'uploadsAtOnce' | 'uploadBytesPerDay' | null; held_bytes: string | number }>;
+  const refusal = rows[0]?.refusal ?? null;
+  if (refusal === 'uploadsAtOnce') {
+    throw new ApiError(429, quotaMessage.uploadsAtOnce(request.atOnce), {
+      quota: 'uploadsAtOnce', limit: request.atOnce, retryAfterSeconds: UPLOADS_AT_ONCE_RETRY_AFTER_S,
+    });
   }
+  if (refusal === 'uploadBytesPerDay') {
+    const limit = request.byteLimit!;
+    throw new ApiError(429, quotaMessage.uploadBytesPerDay(limit), { quota: 'uploadBytesPerDay', limit, used: Number(rows[0].held_bytes) });
+  }
+  return { id, userId: request.userId, reservedBytes: request.bytes };
 }
 
-export async function recordUpload(sql: SqlRunner, upload: { storedName: string; userId: number; requestId: number; size: number }): Promise<void> {
+/**
+ * The upload arrived whole: its place is freed and its register row written with the real size, in one statement
+ * (the reservation becomes the settled size; nothing stays reserved). Written before the bytes take their final name,
+ * so bytes under a stored name always have a row and housekeeping can remove them if no document takes them up.
+ */
+export async function settleUploadSlot(sql: SqlRunner, slot: UploadSlot, upload: { storedName: string; requestId: number; size: number }): Promise<void> {
   await sql.getConnection().execute(
-    'insert into "uploads" ("stored_name", "user_id", "request_id", "size") values (?, ?, ?, ?)',
-    [upload.storedName, upload.userId, upload.requestId, upload.size], 'run',
+    `with freed as (delete from "upload_slots" where "id" = ?)
+     insert into "uploads" ("stored_name", "user_id", "request_id", "size") values (?, ?, ?, ?)`,
+    [slot.id, upload.storedName, slot.userId, upload.requestId, upload.size], 'run',
   );
+}
+
+/** The upload failed or was abandoned: its place and its reserved bytes are given back. */
+export async function releaseUploadSlot(sql: SqlRunner, slot: UploadSlot): Promise<void> {
+  await sql.getConnection().execute('delete from "upload_slots" where "id" = ?', [slot.id], 'run');
+}
+
+/**
+ * Places whose time ran out (the process receiving them died): the rows first (one API process gets each), then the
+ * partial files. Answers how many were removed.
+ */
+export async function sweepExpiredUploadSlots(em: EntityManager, removePart: (partName: string) => Promise<void>): Promise<number> {
+  const rows = await em.getConnection().execute(
+    'delete from "upload_slots" where "expires_at" <= now() returning "id"', [], 'all',
+  ) as Array<{ id: string }>;
+  for (const row of rows) await removePart(partNameOf(row));
+  return rows.length;
 }
 
 /**

@@ -202,8 +202,10 @@ describe('seeding a production database', () => {
 
 describe('per-user quotas', () => {
   it('default to the domain\'s figures, take whole numbers ≥ 1, and refuse anything else by name', () => {
-    expect(loadConfig({}).quotas).toEqual({ openDrafts: 25, messagesPerHour: 30, uploadBytesPerDay: 250 * 1024 * 1024 });
-    expect(loadConfig({ OPEN_DRAFTS_QUOTA: '40', UPLOAD_MB_PER_DAY_QUOTA: '1' }).quotas).toMatchObject({ openDrafts: 40, uploadBytesPerDay: 1024 * 1024 });
+    expect(loadConfig({}).quotas).toEqual({ openDrafts: 25, messagesPerHour: 30, uploadBytesPerDay: 250 * 1024 * 1024, uploadsAtOnce: 2 });
+    expect(loadConfig({ OPEN_DRAFTS_QUOTA: '40', UPLOAD_MB_PER_DAY_QUOTA: '1', UPLOADS_AT_ONCE: '3' }).quotas)
+      .toMatchObject({ openDrafts: 40, uploadBytesPerDay: 1024 * 1024, uploadsAtOnce: 3 });
+    expect(() => loadConfig({ UPLOADS_AT_ONCE: '0' })).toThrow('UPLOADS_AT_ONCE must be a whole number of at least 1 (got "0")');
     expect(() => loadConfig({ MESSAGES_PER_HOUR_QUOTA: '0' })).toThrow('MESSAGES_PER_HOUR_QUOTA must be a whole number of at least 1 (got "0")');
     expect(() => loadConfig({ OPEN_DRAFTS_QUOTA: 'lots' })).toThrow(ConfigError);
   });

@@ -17,10 +17,10 @@ export interface Harness extends PortalInProcess {
   sink: SmtpSink;
 }
 
-const GENEROUS_QUOTAS = { OPEN_DRAFTS_QUOTA: '100000', MESSAGES_PER_HOUR_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000' };
+const GENEROUS_QUOTAS = { OPEN_DRAFTS_QUOTA: '100000', MESSAGES_PER_HOUR_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000', UPLOADS_AT_ONCE: '100000' };
 
 /** The quotas a portal runs with by default (for the harness of a test that proves them). */
-export const DEFAULT_QUOTAS_ENV = { OPEN_DRAFTS_QUOTA: '', MESSAGES_PER_HOUR_QUOTA: '', UPLOAD_MB_PER_DAY_QUOTA: '' };
+export const DEFAULT_QUOTAS_ENV = { OPEN_DRAFTS_QUOTA: '', MESSAGES_PER_HOUR_QUOTA: '', UPLOAD_MB_PER_DAY_QUOTA: '', UPLOADS_AT_ONCE: '' };
 
 /** Forgets every rate-limit counter (sign-in failures, route limits): "the window passing" in tests. */
 export async function resetRateLimits(sql: { getConnection(): { execute(sql: string, params: unknown[], method: 'run'): Promise<unknown> } }): Promise<void> {
