@@ -1,11 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { MESSAGES } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
-import { Captcha } from '../../../components/captcha';
+import { Loading } from '../../../components/ui/loading';
 import { TextField } from '../../../components/ui/form-field';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
+
+// The widget (about 35 KB gzip) loads only when the API asks for the check: most sign-ins never need it.
+const Captcha = lazy(() => import('../../../components/captcha').then((m) => ({ default: m.Captcha })));
 
 interface LocalLoginFormProps {
   onLogin: (email: string, password: string, altcha?: string) => Promise<unknown>;
@@ -66,7 +69,7 @@ export function LocalLoginForm({ onLogin }: LocalLoginFormProps) {
           value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} />
         <TextField name="password" label="Password" type="password" autoComplete="current-password" required
           value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
-        {checkAsked && <Captcha key={checkKey} onChange={setCheck} />}
+        {checkAsked && <Suspense fallback={<Loading />}><Captcha key={checkKey} onChange={setCheck} /></Suspense>}
         <div className="button-row">
           <button type="submit" className="button" disabled={busy || (checkAsked && !check)}>Log In</button>
         </div>

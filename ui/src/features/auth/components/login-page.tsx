@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '../../../../../domain';
-import { ssoErrorMessage } from '../../../../../domain/single-sign-on';
+import { SSO_HANDOFF_COOKIE, ssoErrorMessage } from '../../../../../domain/single-sign-on';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { useAuth, type LoginState } from '../../../lib/auth';
@@ -19,6 +19,16 @@ function tokenFromUrl(search: URLSearchParams, hash: string): string | null {
   return search.get('token') ?? new URLSearchParams(hash.replace(/^#/, '')).get('access_token');
 }
 
+/**
+ * Whether single sign-on handed the token to this very browser: the fragment's mark matches the short-lived cookie
+ * the sign-in set here (domain/single-sign-on.ts).
+ */
+function handedOverHere(hash: string): boolean {
+  const mark = new URLSearchParams(hash.replace(/^#/, '')).get('handoff');
+  const cookie = document.cookie.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${SSO_HANDOFF_COOKIE}=`));
+  return Boolean(mark) && cookie?.slice(SSO_HANDOFF_COOKIE.length + 1) === mark;
+}
+
 /** A single sign-on the API refused comes back as `#error=<code>` (spec 2 §7.2); only known codes are worded. */
 function ssoErrorFromUrl(hash: string): string | null {
   const code = new URLSearchParams(hash.replace(/^#/, '')).get('error');
@@ -29,10 +39,10 @@ function ssoErrorFromUrl(hash: string): string | null {
  * Login (spec 1 §2). A token handed over in the address (`?token=`, or `#access_token=` from single sign-on) is taken
  * out of the address bar at once, so it stays in no history entry, bookmark or screen share (issue #16). When a
  * different user is already signed in in this browser, the page asks before switching: a link carrying someone
- * else's token cannot silently swap the session. A `?token=` link opened when nobody is signed in asks too ("Continue
- * as …?"): otherwise a page elsewhere could sign a visitor in to an account of its choosing, whose requests and
- * uploads would then go to that account (login CSRF). Single sign-on's own hand-over (`#access_token=`, right after
- * the university's sign-in in this same browser) is taken as before.
+ * else's token cannot silently swap the session. A token opened when nobody is signed in asks too ("Continue as
+ * …?"): otherwise a link from elsewhere could sign a visitor in to an account of its choosing, whose requests and
+ * uploads would then go to that account (login CSRF). Only single sign-on's own hand-over to this browser (the mark in
+ * the fragment matching its cookie) is taken at once.
  */
 export function LoginPage() {
   const { session, loginWithPassword, previewToken, adoptToken } = useAuth();
@@ -42,7 +52,7 @@ export function LoginPage() {
   const state = (location.state ?? {}) as LoginState;
   // Read once, when the page opens: the address is cleaned right after.
   const [handedToken] = useState(() => tokenFromUrl(search, location.hash));
-  const [handedByLink] = useState(() => search.has('token'));
+  const [handedOver] = useState(() => Boolean(handedToken) && handedOverHere(location.hash));
   const [continued, setContinued] = useState(false);
   const ssoError = ssoErrorFromUrl(location.hash);
   const [tryingToken, setTryingToken] = useState(Boolean(handedToken));
@@ -50,6 +60,7 @@ export function LoginPage() {
 
   useEffect(() => {
     if (search.has('token') || location.hash) window.history.replaceState(window.history.state, '', location.pathname);
+    document.cookie = `${SSO_HANDOFF_COOKIE}=; Path=/login; Max-Age=0; SameSite=Lax`; // a hand-over mark is good once
     // Only the address present when the page opened.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -65,7 +76,7 @@ export function LoginPage() {
 
   const current = session.status === 'authenticated' ? session.user : null;
   const mustAsk = handed !== null && current !== null && current.id !== handed.user.id;
-  const mustConfirm = handed !== null && current === null && handedByLink && !continued;
+  const mustConfirm = handed !== null && current === null && !handedOver && !continued;
 
   // Adopt the handed token once: adoptToken changes with every session, so the effect must not run it again.
   const adopted = useRef(false);
