@@ -52,9 +52,10 @@ async function accountWithPassword(em: EntityManager, email: string): Promise<Us
   return users[0] ?? null;
 }
 
-/** Logs a refusal for too many attempts at most once a minute per address and email (a flood adds no lines). */
-async function logThrottled(em: EntityManager, email: string, origin: SignInOrigin, counter: string): Promise<void> {
-  const { hits } = await countHit(em, `signin|logged-throttle|${origin.ip}|${email}`, 60_000);
+/** Logs a refusal for too many attempts (or a check asked for) at most once a minute per address and email (a flood adds no lines). */
+async function logThrottled(em: EntityManager, email: string, origin: SignInOrigin, counter: 'account' | 'address' | 'device'): Promise<void> {
+  // A full address window is logged once a minute per address: a spray of new emails would otherwise add a line each.
+  const { hits } = await countHit(em, `signin|logged-throttle|${origin.ip}|${counter === 'address' ? '*' : email}`, 60_000);
   if (hits === 1) await recordSecurityEvent(em, { kind: 'signInThrottled', email, ip: origin.ip, detail: { counter } });
 }
 
@@ -100,13 +101,18 @@ export async function signInWithPassword(
   const email = rawEmail?.trim().toLowerCase() ?? '';
   if (!email || !password) throw notAuthenticated(MESSAGES.loginFailed);
   const reserved = await reserveWindows(em, email, origin, check);
-  const user = await accountWithPassword(em, email);
-  const stored = user?.passwordHash ?? await dummyPasswordHash();
-  // A full hashing queue (503) is no failed guess: the places go back.
-  const ok = await verifyPassword(password, stored).catch(async (error: unknown) => {
-    await releaseWindows(em, reserved);
+  let user: User | null;
+  let stored: string;
+  let ok: boolean;
+  try {
+    user = await accountWithPassword(em, email);
+    stored = user?.passwordHash ?? await dummyPasswordHash();
+    ok = await verifyPassword(password, stored);
+  } catch (error) {
+    // Nothing was checked (a full hashing queue, the database away): no failed guess, the places go back.
+    await releaseWindows(em, reserved).catch(() => undefined);
     throw error;
-  });
+  }
   if (!user || !ok) {
     // The places taken stay: they count this failure.
     await recordSecurityEvent(em, { kind: 'signInFailed', userId: user?.id ?? null, email, ip: origin.ip, detail: { knownDevice: Boolean(origin.knownDeviceId) } });
