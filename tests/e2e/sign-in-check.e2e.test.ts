@@ -82,6 +82,7 @@ describe('the login page', () => {
 
     // The fragment form of a hand-over asks too unless single sign-on handed it to this browser (its cookie mark):
     // tests/e2e/single-sign-on.e2e.test.ts shows the real sign-in landing on the dashboard without a question.
+    await page.goto('about:blank'); // a fresh load: from /login a fragment alone would not reload the page
     await page.goto(`/login#access_token=${encodeURIComponent(token)}&handoff=made-up`);
     await heading(`Continue as Other Requester (${owner.email})?`).waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();
