@@ -7,11 +7,53 @@
  */
 import { scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import argon2 from 'argon2';
+import { PASSWORD_HASHING } from '../domain/abuse-limits';
 
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/** Hashing refused because this process already runs and queues as many as it takes (the API answers 503). */
+export class PasswordHashingBusy extends Error {
+  readonly retryAfterSeconds = PASSWORD_HASHING.retryAfterSeconds;
+  constructor() { super('password hashing queue full'); }
+}
+
+/**
+ * This process's hashing: a semaphore with a bounded queue. Per process on purpose: it bounds this process's CPU and
+ * memory (19 MiB a hash), which no other process shares; what processes share (the sign-in windows) is in PostgreSQL.
+ * The figures are read by the API's metrics (api/plugins/metrics.ts).
+ */
+export const passwordHashing = {
+  limits: { concurrency: PASSWORD_HASHING.concurrency as number, queue: PASSWORD_HASHING.queue as number },
+  running: 0,
+  waiting: [] as Array<() => void>,
+  /** password verifications that ran (argon2 or the legacy scrypt), since the process started */
+  verifications: 0,
+  /** hashings or verifications refused for a full queue */
+  refused: 0,
+};
+
+async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+  const h = passwordHashing;
+  if (h.running >= h.limits.concurrency) {
+    if (h.waiting.length >= h.limits.queue) {
+      h.refused += 1;
+      throw new PasswordHashingBusy();
+    }
+    await new Promise<void>((resolve) => h.waiting.push(resolve)); // the slot is handed over, `running` unchanged
+  } else {
+    h.running += 1;
+  }
+  try {
+    return await work();
+  } finally {
+    const next = h.waiting.shift();
+    if (next) next();
+    else h.running -= 1;
+  }
+}
+
 export async function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, ARGON2_OPTIONS);
+  return withHashingSlot(() => argon2.hash(password, ARGON2_OPTIONS));
 }
 
 /** A valid hash of no known password: sign-in verifies against it when the email is unknown (same timing). */
@@ -21,13 +63,21 @@ export const dummyPasswordHash = () => (dummyHash ??= argon2.hash(`dummy-${Math.
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   if (!stored) return false;
   if (stored.startsWith('$argon2')) {
-    try {
-      return await argon2.verify(stored, password);
-    } catch {
-      return false;
-    }
+    return withHashingSlot(async () => {
+      passwordHashing.verifications += 1;
+      try {
+        return await argon2.verify(stored, password);
+      } catch {
+        return false;
+      }
+    });
   }
-  if (stored.startsWith('scrypt$')) return verifyLegacyScrypt(password, stored);
+  if (stored.startsWith('scrypt$')) {
+    return withHashingSlot(() => {
+      passwordHashing.verifications += 1;
+      return verifyLegacyScrypt(password, stored);
+    });
+  }
   return false;
 }
 

@@ -13,18 +13,38 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /**
- * Failed password sign-ins. None of them locks an account: each window passes on its own. A browser that signed in
+ * Password sign-ins that are not yet known to have succeeded. Each attempt takes its place in its windows before the
+ * password is checked (a burst cannot slip past a window while the checks run) and gives it back when it succeeds, so
+ * the windows count failures. None of them locks an account: each window passes on its own. A browser that signed in
  * to an account before (its HttpOnly device cookie vouches for it) is exempt from that account's and its address's
  * counts and only meets its own, so an attacker's failures cannot keep the owner out.
+ *
+ * A full address window refuses no one: an office of hundreds of staff shares one address, and one careless script
+ * there must not keep the rest out. Past it, each attempt from a browser the account does not know must carry a solved
+ * proof-of-work check (ALTCHA, as registration has): a person solves one in a second, a sprayer pays for every guess.
  */
 export const SIGN_IN_LIMITS = {
-  /** failures on one account from browsers it does not know, whatever their address */
+  /** failures on one account from browsers it does not know, whatever their address: past it, 429 */
   account: { max: 20, windowMs: 5 * MINUTE },
-  /** failures from one client address across every email (password spraying) */
+  /** failures from one client address across every email (password spraying): past it, a solved check is required */
   address: { max: 50, windowMs: 15 * MINUTE },
-  /** failures from one known browser */
+  /** failures from one known browser: past it, 429 */
   knownDevice: { max: 20, windowMs: 5 * MINUTE },
 } as const satisfies Record<string, WindowLimit>;
+
+/**
+ * Password hashing (argon2id, 19 MiB and about 30 ms of one core each) in one API process: at most `concurrency` at
+ * once, at most `queue` waiting; one more is answered 503 with Retry-After rather than left to pile up on the thread
+ * pool that file reads share. Two at once keep both cores of a small host busy; the queue drains in well under a
+ * second.
+ */
+export const PASSWORD_HASHING = { concurrency: 2, queue: 32, retryAfterSeconds: 2 } as const;
+
+/** The sign-in answers of these limits (a full address window is not a refusal: it asks for the check). */
+export const SIGN_IN_MESSAGES = {
+  checkRequired: 'Many sign-ins failed from your network. Please solve the check below, then select Log In again.',
+  hashingBusy: 'The portal is busy signing people in. Please try again in a few seconds.',
+} as const;
 
 /** How long a browser stays known to an account after its last successful sign-in there. */
 export const KNOWN_DEVICE_DAYS = 180;

@@ -93,3 +93,11 @@ export type SsoErrorCode = keyof typeof SSO_ERRORS;
 /** The message for a code from the URL; an unknown code gets the general message (never the raw text). */
 export const ssoErrorMessage = (code: string): string =>
   Object.hasOwn(SSO_ERRORS, code) ? SSO_ERRORS[code as SsoErrorCode] : SSO_ERRORS.failed;
+
+/**
+ * Single sign-on hands the session token to the login page in the address fragment (`#access_token=…&handoff=<mark>`)
+ * and sets this short-lived cookie to the same random mark in the browser that finished the sign-in. The page adopts
+ * the token at once only when the two agree; a crafted `/login#access_token=` link carries no such cookie, so the page
+ * asks "Continue as …?" first (login CSRF).
+ */
+export const SSO_HANDOFF_COOKIE = 'coi_sso_handoff';

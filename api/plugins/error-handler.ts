@@ -2,8 +2,9 @@ import fp from 'fastify-plugin';
 import { ConnectionException, NotFoundError, OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { QUOTA_MESSAGES } from '../../domain/abuse-limits';
+import { QUOTA_MESSAGES, SIGN_IN_MESSAGES } from '../../domain/abuse-limits';
 import { uploadTooLargeMessage } from '../../domain/limits';
+import { PasswordHashingBusy } from '../../db/password-hash';
 import { ApiError, errorBody } from '../errors';
 import { recordAccessRefused } from '../services/security-log';
 
@@ -78,6 +79,9 @@ export default fp(async (app) => {
     }
     if (isUnreadableMultipart(error)) {
       return reply.code(400).send(errorBody(400, UNREADABLE_MULTIPART_MESSAGE));
+    }
+    if (error instanceof PasswordHashingBusy) {
+      return reply.code(503).header('retry-after', String(error.retryAfterSeconds)).send(errorBody(503, SIGN_IN_MESSAGES.hashingBusy));
     }
     if (error.statusCode === 429) {
       return reply.code(429).send(errorBody(429, QUOTA_MESSAGES.tooManyCalls));

@@ -5,6 +5,7 @@
  */
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { passwordHashing } from '../../db/password-hash';
 
 declare module 'fastify' {
   interface FastifyInstance { metrics: Registry }
@@ -24,6 +25,23 @@ export default fp(async (app) => {
   new Gauge({
     name: 'coi_api_event_streams_open', help: 'Live dashboard streams (GET /api/v1/events) open on this API', registers: [registry],
     collect() { this.set(app.eventStreams.size); },
+  });
+  // Password hashing of this process (db/password-hash.ts): how many checks ran, run now, wait, and were turned away.
+  new Counter({
+    name: 'coi_api_password_verifications_total', help: 'Password verifications (argon2) this process ran', registers: [registry],
+    collect() { this.reset(); this.inc(passwordHashing.verifications); },
+  });
+  new Counter({
+    name: 'coi_api_password_hashing_refused_total', help: 'Password hashings refused with 503 because the queue was full', registers: [registry],
+    collect() { this.reset(); this.inc(passwordHashing.refused); },
+  });
+  new Gauge({
+    name: 'coi_api_password_hashing_running', help: 'Password hashings running now in this process', registers: [registry],
+    collect() { this.set(passwordHashing.running); },
+  });
+  new Gauge({
+    name: 'coi_api_password_hashing_queued', help: 'Password hashings waiting for a slot in this process', registers: [registry],
+    collect() { this.set(passwordHashing.waiting.length); },
   });
   app.decorate('metrics', registry);
   app.addHook('onResponse', async (request, reply) => {

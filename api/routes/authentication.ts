@@ -18,11 +18,12 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/authentication', {
       schema: {
         tags, summary: 'Sign in (local) or re-authenticate (jwt)', security: [], body: AuthenticationBody,
-        response: { 200: AuthenticationResult, ...errorResponses(400, 401, 429) },
+        response: { 200: AuthenticationResult, ...errorResponses(400, 401, 429, 503) },
       },
       // Per client address and email: 20 sign-in calls a minute (counted in PostgreSQL). services/sign-in.ts counts
       // failed attempts per account, per address and per known browser (domain/abuse-limits.ts). None locks an
-      // account: every window passes on its own.
+      // account: every window passes on its own, and a full address window asks for a solved check (401,
+      // data.reason 'checkRequired') instead of refusing.
       // A jwt re-authentication (every page load) is counted per token, not per address: an office behind one
       // address would otherwise share 20 page loads a minute between all its staff.
       config: {
@@ -42,7 +43,8 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const serverKey = app.config.jwtSecret;
         const device = readKnownDevice(serverKey, request.headers.cookie);
         const knownDeviceId = device && knowsAccount(serverKey, device, request.body.email ?? '') ? device.id : null;
-        const user = await signInWithPassword(request.em, request.body.email, request.body.password, { ip: request.ip, knownDeviceId });
+        const user = await signInWithPassword(request.em, request.body.email, request.body.password, { ip: request.ip, knownDeviceId },
+          { solution: request.body.altcha, serverSecret: serverKey });
         const accessToken = await signSessionToken(app, user);
         reply.header('set-cookie', knownDeviceCookie(serverKey, device, user.email, app.config.publicUrl.startsWith('https:')));
         return { accessToken, authentication: { strategy: 'local', accessToken }, user: await toSessionUser(request.em, user, app.config) };

@@ -7,9 +7,11 @@ import { registerExternalUser } from '../services/registration';
 
 /** Open registration of external requesters (POST users) behind a self-hosted proof-of-work captcha. */
 const registrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Per address: a hospital's staff share one, and once a machine there has filled the address's sign-in window each
+  // of their sign-ins needs a challenge too; a challenge costs this server one HMAC and its solver the work.
   app.get('/captcha-challenge', {
-    config: { rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: (request: { ip: string }) => `captcha|${request.ip}` } },
-    schema: { tags: ['users'], summary: 'A new ALTCHA challenge for the registration form', security: [], response: { 200: CaptchaChallenge, ...errorResponses(429) } },
+    config: { rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: (request: { ip: string }) => `captcha|${request.ip}` } },
+    schema: { tags: ['users'], summary: 'A new ALTCHA challenge (the registration form; a sign-in from a busy address)', security: [], response: { 200: CaptchaChallenge, ...errorResponses(429) } },
   }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { ...(await newCaptchaChallenge(app.config.jwtSecret)) } as Record<string, unknown>;

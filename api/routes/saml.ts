@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { signSessionToken } from '../plugins/auth';
-import { bindingCookie, boundRequestId, clearBindingCookie, completionTicket, readCompletionTicket } from '../auth/saml/browser-binding';
+import { bindingCookie, boundRequestId, clearBindingCookie, completionTicket, handoffMark, readCompletionTicket } from '../auth/saml/browser-binding';
 import { SamlMessageStore } from '../auth/saml/saml-message-store';
 import { SAML_PATHS, ServiceProvider, SsoRefused } from '../auth/saml/service-provider';
 import { recordSingleSignOnRefused } from '../services/security-log';
@@ -40,8 +40,9 @@ const samlRoutes: FastifyPluginAsync = async (app) => {
   /** The browser that started this sign-in proved itself: its session token, the binding cookie spent. */
   const finish = async (request: FastifyRequest, reply: FastifyReply, user: { id: number; sessionVersion: number }) => {
     const token = await signSessionToken(app, user);
-    return reply.header('cache-control', 'no-store').header('set-cookie', clearBindingCookie(secure))
-      .redirect(`/login#access_token=${encodeURIComponent(token)}`, 303);
+    const handoff = handoffMark(secure);
+    return reply.header('cache-control', 'no-store').header('set-cookie', [clearBindingCookie(secure), handoff.cookie])
+      .redirect(`/login#access_token=${encodeURIComponent(token)}&handoff=${handoff.mark}`, 303);
   };
 
   app.get(SAML_PATHS.login, { schema: { hide: true } }, async (request, reply) => {

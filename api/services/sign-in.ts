@@ -3,18 +3,22 @@
  * timing does not reveal registered addresses; a hash older or weaker than argon2id at today's parameters is
  * replaced by a fresh one after a successful verify; lastLogin is recorded.
  *
- * Failed attempts are counted in PostgreSQL (domain/abuse-limits.ts SIGN_IN_LIMITS), so every API process sees them:
- * per account and per client address for browsers the account does not know, per browser for those it does
- * (api/auth/known-device.ts). Nothing locks an account: every window passes on its own, and the owner's own browser
- * is never held back by someone else's failures. Each success, failure and refusal is written to the security log.
+ * Attempts are counted in PostgreSQL (domain/abuse-limits.ts SIGN_IN_LIMITS), so every API process sees them: per
+ * account and per client address for browsers the account does not know, per browser for those it does
+ * (api/auth/known-device.ts). Each attempt takes its place in a window before its password is checked and gives it
+ * back on success, so a burst reaches argon2 at most as often as the window has places. Nothing locks an account:
+ * every window passes on its own, the owner's own browser is never held back by someone else's failures, and a full
+ * address window asks for a solved proof-of-work check instead of refusing. Each success, failure and refusal is
+ * written to the security log.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
 import { MESSAGES } from '../../domain';
-import { QUOTA_MESSAGES, SIGN_IN_LIMITS, type WindowLimit } from '../../domain/abuse-limits';
+import { QUOTA_MESSAGES, SIGN_IN_LIMITS, SIGN_IN_MESSAGES, type WindowLimit } from '../../domain/abuse-limits';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../db/password-hash';
 import { ApiError, notAuthenticated } from '../errors';
-import { clearHits, countHit, isOverLimit } from './rate-limits';
+import { redeemCaptcha } from './captcha';
+import { clearHits, countHit, releaseHit, reserveHit } from './rate-limits';
 import { recordSecurityEvent } from './security-log';
 
 /** Where an attempt comes from: the client's address and, when the browser signed in to this account before, its id. */
@@ -24,14 +28,19 @@ export interface SignInOrigin {
   knownDeviceId: string | null;
 }
 
-/** The failure counters an attempt meets, each with its limit and the message of its refusal. */
-function countersOf(email: string, origin: SignInOrigin): Array<{ key: string; limit: WindowLimit; message: string }> {
-  if (origin.knownDeviceId) return [{ key: `signin|device|${origin.knownDeviceId}`, limit: SIGN_IN_LIMITS.knownDevice, message: QUOTA_MESSAGES.signInAccount }];
-  return [
-    { key: `signin|account|${email}`, limit: SIGN_IN_LIMITS.account, message: QUOTA_MESSAGES.signInAccount },
-    { key: `signin|address|${origin.ip}`, limit: SIGN_IN_LIMITS.address, message: QUOTA_MESSAGES.signInAddress },
-  ];
+/** The proof-of-work check an attempt may carry: asked for once its address's window is full. */
+export interface SignInCheck {
+  /** the solved ALTCHA payload the browser sent, if any */
+  solution?: string;
+  /** the server secret the challenges are signed with */
+  serverSecret: string;
 }
+
+interface Window { key: string; limit: WindowLimit }
+
+const accountWindow = (email: string): Window => ({ key: `signin|account|${email}`, limit: SIGN_IN_LIMITS.account });
+const addressWindow = (ip: string): Window => ({ key: `signin|address|${ip}`, limit: SIGN_IN_LIMITS.address });
+const deviceWindow = (id: string): Window => ({ key: `signin|device|${id}`, limit: SIGN_IN_LIMITS.knownDevice });
 
 /**
  * The account a password sign-in is for: the one with this address that has a password. Single sign-on may have
@@ -43,27 +52,69 @@ async function accountWithPassword(em: EntityManager, email: string): Promise<Us
   return users[0] ?? null;
 }
 
-/** Logs a refusal for too many attempts at most once a minute per address and email (a flood adds no lines). */
-async function logThrottled(em: EntityManager, email: string, origin: SignInOrigin, counter: string): Promise<void> {
-  const { hits } = await countHit(em, `signin|logged-throttle|${origin.ip}|${email}`, 60_000);
+/** Logs a refusal for too many attempts (or a check asked for) at most once a minute per address and email (a flood adds no lines). */
+async function logThrottled(em: EntityManager, email: string, origin: SignInOrigin, counter: 'account' | 'address' | 'device'): Promise<void> {
+  // A full address window is logged once a minute per address: a spray of new emails would otherwise add a line each.
+  const { hits } = await countHit(em, `signin|logged-throttle|${origin.ip}|${counter === 'address' ? '*' : email}`, 60_000);
   if (hits === 1) await recordSecurityEvent(em, { kind: 'signInThrottled', email, ip: origin.ip, detail: { counter } });
 }
 
-export async function signInWithPassword(em: EntityManager, rawEmail: string | undefined, password: string | undefined, origin: SignInOrigin): Promise<User> {
+/**
+ * Takes the attempt's places in its windows before any password is checked (domain/abuse-limits.ts SIGN_IN_LIMITS):
+ * a known browser its own window; any other browser its account's window (full: 429) and its address's (full: a
+ * solved check instead, never a refusal). Answers the places taken, to be given back if the password is right.
+ */
+async function reserveWindows(em: EntityManager, email: string, origin: SignInOrigin, check: SignInCheck): Promise<Window[]> {
+  if (origin.knownDeviceId) {
+    const device = deviceWindow(origin.knownDeviceId);
+    if (!(await reserveHit(em, device.key, device.limit))) {
+      await logThrottled(em, email, origin, 'device');
+      throw new ApiError(429, QUOTA_MESSAGES.signInAccount);
+    }
+    return [device];
+  }
+  const taken: Window[] = [];
+  const address = addressWindow(origin.ip);
+  if (await reserveHit(em, address.key, address.limit)) {
+    taken.push(address);
+  } else if (!(await redeemCaptcha(em, check.serverSecret, check.solution))) {
+    // Checked before the account's window, so a missing check costs the account nothing.
+    await logThrottled(em, email, origin, 'address');
+    throw notAuthenticated(SIGN_IN_MESSAGES.checkRequired, { reason: 'checkRequired' });
+  }
+  const account = accountWindow(email);
+  if (!(await reserveHit(em, account.key, account.limit))) {
+    await releaseWindows(em, taken);
+    await logThrottled(em, email, origin, 'account');
+    throw new ApiError(429, QUOTA_MESSAGES.signInAccount);
+  }
+  return [...taken, account];
+}
+
+const releaseWindows = async (em: EntityManager, windows: Window[]) => {
+  for (const window of windows) await releaseHit(em, window.key);
+};
+
+export async function signInWithPassword(
+  em: EntityManager, rawEmail: string | undefined, password: string | undefined, origin: SignInOrigin, check: SignInCheck,
+): Promise<User> {
   const email = rawEmail?.trim().toLowerCase() ?? '';
   if (!email || !password) throw notAuthenticated(MESSAGES.loginFailed);
-  const counters = countersOf(email, origin);
-  for (const counter of counters) {
-    if (await isOverLimit(em, counter.key, counter.limit)) {
-      await logThrottled(em, email, origin, counter.key.split('|')[1]);
-      throw new ApiError(429, counter.message);
-    }
+  const reserved = await reserveWindows(em, email, origin, check);
+  let user: User | null;
+  let stored: string;
+  let ok: boolean;
+  try {
+    user = await accountWithPassword(em, email);
+    stored = user?.passwordHash ?? await dummyPasswordHash();
+    ok = await verifyPassword(password, stored);
+  } catch (error) {
+    // Nothing was checked (a full hashing queue, the database away): no failed guess, the places go back.
+    await releaseWindows(em, reserved).catch(() => undefined);
+    throw error;
   }
-  const user = await accountWithPassword(em, email);
-  const stored = user?.passwordHash ?? await dummyPasswordHash();
-  const ok = await verifyPassword(password, stored);
   if (!user || !ok) {
-    for (const counter of counters) await countHit(em, counter.key, counter.limit.windowMs);
+    // The places taken stay: they count this failure.
     await recordSecurityEvent(em, { kind: 'signInFailed', userId: user?.id ?? null, email, ip: origin.ip, detail: { knownDevice: Boolean(origin.knownDeviceId) } });
     if (!user && await em.count(UserSchema, { email, isExternal: false, passwordHash: null, deletedAt: null })) {
       // A single-sign-on user: no password here to guess; point at the right button (issue #16).
@@ -71,6 +122,8 @@ export async function signInWithPassword(em: EntityManager, rawEmail: string | u
     }
     throw notAuthenticated(MESSAGES.loginFailed);
   }
+  // The windows count failures: a right password gives its places back.
+  await releaseWindows(em, reserved);
   // A success from a strange browser ends the account's failure window; one from the owner's known browser does not
   // (it was never held by that window), or each of the owner's sign-ins would hand an attacker a fresh 20 guesses.
   if (!origin.knownDeviceId) await clearHits(em, `signin|account|${email}`);

@@ -10,7 +10,8 @@
  * otherwise hands over to /saml/{product}/complete with a two-minute signed ticket naming the request id, where the
  * cookie arrives and is checked (routes/saml.ts).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SSO_HANDOFF_COOKIE } from '../../../domain/single-sign-on';
 import { REQUEST_LIFETIME_MS } from './service-provider';
 
 export const BINDING_COOKIE = 'coi_sso_request';
@@ -25,6 +26,15 @@ export function bindingCookie(serverKey: string, requestId: string, secure: bool
 
 export const clearBindingCookie = (secure: boolean) =>
   `${BINDING_COOKIE}=; Path=${COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+
+/**
+ * The mark of one hand-over to the login page (domain/single-sign-on.ts SSO_HANDOFF_COOKIE): readable by the page's
+ * script (not HttpOnly), on /login only, for two minutes.
+ */
+export function handoffMark(secure: boolean): { mark: string; cookie: string } {
+  const mark = randomBytes(16).toString('base64url');
+  return { mark, cookie: `${SSO_HANDOFF_COOKIE}=${mark}; Path=/login; Max-Age=120; SameSite=Lax${secure ? '; Secure' : ''}` };
+}
 
 /** The request id the browser's cookie vouches for, or null (no cookie, or one not made by this server). */
 export function boundRequestId(serverKey: string, cookieHeader: string | undefined): string | null {

@@ -27,7 +27,8 @@ export interface LoginState {
 
 interface AuthContextValue {
   session: Session;
-  loginWithPassword: (email: string, password: string) => Promise<User>;
+  /** `altcha`: a solved check, when the API asked for one (a full address window). */
+  loginWithPassword: (email: string, password: string, altcha?: string) => Promise<User>;
   loginWithToken: (accessToken: string) => Promise<User>;
   /** Whose a handed-over token is, without signing in with it (the login page asks before switching users). */
   previewToken: (accessToken: string) => Promise<AuthResult>;
@@ -96,7 +97,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<AuthContextValue>(() => ({
     session,
-    loginWithPassword: async (email, password) => signIn(await authenticate({ strategy: 'local', email, password })),
+    loginWithPassword: async (email, password, altcha) => signIn(await authenticate({ strategy: 'local', email, password, ...(altcha ? { altcha } : {}) })),
     loginWithToken: async (accessToken) => signIn(await authenticate({ strategy: 'jwt', accessToken })),
     previewToken: (accessToken) => authenticate({ strategy: 'jwt', accessToken }),
     adoptToken: (result) => signIn(result),

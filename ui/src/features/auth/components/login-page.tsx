@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '../../../../../domain';
-import { ssoErrorMessage } from '../../../../../domain/single-sign-on';
+import { SSO_HANDOFF_COOKIE, ssoErrorMessage } from '../../../../../domain/single-sign-on';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { useAuth, type LoginState } from '../../../lib/auth';
@@ -19,6 +19,16 @@ function tokenFromUrl(search: URLSearchParams, hash: string): string | null {
   return search.get('token') ?? new URLSearchParams(hash.replace(/^#/, '')).get('access_token');
 }
 
+/**
+ * Whether single sign-on handed the token to this very browser: the fragment's mark matches the short-lived cookie
+ * the sign-in set here (domain/single-sign-on.ts).
+ */
+function handedOverHere(hash: string): boolean {
+  const mark = new URLSearchParams(hash.replace(/^#/, '')).get('handoff');
+  const cookie = document.cookie.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${SSO_HANDOFF_COOKIE}=`));
+  return Boolean(mark) && cookie?.slice(SSO_HANDOFF_COOKIE.length + 1) === mark;
+}
+
 /** A single sign-on the API refused comes back as `#error=<code>` (spec 2 §7.2); only known codes are worded. */
 function ssoErrorFromUrl(hash: string): string | null {
   const code = new URLSearchParams(hash.replace(/^#/, '')).get('error');
@@ -29,7 +39,10 @@ function ssoErrorFromUrl(hash: string): string | null {
  * Login (spec 1 §2). A token handed over in the address (`?token=`, or `#access_token=` from single sign-on) is taken
  * out of the address bar at once, so it stays in no history entry, bookmark or screen share (issue #16). When a
  * different user is already signed in in this browser, the page asks before switching: a link carrying someone
- * else's token cannot silently swap the session.
+ * else's token cannot silently swap the session. A token opened when nobody is signed in asks too ("Continue as
+ * …?"): otherwise a link from elsewhere could sign a visitor in to an account of its choosing, whose requests and
+ * uploads would then go to that account (login CSRF). Only single sign-on's own hand-over to this browser (the mark in
+ * the fragment matching its cookie) is taken at once.
  */
 export function LoginPage() {
   const { session, loginWithPassword, previewToken, adoptToken } = useAuth();
@@ -39,12 +52,15 @@ export function LoginPage() {
   const state = (location.state ?? {}) as LoginState;
   // Read once, when the page opens: the address is cleaned right after.
   const [handedToken] = useState(() => tokenFromUrl(search, location.hash));
+  const [handedOver] = useState(() => Boolean(handedToken) && handedOverHere(location.hash));
+  const [continued, setContinued] = useState(false);
   const ssoError = ssoErrorFromUrl(location.hash);
   const [tryingToken, setTryingToken] = useState(Boolean(handedToken));
   const [handed, setHanded] = useState<AuthResult | null>(null);
 
   useEffect(() => {
     if (search.has('token') || location.hash) window.history.replaceState(window.history.state, '', location.pathname);
+    document.cookie = `${SSO_HANDOFF_COOKIE}=; Path=/login; Max-Age=0; SameSite=Lax`; // a hand-over mark is good once
     // Only the address present when the page opened.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -60,15 +76,16 @@ export function LoginPage() {
 
   const current = session.status === 'authenticated' ? session.user : null;
   const mustAsk = handed !== null && current !== null && current.id !== handed.user.id;
+  const mustConfirm = handed !== null && current === null && !handedOver && !continued;
 
   // Adopt the handed token once: adoptToken changes with every session, so the effect must not run it again.
   const adopted = useRef(false);
   useEffect(() => {
     // Nobody (else) signed in: take the handed token as before.
-    if (!handed || session.status === 'checking' || mustAsk || adopted.current) return;
+    if (!handed || session.status === 'checking' || mustAsk || mustConfirm || adopted.current) return;
     adopted.current = true;
     void adoptToken(handed).then((user) => navigate(landingFor(user), { replace: true }));
-  }, [handed, session.status, mustAsk, adoptToken, navigate]);
+  }, [handed, session.status, mustAsk, mustConfirm, adoptToken, navigate]);
 
   if (mustAsk) {
     const name = (user: User) => `${user.firstName} ${user.lastName} (${user.email})`.trim();
@@ -86,6 +103,23 @@ export function LoginPage() {
       </section>
     );
   }
+  if (mustConfirm && session.status !== 'checking') {
+    const { firstName, lastName, email } = handed.user;
+    const who = `${firstName} ${lastName}`.trim();
+    return (
+      <section className="page">
+        <h1>Login</h1>
+        <section className="card" aria-labelledby="continue-as-heading">
+          <h2 id="continue-as-heading">Continue as {who ? `${who} (${email})` : email}?</h2>
+          <p>The link you opened signs this browser in to that account. Continue only if the account is yours.</p>
+          <div className="button-row">
+            <button type="button" className="button" onClick={() => setContinued(true)}>Continue</button>
+            <button type="button" className="button button--secondary" onClick={() => { setHanded(null); setTryingToken(false); }}>Cancel</button>
+          </div>
+        </section>
+      </section>
+    );
+  }
   if (session.status === 'authenticated' && !tryingToken) return <Navigate to={landingFor(session.user)} replace />;
   if (session.status === 'checking' || tryingToken) return <Loading />;
 
@@ -97,7 +131,7 @@ export function LoginPage() {
       {ssoError && <Alert kind="error">{ssoError}</Alert>}
       <div className="card-grid">
         <SsoCard />
-        <LocalLoginForm onLogin={async (email, password) => navigate(landingFor(await loginWithPassword(email, password)), { replace: true })} />
+        <LocalLoginForm onLogin={async (email, password, altcha) => navigate(landingFor(await loginWithPassword(email, password, altcha)), { replace: true })} />
       </div>
     </section>
   );

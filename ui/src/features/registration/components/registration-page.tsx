@@ -10,7 +10,7 @@ import { paths } from '../../../lib/paths';
 import { queryKeys } from '../../../lib/query-keys';
 import { useFirstFetch } from '../../../lib/use-first-fetch';
 import { getExternalUser, registerExternalUser, updateExternalUser } from '../api/register';
-import { Captcha } from './captcha';
+import { Captcha } from '../../../components/captcha';
 
 type Fields = RegistrationFields & { confirmPassword: string; currentPassword: string };
 const EMPTY: Fields = { lastName: '', firstName: '', middleInitial: '', company: '', phone: '', email: '', password: '', confirmPassword: '', currentPassword: '' };
