@@ -79,7 +79,10 @@ describe('the certificate is issued by the request workflow', () => {
     expect(text).toContain('Spring Health Fair');
     expect(text).toMatch(/05\/01\/2025 9:00 AM\s+–\s+05\/01\/2025 5:30 PM/); // times of day (issue #22 item 7)
     expect(text).toContain('City of Portland Parks');
-    expect(text).toMatch(/General and Professional\s+Liability/);
+    // The coverage's name wraps inside its column (the table keeps to the page's frame): the row starts with its
+    // first words and the policy year covering the event's date, the rest of the name on the line under it.
+    expect(text).toMatch(/General and\s+UHS-PL-2024-25\s+07\/01\/2024\s+06\/30\/2025/);
+    expect(text).toMatch(/^\s*Professional Liability\s*$/m);
     expect(text).not.toContain('No policy year on record');
   });
 
