@@ -5,17 +5,15 @@
  * (bench/memory/api-probe.ts, compiled beside it) that answers the bench over the IPC channel: the SQL the API sent,
  * its live heap, where its memory peaked. Its peak RSS is also read from the kernel (VmHWM).
  */
-import { build } from 'esbuild';
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import jwt from '@fastify/jwt';
-import Fastify from 'fastify';
-import { JWT_ALGORITHM, JWT_AUDIENCE, JWT_ISSUER, JWT_LIFETIME } from '../api/plugins/auth';
+import { createHmac } from 'node:crypto';
+import { JWT_ALGORITHM, JWT_AUDIENCE, JWT_ISSUER } from '../api/plugins/auth';
 import { API_NODE_FLAGS, API_PROCESS_ENV } from '../config/api-process';
 import { DEVELOPMENT_JWT_SECRET } from '../config/app-config';
-import { buildProduction } from '../scripts/build';
+import { buildProduction, bundleModule } from '../scripts/build';
 import { freePort } from '../temporal/dev-server';
 import { hwmOf } from './memory/peak-sampler';
 import { rssOf } from './process-profile';
@@ -38,6 +36,15 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
+/** A session token as the API's login signs it (api/plugins/auth.ts: HS256, its issuer and audience), for a day. */
+function sessionToken(secret: string, user: { id: number; sessionVersion: number }): string {
+  if (JWT_ALGORITHM !== 'HS256') throw new Error(`the bench signs HS256 tokens; the API now uses ${JWT_ALGORITHM}`);
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: String(user.id), sv: user.sessionVersion, iat: now, exp: now + 86_400, iss: JWT_ISSUER, aud: JWT_AUDIENCE })}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}
+
 let built: Promise<void> | null = null;
 
 /** dist-bench-<pid>/server.js and the probe, once per bench run. */
@@ -45,10 +52,7 @@ function buildOnce(say: (line: string) => void): Promise<void> {
   built ??= (async () => {
     process.once('exit', () => fs.rmSync(BENCH_DIST, { recursive: true, force: true }));
     await buildProduction({ outDir: BENCH_DIST_NAME, typecheck: false, workflowBundle: false, log: (line) => say(`[build] ${line}`) });
-    await build({
-      absWorkingDir: root, entryPoints: [path.join(root, 'bench', 'memory', 'api-probe.ts')], outfile: path.join(BENCH_DIST, 'api-probe.js'),
-      bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node24', logLevel: 'warning',
-    });
+    await bundleModule(path.join(root, 'bench', 'memory', 'api-probe.ts'), path.join(BENCH_DIST, 'api-probe.js'));
   })();
   return built;
 }
@@ -89,9 +93,6 @@ export async function startApiProcess(env: NodeJS.ProcessEnv, say: (line: string
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  const signer = Fastify();
-  await signer.register(jwt, { secret: jwtSecret, sign: { algorithm: JWT_ALGORITHM, iss: JWT_ISSUER, aud: JWT_AUDIENCE, expiresIn: JWT_LIFETIME } });
-  await signer.ready();
 
   let asked = 0;
   const answers = new Map<number, (message: Record<string, unknown>) => void>();
@@ -107,11 +108,10 @@ export async function startApiProcess(env: NodeJS.ProcessEnv, say: (line: string
         child.send({ id, type });
       });
     },
-    token: (user) => signer.jwt.sign({ sub: String(user.id), sv: user.sessionVersion }),
+    token: (user) => sessionToken(jwtSecret, user),
     rssBytes: () => rssOf(child.pid!),
     hwmBytes: () => hwmOf(child.pid!),
     async stop() {
-      await signer.close();
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 15_000))]);

@@ -42,7 +42,6 @@ const CONNECTIONS = Number(argValue('connections') ?? 10);
 const ONLY = argValue('only');
 const log = (line: string) => console.log(`[bench:lists] ${line}`);
 
-interface Captured { text: string }
 type Message = { id: number; type: string; [key: string]: unknown };
 
 // ------------------------------------------------------------------ child: bare Fastify + pg

@@ -427,7 +427,8 @@ async function startPortal(): Promise<Portal> {
   let worker: WorkerProcess | null = null;
   const bundleStarted = performance.now();
   if (options.processes === 2) {
-    worker = await startWorkerProcess(portalEnv, warn, undefined, options.memory ? WORKER_MEMORY_PRELOAD : null);
+    // minutes: on a 2-core machine shared with test runs, bundling the workflows alone can take two
+    worker = await startWorkerProcess(portalEnv, warn, 600_000, options.memory ? WORKER_MEMORY_PRELOAD : null);
     workerPid = worker.pid;
     cleanups.push(['stop worker process', () => worker!.stop()]);
     log(`worker process ${worker.pid} polling (workflow bundle, Chromium) after ${seconds(performance.now() - bundleStarted)}`);
