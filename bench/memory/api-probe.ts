@@ -10,12 +10,14 @@ import { PeakSampler } from './peak-sampler';
 
 type PgClientPrototype = { query: (...args: unknown[]) => unknown };
 const captured: string[] = [];
+// Only between `mark` and `take`: texts kept all run long would be the largest thing in the API's heap.
+let capturing = false;
 const ormPg = createRequire(import.meta.resolve('@mikro-orm/postgresql'))('pg') as { Client: { prototype: PgClientPrototype } };
 const original = ormPg.Client.prototype.query;
 ormPg.Client.prototype.query = function capture(this: unknown, ...args: unknown[]) {
   const first = args[0] as string | { text?: string };
   const text = typeof first === 'string' ? first : first?.text;
-  if (text && captured.length < 10_000) captured.push(text);
+  if (capturing && text && captured.length < 10_000) captured.push(text);
   return original.apply(this, args);
 };
 
@@ -25,8 +27,10 @@ process.on('message', (message: { id: number; type: string }) => {
   const reply = (body: Record<string, unknown>) => process.send!({ id: message.id, ...body });
   if (message.type === 'mark') {
     captured.length = 0;
+    capturing = true;
     reply({});
   } else if (message.type === 'take') {
+    capturing = false;
     reply({ queries: captured.splice(0) });
   } else if (message.type === 'memory') {
     (globalThis as { gc?: () => void }).gc?.();
