@@ -32,6 +32,7 @@ import { startMailSinkProcess, type MailSinkProcess, type MailSummary } from './
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 import { startApiProcess, type ApiProcess } from './api-process';
+import { API_PROCESS_ENV } from '../config/api-process';
 import { describePeak, type MemoryPeak } from './memory/peak-sampler';
 import { loadConfig } from '../config/app-config';
 import { createTemporalClient } from '../temporal/connection';
@@ -423,6 +424,7 @@ async function startPortal(): Promise<Portal> {
     PORT: '0',
     // One requester files every draft of the run: the per-user quotas (issue #16) would stop it at 25.
     OPEN_DRAFTS_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000',
+    ...API_PROCESS_ENV, // the image's environment, for the worker too
   };
   let worker: WorkerProcess | null = null;
   const bundleStarted = performance.now();

@@ -198,6 +198,7 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH,
     TRUST_PROXY: '127.0.0.1',
     LOG_LEVEL: 'info',
+    ...API_PROCESS_ENV, // as the image sets it for every process
     ...options.env,
   };
 
@@ -248,7 +249,7 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
   for (let i = 1; i <= (options.workers ?? 2); i += 1) supervise(`worker-${i}`, 'worker', await withMetrics(`worker-${i}`));
   // The APIs with the image's memory settings (config/api-process.ts), as the container runs them.
   for (const [i, port] of apiPorts.entries()) {
-    supervise(`api-${i + 1}`, 'server', { PORT: String(port), ...API_PROCESS_ENV, ...await withMetrics(`api-${i + 1}`) }, API_NODE_FLAGS);
+    supervise(`api-${i + 1}`, 'server', { PORT: String(port), ...await withMetrics(`api-${i + 1}`) }, API_NODE_FLAGS);
   }
   const ready = async (timeoutMs = 90_000) => {
     const deadline = Date.now() + timeoutMs;
