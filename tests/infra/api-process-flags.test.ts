@@ -18,7 +18,7 @@ type Service = { command?: string[]; environment?: Record<string, string> };
 const compose = parse(read('docker-compose.yml')) as { services: Record<string, Service> };
 
 describe('the API process in production', () => {
-  it('bounds the heap: a small young generation and a cap on the old one', () => {
+  it('bounds the young generation (the old one stays uncapped: a hard limit would end the process)', () => {
     expect(API_NODE_FLAGS.some((flag) => /^--max-semi-space-size=\d+$/.test(flag))).toBe(true);
   });
 
