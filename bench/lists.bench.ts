@@ -1,9 +1,10 @@
 /**
- * `npm run bench:lists [-- --requests 100000 --seconds 10 --connections 10 --only admin-first-page --profile]`:
+ * `npm run bench:lists [-- --requests 100000 --seconds 10 --connections 10 --only admin-first-page,search-name --profile]`:
  * the list targets of issue #11 (target 3) at a year's volume (bench/seed-requests.ts fills `coi_bench_lists` once).
  *
- * Two servers, each in its own child process (same resources): (a) the portal's API (buildApp, as the tests and the
- * request-flow bench build it; reads need no Temporal, so its client is a lazy connection that never connects) and
+ * Two servers, each in its own child process (same resources): (a) the portal's API as production starts it (the
+ * compiled server with the production node flags, bench/api-process.ts; reads need no Temporal, so its client is a
+ * lazy connection that never connects) and
  * (b) a bare Fastify + `pg` app with no auth and no ORM whose handler runs the SAME SQL text the API ran for that
  * call (captured from `pg` in the API process and printed), sequential or parallel as the API runs it.
  * autocannon drives each from this process, one scenario at a time: a warm-up, then --seconds at --connections.
@@ -12,13 +13,14 @@
  *
  * Prints per scenario: req/s, p50/p95/p99 (p95 from autocannon's 'response' events), bytes per response, CPU-ms per
  * request of the server process and of its PostgreSQL backends, ours/bare ratios, target met; EXPLAIN (ANALYZE,
- * BUFFERS) of each SQL; the API's RSS peak (issue #18: ≤ 250 MiB). Issue #18's targets: every scenario within 1.25× of the
+ * BUFFERS) of each SQL; the API's RSS peak (≤ 250 MiB) and where it was at its peak (V8's young and old generations,
+ * outside the heap: bench/memory/peak-sampler.ts). Issue #18's targets: every scenario within 1.25× of the
  * bare server's throughput and p95. Writes bench/results/lists-<timestamp>.json. Exits 1 when a target is missed.
+ * BENCH_API_NODE_FLAGS replaces the API's production node flags (`none`: Node's defaults) to measure others.
  * `--profile` starts the API with `--cpu-prof` (the profile lands in bench/results/profiles/).
  */
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -26,6 +28,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { rssOf } from './process-profile';
+import { startApiProcess, type ApiProcess } from './api-process';
+import { describePeak, type MemoryPeak } from './memory/peak-sampler';
 import { BENCH_ADMIN_EMAIL, LISTS_DATABASE_URL, seedListsDatabase } from './seed-requests';
 import { DASHBOARD_FIELDS } from '../domain';
 
@@ -38,53 +42,7 @@ const CONNECTIONS = Number(argValue('connections') ?? 10);
 const ONLY = argValue('only');
 const log = (line: string) => console.log(`[bench:lists] ${line}`);
 
-interface Captured { text: string }
 type Message = { id: number; type: string; [key: string]: unknown };
-
-// ------------------------------------------------------------------ child: the portal's API
-
-async function serveOurs() {
-  // Every statement the API sends, as pg receives it (MikroORM inlines the values into the text).
-  const captured: Captured[] = [];
-  // MikroORM has its own copy of pg (@mikro-orm/postgresql/node_modules/pg): patch the one it uses.
-  const ormPg = createRequire(import.meta.resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
-  const original = ormPg.Client.prototype.query as (...args: unknown[]) => unknown;
-  (ormPg.Client.prototype as unknown as { query: unknown }).query = function capture(this: pg.Client, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
-    const text = typeof first === 'string' ? first : first?.text;
-    if (text && captured.length < 10_000) captured.push({ text });
-    return original.apply(this, args);
-  };
-  const { signSessionToken } = await import('../api/plugins/auth');
-  // Imported after the patch above, so the ORM's pg is the patched one: the API alone (devtools/portal-in-process.ts).
-  const { startPortalInProcess } = await import('../devtools/portal-in-process');
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-lists-bench-'));
-  const portal = await startPortalInProcess({
-    env: { ...process.env, DATABASE_URL: LISTS_DATABASE_URL, TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: dataDir, PORT: '0' },
-    worker: false, smtpSink: false, listen: true,
-  });
-  const { app } = portal;
-  const url = portal.baseUrl!;
-  process.on('message', (message: Message) => {
-    const reply = (body: Record<string, unknown>) => process.send!({ id: message.id, ...body });
-    if (message.type === 'tokens') {
-      const users = message.users as { id: number; sessionVersion: number }[];
-      reply({ tokens: users.map((u) => signSessionToken(app, u)) });
-    } else if (message.type === 'mark') {
-      captured.length = 0;
-      reply({});
-    } else if (message.type === 'take') {
-      reply({ queries: captured.splice(0).map((q) => q.text) });
-    } else if (message.type === 'memory') {
-      // After a full collection (when the process runs with --expose-gc): what the API really holds, not its garbage.
-      (globalThis as { gc?: () => void }).gc?.();
-      reply({ memory: process.memoryUsage(), collected: typeof (globalThis as { gc?: unknown }).gc === 'function' });
-    } else if (message.type === 'stop') {
-      void portal.stop().then(() => process.exit(0));
-    }
-  });
-  process.send!({ id: 0, url });
-}
 
 // ------------------------------------------------------------------ child: bare Fastify + pg
 
@@ -124,7 +82,7 @@ class Server {
   constructor(readonly name: string, readonly child: ChildProcess, readonly url: string) {
     child.on('message', (m: Message) => { this.waiting.get(m.id)?.(m); this.waiting.delete(m.id); });
   }
-  static async start(mode: 'ours' | 'bare', execArgv: string[] = []): Promise<Server> {
+  static async start(mode: 'bare', execArgv: string[] = []): Promise<Server> {
     // PGAPPNAME names the server's PostgreSQL sessions, so their CPU can be told apart (pg_stat_activity).
     const child = fork(self, ['--serve', mode], {
       execArgv: [...process.execArgv, ...execArgv], stdio: 'inherit', env: { ...process.env, PGAPPNAME: `lists-${mode}` },
@@ -176,13 +134,13 @@ const API_RSS_LIMIT_BYTES = 250 * 1024 * 1024;
 const BARE_RATIO_LIMIT = 1.25;
 
 
-async function load(server: Server, db: pg.Client, url: string, headersFor: (i: number) => Record<string, string>, seconds: number): Promise<Run> {
+async function load(server: { name: string; pid: number }, db: pg.Client, url: string, headersFor: (i: number) => Record<string, string>, seconds: number): Promise<Run> {
   let i = 0;
   const latencies: number[] = [];
   const application = `lists-${server.name}`;
-  const [cpu0, db0] = [cpuMsOf(server.child.pid!), await backendCpuMs(db, application)];
-  let peakRssBytes = rssOf(server.child.pid!);
-  const sampler = setInterval(() => { peakRssBytes = Math.max(peakRssBytes, rssOf(server.child.pid!)); }, 100);
+  const [cpu0, db0] = [cpuMsOf(server.pid), await backendCpuMs(db, application)];
+  let peakRssBytes = rssOf(server.pid);
+  const sampler = setInterval(() => { peakRssBytes = Math.max(peakRssBytes, rssOf(server.pid)); }, 100);
   const instance = autocannon({
     url, connections: CONNECTIONS, duration: seconds,
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...headersFor(i++) } }) }],
@@ -190,7 +148,7 @@ async function load(server: Server, db: pg.Client, url: string, headersFor: (i: 
   (instance as unknown as { on: (event: string, listener: (...args: never[]) => void) => void }).on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => { latencies.push(responseTime); });
   const result = await instance;
   clearInterval(sampler);
-  const [cpu1, db1] = [cpuMsOf(server.child.pid!), await backendCpuMs(db, application)];
+  const [cpu1, db1] = [cpuMsOf(server.pid), await backendCpuMs(db, application)];
   latencies.sort((a, b) => a - b);
   const total = result.requests.total || 1;
   return {
@@ -213,12 +171,16 @@ async function main() {
   const profileDir = path.join(here, 'results', 'profiles');
   if (profile) mkdirSync(profileDir, { recursive: true });
   // LISTS_API_NODE_FLAGS: V8 flags for the API process only (e.g. its heap bound), to measure their effect.
-  const apiFlags = (process.env.LISTS_API_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const ours = await Server.start('ours', ['--expose-gc', ...apiFlags, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])]);
+  // The API as production starts it (bench/api-process.ts); reads need no Temporal, so its lazy client never connects.
+  const ours: ApiProcess & { name: string } = Object.assign(await startApiProcess({
+    ...process.env, DATABASE_URL: LISTS_DATABASE_URL, TEMPORAL_ADDRESS: '127.0.0.1:1', PGAPPNAME: 'lists-ours',
+    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'coi-lists-bench-')),
+  }, log, profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), { name: 'ours' });
   const bare = await Server.start('bare');
-  log(`ours ${ours.url} (pid ${ours.child.pid}), bare ${bare.url} (pid ${bare.child.pid}); ${requesters.length} requesters rotate`);
-  const adminToken = ((await ours.ask('tokens', { users: [{ id: admin.id, sessionVersion: admin.session_version }] })).tokens as string[])[0];
-  const requesterTokens = (await ours.ask('tokens', { users: requesters.map((r) => ({ id: r.id, sessionVersion: r.session_version })) })).tokens as string[];
+  const bareTarget = { name: bare.name, pid: bare.child.pid! };
+  log(`ours ${ours.url} (pid ${ours.pid}), bare ${bare.url} (pid ${bare.child.pid}); ${requesters.length} requesters rotate`);
+  const adminToken = ours.token({ id: admin.id, sessionVersion: admin.session_version });
+  const requesterTokens = requesters.map((r) => ours.token({ id: r.id, sessionVersion: r.session_version }));
 
   const lastMonth = new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
   const today = new Date().toISOString().slice(0, 10);
@@ -235,14 +197,14 @@ async function main() {
     { name: 'search-name', path: '/api/v1/search-requests?clinLastName=feather', who: 'admin', target: { p95Ms: 50 }, sequential: listSequential },
     { name: 'search-dates', path: `/api/v1/search-requests?searchFrom=${lastMonth}&searchTo=${today}`, who: 'admin', target: { p95Ms: 50 }, sequential: listSequential },
     { name: 'admin-dashboard', path: '/api/v1/admin-dashboard', who: 'admin', target: { p95Ms: 50 }, sequential: dashboardSequential },
-  ].filter((s) => !ONLY || s.name === ONLY) as Scenario[];
+  ].filter((s) => !ONLY || ONLY.split(',').includes(s.name)) as Scenario[];
 
   const report: Record<string, unknown>[] = [];
   let missed = 0;
   let peakApiRss = 0;
   const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
   const heldByApi = async (when: string) => {
-    const { memory } = (await ours.ask('memory')) as unknown as { memory: NodeJS.MemoryUsage };
+    const { memory } = await ours.ask<{ memory: NodeJS.MemoryUsage }>('memory');
     log(`API ${when}, after a full collection: heap used ${mib(memory.heapUsed)} of ${mib(memory.heapTotal)}, external ${mib(memory.external)}, `
       + `array buffers ${mib(memory.arrayBuffers)}, RSS ${mib(memory.rss)}`);
     return memory;
@@ -261,7 +223,7 @@ async function main() {
     for (const token of tokens) {
       await ours.ask('mark');
       await call(token);
-      variants.push((await ours.ask('take')).queries as string[]);
+      variants.push((await ours.ask<{ queries: string[] }>('take')).queries);
     }
     const sequential = scenario.sequential(variants[0]);
     await bare.ask('scenario', { name: scenario.name, scenario: { variants, sequential } });
@@ -279,10 +241,12 @@ async function main() {
     const oursHeaders = (i: number) => ({ authorization: `Bearer ${tokens[i % tokens.length]}` });
     const bareHeaders = (i: number) => ({ 'x-variant': String(i % tokens.length) });
     await load(ours, db, oursUrl, oursHeaders, 2);
-    await load(bare, db, bareUrl, bareHeaders, 2);
+    await load(bareTarget, db, bareUrl, bareHeaders, 2);
     const loadBefore = os.loadavg()[0];
+    await ours.ask('peak'); // the peak of the timed run alone, below
     const oursRun = await load(ours, db, oursUrl, oursHeaders, SECONDS);
-    const bareRun = await load(bare, db, bareUrl, bareHeaders, SECONDS);
+    const oursPeak = (await ours.ask<{ peak: MemoryPeak }>('peak')).peak;
+    const bareRun = await load(bareTarget, db, bareUrl, bareHeaders, SECONDS);
     const loadAfter = os.loadavg()[0];
     const throughputRatio = bareRun.reqPerSec / oursRun.reqPerSec;
     const p95Ratio = oursRun.p95 / Math.max(bareRun.p95, 1);
@@ -299,13 +263,16 @@ async function main() {
     console.log(`--- ${scenario.name} (${SECONDS} s, ${CONNECTIONS} connections, load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)})`);
     console.log(row('ours', oursRun));
     console.log(row('bare', bareRun));
+    console.log(`  API memory: ${describePeak(oursPeak)}`);
     const absolute = [scenario.target.reqPerSec ? `≥ ${scenario.target.reqPerSec} req/s` : '', scenario.target.p95Ms ? `p95 ≤ ${scenario.target.p95Ms} ms` : ''].filter(Boolean).join(', ');
     console.log(`  bare/ours throughput ${throughputRatio.toFixed(2)}×, ours/bare p95 ${p95Ratio.toFixed(2)}×; issue #18 target (both ≤ ${BARE_RATIO_LIMIT}×): ${met ? 'MET' : 'MISSED'}`
       + `; issue #11's (${absolute}): ${metAbsolute ? 'met' : 'missed'}`);
     report.push({ scenario: scenario.name, path: scenario.path, who: scenario.who, target: scenario.target, ours: oursRun, bare: bareRun,
-      throughputRatio, p95Ratio, met, metAbsolute, loadAverage: [loadBefore, loadAfter], sql: variants[0], plans });
+      apiMemoryPeak: oursPeak, throughputRatio, p95Ratio, met, metAbsolute, loadAverage: [loadBefore, loadAfter], sql: variants[0], plans });
   }
   const heldAtEnd = await heldByApi('at the end');
+  // The kernel's high-water mark covers every moment of the API's life, between two samples too.
+  peakApiRss = Math.max(peakApiRss, ours.hwmBytes());
   await ours.stop();
   await bare.stop();
   await db.end();
@@ -324,4 +291,4 @@ async function main() {
 }
 
 const serve = argValue('serve');
-(serve === 'ours' ? serveOurs() : serve === 'bare' ? serveBare() : main()).catch((error) => { console.error(error); process.exit(1); });
+(serve === 'bare' ? serveBare() : main()).catch((error) => { console.error(error); process.exit(1); });

@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- --requests 200 --concurrency 8 --warmup 5]`: the request flow under load, on real parts in
- * one process (API over HTTP + Temporal worker), with a headless in-memory Temporal dev server, PostgreSQL
+ * `npm run bench [-- --requests 200 --concurrency 8 --warmup 5]`: the request flow under load, on real parts (the API
+ * over HTTP and the Temporal worker, each in a process of its own as production runs them: bench/api-process.ts,
+ * bench/worker-process.ts; both in this one with `--processes 1`, the API in this one with `--profile`), with a headless in-memory Temporal dev server, PostgreSQL
  * (a throw-away database coi_bench_<pid>), the SMTP sink (a process of its own, bench/mail-sink-process.ts, so its CPU is not the API's) and Chromium for the letters.
  *
  *   setup (untimed)  N credentialing drafts, each with one small PDF document (create, upload, register)
@@ -9,7 +10,8 @@
  *   phase 2          approve all N as admin (PATCH status 'Approved', verified) ; wait for N approval emails
  *
  * Reports p50/p95/p99/max/mean of the submit call, the approve call, submit-to-confirmation and
- * approve-to-email-received; wall times, throughput, RSS. Exits 1 unless exactly one confirmation and exactly one
+ * approve-to-email-received; wall times, throughput, RSS (the API process's peak, ≤ 250 MiB, and where its memory
+ * was then; the worker's peak beside it). Exits 1 unless exactly one confirmation and exactly one
  * approval email with one PDF letter arrived for every request. Results go to bench/results/<timestamp>.json.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -29,6 +31,11 @@ import { startPortalInProcess } from '../devtools/portal-in-process';
 import { startMailSinkProcess, type MailSinkProcess, type MailSummary } from './mail-sink-process';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
+import { startApiProcess, type ApiProcess } from './api-process';
+import { API_PROCESS_ENV } from '../config/api-process';
+import { describePeak, type MemoryPeak } from './memory/peak-sampler';
+import { loadConfig } from '../config/app-config';
+import { createTemporalClient } from '../temporal/connection';
 import { reportWorkerMemory, sampleWorkerMemory, WORKER_MEMORY_PRELOAD } from './memory/worker-memory';
 import { REQUEST_WORKFLOW_TYPE, requestWorkflowId } from '../workflows/request.messages';
 import { floorFigures, printFloor, printTargets, targetRows, type TargetRow } from './floor/floor-report';
@@ -97,6 +104,8 @@ const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const STALL_TIMEOUT_MS = 60_000;
 /** After the last expected email, wait this long so a late duplicate would still be counted. */
 const SETTLE_MS = 2_000;
+/** An API process's resident memory in production, at its peak (docs/PROCESSES.md "Memory"). */
+const API_RSS_LIMIT_BYTES = 250 * 1024 * 1024;
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 const warn = (line: string) => console.error(`[bench] ${line}`);
@@ -139,10 +148,13 @@ let temporalPid: number | null = null;
 let workerPid: number | null = null;
 /** The SMTP sink's process (bench/mail-sink-process.ts): the mail server's CPU, counted apart from ours. */
 let sinkPid: number | null = null;
+/** The API's own process (`--processes 2` without `--profile`), as production runs it: bench/api-process.ts. */
+let apiPid: number | null = null;
+let apiProbe: ApiProcess | null = null;
 /** The dev server's "Slow gRPC call" warnings (e.g. an UpdateWorkflowExecution waiting for its activity). */
 let slowGrpcCalls = 0;
 
-function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number; workerMs: number; sinkMs: number } | null {
+function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number; workerMs: number; sinkMs: number; apiMs: number } | null {
   try {
     const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
     const [user, nice, system, , , irq, softirq, steal] = fields;
@@ -151,6 +163,7 @@ function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number;
     let temporalMs = 0;
     let workerMs = 0;
     let sinkMs = 0;
+    let apiMs = 0;
     for (const pid of [process.pid, ...descendants(process.pid)]) {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -160,9 +173,10 @@ function cpuSnapshot(): { machineMs: number; treeMs: number; temporalMs: number;
         if (pid === temporalPid) temporalMs += ms;
         if (pid === workerPid) workerMs += (f[11] + f[12]) * TICK_MS; // its own threads; Chromium is counted apart
         if (pid === sinkPid) sinkMs += ms;
+        if (pid === apiPid) apiMs += ms;
       } catch { /* gone */ }
     }
-    return { machineMs, treeMs, temporalMs, workerMs, sinkMs };
+    return { machineMs, treeMs, temporalMs, workerMs, sinkMs, apiMs };
   } catch {
     return null;
   }
@@ -172,7 +186,9 @@ class ResourceSampler {
   peakRss = 0;
   peakChildrenRss = 0;
   peakWorkerRss = 0;
+  peakApiRss = 0;
   workerRss: (() => number) | null = null;
+  apiRss: (() => number) | null = null;
   private timers: NodeJS.Timeout[] = [];
   start() {
     const sampleSelf = () => { this.peakRss = Math.max(this.peakRss, process.memoryUsage.rss()); };
@@ -180,14 +196,17 @@ class ResourceSampler {
       this.peakChildrenRss = Math.max(this.peakChildrenRss, descendantsRss(process.pid) || 0);
       if (this.workerRss) this.peakWorkerRss = Math.max(this.peakWorkerRss, this.workerRss());
     };
+    const sampleApi = () => { if (this.apiRss) this.peakApiRss = Math.max(this.peakApiRss, this.apiRss()); };
     sampleSelf();
     sampleChildren();
-    this.timers.push(setInterval(sampleSelf, 100).unref(), setInterval(sampleChildren, 1000).unref());
+    sampleApi();
+    this.timers.push(setInterval(sampleSelf, 100).unref(), setInterval(sampleChildren, 1000).unref(), setInterval(sampleApi, 100).unref());
   }
   reset() {
     this.peakRss = process.memoryUsage.rss();
     this.peakChildrenRss = descendantsRss(process.pid) || 0;
     this.peakWorkerRss = this.workerRss?.() ?? 0;
+    this.peakApiRss = this.apiRss?.() ?? 0;
   }
   stop() { for (const t of this.timers) clearInterval(t); }
 }
@@ -333,6 +352,8 @@ interface Portal {
   temporal: Client;
   /** the worker's own process (`--processes 2`), or null when it runs in this one */
   worker: WorkerProcess | null;
+  /** the API's own process (`--processes 2` without `--profile`), or null when it runs in this one */
+  apiProcess: ApiProcess | null;
 }
 
 const cleanups: Array<[string, () => unknown]> = [];
@@ -403,14 +424,28 @@ async function startPortal(): Promise<Portal> {
     PORT: '0',
     // One requester files every draft of the run: the per-user quotas (issue #16) would stop it at 25.
     OPEN_DRAFTS_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000',
+    ...API_PROCESS_ENV, // the image's environment, for the worker too
   };
   let worker: WorkerProcess | null = null;
   const bundleStarted = performance.now();
   if (options.processes === 2) {
-    worker = await startWorkerProcess(portalEnv, warn, undefined, options.memory ? WORKER_MEMORY_PRELOAD : null);
+    // minutes: on a 2-core machine shared with test runs, bundling the workflows alone can take two
+    worker = await startWorkerProcess(portalEnv, warn, 600_000, options.memory ? WORKER_MEMORY_PRELOAD : null);
     workerPid = worker.pid;
     cleanups.push(['stop worker process', () => worker!.stop()]);
     log(`worker process ${worker.pid} polling (workflow bundle, Chromium) after ${seconds(performance.now() - bundleStarted)}`);
+  }
+  if (options.processes === 2 && !options.profile) {
+    // The API as production starts it (compiled, with the production node flags): its memory is its own.
+    const apiProcess = await startApiProcess(portalEnv, log);
+    apiPid = apiProcess.pid;
+    apiProbe = apiProcess;
+    cleanups.push(['stop API process', () => apiProcess.stop()]);
+    const config = loadConfig(portalEnv);
+    const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace, { lazy: true });
+    cleanups.push(['close the bench\'s Temporal client', () => temporal.connection.close()]);
+    log(`API process ${apiProcess.pid} listening on ${apiProcess.url}`);
+    return { config, sink, api: new Api(apiProcess.url), temporalServer, temporal, worker, apiProcess };
   }
   // The API (and with `--processes 1` the worker) in this process, as the tests start it; mail goes to the sink process.
   const portal = await startPortalInProcess({
@@ -423,7 +458,7 @@ async function startPortal(): Promise<Portal> {
   const baseUrl = portal.baseUrl!;
   log(`API listening on ${baseUrl}`);
 
-  return { config, sink, api: new Api(baseUrl), temporalServer, temporal, worker };
+  return { config, sink, api: new Api(baseUrl), temporalServer, temporal, worker, apiProcess: null };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -442,6 +477,9 @@ interface Phase {
   peakRss: number;
   peakChildrenRss: number;
   peakWorkerRss: number;
+  /** the API's own process: its peak RSS (sampled every 100 ms) and where its memory was then (its probe) */
+  peakApiRss: number;
+  apiPeak: MemoryPeak | null;
   /** CPU-ms of the bench process per thread group (main thread = API + activities; workflow threads; SDK core) */
   threads: Record<string, number>;
   /** the same for the worker's own process (main thread = activities and the SDK's JavaScript), when it has one */
@@ -457,10 +495,11 @@ async function runPhase(
   send: (id: number) => Promise<number>,
 ): Promise<Phase & { numbers: number[] }> {
   sampler.reset();
+  await apiProbe?.ask('peak'); // from now on
   const profiler = options.profile && !label.startsWith('warm-up') ? new MainThreadProfiler() : null;
   await profiler?.start();
   queryCounter?.take();
-  const threadsBefore = threadCpu();
+  const threadsBefore = threadCpu(apiPid ?? process.pid);
   const workerThreadsBefore = workerPid ? threadCpu(workerPid) : null;
   const cpuBefore = process.cpuUsage();
   const snapBefore = cpuSnapshot();
@@ -483,13 +522,17 @@ async function runPhase(
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   const snapAfter = cpuSnapshot();
-  const threads = threadCpuDelta(threadsBefore, threadCpu());
+  const threads = threadCpuDelta(threadsBefore, threadCpu(apiPid ?? process.pid));
   const workerThreads = workerThreadsBefore && workerPid ? threadCpuDelta(workerThreadsBefore, threadCpu(workerPid)) : null;
   const queries = queryCounter?.take() ?? null;
   const profile = profiler
     ? await profiler.stop(path.join(benchDir, 'results', `${label.replace(/\W+/g, '-')}-${process.pid}.cpuprofile`))
     : null;
-  const benchCpuMs = (cpu.user + cpu.system) / 1000;
+  // With the API in its own process, this process is only the HTTP client and the mail tracker: not the API's CPU.
+  const clientCpuMs = (cpu.user + cpu.system) / 1000;
+  const apiCpuMs = apiPid && snapBefore && snapAfter ? snapAfter.apiMs - snapBefore.apiMs : 0;
+  const benchCpuMs = apiPid ? apiCpuMs : clientCpuMs;
+  const apiPeak = apiProbe ? (await apiProbe.ask<{ peak: MemoryPeak }>('peak')).peak : null;
   const treeMs = snapBefore && snapAfter ? snapAfter.treeMs - snapBefore.treeMs : null;
   const toEmail = numbers.map((n) => tracker.first(kind, n)!.at - sentAt.get(n)!);
   log(`${label}: all ${ids.length} emails received in ${seconds(wallMs)}`);
@@ -499,12 +542,13 @@ async function runPhase(
       bench: Math.round(benchCpuMs),
       worker: treeMs === null || !workerPid ? null : Math.round(snapAfter!.workerMs - snapBefore!.workerMs),
       temporal: treeMs === null ? null : Math.round(snapAfter!.temporalMs - snapBefore!.temporalMs),
-      chromium: treeMs === null ? null : Math.max(0, Math.round(treeMs - benchCpuMs - (snapAfter!.temporalMs - snapBefore!.temporalMs)
+      chromium: treeMs === null ? null : Math.max(0, Math.round(treeMs - clientCpuMs - apiCpuMs - (snapAfter!.temporalMs - snapBefore!.temporalMs)
         - (snapAfter!.workerMs - snapBefore!.workerMs) - (snapAfter!.sinkMs - snapBefore!.sinkMs))),
       mailSink: treeMs === null ? null : Math.round(snapAfter!.sinkMs - snapBefore!.sinkMs),
       others: treeMs === null ? null : Math.max(0, Math.round(snapAfter!.machineMs - snapBefore!.machineMs - treeMs)),
     },
-    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, peakWorkerRss: sampler.peakWorkerRss, numbers, threads, workerThreads, profile, queries,
+    peakRss: sampler.peakRss, peakChildrenRss: sampler.peakChildrenRss, peakWorkerRss: sampler.peakWorkerRss,
+    peakApiRss: Math.max(sampler.peakApiRss, apiPeak?.rssBytes ?? 0), apiPeak, numbers, threads, workerThreads, profile, queries,
   };
 }
 
@@ -589,6 +633,7 @@ async function main(): Promise<number> {
   const setupStarted = performance.now();
   const portal = await startPortal();
   if (portal.worker) sampler.workerRss = () => portal.worker!.rssBytes();
+  if (portal.apiProcess) sampler.apiRss = () => portal.apiProcess!.rssBytes();
   sampler.start();
   const tracker = new MailTracker(portal.sink);
   cleanups.push(['stop mail tracker', () => tracker.close()]);
@@ -695,6 +740,7 @@ async function main(): Promise<number> {
   console.log('');
   const rate = (n: number, ms: number) => `${(n / (ms / 1000)).toFixed(2)} req/s`;
   const benchLabel = options.processes === 2 ? 'API' : 'bench (API + worker)';
+  const threadsLabel = portal.apiProcess ? 'API threads' : 'bench threads';
   const cpuSeconds = (ms: number | null) => (ms === null ? '?' : seconds(ms));
   const cpuLine = (p: Phase) => `CPU-s: ${benchLabel} ${cpuSeconds(p.cpuMs.bench)}, ${p.cpuMs.worker === null ? '' : `worker ${cpuSeconds(p.cpuMs.worker)}, `}Temporal ${cpuSeconds(p.cpuMs.temporal)}, ` +
     `Chromium ${cpuSeconds(p.cpuMs.chromium)}, mail sink ${cpuSeconds(p.cpuMs.mailSink)}, other programs ${cpuSeconds(p.cpuMs.others)} of ${seconds(p.wallMs * cpus.length)}`;
@@ -705,7 +751,7 @@ async function main(): Promise<number> {
     const split = (groups: Record<string, number>) => Object.entries(groups).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])
       .map(([group, ms]) => `${group} ${per(ms)}`).join(', ');
     console.log(`${name} CPU-ms per request: ${benchLabel} ${per(p.cpuMs.bench)}, ${p.cpuMs.worker === null ? '' : `worker ${per(p.cpuMs.worker)}, `}Temporal ${per(p.cpuMs.temporal)}, Chromium ${per(p.cpuMs.chromium)}, mail sink ${per(p.cpuMs.mailSink)}` +
-      ` (bench threads: ${split(p.threads)}${p.workerThreads ? `; worker threads: ${split(p.workerThreads)}` : ''}); calls answered at ${rate(options.requests, p.callsWallMs)}`);
+      ` (${threadsLabel}: ${split(p.threads)}${p.workerThreads ? `; worker threads: ${split(p.workerThreads)}` : ''}); calls answered at ${rate(options.requests, p.callsWallMs)}`);
     if (p.profile) {
       const top = (rows: Array<[string, number]>) => rows.slice(0, 14).map(([c, ms]) => `${c} ${per(ms)}`).join(', ');
       console.log(`  main thread profile, ms per request by code (self): ${top(p.profile.self)}`);
@@ -716,8 +762,15 @@ async function main(): Promise<number> {
   console.log(`timed total (phase 1 + 2):                 ${seconds(timedMs).padStart(8)}  ${rate(options.requests, timedMs)} end to end`);
   console.log(`setup ${seconds(setupMs)}, warm-up ${seconds(warmupMs)}; wall time of the whole run ${seconds(totalWallMs)} (before cleanup)`);
   const peakWorkerRss = Math.max(phase1.peakWorkerRss, phase2.peakWorkerRss);
-  console.log(`RSS of the bench process (${benchLabel}): ${mib(rssAfterWarmup)} after warm-up, peak ${mib(peakRss)} during the phases; ` +
-    `${portal.worker ? `worker process peak ${mib(peakWorkerRss)}; ` : ''}child processes (${portal.worker ? 'worker, ' : ''}Temporal dev server, Chromium) peak ${mib(peakChildrenRss)}`);
+  const apiHwm = portal.apiProcess?.hwmBytes() ?? 0;
+  if (portal.apiProcess) {
+    // The kernel's high-water mark covers the whole life of the API process (start-up and warm-up included).
+    console.log(`API process RSS peak ${mib(apiHwm)} (≤ 250 MiB: ${apiHwm <= API_RSS_LIMIT_BYTES ? 'MET' : 'MISSED'}; `
+      + `phases: ${mib(Math.max(phase1.peakApiRss, phase2.peakApiRss))}), worker process RSS peak ${mib(peakWorkerRss)}`);
+    for (const [name, p] of [['phase 1', phase1], ['phase 2', phase2]] as const) if (p.apiPeak) console.log(`  API memory, ${name}: ${describePeak(p.apiPeak)}`);
+  }
+  console.log(`RSS of the bench process (${portal.apiProcess ? 'the HTTP client' : benchLabel}): ${mib(rssAfterWarmup)} after warm-up, peak ${mib(peakRss)} during the phases; ` +
+    `${portal.worker ? `worker process peak ${mib(peakWorkerRss)}; ` : ''}child processes (${portal.apiProcess ? 'API, ' : ''}${portal.worker ? 'worker, ' : ''}Temporal dev server, Chromium) peak ${mib(peakChildrenRss)}`);
   console.log(`one request's workflow history (request ${phase1.numbers[0]}): submit ${describeShare(history.submit)}; approve ${describeShare(history.approve)}`);
   const targets = {
     submitP95: s.submitCall.p95 <= 100, approveP95: s.approveCall.p95 <= 100,
@@ -766,7 +819,8 @@ async function main(): Promise<number> {
     cpuMs: { phase1: phase1.cpuMs, phase2: phase2.cpuMs, capacityPerPhase: { phase1: Math.round(phase1.wallMs * cpus.length), phase2: Math.round(phase2.wallMs * cpus.length) } },
     loadAverageAtStart: loadAtStart,
     workerMemory,
-    rssBytes: { afterWarmup: rssAfterWarmup, peak: peakRss, childrenPeak: peakChildrenRss, workerPeak: portal.worker ? peakWorkerRss : null },
+    rssBytes: { afterWarmup: rssAfterWarmup, peak: peakRss, childrenPeak: peakChildrenRss, workerPeak: portal.worker ? peakWorkerRss : null,
+      apiPeak: portal.apiProcess ? apiHwm : null, apiPhases: portal.apiProcess ? { phase1: phase1.apiPeak, phase2: phase2.apiPeak } : null },
     mail: mail.counts,
     temporalSlowGrpcWarnings: slowGrpcCalls,
     threadCpuMs: { phase1: phase1.threads, phase2: phase2.threads },

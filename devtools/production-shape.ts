@@ -34,6 +34,7 @@ import { startTemporalServer } from '../temporal/temporal-server';
 import { startDevIdp } from './dev-idp/dev-idp-server';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 import { LETTER_CHROMIUM_PATH } from '../config/app-config';
+import { API_NODE_FLAGS, API_PROCESS_ENV } from '../config/api-process';
 
 type Log = (line: string) => void;
 
@@ -210,6 +211,7 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH,
     TRUST_PROXY: '127.0.0.1',
     LOG_LEVEL: 'info',
+    ...API_PROCESS_ENV, // as the image sets it for every process
     ...options.env,
   };
 
@@ -232,11 +234,11 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
   const logsDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logsDir, { recursive: true });
   const logFiles: fs.WriteStream[] = [];
-  const supervise = (name: string, entry: string, extra: Record<string, string> = {}) => {
+  const supervise = (name: string, entry: string, extra: Record<string, string> = {}, nodeFlags: readonly string[] = []) => {
     const logFile = fs.createWriteStream(path.join(logsDir, `${name}.log`), { flags: 'a' });
     logFiles.push(logFile);
     const supervisor = new Supervisor({
-      name, command: process.execPath, args: ['--enable-source-maps', path.join(distDir, `${entry}.js`)],
+      name, command: process.execPath, args: [...nodeFlags, '--enable-source-maps', path.join(distDir, `${entry}.js`)],
       spawnOptions: { env: { ...env, ...extra } }, log: (line) => log(line),
     });
     // Read every line (a full pipe would block the child); show warnings and errors, which production logs are.
@@ -258,7 +260,10 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     return { METRICS_PORT: String(port) };
   };
   for (let i = 1; i <= (options.workers ?? 2); i += 1) supervise(`worker-${i}`, 'worker', await withMetrics(`worker-${i}`));
-  for (const [i, port] of apiPorts.entries()) supervise(`api-${i + 1}`, 'server', { PORT: String(port), ...await withMetrics(`api-${i + 1}`) });
+  // The APIs with the image's memory settings (config/api-process.ts), as the container runs them.
+  for (const [i, port] of apiPorts.entries()) {
+    supervise(`api-${i + 1}`, 'server', { PORT: String(port), ...await withMetrics(`api-${i + 1}`) }, API_NODE_FLAGS);
+  }
   const ready = async (timeoutMs = 90_000) => {
     const deadline = Date.now() + timeoutMs;
     await Promise.all(apiUrls.map((api) => waitReady(api, deadline)));

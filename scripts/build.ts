@@ -152,6 +152,14 @@ export async function buildProduction(options: BuildOptions = {}): Promise<Build
   return { outDir, externalPackages, externalPackagesOf, files: listFiles(outDir).map((f) => path.relative(outDir, f)).sort() };
 }
 
+/** One more module bundled as the entries are (packages external), e.g. a bench's probe preloaded into dist/server.js. */
+export async function bundleModule(entry: string, outfile: string): Promise<void> {
+  await build({
+    absWorkingDir: root, entryPoints: [entry], outfile, bundle: true, packages: 'external', platform: 'node', format: 'esm',
+    target: 'node24', tsconfig: 'tsconfig.build.json', logLevel: 'warning',
+  });
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const args = process.argv.slice(2);
   const outIndex = args.indexOf('--out');

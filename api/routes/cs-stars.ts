@@ -10,6 +10,7 @@ import { IdParams } from '../../contract/primitives';
 import { errorResponses } from '../../contract/error.schema';
 import { findQuery } from '../../contract/find-query.schema';
 import { importClaimsCsv } from '../services/cs-stars-import';
+import { findClaimsPage } from '../query/claims-page';
 import { recordRequestSecurityEvent } from '../services/security-log';
 import { recordById } from '../services/record-by-id';
 
@@ -22,11 +23,8 @@ const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/plain', 'applica
 async function page(em: EntityManager, query: Record<string, unknown>) {
   const params = parseFindQuery(query, QUERY_FIELDS, CS_STARS_PAGE_SIZE);
   const limit = Math.min(Number(query.$limit ?? CS_STARS_PAGE_SIZE), CS_STARS_PAGE_SIZE);
-  const orderBy = Object.keys(params.orderBy).length ? { ...params.orderBy, id: 'desc' } : { reportDate: 'desc', id: 'desc' };
-  const [data, total] = await Promise.all([
-    em.find(ClaimDataSchema, params.where, { limit, offset: params.skip, orderBy }),
-    em.count(ClaimDataSchema, params.where),
-  ]);
+  const orderBy: Record<string, 'asc' | 'desc'> = Object.keys(params.orderBy).length ? { ...params.orderBy, id: 'desc' } : { reportDate: 'desc', id: 'desc' };
+  const { data, total } = await findClaimsPage(em, { where: params.where, orderBy, limit, skip: params.skip });
   return { total, limit, skip: params.skip, data };
 }
 

@@ -259,6 +259,19 @@ describe('cs-stars', () => {
     const dates = page.body.data.map((r: { reportDate: string }) => r.reportDate);
     expect(dates).toEqual([...dates].sort().reverse());
     expect(page.body.limit).toBe(10000);
+    expect(page.body.total).toBe(before + 300);
+    // a claim as the table shows it: the uploaded values, dates as timestamps, the amount as written, no internal fields
+    const uploaded = csv.trim().split('\n').slice(1).find((l) => !l.includes('"') && !l.includes(',Dismissed,'))!.split(',');
+    const listed = page.body.data.find((r: { claimNumber: string; physicianLastName: string; physicianFirstName: string }) =>
+      r.claimNumber === uploaded[5] && r.physicianLastName === uploaded[1] && r.physicianFirstName === uploaded[2]);
+    expect(listed).toMatchObject({
+      physicianMiddleInitial: uploaded[3], involvement: uploaded[4], type: uploaded[6], status: uploaded[7], outcome: uploaded[8],
+      indemnityPaid: uploaded[11], description: uploaded[12],
+    });
+    const [month, day, year] = uploaded[10].split('/');
+    expect(listed.reportDate.slice(0, 10)).toBe(`${year}-${month}-${day}`);
+    expect(Object.keys(listed).sort()).toEqual(['claimDate', 'claimNumber', 'description', 'exportDate', 'id', 'indemnityPaid', 'involvement',
+      'outcome', 'physicianFirstName', 'physicianLastName', 'physicianMiddleInitial', 'reportDate', 'status', 'type']);
     expect((await api(requester, 'GET', '/api/v1/cs-stars')).status).toBe(403);
   });
 });

@@ -219,7 +219,8 @@ describe('docker-compose.yml', () => {
   }
 
   it('runs the compiled entry points (npm run build → dist/), never tsx', () => {
-    expect(commandOf('api')).toMatch(/^node( --enable-source-maps)? dist\/server\.js$/);
+    // the API's memory flags: tests/infra/api-process-flags.test.ts
+    expect(commandOf('api')).toMatch(/^node( --[a-z-]+(=\S+)?)* dist\/server\.js$/);
     expect(commandOf('worker')).toMatch(/^node( --enable-source-maps)? dist\/worker\.js$/);
     expect(commandOf('migrate')).toMatch(/^node( --enable-source-maps)? dist\/migrate\.js$/);
     for (const service of ['api', 'worker']) expect(dependsOn(service)).toContain('migrate');
@@ -388,7 +389,7 @@ describe('Dockerfile', () => {
 
   it('runs compiled JavaScript with production dependencies only (no tsx at run time)', () => {
     const runtime = stages.at(-1)!;
-    expect(runtime).toMatch(/^CMD \["node", ("--enable-source-maps", )?"dist\/server\.js"\]$/m);
+    expect(runtime).toMatch(/^CMD \["node", ("--[a-z-]+(=[^"]+)?", )*"dist\/server\.js"\]$/m);
     expect(runtime).not.toMatch(/\btsx\b/);
     expect(runtime).toContain('NODE_ENV=production');
     // node_modules comes from a stage that installed with --omit=dev; the sources stay out.
