@@ -211,6 +211,9 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH,
     TRUST_PROXY: '127.0.0.1',
     LOG_LEVEL: 'info',
+    // Its tests and benches drive one requester's many requests at once, each with its signed release: uploads in
+    // progress per user (2 in production) would refuse the third at once.
+    UPLOADS_AT_ONCE: '1000',
     ...API_PROCESS_ENV, // as the image sets it for every process
     ...options.env,
   };

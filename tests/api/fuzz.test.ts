@@ -119,7 +119,9 @@ const sqlRun = (text: string) => h.orm.em.fork().getConnection().execute(text, [
 beforeAll(async () => {
   // Its own database: an accepted case may rename a template or move a policy year, which later files rely on.
   database = await ownDatabase('fuzz');
-  h = await startHarness({ worker: false, databaseUrl: database.url, env: { WORKFLOW_ANSWER_TIMEOUT_MS: '500' } });
+  // The answer timeout costs nothing in a passing run (no case may wait for it: each would be a 503); a short one made
+  // a draft's deletion, which ends its workflow on the Temporal server, a 503 on a loaded machine.
+  h = await startHarness({ worker: false, databaseUrl: database.url, env: { WORKFLOW_ANSWER_TIMEOUT_MS: '5000' } });
   fx = await createFixtures(h);
   // The tables a user sees. Left out on purpose: the security log and the rate-limit counters (refusals are
   // recorded there by design), the used captcha challenges.

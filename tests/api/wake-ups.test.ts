@@ -53,8 +53,8 @@ const runWakeUp = (workflowId: string, input: WakeUpInput | null) => input
   : h.temporal.workflow.execute(WAKE_UP_SWEEP_WORKFLOW, { taskQueue: h.config.taskQueue, workflowId, args: [] });
 
 /** Wake-ups are asynchronous: wait for the status, then for the email's audit row (the effect goes out after). */
-async function expectWoken(request: { id: number; number: number }) {
-  await eventually(async () => (await statusOf(request.id)) === STATUS.submitted);
+async function expectWoken(request: { id: number; number: number }, timeoutMs = 20_000) {
+  await eventually(async () => (await statusOf(request.id)) === STATUS.submitted, timeoutMs);
   await eventually(async () => wakeEmails(request.number).length > 0);
   await eventually(async () => (await h.orm.em.fork().count(RequestActivitySchema, { requestId: request.id, activityText: { $like: `"${REQUEST_RETURNED_TO_REVIEW}" email sent%` } })) > 0);
 }
@@ -224,7 +224,8 @@ describe('Pending Employment wakes by itself', () => {
     await h.orm.em.fork().nativeUpdate(PersonSchema, { id: person.id }, { employmentStatus: 'A', updatedAt: new Date() });
     await ensureWakeUpSweepSchedule(h.temporal, h.config.taskQueue); // what temporal/worker.ts does at start
     try {
-      await expectWoken(waiting);
+      // The Schedule's first action waits on the Temporal server's scheduler, slow on a loaded machine.
+      await expectWoken(waiting, 120_000);
       const schedule = await h.temporal.schedule.getHandle(WAKE_UP_SWEEP_SCHEDULE_ID).describe();
       expect(schedule.action).toMatchObject({ workflowType: WAKE_UP_SWEEP_WORKFLOW, taskQueue: h.config.taskQueue });
     } finally {
