@@ -119,7 +119,7 @@ const policyYearStartOf = (now: Date) => (now.getUTCMonth() >= 6 ? now.getUTCFul
 
 /**
  * Sample policy years from July 1 2002 through the policy year after the current one (spec 2 §9.2), so that a demo
- * certificate issued today shows its coverage (issue #22 item 14). Development and tests only: production never seeds
+ * certificate issued today shows its coverage. Development and tests only: production never seeds
  * them (db/sample-policy-years.ts finds and removes any an earlier seed left).
  */
 export const seedPolicyYears = (now = new Date()) =>

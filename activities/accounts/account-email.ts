@@ -1,5 +1,5 @@
 /**
- * Renders and sends an account email: a password-reset link, an email-confirmation link (issue #16), the notice
+ * Renders and sends an account email: a password-reset link, an email-confirmation link, the notice
  * to the address in force that a change was asked for, or the notice to the owner of an address another account
  * asked for. Idempotent per token row: a mark (`emailedAt`,
  * `noticeEmailedAt`) says it was sent, and the Message-ID is derived from the row id, so the one retry window (mail

@@ -14,16 +14,14 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EmailConfirmationSchema, PasswordResetSchema, UserSchema, type User } from '../../db/entities';
-import { NON_EMPLOYEE_IS_CODES, STUDENT_IS_CODE } from '../../domain';
+import { isSharedIsCode } from '../../domain';
 import type { SsoIdentity } from '../../domain/single-sign-on';
 import { SsoRefused } from '../auth/saml/service-provider';
 import { recordSecurityEvent } from './security-log';
 
-const SHARED_IDS = new Set<string>([STUDENT_IS_CODE, ...NON_EMPLOYEE_IS_CODES.map((c) => c.code)]);
-
 async function findInternalUser(em: EntityManager, identity: SsoIdentity): Promise<User | null> {
   const byEmail = await em.findOne(UserSchema, { email: identity.email, isExternal: false });
-  if (byEmail || SHARED_IDS.has(identity.entityId)) return byEmail;
+  if (byEmail || isSharedIsCode(identity.entityId)) return byEmail;
   return em.findOne(UserSchema, { entityId: identity.entityId, isExternal: false }, { orderBy: { lastLogin: 'desc nulls last' } });
 }
 

@@ -28,7 +28,7 @@ import { saveHistory } from './history-files';
 /**
  * The request workflow's newest shape: v4 = commands-and-effects + request-clocks + local-reads patches; v5 = runs
  * started with `shape: 5` (REQUEST_WORKFLOW_SHAPE): no patch markers, one search-attribute upsert per status change,
- * one local read at a run's start (issue #18); v6 = shape 6: a decision's letter and email in one activity; v7 =
+ * one local read at a run's start; v6 = shape 6: a decision's letter and email in one activity; v7 =
  * shape 7: a resubmission emails the requester Submission Confirmation beside the administrators' Request Resubmission.
  */
 const SHAPE_VERSION = 'v7';
