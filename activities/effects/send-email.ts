@@ -62,8 +62,8 @@ function deliveredEarlier(): Delivery | null {
 const deliveredToAll = (delivery: Delivery | null, recipients: string[]): delivery is Delivery =>
   delivery !== null && (delivery.sent === undefined || recipients.every((r) => delivery.sent!.includes(r) || delivery.refused.includes(r)));
 
-/** A refusal of the recipient itself (RCPT TO answered 5xx), as opposed to the message or the connection. */
-const refusesRecipient = (error: SmtpError) => error.code === 'EENVELOPE' && (error.responseCode ?? 0) >= 500;
+/** A refusal of the recipient for good (RCPT TO answered 5xx, or an envelope nodemailer refuses), not of the message. */
+const refusesRecipient = (error: SmtpError) => error.code === 'EENVELOPE' && !((error.responseCode ?? 0) >= 400 && (error.responseCode ?? 0) < 500);
 
 /**
  * The mail server took the email but its "sent" mark could not be written yet: retried for as long as it takes
