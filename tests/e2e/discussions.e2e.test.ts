@@ -60,8 +60,10 @@ describe('discussions in Chromium', () => {
     await send.getByLabel('Additional Recipients').fill('helper@example.org');
     await send.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText('"Additional Information Needed" email queued.').waitFor();
-    const mail = await h.sink.waitFor((m) => m.subject.includes(String(request.requestNumber)) && m.to.includes('helper@example.org'), 20_000);
-    expect(mail.to[0]).toBe(DEV_REQUESTER.email);
+    // Each address gets a message of its own (each with its own reply address), the requester first.
+    await h.sink.waitFor((m) => m.subject.includes(String(request.requestNumber)) && m.to.includes('helper@example.org'), 20_000);
+    const sent = h.sink.messages().filter((m) => m.subject.includes(String(request.requestNumber)) && /additional information/i.test(m.subject));
+    expect(sent.map((m) => m.to)).toEqual([[DEV_REQUESTER.email], ['helper@example.org']]);
     await portal.signOut();
 
     page = await portal.openAs(DEV_REQUESTER, `/requests/credentialing/${request.id}`);
