@@ -159,7 +159,9 @@ async function attachmentsOf(em: EntityManager, effect: Pick<EffectToSend, 'lett
 }
 
 /**
- * Sends the effect's email, rendered from its snapshot, with the effect's letter (if any) attached.
+ * Sends the effect's email, rendered from its snapshot, with the effect's letter (if any) attached: to each
+ * recipient in a message of its own, carrying that recipient's reply address and the request's thread ids
+ * (request-email-headers.ts).
  *
  * Claimed before the SMTP call, marked sent after it. A retry that finds a claim without a mark cannot know
  * whether the mail server got the first attempt (the worker may have died between the server's answer and the
