@@ -88,7 +88,7 @@ export function renderEffectLetterActivity(deps: {
     const kind = issuedLetterKindOf(doc);
     const facts = issuedLetterFacts(doc);
     const issued = kind && facts ? await reserveVerificationCode(db, { requestId: effect.requestId, key: input.key, kind, facts }) : null;
-    const mark = issued ? await verificationMark(deps.config.publicUrl, issued.code) : null;
+    const mark = issued ? await verificationMark(deps.config.publicUrl, issued.code, !!signer) : null;
     const { html, baseName, description } = renderLetterDocument(letter, mark);
     const printed = Buffer.from(await withHeartbeat(() => deps.pdf.render(html)));
     const bytes = signer ? await signer.sign(printed, `${description} issued by the Risk Management Office`) : printed;
