@@ -133,6 +133,8 @@ export function oneLineActivity(description: Array<[string, string]>, max = 200)
 export const CERTIFICATE_REVOKED_TEMPLATE = 'Certificate Revoked';
 /** after the wake-up's (60) */
 export const CERTIFICATE_REVOKED_TEMPLATE_ORDER = 65;
+/** Why the revocation email cannot be sent on demand (only sent again after it failed). */
+export const REVOKED_EMAIL_ON_DEMAND = 'The "Certificate Revoked" email goes out when a certificate is revoked; only a failed one can be sent again.';
 /** the audit trail's activity type of a revocation */
 export const CERTIFICATE_REVOKED_ACTIVITY = 'Certificate Revoked';
 

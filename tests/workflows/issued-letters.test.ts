@@ -13,7 +13,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentSchema, IssuedLetterSchema } from '../../db/entities';
 import { reserveVerificationCode } from '../../activities/effects/issued-letters';
-import { formatVerificationCode, isWellFormedVerificationCode, STATUS, VERIFICATION_CODE_ALPHABET } from '../../domain';
+import {
+  EMAIL_FAILED_ACTIVITY, formatVerificationCode, isWellFormedVerificationCode, REVOKED_EMAIL_ON_DEMAND, STATUS, VERIFICATION_CODE_ALPHABET,
+} from '../../domain';
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { alteredCopy, pdfsig } from '../support/pdfsig';
@@ -180,6 +182,20 @@ describe('revoking a certificate', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0].text).toContain(`Revoked Certificate of Insurance ${code}`);
     expect(audit[0].text).toContain('Coverage cancelled');
+
+    // The email is sent on a revocation only, never on demand; a failed one is sent again saying the same.
+    const onDemand = await call(h, admin, 'POST', '/api/v1/send-email', { requestId: id, templateTitle: 'Certificate Revoked' });
+    expect(onDemand.status).toBe(400);
+    expect(onDemand.body.message).toBe(REVOKED_EMAIL_ON_DEMAND);
+    const sql = h.orm.em.fork().getConnection();
+    const [effect] = await sql.execute(`update request_effects set state = 'failed', failure = 'mail server away' where request_id = ? and template_title = 'Certificate Revoked' returning id`, [id]);
+    const [failedRow] = await sql.execute(
+      `insert into request_activity (request_id, date, activity_type, activity_text, performed_by, effect_id, created_at, updated_at)
+       values (?, now(), ?, 'the email could not be sent', 'COI Automated Document System', ?, now(), now()) returning id`, [id, EMAIL_FAILED_ACTIVITY, effect.id]);
+    const resent = await call(h, admin, 'POST', '/api/v1/send-email', { requestId: id, templateTitle: 'Certificate Revoked', retryOf: failedRow.id });
+    expect(resent.status, JSON.stringify(resent.body)).toBeLessThan(300);
+    const second = await h.sink.waitFor((m) => m.subject === `Request ${number}: certificate revoked` && m.messageId !== mail.messageId, 60_000);
+    expect(second.text).toContain('Reason: Coverage cancelled. The rental was cancelled.');
 
     // twice: a clear Conflict in the error shape, nothing more written or sent
     const again = await revoke(id, code, { reason: 'Issued in error' });
