@@ -7,6 +7,7 @@ import type { RequestType } from './reference-lists';
 import { CLOCK_TEMPLATE_ORDER, type ClockTemplateTitle } from './request-clocks';
 import { DECIDED_STATUSES, STATUS, type RequestStatus } from './request-status';
 import { REQUEST_RETURNED_TO_REVIEW, wakeReasonOf } from './wake-ups';
+import { CERTIFICATE_REVOKED_TEMPLATE } from './issued-letters';
 
 /** The twelve template titles of spec 2 §9.3 with the order values listed there (paired in listed order). */
 export const EMAIL_TEMPLATE_TITLES = {
@@ -35,8 +36,13 @@ export const EMAIL_TEMPLATE_ORDER: ReadonlyArray<readonly [EmailTemplateTitle, n
 export const ALL_EMAIL_TEMPLATE_ORDER: ReadonlyArray<readonly [EmailTemplateTitle | ClockTemplateTitle, number]> = [
   ...EMAIL_TEMPLATE_ORDER, ...CLOCK_TEMPLATE_ORDER,
 ];
-/** Every title an email may be sent (again) with: the above, plus the wake-up's (seeded beside them, db/seed-data.ts). */
-export const ALL_EMAIL_TEMPLATE_TITLES: readonly string[] = [...ALL_EMAIL_TEMPLATE_ORDER.map(([title]) => title), REQUEST_RETURNED_TO_REVIEW];
+/**
+ * Every title an email may be sent (again) with: the above, plus the wake-up's and the revocation's (seeded beside
+ * them, db/seed-data.ts; the revocation's only again, after it failed: api/services/request-commands.ts).
+ */
+export const ALL_EMAIL_TEMPLATE_TITLES: readonly string[] = [
+  ...ALL_EMAIL_TEMPLATE_ORDER.map(([title]) => title), REQUEST_RETURNED_TO_REVIEW, CERTIFICATE_REVOKED_TEMPLATE,
+];
 
 export interface StatusChange {
   requestType: RequestType;

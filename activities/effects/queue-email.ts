@@ -24,6 +24,7 @@ export function queueEmailActivity(deps: { orm: Orm; config: AppConfig }) {
     }
     let kind: EffectRef['kind'] = 'email';
     let letterDocumentId: number | null = null;
+    let additionalInformation: string | number | undefined;
     if (input.retryOf) {
       const failedRow = await em.findOne(RequestActivitySchema, { id: input.retryOf, requestId: request.id, activityType: EMAIL_FAILED_ACTIVITY });
       const failed = failedRow?.effectId ? await em.findOne(RequestEffectSchema, failedRow.effectId) : null;
@@ -32,11 +33,14 @@ export function queueEmailActivity(deps: { orm: Orm; config: AppConfig }) {
       }
       kind = failed.kind;
       letterDocumentId = failed.letterDocumentId ?? null;
+      // what that email had to say (a revocation's reason, an expired release) is said again
+      additionalInformation = (failed.snapshot as { variables?: Record<string, string | number> }).variables?.additionalInformation;
     }
     const snapshot = await takeSnapshot(em, request, {
       at: new Date().toISOString(), publicUrl: deps.config.publicUrl, timeZone: deps.config.clockPolicy.calendar.timeZone, withLetter: kind === 'letter-and-email' && !letterDocumentId,
     });
     if (input.recipients?.length) snapshot.recipients = input.recipients;
+    if (additionalInformation) snapshot.variables.additionalInformation = additionalInformation;
     // Who asked for it, in the trail beside the automated "email sent" row (keyed: a retried activity writes one).
     em.create(RequestActivitySchema, {
       requestId: request.id, date: new Date(), activityType: 'Email', activityText: emailRequestedAuditText(input.templateTitle, !!input.retryOf),

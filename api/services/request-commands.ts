@@ -13,7 +13,7 @@ import {
 import {
   COMPLETED_STATUSES, hasErrors, NO_POLICY_YEAR_REASON, isCertificateType, certificateCoverageError, issuesCertificate, isFinished, MESSAGES, officeToday, PRODUCT_NAME, requestKindOf,
   SIGNED_RELEASE_MESSAGES, signedReleaseDateError, STATUS, zonedDay, type RequestStatus,
-  onDemandRecipients, emailRecipients,
+  onDemandRecipients, emailRecipients, CERTIFICATE_REVOKED_TEMPLATE, REVOKED_EMAIL_ON_DEMAND,
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
 import type { Actor } from '../../workflows/request.messages';
@@ -297,6 +297,8 @@ export async function sendTemplateEmail(ctx: CommandContext, body: SendEmailBody
   if (!row) throw notFound(`No record found for id '${body.requestId}'`);
   if (!row.requestNumber || (row.status === STATUS.draft && !row.submitDate)) throw badRequest('This request has not been submitted yet: there is no email to send');
   if (body.retryOf) await assertRetryable(ctx, row.id, body.retryOf);
+  // What a revocation email says comes from the revocation: it is sent again after a failure, never on demand.
+  else if (body.templateTitle === CERTIFICATE_REVOKED_TEMPLATE) throw badRequest(REVOKED_EMAIL_ON_DEMAND, { templateTitle: REVOKED_EMAIL_ON_DEMAND });
   let recipients: string[] | null = null;
   if (body.recipients !== undefined && !body.retryOf) {
     const parsed = onDemandRecipients(row.requesterEmail, body.recipients);
