@@ -62,5 +62,5 @@ export type VerificationAnswer = Static<typeof VerificationAnswer>;
  * A code as printed, typed or scanned. Anything up to a URL segment's length is accepted here, so that a malformed
  * code reaches the same lookup and the same answer as an unknown one.
  */
-export const VerificationCodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 256, description: 'the verification code, as printed or typed' }) });
+export const VerificationCodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 100, description: 'the verification code, as printed or typed (the router refuses longer path segments, 414, on every route)' }) });
 export type VerificationCodeParams = Static<typeof VerificationCodeParams>;
