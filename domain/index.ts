@@ -37,3 +37,5 @@ export * from './date-range-picking';
 export * from './first-certificate-checklist';
 export * from './administrator-rights';
 export * from './university-addresses';
+export * from './verification-code';
+export * from './issued-letters';

@@ -17,6 +17,7 @@ import { RequestActivitySchema } from './request-activity.entity';
 import { RequestSchema } from './request.entity';
 import { UserSchema } from './user.entity';
 import { SamlMessageIdSchema } from './saml-message.entity';
+import { IssuedLetterSchema } from './issued-letter.entity';
 
 export * from './admin.entity';
 export * from './account-token.entity';
@@ -36,6 +37,7 @@ export * from './request.entity';
 export * from './user.entity';
 export * from './saml-message.entity';
 export * from './security-event.entity';
+export * from './issued-letter.entity';
 
 export const ALL_ENTITIES = [
   AdminSchema, CounterSchema, DocumentSchema, RequestEffectSchema, EmailTemplateSchema, PersonSchema, PolicyYearSchema,
@@ -48,4 +50,6 @@ export const ALL_ENTITIES = [
   SamlMessageIdSchema,
   // identity you can trust (issue #16)
   EmailConfirmationSchema, SecurityEventSchema,
+  // certificates that prove themselves: verification codes, digests, status
+  IssuedLetterSchema,
 ];

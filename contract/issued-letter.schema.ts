@@ -1,0 +1,37 @@
+/**
+ * Issued certificates and claim-history letters of a request (`GET /requests/:id/certificates`) and an
+ * administrator's revocation (`POST /requests/:id/certificates/:code/revoke`). Rules: domain/issued-letters.ts,
+ * domain/verification-code.ts.
+ */
+import { Type, type Static } from 'typebox';
+import { CERTIFICATE_STATUSES, ISSUED_LETTER_KINDS, REVOKE_NOTE_MAX_LENGTH, REVOKE_REASONS, type RevokeReason } from '../domain';
+import { Id, Nullable, NullableTimestamp, StringEnum, Timestamp } from './primitives';
+
+/** A code as printed (`XXXX-XXXX-XXXXX`) or typed: the server normalizes it (case, dashes, look-alikes). */
+export const VerificationCodeParam = Type.String({ minLength: 1, maxLength: 40, description: 'the verification code, as printed or typed' });
+
+/** One issued letter of a request, newest first in the list. */
+export const IssuedLetterItem = Type.Object({
+  code: Type.String({ description: 'the verification code as printed (XXXX-XXXX-XXXXX)' }),
+  kind: StringEnum(ISSUED_LETTER_KINDS),
+  status: StringEnum(CERTIFICATE_STATUSES),
+  issuedAt: Timestamp,
+  supersededAt: NullableTimestamp,
+  revokedAt: NullableTimestamp,
+  revokeReason: Type.Unsafe<RevokeReason | null>({ type: ['string', 'null'], enum: [...REVOKE_REASONS, null] }),
+  documentId: Nullable(Type.Integer({ minimum: 1, description: 'the PDF as a document of the request; null once an administrator removed it' })),
+});
+export type IssuedLetterItem = Static<typeof IssuedLetterItem>;
+
+export const IssuedLetterList = Type.Object({ items: Type.Array(IssuedLetterItem) });
+export type IssuedLetterList = Static<typeof IssuedLetterList>;
+
+export const CertificateParams = Type.Object({ id: Id, code: VerificationCodeParam });
+export type CertificateParams = Static<typeof CertificateParams>;
+
+/** `POST /requests/:id/certificates/:code/revoke` (administrators). */
+export const RevokeCertificateBody = Type.Object({
+  reason: StringEnum(REVOKE_REASONS),
+  note: Type.Optional(Nullable(Type.String({ maxLength: REVOKE_NOTE_MAX_LENGTH, description: 'required when the reason is "Other"' }))),
+}, { additionalProperties: false });
+export type RevokeCertificateBody = Static<typeof RevokeCertificateBody>;
