@@ -1,4 +1,4 @@
-import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
+import { useState, type DragEvent, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
@@ -22,7 +22,9 @@ export function VerifyPage() {
   const [typedError, setTypedError] = useState<string | undefined>();
   const [dragging, setDragging] = useState(false);
   const [fileName, setFileName] = useState<string | null>(null);
-  useEffect(() => { setTyped(codeInPath ?? ''); }, [codeInPath]);
+  // A new code in the address (a link to the newer certificate, the browser's Back) shows in the field.
+  const [typedFor, setTypedFor] = useState(codeInPath);
+  if (typedFor !== codeInPath) { setTypedFor(codeInPath); setTyped(codeInPath ?? ''); setFileName(null); }
 
   const byCode = useQuery({
     queryKey: ['verify', codeInPath],
