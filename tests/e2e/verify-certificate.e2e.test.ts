@@ -55,7 +55,7 @@ const lettersOf = async (id: number) => (await call(h, admin, 'GET', `/api/v1/re
 let approved: Promise<{ id: number; number: number; pdf: Buffer }> | null = null;
 
 /** One approved Event certificate for the file's tests, its PDF from the approval email (made once, when first asked). */
-function approvedCertificate() {
+function approvedCertificate(): Promise<{ id: number; number: number; pdf: Buffer }> {
   approved ??= (async () => {
     const id = await certificateDraft(h, employee, 'Event', { certificateHolder: 'Crystal Ballroom LLC', eventName: 'Spring Gala' });
     const submitted = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
@@ -63,7 +63,7 @@ function approvedCertificate() {
     const number = submitted.body.requestNumber as number;
     expect((await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.approved, verified: true })).status).toBe(200);
     const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} approved: certificate of insurance`, 120_000);
-    return { id, number, pdf: mail.attachments[0].content };
+    return { id, number, pdf: Buffer.from(mail.attachments[0].content) };
   })();
   return approved;
 }
@@ -128,7 +128,7 @@ describe('a holder checks a certificate, signed out', () => {
     await shot(adminPage, 'request-page');
 
     await portal.signOut().catch(() => undefined);
-    const context = await portal.browser.newContext({ baseURL: h.baseUrl, viewport: { width: 1280, height: 900 } });
+    const context = await portal.browser.newContext({ baseURL: h.baseUrl!, viewport: { width: 1280, height: 900 } });
     portal.a11y.watch(await context.newPage());
     const signedOut = context.pages()[0];
     await signedOut.goto(`/verify/${secondCode}`);
