@@ -21,6 +21,7 @@ import { recordStatusChangeActivity } from './legacy/record-status-change';
 import { sendTemplatedEmailActivity } from './legacy/send-templated-email';
 import type { Mailer } from './mailer';
 import type { ChromiumPdfRenderer } from './pdf/chromium-pdf-renderer';
+import type { LetterSigner } from './pdf/letter-signer';
 import type { LegacyRequestActivities, RequestActivities } from '../workflows/request-activities.types';
 import type { WakeUpActivities } from '../workflows/wake-up-activities.types';
 import type { ExportActivities } from '../workflows/export-activities.types';
@@ -28,7 +29,11 @@ import { writeExportActivity } from './exports/write-export';
 import { findRequestsToWakeActivity } from './wake-ups/find-requests-to-wake';
 import { wakeRequestActivity } from './wake-ups/wake-request';
 
-export interface ActivityDeps { orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig }
+export interface ActivityDeps {
+  orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig;
+  /** the office's signature on issued PDFs (null: LETTER_SIGNING=off); when absent, read from `config` */
+  signer?: LetterSigner | null;
+}
 
 /** Activities of the request task queue (everything but Chromium). */
 export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities & WakeUpActivities & ExportActivities {

@@ -122,6 +122,56 @@ export interface AppConfig {
    * outside production the seeded directory's `ohsu.example` by default.
    */
   universityEmailDomains: string[];
+  /** The office's digital signature on every issued PDF; see LetterSigningSettings. */
+  letterSigning: LetterSigningSettings;
+}
+
+/**
+ * The office's signing certificate (a PKCS#12 file with its RSA key) that signs every issued letter and certificate
+ * (activities/pdf/letter-signer.ts): LETTER_SIGNING_P12 (the file's bytes in base64: `base64 -w0 office.p12`) and
+ * LETTER_SIGNING_P12_PASSWORD. LETTER_SIGNING=off issues unsigned PDFs (on by default). With NODE_ENV=production and
+ * signing on, the worker (the one process that holds the key and signs) refuses to start without both; elsewhere a
+ * self-signed development certificate is made at first start under `<DATA_DIR>/letter-signing/`.
+ */
+export interface LetterSigningSettings {
+  enabled: boolean;
+  p12: Buffer | null;
+  p12Password: string | null;
+  /** where development keeps its generated certificate */
+  developmentDir: string;
+}
+
+/** What production needs to sign letters, and what each is for (the worker's refusal names the missing ones). */
+export const LETTER_SIGNING_SETTINGS = {
+  LETTER_SIGNING_P12: "the office's signing certificate and key (PKCS#12), base64: every issued PDF is signed with it",
+  LETTER_SIGNING_P12_PASSWORD: 'the password of that PKCS#12 file',
+} as const;
+
+export function letterSigningSettings(env: NodeJS.ProcessEnv, dataDir: string): LetterSigningSettings {
+  const raw = env.LETTER_SIGNING?.trim().toLowerCase() || 'on';
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`LETTER_SIGNING must be on or off (got "${env.LETTER_SIGNING}")`);
+  const p12 = env.LETTER_SIGNING_P12?.replace(/\s+/g, '') || '';
+  if (p12 && !/^[A-Za-z0-9+/]+={0,2}$/.test(p12)) throw new ConfigError('LETTER_SIGNING_P12 must be the PKCS#12 file in base64 (base64 -w0 office.p12)');
+  return {
+    enabled: raw === 'on',
+    p12: p12 ? Buffer.from(p12, 'base64') : null,
+    p12Password: env.LETTER_SIGNING_P12_PASSWORD ?? null,
+    developmentDir: path.join(dataDir, 'letter-signing'),
+  };
+}
+
+/**
+ * With NODE_ENV=production and signing on, refuses to start without the office's certificate and its password,
+ * naming each missing setting (in the manner of PRODUCTION_REQUIRED_SETTINGS). Called by the worker at start.
+ */
+export function refuseUnsignedLettersInProduction(config: Pick<AppConfig, 'production' | 'letterSigning'>): void {
+  if (!config.production || !config.letterSigning.enabled) return;
+  const missing = (Object.keys(LETTER_SIGNING_SETTINGS) as Array<keyof typeof LETTER_SIGNING_SETTINGS>).filter((name) =>
+    name === 'LETTER_SIGNING_P12' ? !config.letterSigning.p12?.length : config.letterSigning.p12Password === null);
+  if (!missing.length) return;
+  throw new ConfigError(`With NODE_ENV=production the worker does not start without the office's signing certificate: ${missing.join(', ')}.\n`
+    + missing.map((name) => `  ${name} is not set: ${LETTER_SIGNING_SETTINGS[name]}`).join('\n')
+    + '\n(docs/OPERATIONS.md "Signing certificate" says how to install it; LETTER_SIGNING=off issues unsigned PDFs.)');
 }
 
 /**
@@ -274,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     clockPolicy: clockPolicySetting(env),
     maxCachedWorkflows: positiveSetting('WORKER_MAX_CACHED_WORKFLOWS', env.WORKER_MAX_CACHED_WORKFLOWS, 250),
     effectRetryWindowMs: positiveHours('EFFECT_RETRY_WINDOW_HOURS', env.EFFECT_RETRY_WINDOW_HOURS, 72),
+    letterSigning: letterSigningSettings(env, dataDir),
   };
 }
 

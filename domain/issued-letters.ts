@@ -120,7 +120,7 @@ export interface ClaimHistoryLetterFacts {
 export type IssuedLetterFacts = CertificateFacts | ClaimHistoryLetterFacts;
 
 /** The insured activity in one line: the description's values joined, long text cut at `max` characters. */
-export function oneLineActivity(description: Array<[string, string]>, max = 160): string {
+export function oneLineActivity(description: Array<[string, string]>, max = 200): string {
   const text = description.map(([label, value]) => `${label}: ${value.replace(/\s+/g, ' ').trim()}`).join('; ');
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 }

@@ -5,6 +5,7 @@ import { LETTER_FAILED_PREFIX } from '../../domain';
 import type { DocumentFiles } from '../../storage/document-files';
 import type { Mailer } from '../mailer';
 import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
+import type { LetterSigner } from '../pdf/letter-signer';
 import type { EffectKeyInput, SendEffectEmailResult } from '../../workflows/request-activities.types';
 import { renderEffectLetterActivity } from './render-letter';
 import { sendEffectEmailActivity } from './send-email';
@@ -17,7 +18,7 @@ import { sendEffectEmailActivity } from './send-email';
  * ("the letter could not be generated: …") and keeps its retryability; the email half's failures pass unchanged
  * (`DeliveredNotMarked` included, which the retry window never gives up on).
  */
-export function issueLetterAndEmailActivity(deps: { orm: Orm; pdf: ChromiumPdfRenderer; files: DocumentFiles; mailer: Mailer; config: AppConfig }) {
+export function issueLetterAndEmailActivity(deps: { orm: Orm; pdf: ChromiumPdfRenderer; files: DocumentFiles; mailer: Mailer; config: AppConfig; signer?: LetterSigner | null }) {
   const renderLetter = renderEffectLetterActivity(deps);
   const sendEmail = sendEffectEmailActivity(deps);
   return async function issueLetterAndEmail(input: EffectKeyInput): Promise<SendEffectEmailResult> {

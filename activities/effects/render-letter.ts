@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
+import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { GENERATED_DOCUMENT_AUTHOR } from '../../domain';
 import { DocumentFiles } from '../../storage/document-files';
 import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
-import { renderLetterDocument } from '../pdf/letter-documents';
+import { letterDocumentOf, renderLetterDocument } from '../pdf/letter-documents';
+import type { LetterSigner } from '../pdf/letter-signer';
+import { loadLetterSigner } from '../pdf/letter-signing-key';
+import { verificationMark } from '../pdf/verification-block.html';
+import { issuedLetterFacts, issuedLetterKindOf, reserveVerificationCode } from './issued-letters';
 import type { EffectKeyInput } from '../../workflows/request-activities.types';
 import { withHeartbeat } from './heartbeat';
 import { lettersRendered } from '../metrics';
@@ -24,8 +30,9 @@ const EFFECT_TO_PRINT_SQL = `
   where e.idempotency_key = ?`;
 
 /**
- * The letter stored as a document of the request, its audit row and the effect's link to it, in one statement (all
- * or nothing). A new claim-history letter also answers the "letter may be out of date" flag of a CS-STARS upload
+ * The letter stored as a document of the request, its audit row, the effect's link to it and (for a certificate or
+ * claim-history letter) its verification record issued with the signed bytes' SHA-256, superseding the request's
+ * current letter of the same kind, in one statement (all or nothing; the one-current rule is checked at commit). A new claim-history letter also answers the "letter may be out of date" flag of a CS-STARS upload
  * (issue #10 item 5), but only when its snapshot was taken after the upload flagged it: a letter printed late from
  * an older snapshot would not show the new claims. Plain SQL, so the request's `version` (an administrator's open
  * page) is untouched.
@@ -42,6 +49,15 @@ const STORE_LETTER_SQL = `
     update requests set letter_stale_since = null where id = ? and ?::boolean and letter_stale_since <= ?::timestamptz
   ), linked as (
     update request_effects set letter_document_id = (select id from document), updated_at = now() where id = ?
+  ), issued as (
+    update issued_letters set document_id = (select id from document), sha256 = ?, issued_at = now(), updated_at = now()
+    where id = ?::int
+    returning id, request_id, letter_kind
+  ), superseded as (
+    update issued_letters old set superseded_at = now(), superseded_by_id = issued.id, updated_at = now()
+    from issued
+    where old.request_id = issued.request_id and old.letter_kind = issued.letter_kind and old.id <> issued.id
+      and old.issued_at is not null and old.superseded_at is null and old.revoked_at is null
   )
   select id from document`;
 
@@ -49,7 +65,12 @@ const STORE_LETTER_SQL = `
  * Prints the effect's letter from its snapshot and stores it as a document of the request (once per effect: a
  * retry finds the document by the effect's key).
  */
-export function renderEffectLetterActivity(deps: { orm: Orm; pdf: ChromiumPdfRenderer; files: DocumentFiles }) {
+export function renderEffectLetterActivity(deps: {
+  orm: Orm; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig;
+  /** the office's signature (null: LETTER_SIGNING=off); read from the settings when not given */
+  signer?: LetterSigner | null;
+}) {
+  const signer = deps.signer !== undefined ? deps.signer : loadLetterSigner(deps.config);
   return async function renderEffectLetter(input: EffectKeyInput): Promise<{ documentId: number }> {
     const db = deps.orm.em.getConnection();
     const [effect] = await db.execute<EffectToPrint[]>(EFFECT_TO_PRINT_SQL, [input.key]);
@@ -62,8 +83,16 @@ export function renderEffectLetterActivity(deps: { orm: Orm; pdf: ChromiumPdfRen
     const { letter } = effect.snapshot;
     if (!letter) throw ApplicationFailure.nonRetryable('The snapshot of this change holds no letter', 'BadRequest');
 
-    const { html, baseName, description } = renderLetterDocument(letter);
-    const bytes = await withHeartbeat(() => deps.pdf.render(html));
+    // Certificates and claim-history letters carry a verification code, reserved before printing (it is on the paper).
+    const doc = letterDocumentOf(letter);
+    const kind = issuedLetterKindOf(doc);
+    const facts = issuedLetterFacts(doc);
+    const issued = kind && facts ? await reserveVerificationCode(db, { requestId: effect.requestId, key: input.key, kind, facts }) : null;
+    const mark = issued ? await verificationMark(deps.config.publicUrl, issued.code) : null;
+    const { html, baseName, description } = renderLetterDocument(letter, mark);
+    const printed = Buffer.from(await withHeartbeat(() => deps.pdf.render(html)));
+    const bytes = signer ? await signer.sign(printed, `${description} issued by the Risk Management Office`) : printed;
+    const sha256 = createHash('sha256').update(bytes).digest();
     lettersRendered.inc();
     const [{ count: sameName }] = await db.execute<Array<{ count: number }>>(
       'select count(*)::int as count from documents where request_id = ? and name like ?', [effect.requestId, `${baseName}%`]);
@@ -75,6 +104,7 @@ export function renderEffectLetterActivity(deps: { orm: Orm; pdf: ChromiumPdfRen
       effect.requestId, `Generated "${name}"`, LETTER_AUTHOR, `${input.key}:letter`,
       effect.requestId, isClaimHistoryLetter(letter), effect.createdAt,
       effect.id,
+      sha256, issued?.id ?? null,
     ]);
     return { documentId: document.id };
   };

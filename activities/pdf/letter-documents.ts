@@ -4,6 +4,7 @@
  */
 import { certificateHtml, letterOfIntentHtml, type CertificateData } from './certificate.html';
 import { credentialingLetterHtml, type CredentialingLetterData } from './credentialing-letter.html';
+import type { VerificationMark } from './verification-block.html';
 
 export type LetterDocument =
   | ({ kind: 'credentialing-letter' } & CredentialingLetterData)
@@ -12,15 +13,23 @@ export type LetterDocument =
 
 export interface RenderedLetter { html: string; baseName: string; description: string }
 
-export function renderLetterDocument(letter: LetterDocument | CredentialingLetterData): RenderedLetter {
-  const doc: LetterDocument = 'kind' in letter ? letter : { kind: 'credentialing-letter', ...letter };
+/** The document a snapshot's letter is: credentialing letters of snapshots taken before the union have no `kind`. */
+export const letterDocumentOf = (letter: LetterDocument | CredentialingLetterData): LetterDocument =>
+  ('kind' in letter ? letter : { kind: 'credentialing-letter', ...letter });
+
+/**
+ * The letter's HTML and names. `verification` (certificates and claim-history letters) prints the code and its QR;
+ * a letter of intent is not a certificate and carries none.
+ */
+export function renderLetterDocument(letter: LetterDocument | CredentialingLetterData, verification?: VerificationMark | null): RenderedLetter {
+  const doc = letterDocumentOf(letter);
   switch (doc.kind) {
     case 'certificate':
-      return { html: certificateHtml(doc), baseName: `Certificate of Insurance ${doc.requestNumber}`, description: 'Certificate of Insurance' };
+      return { html: certificateHtml(doc, verification), baseName: `Certificate of Insurance ${doc.requestNumber}`, description: 'Certificate of Insurance' };
     case 'letter-of-intent':
       return { html: letterOfIntentHtml(doc), baseName: `Letter of Intent ${doc.requestNumber}`, description: 'Letter of Intent' };
     default:
-      return { html: credentialingLetterHtml(doc), baseName: `Claim History and Insurance Verification ${doc.requestNumber}`, description: 'Approval letter' };
+      return { html: credentialingLetterHtml(doc, verification), baseName: `Claim History and Insurance Verification ${doc.requestNumber}`, description: 'Approval letter' };
   }
 }
 

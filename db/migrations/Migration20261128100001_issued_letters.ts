@@ -18,8 +18,9 @@ import { Migration } from '@mikro-orm/migrations';
  * Keys and indexes:
  * - `verification_code` unique (the public page's lookup; stored normalized, 13 symbols).
  * - `sha256` indexed (the drop-a-PDF check looks the file's digest up).
- * - one current letter per request and kind (issued, neither superseded nor revoked): a partial unique index, which
- *   is also the "current certificate of a request" lookup; `(request_id, issued_at)` lists a request's letters.
+ * - one current letter per request and kind (issued, neither superseded nor revoked): a partial exclusion constraint
+ *   checked at commit, whose index is also the "current certificate of a request" lookup; `(request_id, issued_at)`
+ *   lists a request's letters.
  * - request_id → requests RESTRICT, like every child of a request that keeps a record (only drafts are deleted, and
  *   a draft issued nothing). document_id → documents SET NULL: an administrator may remove the letter's file, but
  *   the record of what was issued (code, digest, facts, status) stays checkable. revoked_by → users SET NULL.
@@ -59,8 +60,10 @@ export class Migration20261128100001_issued_letters extends Migration {
     this.addSql(`alter table "issued_letters" add constraint "issued_letters_revoked_by_foreign" foreign key ("revoked_by") references "users" ("id") on update cascade on delete set null;`);
     this.addSql(`create index "issued_letters_sha256_index" on "issued_letters" ("sha256") where "sha256" is not null;`);
     this.addSql(`create index "issued_letters_request_id_issued_at_index" on "issued_letters" ("request_id", "issued_at");`);
-    this.addSql(`create unique index "issued_letters_current_index" on "issued_letters" ("request_id", "letter_kind")
-      where "issued_at" is not null and "superseded_at" is null and "revoked_at" is null;`);
+    // An exclusion constraint rather than a unique index: it can be checked at commit (the statement that issues a
+    // letter marks the new one issued and the old one superseded in CTEs whose order PostgreSQL does not promise).
+    this.addSql(`alter table "issued_letters" add constraint "issued_letters_one_current" exclude using btree ("request_id" with =, "letter_kind" with =)
+      where ("issued_at" is not null and "superseded_at" is null and "revoked_at" is null) deferrable initially deferred;`);
     this.addSql(`create index if not exists "issued_letters_document_id_index" on "issued_letters" ("document_id") where "document_id" is not null;`);
     this.addSql(`create index if not exists "issued_letters_superseded_by_id_index" on "issued_letters" ("superseded_by_id") where "superseded_by_id" is not null;`);
   }

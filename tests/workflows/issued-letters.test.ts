@@ -1,0 +1,144 @@
+/**
+ * Certificates that prove themselves, the issuing half, on real parts (PostgreSQL, Temporal, Chromium, SMTP sink):
+ * every approved certificate and claim-history letter carries a verification code and its QR, is recorded with the
+ * SHA-256 of the signed bytes that went out, is signed (PAdES baseline B) so poppler's pdfsig says valid, and a
+ * new letter for the same request supersedes the previous one.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentSchema, IssuedLetterSchema } from '../../db/entities';
+import { formatVerificationCode, isWellFormedVerificationCode, STATUS } from '../../domain';
+import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
+import { eventually } from '../support/eventually';
+import { alteredCopy, pdfsig } from '../support/pdfsig';
+import { startHarness, type Harness } from '../support/portal-harness';
+
+const run = promisify(execFile);
+let h: Harness;
+let employee: Session;
+let requester: Session;
+let admin: Session;
+
+beforeAll(async () => {
+  h = await startHarness();
+  employee = await loginEmployee(h);
+  requester = await loginRequester(h);
+  admin = await loginAdmin(h);
+});
+afterAll(async () => { await h?.stop(); });
+
+async function withPdfFile<T>(bytes: Uint8Array, work: (file: string, dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'coi-issued-'));
+  const file = path.join(dir, 'letter.pdf');
+  await writeFile(file, bytes);
+  try {
+    return await work(file, dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+const pdfText = (bytes: Uint8Array) => withPdfFile(bytes, async (file) => (await run('pdftotext', ['-layout', file, '-'])).stdout);
+const pageCount = (bytes: Uint8Array) => withPdfFile(bytes, async (file) => Number(/Pages:\s+(\d+)/.exec((await run('pdfinfo', [file])).stdout)?.[1]));
+/** The QR read back from the printed page, as a phone would (pdftoppm, then zbarimg). */
+const qrOf = (bytes: Uint8Array) => withPdfFile(bytes, async (file, dir) => {
+  await run('pdftoppm', ['-png', '-r', '150', '-singlefile', file, path.join(dir, 'page')]);
+  if (process.env.KEEP_LETTER_PNG) await writeFile(process.env.KEEP_LETTER_PNG, await readFile(path.join(dir, 'page.png')));
+  return (await run('zbarimg', ['--raw', '-q', path.join(dir, 'page.png')])).stdout.trim();
+});
+const readAll = async (stream: AsyncIterable<Buffer>) => { const chunks: Buffer[] = []; for await (const c of stream) chunks.push(c); return Buffer.concat(chunks); };
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const issued = (requestId: number) => h.orm.em.fork().find(IssuedLetterSchema, { requestId }, { orderBy: { id: 'asc' } });
+
+async function approvedCertificate() {
+  const id = await certificateDraft(h, employee, 'Rental');
+  const sub = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
+  expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+  const number = sub.body.requestNumber as number;
+  const decided = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.approved, verified: false });
+  expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+  const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} approved: certificate of insurance`, 90_000);
+  return { id, number, pdf: mail.attachments[0].content };
+}
+
+describe('a certificate carries a verification code, a QR code and the office\'s signature', () => {
+  it('prints the code and a QR that opens <PUBLIC_URL>/verify/<code>, records the signed bytes\' digest and the facts, one page', async () => {
+    const { id, pdf } = await approvedCertificate();
+    const [row] = await issued(id);
+    expect(row).toMatchObject({ letterKind: 'certificate', supersededAt: null, revokedAt: null });
+    expect(isWellFormedVerificationCode(row.verificationCode)).toBe(true);
+    expect(row.issuedAt).toBeInstanceOf(Date);
+    const printed = formatVerificationCode(row.verificationCode);
+
+    const text = await pdfText(pdf);
+    expect(text).toContain(`Verification code: ${printed}`);
+    expect(text.replace(/\s+/g, ' ')).toContain(`go to ${h.config.publicUrl}/verify and enter the code`);
+    expect(await pageCount(pdf)).toBe(1);
+    expect(await qrOf(pdf)).toBe(`${h.config.publicUrl}/verify/${printed}`);
+
+    // The digest is the one of the bytes the holder received (the emailed attachment), which are the stored document's.
+    expect(Buffer.from(row.sha256!).toString('hex')).toBe(sha256(pdf));
+    const document = await h.orm.em.fork().findOneOrFail(DocumentSchema, { id: row.documentId! });
+    const stored = await readAll(h.files.read(document.storedName));
+    expect(sha256(stored)).toBe(sha256(pdf));
+
+    expect(row.facts).toMatchObject({
+      kind: 'certificate', kindLabel: 'Certificate of Insurance', certificateHolder: 'Hertz Rent-A-Car',
+    });
+    expect(row.facts.kind === 'certificate' && row.facts.insuredActivity).toMatch(/^Rental vehicle: .{20,}/);
+    expect(row.facts.kind === 'certificate' && row.facts.policies.length).toBeGreaterThan(0);
+  });
+
+  it('is signed: pdfsig says "Signature is Valid." (PAdES, ETSI.CAdES.detached), and one changed byte says Digest Mismatch', async () => {
+    const { pdf } = await approvedCertificate();
+    const report = await pdfsig(pdf);
+    expect(report.output).toContain('Signature Validation: Signature is Valid.');
+    expect(report).toMatchObject({ count: 1, valid: true, signatureType: 'ETSI.CAdES.detached', wholeDocument: true, signedBy: 'COI portal development signing' });
+    const altered = await pdfsig(alteredCopy(pdf));
+    expect(altered.valid).toBe(false);
+    expect(altered.validation).toBe('Digest Mismatch.');
+  });
+
+  it('a new certificate for the same request supersedes the previous one in the same statement; codes differ', async () => {
+    const { id } = await approvedCertificate();
+    const regenerated = await call(h, admin, 'POST', '/api/v1/generate-pdfs', { requestId: id });
+    expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200);
+    const rows = await eventually(async () => {
+      const found = await issued(id);
+      return found.length === 2 && found[1].issuedAt ? found : undefined;
+    }, 60_000);
+    const [first, second] = rows;
+    expect(first.supersededById).toBe(second.id);
+    expect(first.supersededAt).toBeInstanceOf(Date);
+    expect(second.supersededAt).toBeNull();
+    expect(second.verificationCode).not.toBe(first.verificationCode);
+    expect(Buffer.from(second.sha256!).equals(Buffer.from(first.sha256!))).toBe(false);
+    // at most one current letter per request and kind
+    const current = await h.orm.em.fork().getConnection().execute(
+      `select count(*)::int as n from issued_letters where request_id = ? and issued_at is not null and superseded_at is null and revoked_at is null`, [id]);
+    expect(current[0].n).toBe(1);
+  });
+});
+
+describe('a claim-history letter', () => {
+  it('carries its code and signature; the record keeps the clinician and the date only, no claims data', async () => {
+    const id = await credentialingDraft(h, requester, { firstName: 'Morgan', lastName: 'Reyes' });
+    const sub = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });
+    const number = sub.body.requestNumber as number;
+    expect((await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.approved, verified: true })).status).toBe(200);
+    const mail = await h.sink.waitFor((m) => m.subject.startsWith(`Request ${number} approved`) && m.attachments.length > 0, 90_000);
+    const pdf = mail.attachments[0].content;
+    const [row] = await issued(id);
+    expect(row.letterKind).toBe('claimHistoryLetter');
+    expect(Object.keys(row.facts).sort()).toEqual(['clinicianName', 'kind', 'kindLabel', 'letterDate', 'timeZone']);
+    expect(row.facts).toMatchObject({ kind: 'claimHistoryLetter', clinicianName: 'Morgan Reyes' });
+    expect(await pdfText(pdf)).toContain(`Verification code: ${formatVerificationCode(row.verificationCode)}`);
+    expect(await pageCount(pdf)).toBe(1);
+    expect((await pdfsig(pdf)).valid).toBe(true);
+    expect(Buffer.from(row.sha256!).toString('hex')).toBe(sha256(pdf));
+  });
+});
