@@ -151,11 +151,11 @@ describe('a holder checks a certificate, signed out', () => {
     await page.waitForURL(/\/verify\/[0-9a-z]+$/i);
     await expect.poll(() => page.getByRole('heading', { level: 2, name: /^Status: / }).innerText(), { timeout: 30_000 }).toMatch(/^Status: (Valid|Superseded)$/);
 
-    await page.getByLabel('PDF file').setInputFiles({ name: 'certificate.pdf', mimeType: 'application/pdf', buffer: request.pdf });
+    await page.getByLabel('PDF file', { exact: true }).setInputFiles({ name: 'certificate.pdf', mimeType: 'application/pdf', buffer: request.pdf });
     await expect.poll(() => page.locator('.verify-facts').innerText(), { timeout: 30_000 }).toContain(code);
     const altered = Buffer.from(request.pdf);
     altered[Math.floor(altered.length / 2)] ^= 0x01;
-    await page.getByLabel('PDF file').setInputFiles({ name: 'altered.pdf', mimeType: 'application/pdf', buffer: altered });
+    await page.getByLabel('PDF file', { exact: true }).setInputFiles({ name: 'altered.pdf', mimeType: 'application/pdf', buffer: altered });
     await expect.poll(() => page.getByRole('heading', { level: 2, name: /^Status: / }).innerText(), { timeout: 30_000 }).toBe('Status: Not issued by us');
     expect(await page.getByRole('status').first().innerText()).toContain('not byte for byte a certificate or letter we issued');
     await shot(page, 'altered-file');
