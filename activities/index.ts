@@ -15,6 +15,7 @@ import { clockStartActivity, recordClockEffectActivity, recordSignedReleaseActiv
 import { notingAttemptFailures } from './effects/note-attempt-failure';
 import { issueLetterAndEmailActivity } from './effects/issue-letter-and-email';
 import { renderEffectLetterActivity } from './effects/render-letter';
+import { revokeCertificateActivity } from './effects/revoke-certificate';
 import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
 import { generateLetterActivity } from './legacy/generate-letter';
 import { recordStatusChangeActivity } from './legacy/record-status-change';
@@ -56,6 +57,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     findRequestsToWake: findRequestsToWakeActivity(deps),
     wakeRequest: wakeRequestActivity(deps),
     writeExport: writeExportActivity(deps),
+    revokeCertificate: revokeCertificateActivity(deps),
   };
 }
 

@@ -47,6 +47,7 @@ import samlRoutes from './routes/saml';
 import discussionRoutes from './routes/discussions';
 import sendEmailRoutes from './routes/send-email';
 import generatePdfRoutes from './routes/generate-pdfs';
+import issuedLetterRoutes from './routes/issued-letters';
 import userRoutes from './routes/users';
 import claimHistoryRoutes from './routes/claim-history';
 import csStarsRoutes from './routes/cs-stars';
@@ -123,6 +124,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(requestActivityRoutes);
     await api.register(sendEmailRoutes);
     await api.register(generatePdfRoutes);
+    await api.register(issuedLetterRoutes); // verification codes and revocation
     await api.register(discussionRoutes);
     await api.register(passwordRoutes);
     await api.register(emailConfirmationRoutes); // proven email ownership (issue #16)

@@ -2,6 +2,7 @@
 import { ALL_EMAIL_TEMPLATE_ORDER, EMAIL_TEMPLATE_TITLES as T, type EmailTemplateTitle } from '../domain/notification-template';
 import { CLOCK_TEMPLATE_TITLES as C, type ClockTemplateTitle } from '../domain/request-clocks';
 import { REQUEST_RETURNED_TO_REVIEW, REQUEST_RETURNED_TO_REVIEW_ORDER } from '../domain/wake-ups';
+import { CERTIFICATE_REVOKED_TEMPLATE, CERTIFICATE_REVOKED_TEMPLATE_ORDER } from '../domain/issued-letters';
 import { NON_EMPLOYEE_IS_CODES, PRODUCT_NAME, STUDENT_IS_CODE } from '../domain/reference-lists';
 
 export const DEV_ADMIN = { email: 'admin@coi-portal.local', password: 'Admin-Pass1', firstName: 'Riley', lastName: 'Manager' };
@@ -111,8 +112,17 @@ export const WAKE_UP_EMAIL_TEMPLATE = {
     requestLine + link + signature,
 };
 
+/** The requester hears that a certificate or claim-history letter of the request was revoked, and why. */
+export const CERTIFICATE_REVOKED_EMAIL_TEMPLATE = {
+  title: CERTIFICATE_REVOKED_TEMPLATE,
+  order: CERTIFICATE_REVOKED_TEMPLATE_ORDER,
+  subject: 'Request {{requestNumber}}: certificate revoked',
+  body: 'Dear {{requesterName}},\n\n{{additionalInformation}}\n\nPlease do not use the revoked document any more. ' +
+    'If you still need one, open your request or contact us.\n\n' + requestLine + link + signature,
+};
+
 /** Templates seeded beside the twelve of the spec (issue #10 onwards), each a separate entry with its own order. */
-export const EXTRA_EMAIL_TEMPLATES = [WAKE_UP_EMAIL_TEMPLATE];
+export const EXTRA_EMAIL_TEMPLATES = [WAKE_UP_EMAIL_TEMPLATE, CERTIFICATE_REVOKED_EMAIL_TEMPLATE];
 
 /** The first year (July 1) of the policy year in force on `now`. */
 const policyYearStartOf = (now: Date) => (now.getUTCMonth() >= 6 ? now.getUTCFullYear() : now.getUTCFullYear() - 1);

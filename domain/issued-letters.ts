@@ -45,8 +45,8 @@ export const ISSUED_LETTER_MESSAGES = {
 
 /** The parts of an issued-letter row the status depends on. */
 export interface IssuedLetterState {
-  revokedAt: Date | string | null;
-  supersededAt: Date | string | null;
+  revokedAt?: Date | string | null;
+  supersededAt?: Date | string | null;
 }
 
 export function certificateStatus(row: IssuedLetterState): CertificateStatus {
@@ -124,3 +124,35 @@ export function oneLineActivity(description: Array<[string, string]>, max = 200)
   const text = description.map(([label, value]) => `${label}: ${value.replace(/\s+/g, ' ').trim()}`).join('; ');
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 }
+
+/**
+ * The email the requester (and the request's other recipients) receive when a certificate is revoked: a template of
+ * its own on the templates page, seeded beside the others (db/seed-data.ts). What was revoked and why reaches it as
+ * `{{additionalInformation}}`, the variable for what a particular email must say.
+ */
+export const CERTIFICATE_REVOKED_TEMPLATE = 'Certificate Revoked';
+/** after the wake-up's (60) */
+export const CERTIFICATE_REVOKED_TEMPLATE_ORDER = 65;
+/** the audit trail's activity type of a revocation */
+export const CERTIFICATE_REVOKED_ACTIVITY = 'Certificate Revoked';
+
+export interface RevokedLetterDescription {
+  kindLabel: string;
+  /** printed form `XXXX-XXXX-XXXXX` */
+  code: string;
+  /** the office's date of issue as people read it */
+  issuedOn: string;
+  reason: RevokeReason;
+  note?: string | null;
+}
+
+/** The lines the revocation email says (its `additionalInformation`) and the audit row's text. */
+export function revokedNoticeText(d: RevokedLetterDescription): string {
+  const note = d.note?.trim();
+  return `The ${d.kindLabel} with verification code ${d.code}, issued ${d.issuedOn}, has been revoked. Reason: ${d.reason}.`
+    + (note ? ` ${note}` : '')
+    + ' Anyone who checks its code is told it is no longer valid.';
+}
+
+export const revokeAuditText = (d: RevokedLetterDescription) =>
+  `Revoked ${d.kindLabel} ${d.code} (issued ${d.issuedOn}): ${d.reason}${d.note?.trim() ? ` (${d.note.trim()})` : ''}`;

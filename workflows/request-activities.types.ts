@@ -92,6 +92,14 @@ export interface EffectRef { key: string; kind: 'email' | 'letter-and-email' | '
 export interface QueueLetterInput { key: string; requestId: number; sendWithEmail: boolean; templateTitle: string; actor: ActorRef }
 export interface QueueLetterResult { effect: EffectRef; state: 'pending' | 'sent' | 'failed' }
 
+/** An administrator revokes an issued certificate or claim-history letter: the record, its audit row and the email, keyed by the command. */
+export interface RevokeCertificateInput {
+  key: string; requestId: number; code: string; reason: string; note: string | null; actor: ActorRef;
+  /** the administrator's user id (revoked_by) */
+  revokedBy: number | null;
+}
+export interface RevokeCertificateResult { effect: EffectRef; state: 'pending' | 'sent' | 'failed'; revokedAt: string }
+
 export interface EffectKeyInput { key: string }
 export interface EffectFailureInput { key: string; reason: string }
 export interface SendEffectEmailResult { messageId: string; recipients: string[]; possiblyTwice: boolean; alreadySent: boolean }
@@ -117,6 +125,7 @@ export interface RequestActivities {
   runStart(input: RunStartInput): Promise<RunStartResult>;
   recordClockEffect(input: RecordClockEffectInput): Promise<EffectRef>;
   recordSignedRelease(input: RecordSignedReleaseInput): Promise<void>;
+  revokeCertificate(input: RevokeCertificateInput): Promise<RevokeCertificateResult>;
 }
 
 // ---- Legacy: the activities of workflow runs recorded before the `commands-and-effects` patch. ----

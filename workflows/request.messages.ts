@@ -103,6 +103,16 @@ export const generateLetterUpdate = defineUpdate<GenerateLetterResult, [Generate
 export const letterEffectKeyOf = (commandId: string) => `effect:${commandId}`;
 export const stateQuery = defineQuery<RequestWorkflowState>('state');
 /**
+ * An administrator revokes an issued certificate or claim-history letter (its verification code, normalized) for a
+ * reason category of domain/issued-letters.ts. The update id is the command id (`revoke:<number>:<code>`): a repeated
+ * press is the same update. The record, its audit row and the requester's email effect are written together; the
+ * email goes out like any other effect.
+ */
+export interface RevokeCertificateCommand { commandId: string; code: string; reason: string; note: string | null; actor: Actor; revokedBy: number | null }
+export interface RevokeCertificateResult { revokedAt: string }
+export const revokeCertificateUpdate = defineUpdate<RevokeCertificateResult, [RevokeCertificateCommand]>('revokeCertificate');
+export const revokeEffectKeyOf = (commandId: string) => `effect:${commandId}`;
+/**
  * The administrator recorded the signed release date of a credentialing request (`yyyy-mm-dd`, validated by the API
  * with domain/request-clocks.ts). The workflow writes it with an audit row and arms the release expiry.
  */

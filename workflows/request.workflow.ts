@@ -26,9 +26,10 @@ import { applyLifecycleEvent, type LifecycleEvent } from '../domain/request-life
 import { LETTER_FAILED_PREFIX } from '../domain/messages';
 import { ALL_EMAIL_TEMPLATE_TITLES, EMAIL_TEMPLATE_TITLES, notificationTemplateFor, requesterConfirmationFor } from '../domain/notification-template';
 import { generatesLetter, isFinished, stampsCompletionDate, STATUS } from '../domain/request-status';
+import { revokeErrors } from '../domain/issued-letters';
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
-  discussionPostedUpdate, generateLetterUpdate, letterEffectKeyOf, letterTaskQueue, recordSignedReleaseUpdate, reopenUpdate,
+  discussionPostedUpdate, generateLetterUpdate, letterEffectKeyOf, revokeCertificateUpdate, revokeEffectKeyOf, letterTaskQueue, recordSignedReleaseUpdate, reopenUpdate,
   REQUEST_WORKFLOW_SHAPE, sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate, wakeUpdate,
   type Actor, type RequestWorkflowInput, type RequestWorkflowState, type StatusResult,
 } from './request.messages';
@@ -281,6 +282,22 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
     });
     if (effectState === 'pending' && !queue.some((q) => q.key === effect.key)) enqueue(effect);
     return { effectKey: effect.key };
+  });
+
+  // Revoking an issued certificate or letter (a new handler: no existing path changes, recorded histories replay).
+  // Under the lock, so the run cannot end between the record and queueing the requester's email.
+  setHandler(revokeCertificateUpdate, ({ commandId, code, reason, note, actor, revokedBy }) => locked(async () => {
+    const { effect, state: effectState, revokedAt } = await records.revokeCertificate({
+      key: revokeEffectKeyOf(commandId), requestId: state.requestId, code, reason, note, actor, revokedBy,
+    });
+    if (effectState === 'pending' && !queue.some((q) => q.key === effect.key)) enqueue(effect);
+    return { revokedAt };
+  }), {
+    validator: ({ reason, note }) => {
+      const errors = revokeErrors({ reason, note });
+      const message = errors.reason ?? errors.note;
+      if (message) throw ApplicationFailure.nonRetryable(message, 'BadRequest');
+    },
   });
 
   async function carryOut(effect: EffectRef): Promise<void> {

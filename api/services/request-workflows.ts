@@ -15,7 +15,7 @@ import {
 import { applyLifecycleEvent, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
 import {
   requestWorkflowId, discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, reopenUpdate, sendEmailUpdate, setStatusUpdate, submitUpdate,
-  type Actor, type StatusResult,
+  revokeCertificateUpdate, type Actor, type RevokeCertificateCommand, type StatusResult,
 } from '../../workflows/request.messages';
 import { requestStartOperation } from '../../temporal/request-workflow-start';
 import { ApiError, badRequest, conflict, unavailable } from '../errors';
@@ -209,4 +209,14 @@ export async function endDraftWorkflow(access: WorkflowAccess, requestNumber: nu
       if (!(error instanceof WorkflowNotFoundError)) throw error;
     }
   });
+}
+
+/** `revoke:<number>:<code>`: revoking one letter is one command, however often it is pressed. */
+export const revokeCommandIdOf = (requestNumber: number, code: string) => `revoke:${requestNumber}:${code}`;
+
+/** An administrator revokes an issued certificate or letter: the request's workflow records it and emails the requester. */
+export function revokeCertificate(access: WorkflowAccess, request: RequestRow, command: RevokeCertificateCommand): Promise<{ revokedAt: string }> {
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(revokeCertificateUpdate, {
+    args: [command], updateId: command.commandId, startWorkflowOperation: startOperation(access, request),
+  }));
 }

@@ -142,3 +142,81 @@ describe('a claim-history letter', () => {
     expect(Buffer.from(row.sha256!).toString('hex')).toBe(sha256(pdf));
   });
 });
+
+describe('revoking a certificate', () => {
+  const revoke = (id: number, code: string, body: Record<string, unknown>, session = admin) =>
+    call(h, session, 'POST', `/api/v1/requests/${id}/certificates/${code}/revoke`, body);
+  const list = async (id: number, session = admin) => {
+    const res = await call(h, session, 'GET', `/api/v1/requests/${id}/certificates`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.items as Array<Record<string, unknown>>;
+  };
+
+  it('an administrator revokes with a reason: the record, the audit row and the requester\'s email ("Certificate Revoked")', async () => {
+    const { id, number } = await approvedCertificate();
+    const [item] = await list(id, employee); // the requester sees the list too
+    expect(item).toMatchObject({ kind: 'certificate', status: 'Valid', revokedAt: null, revokeReason: null });
+    const code = item.code as string;
+    expect(code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{5}$/);
+
+    // typed as a person would: lower case, no dashes
+    const res = await revoke(id, code.toLowerCase().replace(/-/g, ''), { reason: 'Coverage cancelled', note: 'The rental was cancelled.' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ code, status: 'Revoked', revokeReason: 'Coverage cancelled' });
+
+    const mail = await h.sink.waitFor((m) => m.subject === `Request ${number}: certificate revoked`, 60_000);
+    expect(mail.to).toContain('employee@ohsu.example');
+    expect(mail.text).toContain(`The Certificate of Insurance with verification code ${code}`);
+    expect(mail.text).toContain('Reason: Coverage cancelled. The rental was cancelled.');
+
+    const [row] = await issued(id);
+    expect(row).toMatchObject({ revokeReason: 'Coverage cancelled', revokeNote: 'The rental was cancelled.' });
+    expect(row.revokedAt).toBeInstanceOf(Date);
+    expect(row.revokedBy).toBe(admin.user.id);
+    const audit = await h.orm.em.fork().getConnection().execute(
+      `select activity_type as "type", activity_text as "text", performed_by as "by" from request_activity where request_id = ? and activity_type = 'Certificate Revoked'`, [id]);
+    expect(audit).toHaveLength(1);
+    expect(audit[0].text).toContain(`Revoked Certificate of Insurance ${code}`);
+    expect(audit[0].text).toContain('Coverage cancelled');
+
+    // twice: a clear Conflict in the error shape, nothing more written or sent
+    const again = await revoke(id, code, { reason: 'Issued in error' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ name: 'Conflict', message: 'This certificate has already been revoked.' });
+    expect((await list(id))[0]).toMatchObject({ status: 'Revoked', revokeReason: 'Coverage cancelled' });
+  });
+
+  it('refuses a superseded certificate, an unknown code, a missing reason or an "Other" without a note, and non-administrators', async () => {
+    const { id } = await approvedCertificate();
+    expect((await call(h, admin, 'POST', '/api/v1/generate-pdfs', { requestId: id })).status).toBe(200);
+    const items = await eventually(async () => {
+      const found = await list(id);
+      return found.length === 2 ? found : undefined;
+    }, 60_000);
+    const [current, old] = items;
+    expect(current.status).toBe('Valid');
+    expect(old).toMatchObject({ status: 'Superseded' });
+    expect(old.supersededAt).toBeTruthy();
+
+    const superseded = await revoke(id, old.code as string, { reason: 'Issued in error' });
+    expect(superseded.status).toBe(409);
+    expect(superseded.body.message).toMatch(/superseded by a newer one/);
+    expect((await revoke(id, 'ABCD-EFGH-JKMNP', { reason: 'Issued in error' })).status).toBe(404);
+    expect((await revoke(id, 'not-a-code', { reason: 'Issued in error' })).status).toBe(404);
+    const other = await revoke(id, current.code as string, { reason: 'Other' });
+    expect(other.status).toBe(400);
+    expect(other.body.errors).toMatchObject({ note: 'Say why the certificate is revoked.' });
+    expect((await revoke(id, current.code as string, { reason: 'Because' })).status).toBe(400);
+    expect((await revoke(id, current.code as string, { reason: 'Issued in error' }, employee)).status).toBe(403);
+    expect((await list(id))[0]).toMatchObject({ status: 'Valid' });
+
+    // revoked, then a new certificate: the revoked one stays Revoked, the new one is Valid
+    expect((await revoke(id, current.code as string, { reason: 'Details changed' })).status).toBe(200);
+    expect((await call(h, admin, 'POST', '/api/v1/generate-pdfs', { requestId: id })).status).toBe(200);
+    const after = await eventually(async () => {
+      const found = await list(id);
+      return found.length === 3 ? found : undefined;
+    }, 60_000);
+    expect(after.map((i) => i.status)).toEqual(['Valid', 'Revoked', 'Superseded']);
+  });
+});
