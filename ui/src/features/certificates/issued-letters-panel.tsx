@@ -39,12 +39,12 @@ export function IssuedLettersPanel({ requestId, isAdmin }: { requestId: number; 
           <tbody>
             {items.map((letter) => (
               <tr key={letter.code}>
-                <td><Link className="verify-code" to={paths.verify.getHref(letter.code)}>{letter.code}</Link></td>
-                <td>{ISSUED_LETTER_KIND_LABELS[letter.kind]}</td>
-                <td>{displayDate(letter.issuedAt)}</td>
-                <td>{statusText(letter)}</td>
+                <td data-label="Verification code"><Link className="verify-code" to={paths.verify.getHref(letter.code)}>{letter.code}</Link></td>
+                <td data-label="Kind">{ISSUED_LETTER_KIND_LABELS[letter.kind]}</td>
+                <td data-label="Issued">{displayDate(letter.issuedAt)}</td>
+                <td data-label="Status">{statusText(letter)}</td>
                 {isAdmin && (
-                  <td>{letter.status === 'Valid' && (
+                  <td data-label="Action">{letter.status === 'Valid' && (
                     <button type="button" className="button button--small button--danger-outline" aria-label={`Revoke ${letter.code}`}
                       onClick={() => { setDone(''); setRevoking(letter); }}>Revoke</button>
                   )}</td>
