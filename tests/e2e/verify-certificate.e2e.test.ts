@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEV_ADMIN } from '../../db/seed-data';
+import { DEV_ADMIN, DEV_INTERNAL_REQUESTER } from '../../db/seed-data';
 import { formatVerificationCode, newVerificationCode, STATUS, VERIFICATION_CODE_RANDOM_BYTES } from '../../domain';
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
@@ -127,7 +127,13 @@ describe('a holder checks a certificate, signed out', () => {
     await expect.poll(() => section.innerText(), { timeout: 60_000 }).toMatch(/Revoked \d\d\/\d\d\/\d{4} \(Coverage cancelled\)/);
     await shot(adminPage, 'request-page');
 
-    await portal.signOut().catch(() => undefined);
+    // The requester sees the same list, without the action.
+    const requesterPage = await portal.openAs(DEV_INTERNAL_REQUESTER, `/requests/certificate/${request.id}`);
+    const own = requesterPage.getByRole('region', { name: 'Certificates and Letters Issued' });
+    await own.waitFor();
+    await expect.poll(() => own.innerText()).toMatch(new RegExp(`${secondCode}[\\s\\S]*Revoked[\\s\\S]*${firstCode}[\\s\\S]*Superseded`));
+    expect(await own.getByRole('button').count()).toBe(0);
+
     const context = await portal.browser.newContext({ baseURL: h.baseUrl!, viewport: { width: 1280, height: 900 } });
     portal.a11y.watch(await context.newPage());
     const signedOut = context.pages()[0];
