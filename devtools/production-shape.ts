@@ -34,6 +34,7 @@ import { startTemporalServer } from '../temporal/temporal-server';
 import { startDevIdp } from './dev-idp/dev-idp-server';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 import { LETTER_CHROMIUM_PATH } from '../config/app-config';
+import { loadOrCreateDevelopmentP12 } from '../activities/pdf/letter-signing-key';
 import { API_NODE_FLAGS, API_PROCESS_ENV } from '../config/api-process';
 
 type Log = (line: string) => void;
@@ -194,6 +195,7 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
   const apiUrls = apiPorts.map((port) => `http://127.0.0.1:${port}`);
   const base = { ...process.env };
   delete base.NODE_OPTIONS; // plain Node, as in the image: no tsx loader
+  const officeSigning = loadOrCreateDevelopmentP12(path.join(dataDir, 'office-signing'));
   const env: NodeJS.ProcessEnv = {
     ...base,
     NODE_ENV: 'production',
@@ -207,6 +209,9 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     TEMPORAL_TASK_QUEUE: 'coi-requests',
     SMTP_URL: sink.url,
     JWT_SECRET: secrets.jwtSecret,
+    // The office's signing certificate, as an operator installs it (a self-signed stand-in kept in the data folder).
+    LETTER_SIGNING_P12: officeSigning.p12.toString('base64'),
+    LETTER_SIGNING_P12_PASSWORD: officeSigning.password,
     WORKFLOW_BUNDLE_PATH: path.join(distDir, 'workflow-bundle.js'),
     CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH,
     TRUST_PROXY: '127.0.0.1',

@@ -72,6 +72,8 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/request-activity/{id}': ADMIN,
   'POST /api/v1/send-email': ADMIN,
   'POST /api/v1/generate-pdfs': ADMIN,
+  'GET /api/v1/requests/{id}/certificates': OWNER_OR_ADMIN,
+  'POST /api/v1/requests/{id}/certificates/{code}/revoke': ADMIN,
 
   'GET /api/v1/users': ADMIN,
   'GET /api/v1/users/{id}': OWNER_OR_ADMIN, // an external user reads their own profile

@@ -34,6 +34,8 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/request-activity/{id}': ['get'],
   '/api/v1/send-email': ['post'],
   '/api/v1/generate-pdfs': ['post'],
+  '/api/v1/requests/{id}/certificates': ['get'],
+  '/api/v1/requests/{id}/certificates/{code}/revoke': ['post'],
   '/api/v1/users/{id}/password': ['patch'],
   '/api/v1/password-reset': ['post'],
   '/api/v1/password-reset/{id}': ['get', 'patch'],

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeSelfSignedP12 } from '../../activities/pdf/letter-signing-key';
 import { dropDatabase } from '../../db/database';
 import { DEV_ADMIN, SEED_EMAIL_TEMPLATES, EXTRA_EMAIL_TEMPLATES, seedPolicyYears } from '../../db/seed-data';
 import { buildProduction, type BuildResult } from '../../scripts/build';
@@ -36,6 +37,10 @@ let build: BuildResult;
 const running: ChildProcess[] = [];
 
 interface Run { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+
+/** The office's signing certificate, as an operator installs it (LETTER_SIGNING_P12). */
+const OFFICE_P12_PASSWORD = randomBytes(12).toString('hex');
+const OFFICE_P12 = makeSelfSignedP12('Risk Management Office (test)', OFFICE_P12_PASSWORD);
 
 /** `node <outDir>/<entry>.js [args]` with a production environment: no tsx loader, no NODE_OPTIONS. */
 function node(entry: string, env: Record<string, string | undefined>, args: string[] = []): Run {
@@ -56,6 +61,8 @@ function node(entry: string, env: Record<string, string | undefined>, args: stri
       RISK_MANAGEMENT_PHONE: '503-494-1234',
       RISK_MANAGEMENT_EMAIL: 'riskmanagement@university.example',
       LOG_LEVEL: 'warn',
+      LETTER_SIGNING_P12: OFFICE_P12.toString('base64'),
+      LETTER_SIGNING_P12_PASSWORD: OFFICE_P12_PASSWORD,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -200,6 +207,13 @@ describe('production build', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
   });
+
+  it('node dist/worker.js refuses to start without the office\'s signing certificate, naming the settings', async () => {
+    const run = node('worker', { LETTER_SIGNING_P12: undefined, LETTER_SIGNING_P12_PASSWORD: undefined, WORKFLOW_BUNDLE_PATH: path.join(outDir, 'workflow-bundle.js') });
+    expect(await run.exited, run.output()).not.toBe(0);
+    expect(run.output()).toContain("the worker does not start without the office's signing certificate: LETTER_SIGNING_P12, LETTER_SIGNING_P12_PASSWORD.");
+    expect(run.output()).not.toMatch(/worker polling/);
+  }, 120_000);
 
   it('node dist/worker.js polls with the prebuilt workflow bundle', async () => {
     const run = node('worker', { WORKFLOW_BUNDLE_PATH: path.join(outDir, 'workflow-bundle.js') });

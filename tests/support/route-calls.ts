@@ -67,6 +67,8 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'GET /api/v1/request-activity/{id}': (_h, fx) => get(`/request-activity/${fx.activityId}`)(_h, fx),
   'POST /api/v1/send-email': (_h, fx) => send('POST', '/send-email', { requestId: fx.requestId, templateTitle: 'Not a template' })(_h, fx),
   'POST /api/v1/generate-pdfs': (_h, fx) => send('POST', '/generate-pdfs', { requestId: fx.requestId })(_h, fx),
+  'GET /api/v1/requests/{id}/certificates': (_h, fx) => get(`/requests/${fx.requestId}/certificates`)(_h, fx),
+  'POST /api/v1/requests/{id}/certificates/{code}/revoke': (_h, fx) => send('POST', `/requests/${fx.requestId}/certificates/ABCD-EFGH-JKMNP/revoke`, { reason: 'Issued in error' })(_h, fx),
 
   'GET /api/v1/users': get('/users'),
   'GET /api/v1/users/{id}': (_h, fx) => get(`/users/${fx.ownUserId}`)(_h, fx),
