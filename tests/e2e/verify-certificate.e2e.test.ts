@@ -77,7 +77,9 @@ beforeAll(async () => {
 /** Opens a page signed out and waits for the check's answer. */
 async function openSignedOut(url: string): Promise<Page> {
   const { page } = portal;
-  await page.goto(url);
+  const response = await page.goto(url);
+  // The page itself asks search engines to keep away, as its API answers do.
+  expect(response?.headers()['x-robots-tag']).toMatch(/noindex/);
   await page.getByRole('heading', { level: 2, name: /^Status: / }).waitFor({ timeout: 30_000 });
   return page;
 }
