@@ -59,7 +59,7 @@ export const VerificationAnswer = Type.Object({
 export type VerificationAnswer = Static<typeof VerificationAnswer>;
 
 /**
- * A code as printed, typed or scanned. Anything up to a URL segment's length is accepted here, so that a malformed
+ * A code as printed, typed or scanned. Anything the router takes (100 characters) is accepted here, so that a malformed
  * code reaches the same lookup and the same answer as an unknown one.
  */
 export const VerificationCodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 100, description: 'the verification code, as printed or typed (the router refuses longer path segments, 414, on every route)' }) });
