@@ -32,7 +32,9 @@ const EFFECT_TO_PRINT_SQL = `
 /**
  * The letter stored as a document of the request, its audit row, the effect's link to it and (for a certificate or
  * claim-history letter) its verification record issued with the signed bytes' SHA-256, superseding the request's
- * current letter of the same kind, in one statement (all or nothing; the one-current rule is checked at commit). A new claim-history letter also answers the "letter may be out of date" flag of a CS-STARS upload
+ * current letter of the same kind, in one statement (all or nothing; the one-current rule is checked at commit: a
+ * letter of the same request issued at the same moment makes one of the two fail, and its retry supersedes the
+ * other). A new claim-history letter also answers the "letter may be out of date" flag of a CS-STARS upload
  * (issue #10 item 5), but only when its snapshot was taken after the upload flagged it: a letter printed late from
  * an older snapshot would not show the new claims. Plain SQL, so the request's `version` (an administrator's open
  * page) is untouched.
@@ -62,8 +64,9 @@ const STORE_LETTER_SQL = `
   select id from document`;
 
 /**
- * Prints the effect's letter from its snapshot and stores it as a document of the request (once per effect: a
- * retry finds the document by the effect's key).
+ * Prints the effect's letter from its snapshot, signs it with the office's certificate and stores it as a document
+ * of the request (once per effect: a retry finds the document by the effect's key, and a retry before that prints
+ * the verification code the first attempt reserved).
  */
 export function renderEffectLetterActivity(deps: {
   orm: Orm; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig;
@@ -88,7 +91,7 @@ export function renderEffectLetterActivity(deps: {
     const kind = issuedLetterKindOf(doc);
     const facts = issuedLetterFacts(doc);
     const issued = kind && facts ? await reserveVerificationCode(db, { requestId: effect.requestId, key: input.key, kind, facts }) : null;
-    const mark = issued ? await verificationMark(deps.config.publicUrl, issued.code) : null;
+    const mark = issued ? await verificationMark(deps.config.publicUrl, issued.code, !!signer) : null;
     const { html, baseName, description } = renderLetterDocument(letter, mark);
     const printed = Buffer.from(await withHeartbeat(() => deps.pdf.render(html)));
     const bytes = signer ? await signer.sign(printed, `${description} issued by the Risk Management Office`) : printed;

@@ -14,13 +14,15 @@ export interface VerificationMark {
   /** where a person types the code: `<PUBLIC_URL>/verify` */
   pageUrl: string;
   qrSvg: string;
+  /** the PDF will carry the office's digital signature (LETTER_SIGNING on): the block says so */
+  signed: boolean;
 }
 
-export async function verificationMark(publicUrl: string, storedCode: string): Promise<VerificationMark> {
+export async function verificationMark(publicUrl: string, storedCode: string, signed = true): Promise<VerificationMark> {
   const url = verificationUrl(publicUrl, storedCode);
   // Medium error correction (a crease or a stamp on paper) and a two-module quiet zone scanners need.
   const qrSvg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-  return { code: formatVerificationCode(storedCode), url, pageUrl: url.slice(0, url.lastIndexOf('/')), qrSvg };
+  return { code: formatVerificationCode(storedCode), url, pageUrl: url.slice(0, url.lastIndexOf('/')), qrSvg, signed };
 }
 
 const escape = (text: string) =>
@@ -33,6 +35,6 @@ export function verificationBlockHtml(mark: VerificationMark | null | undefined,
 <div style="width:80px;height:80px;flex:none" aria-hidden="true">${mark.qrSvg.replace('<svg ', '<svg width="80" height="80" ')}</div>
 <div><strong style="font-size:10pt">Verification code: <span style="font-family:'Liberation Mono','DejaVu Sans Mono',monospace;letter-spacing:0.5px">${escape(mark.code)}</span></strong><br>
 Check that this ${escape(what)} is genuine and still in force: scan the QR code, or go to <strong>${escape(mark.pageUrl)}</strong> and enter the
-code. The page says whether it is valid, superseded by a newer one, or revoked. This PDF is digitally signed by the Risk Management Office.</div>
+code. The page says whether it is valid, superseded by a newer one, or revoked.${mark.signed ? ' This PDF is digitally signed by the Risk Management Office.' : ''}</div>
 </section>`;
 }

@@ -77,6 +77,7 @@ describe('a certificate carries a verification code, a QR code and the office\'s
     const text = await pdfText(pdf);
     expect(text).toContain(`Verification code: ${printed}`);
     expect(text.replace(/\s+/g, ' ')).toContain(`go to ${h.config.publicUrl}/verify and enter the code`);
+    expect(text.replace(/\s+/g, ' ')).toContain('This PDF is digitally signed by the Risk Management Office.');
     expect(await pageCount(pdf)).toBe(1);
     expect(await qrOf(pdf)).toBe(`${h.config.publicUrl}/verify/${printed}`);
 
