@@ -68,6 +68,16 @@ describe('production', () => {
       expect(altered.valid, `byte ${at}`).toBe(false);
     }
     expect((await pdfsig(alteredCopy(signed))).validation).toBe('Digest Mismatch.');
+
+    // PAdES baseline B: the signer's certificate bound by ESS signing-certificate-v2 in the signed attributes, no
+    // signing time there (it is the signature dictionary's /M)
+    const text = signed.toString('latin1');
+    const cms = Buffer.from(/\/Contents\s*<([0-9a-fA-F]+)>/.exec(text)![1], 'hex');
+    const oid = (hex: string) => Buffer.from(hex.replace(/ /g, ''), 'hex');
+    expect(cms.includes(oid('06 0B 2A 86 48 86 F7 0D 01 09 10 02 2F')), 'signing-certificate-v2').toBe(true);
+    expect(cms.includes(oid('06 09 2A 86 48 86 F7 0D 01 09 05')), 'no signingTime attribute').toBe(false);
+    expect(text).toMatch(/\/SubFilter\s*\/ETSI\.CAdES\.detached/);
+    expect(text).toMatch(/\/M\s*\(D:\d{14}/);
     expect((await pdfsig(printed)).count).toBe(0);
   });
 

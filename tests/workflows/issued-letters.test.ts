@@ -5,14 +5,15 @@
  * new letter for the same request supersedes the previous one.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentSchema, IssuedLetterSchema } from '../../db/entities';
-import { formatVerificationCode, isWellFormedVerificationCode, STATUS } from '../../domain';
+import { reserveVerificationCode } from '../../activities/effects/issued-letters';
+import { formatVerificationCode, isWellFormedVerificationCode, STATUS, VERIFICATION_CODE_ALPHABET } from '../../domain';
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { alteredCopy, pdfsig } from '../support/pdfsig';
@@ -221,3 +222,34 @@ describe('revoking a certificate', () => {
     expect(after.map((i) => i.status)).toEqual(['Valid', 'Revoked', 'Superseded']);
   });
 });
+
+describe('the code is reserved before printing', () => {
+  const facts = { kind: 'claimHistoryLetter' as const, kindLabel: 'x', clinicianName: 'A B', letterDate: '2026-11-27', timeZone: 'America/Los_Angeles' };
+
+  it('a retried activity gets the code the first attempt reserved; a drawn code already taken is drawn again', async () => {
+    const { id } = await approvedCertificate();
+    const db = h.orm.em.fork().getConnection();
+    const key = `test-reserve:${id}:${Date.now()}`;
+    const first = await reserveVerificationCode(db, { requestId: id, key, kind: 'claimHistoryLetter', facts });
+    const again = await reserveVerificationCode(db, { requestId: id, key, kind: 'claimHistoryLetter', facts });
+    expect(again).toEqual(first);
+
+    // the random source first repeats the bytes of the taken code, then gives new ones
+    const [taken] = await issued(id);
+    const takenBytes = bytesOf(taken.verificationCode);
+    let draws = 0;
+    const random = (size: number) => (draws++ === 0 ? takenBytes : randomBytes(size));
+    const other = await reserveVerificationCode(db, { requestId: id, key: `${key}:other`, kind: 'claimHistoryLetter', facts }, random);
+    expect(draws).toBe(2);
+    expect(other.code).not.toBe(taken.verificationCode);
+    // reserved, not issued: the request's list does not show them
+    const items = (await call(h, admin, 'GET', `/api/v1/requests/${id}/certificates`)).body.items as unknown[];
+    expect(items).toHaveLength(1);
+  });
+});
+
+/** The 9 random bytes a code was drawn from (5 bits a symbol, the last 7 bits zero). */
+function bytesOf(code: string): Uint8Array {
+  const bits = [...code].map((c) => VERIFICATION_CODE_ALPHABET.indexOf(c).toString(2).padStart(5, '0')).join('').padEnd(72, '0');
+  return Uint8Array.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
+}
