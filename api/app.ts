@@ -56,6 +56,7 @@ import exportRoutes from './routes/export-requests';
 import faqRoutes from './routes/faqs';
 import policyRoutes from './routes/policies';
 import searchRequestRoutes from './routes/search-requests';
+import verificationRoutes from './routes/verification';
 
 /**
  * The CSP the UI runs under: scripts, styles, fonts and calls from this origin only; the ALTCHA widget's
@@ -142,6 +143,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(exportRoutes);
     await api.register(securityLogRoutes);
     await api.register(emailProblemsRoutes);
+    await api.register(verificationRoutes); // public: checks a certificate's code or PDF, no sign-in
   }, { prefix: '/api/v1' });
   await app.register(samlRoutes); // browser endpoints of the university single sign-on: /saml/{product}/…
   await app.register(staticUi);

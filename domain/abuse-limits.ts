@@ -154,3 +154,14 @@ export function chosenAddressMailMessage(scope: 'perUser' | 'perAddress', retryA
 }
 
 export const CURRENT_PASSWORD_TOO_MANY = 'Too many wrong current passwords. Please wait a few minutes and try again.';
+
+// ---- The public verification page ------------------------------------------------------------------------------
+
+/**
+ * Checks of a verification code or a dropped PDF from one client address (no sign-in there). A holder checks one
+ * certificate, a venue's desk a few dozen in a busy hour; at this pace a script needs millennia to hit one of the
+ * 2^65 codes, and a flood of PDFs (hashed, up to the upload limit each) cannot take a process's CPU. Counted in
+ * PostgreSQL (api/services/rate-limits.ts): the code and the PDF checks share one window, in every API process.
+ */
+export const VERIFICATION_LIMIT: WindowLimit = { max: 60, windowMs: MINUTE };
+export const VERIFICATION_TOO_MANY = 'Too many checks from your network. Please wait a minute and try again.';

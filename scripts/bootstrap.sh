@@ -42,7 +42,8 @@ if [ -n "$reason" ]; then
 fi
 
 # System packages the portal needs, installed once when missing (issue #20): Chromium and fonts (letters are PDFs
-# printed by Chromium; the e2e tests drive it) and, for the tests, pdftotext (they read the letters' text).
+# printed by Chromium; the e2e tests drive it) and, for the tests, pdftotext (they read the letters' text) and zbarimg
+# (they read the letters' QR codes).
 ensure_system_packages() {
   missing=""
   # Letters are printed by Debian's headless-only Chromium (CHROMIUM_PATH); the tests drive the UI in the same build
@@ -51,6 +52,8 @@ ensure_system_packages() {
   [ -x "$letters" ] || missing="$missing chromium-headless-shell fonts-liberation fonts-dejavu-core"
   if [ "$mode" = "test" ] && [ -n "${TEST_BROWSER_PATH:-}" ] && [ ! -x "$TEST_BROWSER_PATH" ]; then missing="$missing chromium"; fi
   if [ "$mode" = "test" ] && ! command -v pdftotext >/dev/null 2>&1; then missing="$missing poppler-utils"; fi
+  # The verification e2e test reads the QR code printed on a letter (zbarimg).
+  if [ "$mode" = "test" ] && ! command -v zbarimg >/dev/null 2>&1; then missing="$missing zbar-tools"; fi
   # The restore drill (tests/workflows/restore-drill.test.ts) takes a real pg_dump and pg_restore.
   if [ "$mode" = "test" ] && ! command -v pg_dump >/dev/null 2>&1; then missing="$missing postgresql-client"; fi
   [ -z "$missing" ] && return 0

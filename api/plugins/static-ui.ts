@@ -20,6 +20,9 @@ function pageWithOffice(html: string, office: { timeZone: string; phone: string;
   return html.replace('</head>', `${tags.map((t) => `    ${t}\n`).join('')}  </head>`);
 }
 
+/** `/verify` and `/verify/<code>` (ui/src/lib/paths.ts). */
+const isVerificationPage = (url: string) => /^\/verify(\/|\?|$)/.test(url);
+
 /** Serves the built UI (ui/dist) and answers index.html for every non-API GET, so client routes work on reload. */
 export default fp(async (app) => {
   const root = path.join(app.config.rootDir, 'ui', 'dist');
@@ -27,6 +30,7 @@ export default fp(async (app) => {
   const hasUi = existsSync(indexFile);
   if (hasUi) await app.register(staticFiles, { root, wildcard: false, index: false });
   let page: string | null = null;
+  let verifyPage: string | null = null;
   app.setNotFoundHandler((request, reply) => {
     if (request.method === 'GET' && !request.url.startsWith('/api/')) {
       if (hasUi) {
@@ -34,6 +38,11 @@ export default fp(async (app) => {
         page ??= pageWithOffice(readFileSync(indexFile, 'utf8'), {
           timeZone: app.config.clockPolicy.calendar.timeZone, phone: app.config.riskManagementPhone, email: app.config.riskManagementEmail,
         });
+        // The public verification pages are for holders, not search engines (the header and the page's own tag).
+        if (isVerificationPage(request.url)) {
+          verifyPage ??= page.replace('</head>', '    <meta name="robots" content="noindex, nofollow" />\n  </head>');
+          return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('x-robots-tag', 'noindex, nofollow').send(verifyPage);
+        }
         return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
       }
       return reply.code(503).type('text/plain').send('The UI is not built yet: run  npm run build:ui');

@@ -66,6 +66,9 @@ const ROUTES: Record<string, string[]> = {
   // requests that look after themselves (issue #10)
   '/api/v1/people/{id}': ['get', 'patch'],
   '/api/v1/events': ['get'],
+  // the public check of an issued certificate or letter
+  '/api/v1/verify/{code}': ['get'],
+  '/api/v1/verify/pdf': ['post'],
 };
 
 const jsonSchema = (operation: any, status: string) => operation.responses[status].content['application/json'].schema;
@@ -85,6 +88,8 @@ describe('GET /api/docs/json', () => {
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.paths['/api/v1/authentication'].post.security).toEqual([]);
     expect(doc.paths['/api/v1/health'].get.security).toEqual([]);
+    expect(doc.paths['/api/v1/verify/{code}'].get.security).toEqual([]);
+    expect(doc.paths['/api/v1/verify/pdf'].post.security).toEqual([]);
     expect(doc.paths['/api/v1/requests/{id}'].patch.security).toBeUndefined();
   });
 

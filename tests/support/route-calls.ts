@@ -117,5 +117,7 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'GET /api/v1/export-requests/{id}/file': (_h, fx) => get(`/export-requests/${fx.exportId}/file`)(_h, fx),
   'GET /api/v1/security-log': get('/security-log'),
   'GET /api/v1/email-problems': get('/email-problems'),
+  'GET /api/v1/verify/{code}': get('/verify/0000-0000-00000'),
+  'POST /api/v1/verify/pdf': () => ({ method: 'POST', url: `${V1}/verify/pdf`, ...multipart({}, { name: 'certificate.pdf', type: 'application/pdf', bytes: Buffer.from('%PDF-1.4\n%%EOF\n') }) }),
 };
 

@@ -31,6 +31,7 @@ const DashboardPage = lazyPage(() => import('../features/dashboard/components/da
 const CertificateRequestPage = lazyPage(() => import('../features/requests/components/certificate-request-page'), 'CertificateRequestPage');
 const CredentialingFormPage = lazyPage(() => import('../features/requests/components/credentialing-form-page'), 'CredentialingFormPage');
 const CertificateViewPage = lazyPage(() => import('./routes/request-view-page'), 'CertificateViewPage');
+const VerifyPage = lazyPage(() => import('../features/verify/verify-page'), 'VerifyPage');
 const CredentialingViewPage = lazyPage(() => import('./routes/request-view-page'), 'CredentialingViewPage');
 
 
@@ -50,6 +51,9 @@ export const routes: RouteObject[] = [
             { path: paths.forgotPassword.path, element: <ForgotPasswordPage /> },
             { path: paths.passwordReset.path, element: <ResetPasswordPage /> },
             { path: paths.confirmEmail.path, element: <ConfirmEmailPage /> },
+            // A certificate's holder checks it signed out (or signed in: the page is the same).
+            { path: paths.verifyStart.path, element: <VerifyPage /> },
+            { path: paths.verify.path, element: <VerifyPage /> },
             // Unknown addresses are a 404 for everyone (spec 1 §2): under the public layout, so a signed-out visitor
             // is not sent to login first. Known protected paths stay below, behind the session.
             { path: '*', element: <NotFoundPage /> },

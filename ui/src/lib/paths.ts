@@ -17,6 +17,9 @@ export const paths = {
   password: route('/password'),
   profileEdit: route('/profile/:id/edit', (id: number | string) => `/profile/${id}/edit`),
   search: route('/search'),
+  /** The public check of a certificate or letter (no sign-in): by code, or by its PDF on `/verify`. */
+  verify: route('/verify/:code', (code?: string) => (code ? `/verify/${encodeURIComponent(code)}` : '/verify')),
+  verifyStart: route('/verify'),
   credentialing: {
     new: route('/requests/credentialing/new'),
     edit: route('/requests/credentialing/:id/edit', (id: number | string) => `/requests/credentialing/${id}/edit`),

@@ -16,6 +16,7 @@ import { RequestDocumentsPanel } from '../../features/requests/components/reques
 import { LoadError } from '../../features/requests/components/load-error';
 import { RequestSummary } from '../../features/requests/components/request-summary';
 import { StaleLetterNotice } from '../../features/stale-letters/stale-letter-notice';
+import { IssuedLettersPanel } from '../../features/certificates/issued-letters-panel';
 import { useUser } from '../../lib/auth';
 import { paths } from '../../lib/paths';
 import { getRequest } from '../../lib/request-api';
@@ -119,6 +120,7 @@ function RequestDetails({ request, isAdmin, onChanged }: { request: RequestRecor
   return (
     <>
       <DefinitionDetails request={request} isAdmin={isAdmin} />
+      <IssuedLettersPanel requestId={request.id} isAdmin={isAdmin} />
       <RequestDocumentsPanel request={request} isAdmin={isAdmin} onChanged={onChanged} />
     </>
   );

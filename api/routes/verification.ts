@@ -1,0 +1,63 @@
+/**
+ * The public verification of issued certificates and claim-history letters (no sign-in): by code, or by dropping the
+ * PDF file. Every answer (refusals included) asks search engines not to index it and caches nothing (a status can
+ * change at any time); each call counts in its address's window first.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { VERIFICATION_LIMIT, VERIFICATION_TOO_MANY } from '../../domain';
+import { errorResponses } from '../../contract/error.schema';
+import { VerificationAnswer, VerificationCodeParams } from '../../contract/verification.schema';
+import { ApiError, badRequest } from '../errors';
+import { countHit } from '../services/rate-limits';
+import { looksLikePdf, verifyCode, verifyPdf } from '../services/verification';
+
+const tags = ['verification'];
+export const PDF_REQUIRED = 'Please choose the PDF file of a certificate or letter.';
+
+/** Refuses a call past the address's window (429 with Retry-After). */
+async function countCheck(request: FastifyRequest): Promise<void> {
+  const { hits, resetInMs } = await countHit(request.server.orm.em, `verify|${request.ip}`, VERIFICATION_LIMIT.windowMs);
+  if (hits > VERIFICATION_LIMIT.max) throw new ApiError(429, VERIFICATION_TOO_MANY, { retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) });
+}
+
+/** The uploaded file's bytes, at most `maxBytes` (413 past it); held in memory for the digest only, never stored. */
+async function fileBytes(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  if (!request.isMultipart()) throw badRequest(PDF_REQUIRED, { file: PDF_REQUIRED });
+  const file = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
+  if (!file) throw badRequest(PDF_REQUIRED, { file: PDF_REQUIRED });
+  const chunks: Buffer[] = [];
+  for await (const chunk of file.file) chunks.push(chunk as Buffer);
+  if (file.file.truncated) throw new ApiError(413, 'The file is larger than any certificate we issue; nothing was checked.');
+  return Buffer.concat(chunks);
+}
+
+const verificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-robots-tag', 'noindex, nofollow');
+    reply.header('cache-control', 'no-store');
+  });
+  app.addHook('preHandler', countCheck);
+
+  app.get('/verify/:code', {
+    schema: {
+      tags, summary: 'Check a certificate or letter by its verification code (public)', security: [],
+      description: 'An unknown or malformed code answers 200 `NotIssued` with every other field null: the same body either way.',
+      params: VerificationCodeParams, response: { 200: VerificationAnswer, ...errorResponses(400, 429) },
+    },
+  }, async (request) => verifyCode(app.orm.em, request.params.code));
+
+  app.post('/verify/pdf', {
+    schema: {
+      tags, summary: 'Check a PDF file: is it byte for byte one we issued, and what is its status (public)', security: [],
+      description: 'multipart/form-data with `file` (a PDF). The file is hashed (SHA-256) and forgotten; one changed byte answers `NotIssued`.',
+      response: { 200: VerificationAnswer, ...errorResponses(400, 413, 429) },
+    },
+  }, async (request) => {
+    const bytes = await fileBytes(request, app.config.uploadMaxBytes);
+    if (!looksLikePdf(bytes)) throw badRequest(PDF_REQUIRED, { file: PDF_REQUIRED });
+    return verifyPdf(app.orm.em, bytes);
+  });
+};
+
+export default verificationRoutes;

@@ -1,0 +1,93 @@
+/**
+ * The public check of an issued certificate or claim-history letter: by the code printed on it, or by the SHA-256 of
+ * the PDF file itself. One indexed lookup each (the unique code, the digest's index), joined to the letter that
+ * superseded it for its code.
+ *
+ * An unknown code, a malformed one and a file we did not issue take the same path (a malformed code is looked up
+ * as a value no code can equal, rather than refused early) and get the same answer, so neither the body nor the time
+ * to answer tells whether a code exists. A code reserved for a letter still being printed (`issued_at` null) is not
+ * issued and unknown here.
+ */
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  certificateStatus, formatVerificationCode, isWellFormedVerificationCode, ISSUED_LETTER_KIND_LABELS, normalizeVerificationCode,
+  type IssuedLetterFacts, type IssuedLetterKind, type RevokeReason,
+} from '../../domain';
+import type { VerificationAnswer } from '../../contract/verification.schema';
+
+/** The answer for a code or a file we did not issue: the same whatever was asked. */
+export const NOT_ISSUED: VerificationAnswer = Object.freeze({
+  status: 'NotIssued', code: null, kind: null, kindLabel: null, issuedAt: null,
+  certificate: null, claimHistoryLetter: null, superseded: null, revoked: null,
+}) as VerificationAnswer;
+
+/** A value the lookup compares with that no stored code equals (they are 13 symbols of the alphabet). */
+const NO_CODE = '-';
+
+const SELECT = `
+  select l."verification_code", l."letter_kind", l."issued_at", l."superseded_at", l."revoked_at", l."revoke_reason", l."facts",
+         n."verification_code" as "new_code"
+    from "issued_letters" l
+    left join "issued_letters" n on n."id" = l."superseded_by_id"
+   where l."issued_at" is not null and`;
+/** The SQL of the code lookup (the bench times it bare, beside the endpoint). */
+export const CODE_LOOKUP_SQL = `${SELECT} l."verification_code" = ? limit 1`;
+const DIGEST_LOOKUP_SQL = `${SELECT} l."sha256" = ? order by l."issued_at" desc limit 1`;
+
+interface Row {
+  verification_code: string;
+  letter_kind: IssuedLetterKind;
+  issued_at: Date | string;
+  superseded_at: Date | string | null;
+  revoked_at: Date | string | null;
+  revoke_reason: RevokeReason | null;
+  facts: IssuedLetterFacts | string;
+  new_code: string | null;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** The public answer for a stored letter: its status and what its paper says (never the revocation's note). */
+function answerOf(row: Row): VerificationAnswer {
+  const facts = (typeof row.facts === 'string' ? JSON.parse(row.facts) : row.facts) as IssuedLetterFacts;
+  const status = certificateStatus({ revokedAt: row.revoked_at, supersededAt: row.superseded_at });
+  return {
+    status,
+    code: formatVerificationCode(row.verification_code),
+    kind: row.letter_kind,
+    kindLabel: facts.kindLabel || ISSUED_LETTER_KIND_LABELS[row.letter_kind],
+    issuedAt: iso(row.issued_at),
+    certificate: facts.kind === 'certificate' ? {
+      subtypeLabel: facts.subtypeLabel, certificateHolder: facts.certificateHolder, insuredActivity: facts.insuredActivity,
+      coveragePeriod: facts.coveragePeriod, coverageLine: facts.coverageLine, policies: facts.policies,
+      dateIssued: facts.dateIssued, timeZone: facts.timeZone,
+    } : null,
+    claimHistoryLetter: facts.kind === 'claimHistoryLetter'
+      ? { clinicianName: facts.clinicianName, letterDate: facts.letterDate, timeZone: facts.timeZone } : null,
+    // A revoked letter says so whatever replaced it; a superseded one names its successor.
+    superseded: status === 'Superseded' && row.superseded_at && row.new_code
+      ? { on: iso(row.superseded_at), newCode: formatVerificationCode(row.new_code) } : null,
+    revoked: status === 'Revoked' && row.revoked_at && row.revoke_reason
+      ? { on: iso(row.revoked_at), reasonCategory: row.revoke_reason } : null,
+  };
+}
+
+async function lookUp(em: EntityManager, sql: string, value: string | Buffer): Promise<VerificationAnswer> {
+  const rows = await em.getConnection().execute(sql, [value], 'all') as Row[];
+  return rows[0] ? answerOf(rows[0]) : NOT_ISSUED;
+}
+
+/** The status of the letter printed with `typed` (a code as printed, typed or scanned). */
+export function verifyCode(em: EntityManager, typed: string): Promise<VerificationAnswer> {
+  const code = normalizeVerificationCode(typed);
+  return lookUp(em, CODE_LOOKUP_SQL, isWellFormedVerificationCode(code) ? code : NO_CODE);
+}
+
+/** Whether bytes are a PDF by their header (PDF readers accept it within the first KB). */
+export const looksLikePdf = (bytes: Buffer) => bytes.subarray(0, 1024).includes('%PDF-');
+
+/** The status of the letter whose signed PDF is exactly `bytes` (one changed byte: not issued by us). */
+export function verifyPdf(em: EntityManager, bytes: Buffer): Promise<VerificationAnswer> {
+  return lookUp(em, DIGEST_LOOKUP_SQL, createHash('sha256').update(bytes).digest());
+}
