@@ -1,0 +1,11 @@
+import type { Reports, ReportsQuery } from '../../../../contract/reports.schema';
+import { api } from '../../lib/api-client';
+
+export type { Reports, ReportsQuery };
+
+export const getReports = (query: ReportsQuery, signal?: AbortSignal) => api.get<Reports>('/reports', { query: { ...query }, signal });
+
+/** The page's figures as an xlsx workbook (one sheet per chart, the filter in each header), with the session's token. */
+export const downloadReports = (query: ReportsQuery) => api.blob('/reports.xlsx', { query: { ...query } });
+
+export const reportsFileName = (query: ReportsQuery) => `reports-${query.from}-to-${query.to}.xlsx`;
