@@ -16,6 +16,7 @@
  *   counts the request once, under the kind it was finished as, in every chart.
  * - Periods and date ranges are days of the office's time zone; a period is an ISO week (Monday first) or a month.
  */
+import { addDays, daysBetween } from './business-calendar';
 import { REQUEST_TYPE_FILTERS } from './reference-lists';
 import { FINISHED_STATUSES, STATUS, type RequestStatus } from './request-status';
 
@@ -99,6 +100,33 @@ export const TOP_REQUESTERS_LIMIT = 10;
  * requester's account gives (the company field of an internal account). Blank names are grouped as "(not given)".
  */
 export const NOT_GIVEN_NAME = '(not given)';
+
+/** The first day of the week (ISO: Monday) or month a `yyyy-mm-dd` falls in. */
+export function reportPeriodStart(day: string, period: ReportPeriod): string {
+  if (period === 'month') return `${day.slice(0, 7)}-01`;
+  const [y, m, d] = day.split('-').map(Number);
+  const isoWeekDay = ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1;
+  return addDays(day, 1 - isoWeekDay);
+}
+
+/** Every period the range `from`..`to` (days, both included) touches, in order. */
+export function reportPeriodStarts(from: string, to: string, period: ReportPeriod): string[] {
+  const starts: string[] = [];
+  for (let start = reportPeriodStart(from, period); start <= to;) {
+    starts.push(start);
+    start = period === 'week' ? addDays(start, 7) : reportPeriodStart(addDays(start, 31), 'month');
+  }
+  return starts;
+}
+
+/** What is wrong with a report's range (a message), or null. Days are `yyyy-mm-dd` already checked for shape. */
+export function reportRangeError(from: string, to: string): string | null {
+  if (addDays(from, 0) !== from) return 'The start date is not a date';
+  if (addDays(to, 0) !== to) return 'The end date is not a date';
+  if (to < from) return 'The end date is before the start date';
+  if (daysBetween(from, to) + 1 > REPORT_MAX_RANGE_DAYS) return `A report covers at most ${REPORT_MAX_RANGE_DAYS} days`;
+  return null;
+}
 
 /** The page a request opens at (the UI's request view). */
 export const requestViewPath = (requestType: string, id: number) => `/requests/${requestType}/${id}`;
