@@ -18,7 +18,7 @@ import { RequestActivitySchema } from '../../db/entities';
 import { formatBusinessDays, STATUS } from '../../domain';
 import { periodLabel } from '../../ui/src/features/reports/report-range';
 import { shortKind } from '../../ui/src/features/reports/report-data';
-import { certificateDraft, credentialingDraft, loginRequester } from '../support/api-helpers';
+import { certificateDraft, credentialingDraft, loginEmployee, loginRequester } from '../support/api-helpers';
 import { decideByApi, sessionOf, submitByApi, type Made } from '../support/e2e-fixtures';
 import { eventually } from '../support/eventually';
 import { usePortalBrowser } from '../support/portal-browser';
@@ -48,16 +48,18 @@ function madeHistory(): Promise<History> {
   history ??= (async () => {
     const h = portal.h;
     const requester = await loginRequester(h);
+    const employee = await loginEmployee(h);
     const admin = await sessionOf(h, DEV_ADMIN);
+    // an external requester (a company) and one of the university's own people (a department)
     const drafts = [
-      await credentialingDraft(h, requester, { lastName: 'Reportone' }),
-      await credentialingDraft(h, requester, { lastName: 'Reporttwo' }),
-      await certificateDraft(h, requester, 'Clinician', { lastName: 'Reportthree' }),
-      await certificateDraft(h, requester, 'Provider', { lastName: 'Reportfour' }),
-      await certificateDraft(h, requester, 'Property'),
-    ];
+      [requester, await credentialingDraft(h, requester, { lastName: 'Reportone' })],
+      [requester, await credentialingDraft(h, requester, { lastName: 'Reporttwo' })],
+      [requester, await certificateDraft(h, requester, 'Clinician', { lastName: 'Reportthree' })],
+      [employee, await certificateDraft(h, employee, 'Provider', { lastName: 'Reportfour' })],
+      [employee, await certificateDraft(h, employee, 'Property')],
+    ] as const;
     const submitted: Made[] = [];
-    for (const id of drafts) submitted.push(await submitByApi(h, requester, id));
+    for (const [session, id] of drafts) submitted.push(await submitByApi(h, session, id));
     await decideByApi(h, admin, submitted[1].id, STATUS.denied);
     await decideByApi(h, admin, submitted[4].id, STATUS.closed);
     await decideByApi(h, admin, submitted[2].id, STATUS.pendingAdditionalInformation);
@@ -105,8 +107,9 @@ async function openReports(page: Page): Promise<void> {
   await page.getByRole('table', { name: 'Requests received' }).waitFor();
   // Every chart drawn (the chart chunk arrives with the first one)
   for (const chart of CHARTS) await page.locator(`[data-report="${chart.id}"] svg[role="img"]`).first().waitFor();
-  // and no request for the figures still on its way
-  await page.waitForLoadState('networkidle');
+  // the figures of the range picked (the previous range's stay on screen until they arrive)
+  const from = await page.getByLabel('From').inputValue();
+  await expect.poll(() => page.locator('.reports__summary').textContent(), { timeout: 30_000 }).toMatch(new RegExp(`^${from.replace(/\//g, '\\/')} to`));
 }
 
 const shotsDir = path.resolve(import.meta.dirname, '../../test-results/screenshots');
