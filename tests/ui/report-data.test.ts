@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Reports } from '../../contract/reports.schema';
 import {
-  backlogPivot, missedDeadlinesPivot, requestersPivot, timeInStatusPivot, turnaroundPivot, volumesPivot,
+  backlogPivot, countTicks, missedDeadlinesPivot, requestersPivot, timeInStatusPivot, turnaroundPivot, volumesPivot,
 } from '../../ui/src/features/reports/report-data';
 import { OKABE_ITO, textColorOn } from '../../ui/src/features/reports/report-palette';
 import { periodLabel, presetRange } from '../../ui/src/features/reports/report-range';
@@ -99,6 +99,16 @@ describe('chart rows', () => {
   it('missed deadlines fill empty periods with zeros; requesters split completed from not completed', () => {
     expect(missedDeadlinesPivot(report).rows.map((row) => row.Reminders)).toEqual([0, 2, 0]);
     expect(requestersPivot(report.topRequesters.companies, 'Company').rows).toEqual([{ name: 'Mercy Hospital', Completed: 1, 'Not completed': 3 }]);
+  });
+});
+
+describe('count axis', () => {
+  it('ticks whole numbers only, at most six', () => {
+    expect(countTicks(1)).toEqual([0, 1]);
+    expect(countTicks(5)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(countTicks(7)).toEqual([0, 2, 4, 6, 8]);
+    expect(countTicks(23)).toEqual([0, 5, 10, 15, 20, 25]);
+    expect(countTicks(180)).toEqual([0, 50, 100, 150, 200]);
   });
 });
 

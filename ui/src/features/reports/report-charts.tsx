@@ -4,6 +4,7 @@
  * beside it holds the numbers; the reading describes it); bars are not tab stops, the table is the accessible form.
  */
 import { ResponsiveBar, type BarCustomLayerProps, type BarDatum, type BarLayer } from '@nivo/bar';
+import { countTicks } from './report-data';
 import { textColorOn } from './report-palette';
 
 export interface ReportBarChartProps {
@@ -22,6 +23,8 @@ export interface ReportBarChartProps {
   height?: number;
   /** a second value per bar drawn as a whisker above it (the 90th percentile over a median bar) */
   whisker?: (index: string | number, key: string | number) => number | null;
+  /** the values are counts: whole-number ticks only */
+  counts?: boolean;
 }
 
 const THEME = {
@@ -59,13 +62,16 @@ function whiskerLayer(whisker: NonNullable<ReportBarChartProps['whisker']>) {
 }
 
 export function ReportBarChart({
-  label, describedBy, data, keys, indexBy, colors, layout = 'vertical', groupMode = 'stacked', valueLegend, height = 300, whisker,
+  label, describedBy, data, keys, indexBy, colors, layout = 'vertical', groupMode = 'stacked', valueLegend, height = 300, whisker, counts,
 }: ReportBarChartProps) {
   const horizontal = layout === 'horizontal';
   const colorOf = new Map(keys.map((key, i) => [key, colors[i]]));
   const layers: BarLayer<BarDatum>[] = ['grid', 'axes', 'bars', 'markers'];
   if (whisker) layers.push(whiskerLayer(whisker));
   const maxWhisker = whisker ? Math.max(0, ...data.flatMap((row) => keys.map((key) => whisker(row[indexBy], key) ?? 0))) : 0;
+  const valueTicks = counts ? countTicks(Math.max(1, ...data.map((row) => (groupMode === 'stacked'
+    ? keys.reduce((sum, key) => sum + Number(row[key] ?? 0), 0)
+    : Math.max(0, ...keys.map((key) => Number(row[key] ?? 0))))))) : undefined;
   return (
     <div className="report-chart" style={{ height }}>
       <ResponsiveBar
@@ -78,17 +84,25 @@ export function ReportBarChart({
         margin={horizontal ? { top: 8, right: 24, bottom: 48, left: 190 } : { top: 16, right: 16, bottom: 56, left: 56 }}
         padding={0.25}
         innerPadding={groupMode === 'grouped' ? 2 : 0}
-        valueScale={{ type: 'linear', nice: true, ...(maxWhisker ? { max: Math.max(maxWhisker, ...data.flatMap((row) => keys.map((key) => Number(row[key] ?? 0)))) * 1.05 } : {}) }}
+        valueScale={{
+          type: 'linear', nice: !valueTicks,
+          ...(valueTicks ? { max: valueTicks.at(-1) } : {}),
+          ...(maxWhisker ? { max: Math.max(maxWhisker, ...data.flatMap((row) => keys.map((key) => Number(row[key] ?? 0)))) * 1.05 } : {}),
+        }}
+        gridXValues={horizontal ? valueTicks : undefined}
+        gridYValues={horizontal ? undefined : valueTicks}
         enableGridX={horizontal}
         enableGridY={!horizontal}
         axisBottom={{
           legend: horizontal ? valueLegend : undefined, legendPosition: 'middle', legendOffset: 38,
           format: horizontal ? undefined : (value: string | number) => shorten(value, 14),
+          tickValues: horizontal ? valueTicks : undefined,
           tickRotation: !horizontal && data.length > 8 ? -35 : 0,
         }}
         axisLeft={{
           legend: horizontal ? undefined : valueLegend, legendPosition: 'middle', legendOffset: -44,
           format: horizontal ? (value: string | number) => shorten(value, 28) : undefined,
+          tickValues: horizontal ? undefined : valueTicks,
         }}
         enableLabel
         labelSkipWidth={18}

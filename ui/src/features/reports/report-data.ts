@@ -94,3 +94,14 @@ export function requestersPivot(list: Reports['topRequesters']['companies'], ind
 
 export const rowTotal = sum;
 export const days = (value: number | string | undefined) => (value === undefined || value === '' ? '—' : formatBusinessDays(Number(value)));
+
+/** Whole-number ticks from 0 to at least `max`, at most six of them (1, 2, 5, 10, 20, 50… apart). */
+export function countTicks(max: number): number[] {
+  const steps = [1, 2, 5];
+  let step = 1;
+  for (let scale = 1; ; scale *= 10) {
+    const found = steps.map((s) => s * scale).find((s) => Math.ceil(max / s) <= 5);
+    if (found) { step = found; break; }
+  }
+  return Array.from({ length: Math.ceil(max / step) + 1 }, (_, i) => i * step);
+}

@@ -13,7 +13,9 @@ interface ChartSectionProps {
   reading: string;
   pivot: Pivot;
   indexBy: string;
-  chart: Pick<ReportBarChartProps, 'layout' | 'groupMode' | 'valueLegend' | 'height' | 'whisker'>;
+  chart: Pick<ReportBarChartProps, 'layout' | 'groupMode' | 'valueLegend' | 'height' | 'whisker' | 'counts'>;
+  /** spans the whole row of cards (a wide table under the chart) */
+  wide?: boolean;
   /** how a value is written in the table */
   format?: (value: number | string | undefined) => string;
   /** adds a Total column (counts that add up) */
@@ -28,11 +30,11 @@ interface ChartSectionProps {
 const count = (value: number | string | undefined) => (value === undefined ? '0' : Number(value).toLocaleString('en-US'));
 
 /** One report: its heading, the one-line reading, the chart with its legend, and the same numbers as a table. */
-export function ChartSection({ id, title, reading, pivot, indexBy, chart, format = count, total, extra = [], table, children }: ChartSectionProps) {
+export function ChartSection({ id, title, reading, pivot, indexBy, chart, format = count, total, extra = [], table, wide, children }: ChartSectionProps) {
   const colors = pivot.keys.map((_, i) => seriesColor(i));
   const empty = pivot.rows.length === 0 || pivot.keys.length === 0;
   return (
-    <section className="report card" aria-labelledby={`${id}-heading`} data-report={id}>
+    <section className={`report card${wide ? ' report--wide' : ''}`} aria-labelledby={`${id}-heading`} data-report={id}>
       <h2 id={`${id}-heading`}>{title}</h2>
       <p id={`${id}-reading`} className="report__reading">{reading}</p>
       <div className="report__body">

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DESK_MESSAGES, formatBusinessDays, MESSAGES, parseUsDate, REPORT_KINDS, REPORT_PERIODS, type ReportPeriod } from '../../../../domain';
+import { DESK_MESSAGES, formatBusinessDays, MESSAGES, parseUsDate, REPORT_KINDS, REPORT_PERIODS } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { FieldFrame, fieldId, SelectField, TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
@@ -14,7 +14,7 @@ import { ChartSection } from './report-section';
 import {
   backlogPivot, days, missedDeadlinesPivot, requestersPivot, timeInStatusPivot, turnaroundPivot, volumesPivot, shortKind,
 } from './report-data';
-import { presetRange, RANGE_PRESETS, usDate, type RangePreset } from './report-range';
+import { periodLabel, presetRange, RANGE_PRESETS, usDate, type RangePreset } from './report-range';
 import { downloadReports, getReports, reportsFileName, type Reports, type ReportsQuery } from './reports-api';
 
 const DEFAULT_PRESET: RangePreset = 'Last quarter';
@@ -121,9 +121,9 @@ function ReportSections({ report }: { report: Reports }) {
       </p>
       <div className="reports__grid">
         <ChartSection id="received" title="Requests received" reading={report.volumes.reading} pivot={received} indexBy="period" total
-          chart={{ valueLegend: 'Requests' }} />
+          chart={{ valueLegend: 'Requests', counts: true }} />
         <ChartSection id="completed" title="Requests completed" reading={`${report.volumes.completed} completed in the range`} pivot={completed}
-          indexBy="period" total chart={{ valueLegend: 'Requests' }} />
+          indexBy="period" total chart={{ valueLegend: 'Requests', counts: true }} />
         <ChartSection id="turnaround" title="Turnaround" reading={report.turnaround.reading} pivot={turnaround} indexBy="period"
           chart={{ valueLegend: 'Business days (median)', groupMode: 'grouped', whisker: turnaround.p90 }}
           table={<TurnaroundTable report={report} />} />
@@ -132,15 +132,15 @@ function ReportSections({ report }: { report: Reports }) {
           extra={[{ header: 'Requests', cell: (row) => String(report.timeInStatus.rows.find((r) => r.status === row.status)?.requests ?? 0) },
             { header: 'Average per request', cell: (row) => days(report.timeInStatus.rows.find((r) => r.status === row.status)?.averageBusinessDays) }]} />
         <ChartSection id="backlog" title="Open requests by age" reading={report.backlog.reading} pivot={backlogPivot(report)} indexBy="band" total
-          chart={{ valueLegend: 'Open requests', layout: 'horizontal' }}>
+          chart={{ valueLegend: 'Open requests', layout: 'horizontal', counts: true }} wide>
           <OldestTable report={report} />
         </ChartSection>
         <ChartSection id="missed-deadlines" title="Deadlines missed" reading={report.missedDeadlines.reading} pivot={missedDeadlinesPivot(report)}
-          indexBy="period" total chart={{ valueLegend: 'Clock events' }} />
+          indexBy="period" total chart={{ valueLegend: 'Clock events', counts: true }} />
         <ChartSection id="top-companies" title="Top requesting companies" reading={report.topRequesters.reading}
-          pivot={requestersPivot(report.topRequesters.companies, 'Company')} indexBy="name" total chart={{ valueLegend: 'Requests', layout: 'horizontal' }} />
+          pivot={requestersPivot(report.topRequesters.companies, 'Company')} indexBy="name" total chart={{ valueLegend: 'Requests', layout: 'horizontal', counts: true }} />
         <ChartSection id="top-departments" title="Top requesting departments" reading={topDepartmentReading(report)}
-          pivot={requestersPivot(report.topRequesters.departments, 'Department')} indexBy="name" total chart={{ valueLegend: 'Requests', layout: 'horizontal' }} />
+          pivot={requestersPivot(report.topRequesters.departments, 'Department')} indexBy="name" total chart={{ valueLegend: 'Requests', layout: 'horizontal', counts: true }} />
       </div>
     </>
   );
@@ -167,7 +167,7 @@ function TurnaroundTable({ report }: { report: Reports }) {
         <tbody>
           {rows.map((r) => (
             <tr key={`${r.period}-${r.kind}`}>
-              <th scope="row" data-label="Period">{periodName(r.period, per)}</th>
+              <th scope="row" data-label="Period">{periodLabel(r.period, per)}</th>
               <td data-label="Request Type">{shortKind(r.kind)}</td>
               <td data-label="Completed" className="cell--number">{r.completed}</td>
               <td data-label="Median" className="cell--number">{formatBusinessDays(r.median)}</td>
@@ -189,7 +189,6 @@ function TurnaroundTable({ report }: { report: Reports }) {
   );
 }
 
-const periodName = (period: string, per: ReportPeriod) => (per === 'month' ? period.slice(0, 7) : `Week of ${period}`);
 
 function OldestTable({ report }: { report: Reports }) {
   if (!report.backlog.oldest.length) return null;
