@@ -62,9 +62,12 @@ function whiskerLayer(whisker: NonNullable<ReportBarChartProps['whisker']>) {
 }
 
 export function ReportBarChart({
-  label, describedBy, data, keys, indexBy, colors, layout = 'vertical', groupMode = 'stacked', valueLegend, height = 300, whisker, counts,
+  label, describedBy, data, keys, indexBy, colors, layout = 'vertical', groupMode = 'stacked', valueLegend, height, whisker, counts,
 }: ReportBarChartProps) {
   const horizontal = layout === 'horizontal';
+  // Horizontal bars read top down in the table's order (nivo draws the first row at the bottom); their height follows the rows.
+  const rows = horizontal ? [...data].reverse() : data;
+  const chartHeight = height ?? (horizontal ? Math.max(140, 64 + data.length * 36) : 300);
   const colorOf = new Map(keys.map((key, i) => [key, colors[i]]));
   const layers: BarLayer<BarDatum>[] = ['grid', 'axes', 'bars', 'markers'];
   if (whisker) layers.push(whiskerLayer(whisker));
@@ -73,9 +76,9 @@ export function ReportBarChart({
     ? keys.reduce((sum, key) => sum + Number(row[key] ?? 0), 0)
     : Math.max(0, ...keys.map((key) => Number(row[key] ?? 0))))))) : undefined;
   return (
-    <div className="report-chart" style={{ height }}>
+    <div className="report-chart" style={{ height: chartHeight }}>
       <ResponsiveBar
-        data={data}
+        data={rows}
         keys={[...keys]}
         indexBy={indexBy}
         layout={layout}
@@ -104,7 +107,9 @@ export function ReportBarChart({
           format: horizontal ? (value: string | number) => shorten(value, 28) : undefined,
           tickValues: horizontal ? undefined : valueTicks,
         }}
-        enableLabel
+        // Over a median bar the whisker would cross the label: the numbers are in the table.
+        enableLabel={!whisker}
+        valueFormat={(value: number) => String(Math.round(value * 10) / 10)}
         labelSkipWidth={18}
         labelSkipHeight={14}
         labelTextColor={(bar: { color: string }) => textColorOn(bar.color)}

@@ -54,7 +54,7 @@ export function ChartSection({ id, title, reading, pivot, indexBy, chart, format
             </>
           )}
         </figure>
-        {table ?? <div className="table-wrap report__table">
+        {table ?? <div className="table-wrap report__table" role="region" aria-label={`${title}: table`} tabIndex={0}>
           <table className="data-table">
             <caption>{title}</caption>
             <thead>

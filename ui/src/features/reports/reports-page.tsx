@@ -121,14 +121,14 @@ function ReportSections({ report }: { report: Reports }) {
       </p>
       <div className="reports__grid">
         <ChartSection id="received" title="Requests received" reading={report.volumes.reading} pivot={received} indexBy="period" total
-          chart={{ valueLegend: 'Requests', counts: true }} />
+          wide={received.keys.length > 3} chart={{ valueLegend: 'Requests', counts: true }} />
         <ChartSection id="completed" title="Requests completed" reading={`${report.volumes.completed} completed in the range`} pivot={completed}
-          indexBy="period" total chart={{ valueLegend: 'Requests', counts: true }} />
+          indexBy="period" total wide={completed.keys.length > 3} chart={{ valueLegend: 'Requests', counts: true }} />
         <ChartSection id="turnaround" title="Turnaround" reading={report.turnaround.reading} pivot={turnaround} indexBy="period"
           chart={{ valueLegend: 'Business days (median)', groupMode: 'grouped', whisker: turnaround.p90 }}
           table={<TurnaroundTable report={report} />} />
         <ChartSection id="time-in-status" title="Where the time goes" reading={report.timeInStatus.reading} pivot={timeInStatusPivot(report)}
-          indexBy="status" format={days} chart={{ valueLegend: 'Business days', layout: 'horizontal', height: 320 }}
+          indexBy="status" format={days} chart={{ valueLegend: 'Business days', layout: 'horizontal' }}
           extra={[{ header: 'Requests', cell: (row) => String(report.timeInStatus.rows.find((r) => r.status === row.status)?.requests ?? 0) },
             { header: 'Average per request', cell: (row) => days(report.timeInStatus.rows.find((r) => r.status === row.status)?.averageBusinessDays) }]} />
         <ChartSection id="backlog" title="Open requests by age" reading={report.backlog.reading} pivot={backlogPivot(report)} indexBy="band" total
@@ -155,7 +155,7 @@ function TurnaroundTable({ report }: { report: Reports }) {
   const rows = report.turnaround.rows.filter((r) => r.completed > 0);
   const per = report.filter.period;
   return (
-    <div className="table-wrap report__table">
+    <div className="table-wrap report__table" role="region" aria-label="Turnaround: table" tabIndex={0}>
       <table className="data-table">
         <caption>Turnaround (business days from first submission to the final status)</caption>
         <thead>
@@ -193,7 +193,7 @@ function TurnaroundTable({ report }: { report: Reports }) {
 function OldestTable({ report }: { report: Reports }) {
   if (!report.backlog.oldest.length) return null;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label="Oldest open requests: table" tabIndex={0}>
       <table className="data-table">
         <caption>Oldest open requests</caption>
         <thead>
