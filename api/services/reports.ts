@@ -105,6 +105,9 @@ const clockSql = (c: string, instant: string) =>
 const daySeconds = (scope: ReportScope, q: Params) => q.v(officeDayMs(scope.calendar) / 1000, 'float8');
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+/** Rows by period, then kind in the filter's order (not the database's collation). */
+const byPeriodAndKind = <T extends { period: string; kind: ReportKind }>(a: T, b: T) =>
+  a.period.localeCompare(b.period) || REPORT_KINDS.indexOf(a.kind) - REPORT_KINDS.indexOf(b.kind);
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 async function run<T>(em: EntityManager, sql: string, q: Params): Promise<T[]> {
@@ -121,7 +124,7 @@ export async function volumesReport(em: EntityManager, scope: ReportScope): Prom
       where f."${instant}" >= ${q.v(scope.start)} and f."${instant}" < ${q.v(scope.end)}${kindFilter(scope, q)}`;
   const sql = `select "period", "kind", sum("received")::int as "received", sum("completed")::int as "completed"
     from (${part('first_submitted_at', 1)} union all ${part('finished_at', 0)}) x group by 1, 2 order by 1, 2`;
-  const rows = await run<{ period: string; kind: ReportKind; received: number; completed: number }>(em, sql, q);
+  const rows = (await run<{ period: string; kind: ReportKind; received: number; completed: number }>(em, sql, q)).sort(byPeriodAndKind);
   const received = rows.reduce((n, r) => n + r.received, 0);
   const completed = rows.reduce((n, r) => n + r.completed, 0);
   const periods = reportPeriodStarts(scope.from, scope.to, scope.period).length;
@@ -147,8 +150,9 @@ export async function turnaroundReport(em: EntityManager, scope: ReportScope): P
   const median = total?.completed ? round2(Number(total.median)) : null;
   const p90 = total?.completed ? round2(Number(total.p90)) : null;
   return {
-    rows: rows.filter((r) => !r.allPeriods && !r.allKinds).map((r) => ({ period: r.period!, kind: r.kind!, ...shape(r) })),
-    byKind: rows.filter((r) => r.allPeriods && !r.allKinds).map((r) => ({ kind: r.kind!, ...shape(r) })),
+    rows: rows.filter((r) => !r.allPeriods && !r.allKinds).map((r) => ({ period: r.period!, kind: r.kind!, ...shape(r) })).sort(byPeriodAndKind),
+    byKind: rows.filter((r) => r.allPeriods && !r.allKinds).map((r) => ({ kind: r.kind!, ...shape(r) }))
+      .sort((a, b) => REPORT_KINDS.indexOf(a.kind) - REPORT_KINDS.indexOf(b.kind)),
     completed: total?.completed ?? 0, median, p90,
     reading: turnaroundReading(total?.completed ?? 0, median, p90),
   };
