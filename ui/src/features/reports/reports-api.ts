@@ -1,7 +1,11 @@
 import type { Reports, ReportsQuery } from '../../../../contract/reports.schema';
 import { api } from '../../lib/api-client';
+import type { RequestEvent } from '../../lib/request-events';
 
 export type { Reports, ReportsQuery };
+
+/** The live events that can move a figure: a status change, a clock's audit row (contract/reports.schema.ts names them). */
+export const REPORTS_LIVE_EVENT_KINDS = ['status', 'activity', 'resync'] as const satisfies readonly RequestEvent['kind'][];
 
 export const getReports = (query: ReportsQuery, signal?: AbortSignal) => api.get<Reports>('/reports', { query: { ...query }, signal });
 

@@ -15,7 +15,7 @@ import {
   backlogPivot, days, missedDeadlinesPivot, requestersPivot, timeInStatusPivot, turnaroundPivot, volumesPivot, shortKind,
 } from './report-data';
 import { periodLabel, presetRange, RANGE_PRESETS, usDate, type RangePreset } from './report-range';
-import { downloadReports, getReports, reportsFileName, type Reports, type ReportsQuery } from './reports-api';
+import { downloadReports, getReports, REPORTS_LIVE_EVENT_KINDS, reportsFileName, type Reports, type ReportsQuery } from './reports-api';
 
 const DEFAULT_PRESET: RangePreset = 'Last quarter';
 
@@ -38,7 +38,7 @@ export function ReportsPage() {
     placeholderData: keepPreviousData,
   });
   // A status change or a clock's reminder anywhere can move every figure: the stream says when (no polling).
-  useLiveQueries([queryKeys.reportsAll]);
+  useLiveQueries([queryKeys.reportsAll], { kinds: REPORTS_LIVE_EVENT_KINDS });
 
   function choosePreset(choice: RangePreset) {
     const range = presetRange(choice, officeToday());
