@@ -26,6 +26,7 @@ import storableInput from './plugins/storable-input';
 import untrustedForwardedFor from './plugins/untrusted-forwarded-for';
 import { QS_OPTIONS } from './query/feathers-query';
 import adminDashboardRoutes from './routes/admin-dashboard';
+import reportRoutes from './routes/reports';
 import adminRoutes from './routes/admins';
 import authenticationRoutes from './routes/authentication';
 import documentRoutes from './routes/documents';
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(securityLogRoutes);
     await api.register(emailProblemsRoutes);
     await api.register(verificationRoutes); // public: checks a certificate's code or PDF, no sign-in
+    await api.register(reportRoutes); // the administrators' reports
   }, { prefix: '/api/v1' });
   await app.register(samlRoutes); // browser endpoints of the university single sign-on: /saml/{product}/…
   await app.register(staticUi);

@@ -39,3 +39,4 @@ export * from './administrator-rights';
 export * from './university-addresses';
 export * from './verification-code';
 export * from './issued-letters';
+export * from './reports';

@@ -26,6 +26,7 @@ const ManageFaqsPage = lazyPage(() => import('../features/manage/manage-faqs-pag
 const ManagePoliciesPage = lazyPage(() => import('../features/manage/manage-policies-page'), 'ManagePoliciesPage');
 const ManageTemplatesPage = lazyPage(() => import('../features/manage/manage-templates-page'), 'ManageTemplatesPage');
 const UnderConstructionPage = lazyPage(() => import('../features/manage/under-construction-page'), 'UnderConstructionPage');
+const ReportsPage = lazyPage(() => import('../features/reports/reports-page'), 'ReportsPage');
 const SearchPage = lazyPage(() => import('../features/search/search-page'), 'SearchPage');
 const DashboardPage = lazyPage(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage');
 const CertificateRequestPage = lazyPage(() => import('../features/requests/components/certificate-request-page'), 'CertificateRequestPage');
@@ -92,6 +93,7 @@ export const routes: RouteObject[] = [
                 { path: paths.manage.export.path, element: <ExportPage /> },
                 { path: paths.manage.securityLog.path, element: <SecurityLogPage /> },
                 { path: paths.manage.emailProblems.path, element: <EmailProblemsPage /> },
+                { path: paths.manage.reports.path, element: <ReportsPage /> },
                 // Any other /manage address is still admin-only.
                 { path: '/manage/*', element: <NotFoundPage /> },
               ],

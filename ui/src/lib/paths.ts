@@ -43,6 +43,7 @@ export const paths = {
     export: route('/manage/export'),
     securityLog: route('/manage/security-log'),
     emailProblems: route('/manage/email-problems'),
+    reports: route('/manage/reports'),
   },
   /** Employee/student single sign-on, served by the API host (not the SPA). */
   samlLogin: route(`/saml/${PRODUCT_NAME}/login`),
@@ -60,4 +61,5 @@ export const MANAGE_MENU = [
   { label: 'Export Requests', href: paths.manage.export.getHref() },
   { label: 'Security Log', href: paths.manage.securityLog.getHref() },
   { label: 'Emails Not Sent', href: paths.manage.emailProblems.getHref() },
+  { label: 'Reports', href: paths.manage.reports.getHref() },
 ] as const;

@@ -21,4 +21,6 @@ export const queryKeys = {
   faqs: (type: string) => ['faqs', type] as const,
   exports: ['exports'] as const,
   policies: ['policies'] as const,
+  reportsAll: ['reports'] as const,
+  reports: (query: unknown) => ['reports', query] as const,
 };

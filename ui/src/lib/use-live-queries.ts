@@ -1,4 +1,5 @@
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import type { RequestEvent } from './request-events';
 import { useRequestEvents } from './use-request-events';
 
 /**
@@ -7,7 +8,7 @@ import { useRequestEvents } from './use-request-events';
  * debounces). This replaces polling: the stream says when the workflow has written a status, a letter, an email
  * or a message.
  */
-export function useLiveQueries(queryKeys: readonly QueryKey[], options: { requestId?: number } = {}) {
+export function useLiveQueries(queryKeys: readonly QueryKey[], options: { requestId?: number; kinds?: readonly RequestEvent['kind'][] } = {}) {
   const queryClient = useQueryClient();
   useRequestEvents(() => {
     for (const queryKey of queryKeys) void queryClient.invalidateQueries({ queryKey });

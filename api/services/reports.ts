@@ -1,0 +1,285 @@
+/**
+ * The administrators' reports (definitions: domain/reports.ts), every figure computed by PostgreSQL from the audit
+ * trail (`request_status_stays` and `request_report_facts`, rebuilt from it by a trigger: Migration20261128200001)
+ * and the request rows, in the office's time zone.
+ *
+ * Business time uses the clocks' calendar (config CLOCK policy: zone, office hours, work days, holidays), built per
+ * statement as a generated series of office days with a running total of office seconds before each day: the
+ * business seconds up to an instant are that total plus the part of its day's office hours already gone, so the
+ * business time between two instants is one subtraction. One business day = one day of office hours.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Reports, ReportsQuery } from '../../contract/reports.schema';
+import {
+  BACKLOG_AGE_BANDS, BACKLOG_OLDEST_LIMIT, BACKLOG_STATUSES, DEFAULT_REPORT_PERIOD, NOT_GIVEN_NAME,
+  REPORT_KINDS, REQUEST_TYPE, REQUEST_TYPE_FILTERS, RENTAL_AUTO_TYPE, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
+  backlogReading, missedDeadlinesReading, officeDayAfter, officeDayMs, officeDayStart, reportPeriodStarts, reportRangeError,
+  requestViewPath, timeInStatusReading, topRequestersReading, turnaroundReading, volumesReading,
+  type BacklogAgeBand, type BusinessCalendar, type ReportKind, type ReportPeriod, type RequestStatus,
+} from '../../domain';
+import { badRequest } from '../errors';
+
+type Section<K extends keyof Reports> = Reports[K];
+
+/** One report's statement inputs: the office calendar and the query, resolved to instants. */
+export interface ReportScope {
+  calendar: BusinessCalendar;
+  from: string;
+  to: string;
+  kind: ReportKind | null;
+  period: ReportPeriod;
+  /** inclusive start and exclusive end of the range: office midnights */
+  start: Date;
+  end: Date;
+  now: Date;
+}
+
+export function reportScopeOf(query: ReportsQuery, calendar: BusinessCalendar, now = new Date()): ReportScope {
+  const problem = reportRangeError(query.from, query.to);
+  if (problem) throw badRequest(problem, { [problem.includes('start') ? 'from' : 'to']: problem });
+  return {
+    calendar, from: query.from, to: query.to, kind: query.kind ?? null, period: query.period ?? DEFAULT_REPORT_PERIOD,
+    start: officeDayStart(query.from, calendar.timeZone), end: officeDayAfter(query.to, calendar.timeZone), now,
+  };
+}
+
+// ---------------------------------------------------------------- SQL building blocks
+
+/** A statement's values, taken in the order the text names them: `${q.v(x)}` writes `?` and keeps `x`. */
+class Params {
+  readonly values: unknown[] = [];
+  v(value: unknown, cast = ''): string {
+    this.values.push(value);
+    return cast ? `?::${cast}` : '?';
+  }
+}
+
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const list = (values: readonly string[]) => values.map(literal).join(', ');
+
+/** The request's kind now, as the dashboard's request type filter names it (domain requestFilterOf). */
+const KIND_SQL = `(case when r."request_type" = ${literal(REQUEST_TYPE.credentialing)} then ${literal(REQUEST_TYPE_FILTERS[0])}
+  when r."certificate_type" = 'Auto Liability' and r."auto_type" = ${literal(RENTAL_AUTO_TYPE)} then 'COI Request: Rental'
+  else 'COI Request: ' || coalesce(r."certificate_type", '') end)`;
+
+/** ` and <kind> = ?` when the report is filtered to a kind (`r` = the request). */
+const kindFilter = (scope: ReportScope, q: Params) => (scope.kind ? ` and ${KIND_SQL} = ${q.v(scope.kind, 'text')}` : '');
+
+/** The office day of an instant. */
+const officeDaySql = (scope: ReportScope, q: Params, instant: string) => `(${instant} at time zone ${q.v(scope.calendar.timeZone, 'text')})::date`;
+
+/** The week or month (its first day) of an instant, in the office's zone. */
+const periodSql = (scope: ReportScope, q: Params, instant: string) =>
+  `to_char(date_trunc(${q.v(scope.period, 'text')}, ${instant} at time zone ${q.v(scope.calendar.timeZone, 'text')}), 'YYYY-MM-DD')`;
+
+/**
+ * `cal`: one row per day from the first submission on record (or the range's start, if earlier) to the day after
+ * the range and today: business day or not, office opening and closing instants, office seconds before the day.
+ */
+function calendarCte(scope: ReportScope, q: Params): string {
+  const { calendar } = scope;
+  const tz = () => q.v(calendar.timeZone, 'text');
+  return `bounds as (
+      select ${q.v(scope.from, 'date')} as lo, greatest(${q.v(scope.to, 'date')}, (${q.v(scope.now, 'timestamptz')} at time zone ${tz()})::date) as hi
+    ), cal_days as (
+      select d::date as "day",
+        (extract(isodow from d)::int = any(string_to_array(${q.v(calendar.workDays.join(','), 'text')}, ',')::int[])
+          and not d::date = any(string_to_array(${q.v(calendar.holidays.join(','), 'text')}, ',')::date[])) as "business",
+        (d::date + ${q.v(calendar.officeHours.start, 'time')}) at time zone ${tz()} as "open_at",
+        (d::date + ${q.v(calendar.officeHours.end, 'time')}) at time zone ${tz()} as "close_at"
+      from bounds, generate_series(
+        least(coalesce((select (min("first_submitted_at") at time zone ${tz()})::date from "request_report_facts"), bounds.lo), bounds.lo)::timestamp,
+        (bounds.hi + 1)::timestamp, interval '1 day') as d
+    ), cal as (
+      select *, coalesce(sum(case when "business" then extract(epoch from "close_at" - "open_at") else 0 end)
+        over (order by "day" rows between unbounded preceding and 1 preceding), 0) as "before"
+      from cal_days
+    )`;
+}
+
+/** Business seconds from the calendar's first day up to `instant`, with `c` the `cal` row of the instant's office day. */
+const clockSql = (c: string, instant: string) =>
+  `(${c}."before" + case when ${c}."business" then extract(epoch from least(greatest(${instant}, ${c}."open_at"), ${c}."close_at") - ${c}."open_at") else 0 end)`;
+
+/** Seconds of one business day. */
+const daySeconds = (scope: ReportScope, q: Params) => q.v(officeDayMs(scope.calendar) / 1000, 'float8');
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+/** Rows by period, then kind in the filter's order (not the database's collation). */
+const byPeriodAndKind = <T extends { period: string; kind: ReportKind }>(a: T, b: T) =>
+  a.period.localeCompare(b.period) || REPORT_KINDS.indexOf(a.kind) - REPORT_KINDS.indexOf(b.kind);
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+async function run<T>(em: EntityManager, sql: string, q: Params): Promise<T[]> {
+  return em.getConnection().execute<T[]>(sql, q.values, 'all');
+}
+
+// ---------------------------------------------------------------- the reports
+
+export async function volumesReport(em: EntityManager, scope: ReportScope): Promise<Section<'volumes'>> {
+  const q = new Params();
+  const part = (instant: string, received: number) => `
+      select ${periodSql(scope, q, `f."${instant}"`)} as "period", ${KIND_SQL} as "kind", ${received} as "received", ${1 - received} as "completed"
+      from "request_report_facts" f join "requests" r on r."id" = f."request_id"
+      where f."${instant}" >= ${q.v(scope.start)} and f."${instant}" < ${q.v(scope.end)}${kindFilter(scope, q)}`;
+  const sql = `select "period", "kind", sum("received")::int as "received", sum("completed")::int as "completed"
+    from (${part('first_submitted_at', 1)} union all ${part('finished_at', 0)}) x group by 1, 2 order by 1, 2`;
+  const rows = (await run<{ period: string; kind: ReportKind; received: number; completed: number }>(em, sql, q)).sort(byPeriodAndKind);
+  const received = rows.reduce((n, r) => n + r.received, 0);
+  const completed = rows.reduce((n, r) => n + r.completed, 0);
+  const periods = reportPeriodStarts(scope.from, scope.to, scope.period).length;
+  return { rows, received, completed, reading: volumesReading(received, completed, periods, scope.period) };
+}
+
+export async function turnaroundReport(em: EntityManager, scope: ReportScope): Promise<Section<'turnaround'>> {
+  const q = new Params();
+  const sql = `with ${calendarCte(scope, q)}, done as (
+      select ${periodSql(scope, q, 'f."finished_at"')} as "period", ${KIND_SQL} as "kind",
+        (${clockSql('c2', 'f."finished_at"')} - ${clockSql('c1', 'f."first_submitted_at"')}) / ${daySeconds(scope, q)} as "days"
+      from "request_report_facts" f join "requests" r on r."id" = f."request_id"
+      join cal c1 on c1."day" = ${officeDaySql(scope, q, 'f."first_submitted_at"')}
+      join cal c2 on c2."day" = ${officeDaySql(scope, q, 'f."finished_at"')}
+      where f."finished_at" >= ${q.v(scope.start)} and f."finished_at" < ${q.v(scope.end)}${kindFilter(scope, q)})
+    select "period", "kind", count(*)::int as "completed",
+      percentile_cont(0.5) within group (order by "days") as "median", percentile_cont(0.9) within group (order by "days") as "p90",
+      grouping("period") as "allPeriods", grouping("kind") as "allKinds"
+    from done group by grouping sets (("period", "kind"), ("kind"), ()) order by "period" nulls first, "kind" nulls first`;
+  const rows = await run<{ period: string | null; kind: ReportKind | null; completed: number; median: number | null; p90: number | null; allPeriods: number; allKinds: number }>(em, sql, q);
+  const shape = (r: typeof rows[number]) => ({ completed: r.completed, median: round2(Number(r.median)), p90: round2(Number(r.p90)) });
+  const total = rows.find((r) => r.allPeriods && r.allKinds);
+  const median = total?.completed ? round2(Number(total.median)) : null;
+  const p90 = total?.completed ? round2(Number(total.p90)) : null;
+  return {
+    rows: rows.filter((r) => !r.allPeriods && !r.allKinds).map((r) => ({ period: r.period!, kind: r.kind!, ...shape(r) })).sort(byPeriodAndKind),
+    byKind: rows.filter((r) => r.allPeriods && !r.allKinds).map((r) => ({ kind: r.kind!, ...shape(r) }))
+      .sort((a, b) => REPORT_KINDS.indexOf(a.kind) - REPORT_KINDS.indexOf(b.kind)),
+    completed: total?.completed ?? 0, median, p90,
+    reading: turnaroundReading(total?.completed ?? 0, median, p90),
+  };
+}
+
+export async function timeInStatusReport(em: EntityManager, scope: ReportScope): Promise<Section<'timeInStatus'>> {
+  const q = new Params();
+  const hi = scope.end < scope.now ? scope.end : scope.now;
+  const timed = list(TIMED_STATUSES);
+  const kindJoin = scope.kind ? ' join "requests" r on r."id" = s."request_id"' : '';
+  // Stays that overlap the range, cut at its ends (and at now): those left inside or after it, and those still open.
+  const stays = (which: string) => `
+      select s."request_id", s."status", greatest(s."entered_at", b.lo) as t1, least(coalesce(s."left_at", b.hi), b.hi) as t2
+      from "request_status_stays" s${kindJoin}, b where ${which} and s."status" in (${timed})${kindFilter(scope, q)}`;
+  const cal = calendarCte(scope, q);
+  const range = `b as (select ${q.v(scope.start, 'timestamptz')} as lo, ${q.v(hi, 'timestamptz')} as hi)`;
+  const sql = `with ${cal}, ${range}, stays as (${stays('s."left_at" > b.lo and s."entered_at" < b.hi')} union all ${stays('s."left_at" is null and s."entered_at" < b.hi')})
+    select st."status", count(distinct st."request_id")::int as "requests",
+      sum(${clockSql('c2', 'st.t2')} - ${clockSql('c1', 'st.t1')}) / ${daySeconds(scope, q)} as "days"
+    from stays st
+    join cal c1 on c1."day" = ${officeDaySql(scope, q, 'st.t1')}
+    join cal c2 on c2."day" = ${officeDaySql(scope, q, 'st.t2')}
+    where st.t2 > st.t1
+    group by 1`;
+  const found = new Map((await run<{ status: RequestStatus; requests: number; days: number }>(em, sql, q)).map((r) => [r.status, r]));
+  const rows = TIMED_STATUSES.map((status) => {
+    const r = found.get(status);
+    const businessDays = round2(Number(r?.days ?? 0));
+    const requests = r?.requests ?? 0;
+    return { status, waitingOn: STATUS_WAITS_ON[status]!, businessDays, requests, averageBusinessDays: requests ? round2(businessDays / requests) : 0 };
+  });
+  const office = round2(rows.filter((r) => r.waitingOn === 'office').reduce((n, r) => n + r.businessDays, 0));
+  const requester = round2(rows.filter((r) => r.waitingOn === 'requester').reduce((n, r) => n + r.businessDays, 0));
+  return { rows, office, requester, reading: timeInStatusReading(office, requester) };
+}
+
+export async function backlogReport(em: EntityManager, scope: ReportScope): Promise<Section<'backlog'>> {
+  const q = new Params();
+  const bandSql = `case ${BACKLOG_AGE_BANDS.map((b) => (b.to === null ? `else ${literal(b.key)}` : `when "age" < ${b.to} then ${literal(b.key)}`)).join(' ')} end`;
+  const sql = `with ${calendarCte(scope, q)}, open as (
+      select r."id", r."request_number" as "requestNumber", r."request_type" as "requestType", ${KIND_SQL} as "kind", r."status",
+        f."first_submitted_at" as "firstSubmittedAt", r."requester_company" as "requesterCompany",
+        (${clockSql('cn', q.v(scope.now, 'timestamptz'))} - ${clockSql('c1', 'f."first_submitted_at"')}) / ${daySeconds(scope, q)} as "age"
+      from "requests" r join "request_report_facts" f on f."request_id" = r."id"
+      join cal c1 on c1."day" = ${officeDaySql(scope, q, 'f."first_submitted_at"')}
+      join cal cn on cn."day" = ${officeDaySql(scope, q, q.v(scope.now, 'timestamptz'))}
+      where r."status" in (${list(BACKLOG_STATUSES)})${kindFilter(scope, q)})
+    select (select coalesce(json_agg(g), '[]') from (select ${bandSql} as "band", "status", count(*)::int as "count" from open group by 1, 2) g) as "rows",
+      (select count(*)::int from open) as "open",
+      (select coalesce(json_agg(o), '[]') from (select * from open order by "firstSubmittedAt", "id" limit ${BACKLOG_OLDEST_LIMIT}) o) as "oldest"`;
+  const [row] = await run<{ rows: Array<{ band: BacklogAgeBand; status: RequestStatus; count: number }>; open: number; oldest: Array<Record<string, unknown>> }>(em, sql, q);
+  const bandOrder: string[] = BACKLOG_AGE_BANDS.map((b) => b.key);
+  const rows = row.rows.sort((a, b) => bandOrder.indexOf(a.band) - bandOrder.indexOf(b.band) || a.status.localeCompare(b.status));
+  const oldest = row.oldest.map((o) => ({
+    id: Number(o.id), requestNumber: num(o.requestNumber), requestType: String(o.requestType), kind: o.kind as ReportKind,
+    status: o.status as RequestStatus, firstSubmittedAt: new Date(String(o.firstSubmittedAt)), ageBusinessDays: round2(Number(o.age)),
+    requesterCompany: (o.requesterCompany as string | null) ?? null, viewPath: requestViewPath(String(o.requestType), Number(o.id)),
+  }));
+  const overTwenty = rows.filter((r) => r.band === '20-plus').reduce((n, r) => n + r.count, 0);
+  return {
+    asOf: scope.now, rows, bands: BACKLOG_AGE_BANDS.map((b) => ({ key: b.key, label: b.label })), open: row.open, oldest,
+    reading: backlogReading(row.open, overTwenty, oldest[0]?.ageBusinessDays ?? null),
+  };
+}
+
+export async function missedDeadlinesReport(em: EntityManager, scope: ReportScope): Promise<Section<'missedDeadlines'>> {
+  const q = new Params();
+  const kindJoin = scope.kind ? ' join "requests" r on r."id" = a."request_id"' : '';
+  // The condition repeats the partial index's predicate (Migration20261128200001) so the planner uses it.
+  const sql = `select ${periodSql(scope, q, 'a."date"')} as "period",
+      count(*) filter (where a."activity_type" = 'Reminder')::int as "reminders",
+      count(*) filter (where a."activity_type" = 'Escalation')::int as "escalations",
+      count(*) filter (where a."activity_type" = 'Status Change')::int as "autoClosed"
+    from "request_activity" a${kindJoin}
+    where (a."activity_type" in ('Reminder', 'Escalation') or (a."activity_type" = 'Status Change' and a."activity_text" like '%: closed automatically: %'))
+      and a."date" >= ${q.v(scope.start)} and a."date" < ${q.v(scope.end)}${kindFilter(scope, q)}
+    group by 1 order by 1`;
+  const rows = await run<{ period: string; reminders: number; escalations: number; autoClosed: number }>(em, sql, q);
+  const sum = (key: 'reminders' | 'escalations' | 'autoClosed') => rows.reduce((n, r) => n + r[key], 0);
+  const [reminders, escalations, autoClosed] = [sum('reminders'), sum('escalations'), sum('autoClosed')];
+  return { rows, reminders, escalations, autoClosed, reading: missedDeadlinesReading(reminders, escalations, autoClosed) };
+}
+
+export async function topRequestersReport(em: EntityManager, scope: ReportScope): Promise<Section<'topRequesters'>> {
+  const q = new Params();
+  const department = `coalesce(nullif(case when r."vehicle_owning_dept" = 'Other' then r."vehicle_owning_dept_other" else r."vehicle_owning_dept" end, ''), r."requester_company")`;
+  const sql = `with recv as (
+      select r."employer_type" = 'external' as "external",
+        coalesce(nullif(trim(case when r."employer_type" = 'external' then r."requester_company" else ${department} end), ''), ${literal(NOT_GIVEN_NAME)}) as "name",
+        f."finished_at" is not null as "done"
+      from "request_report_facts" f join "requests" r on r."id" = f."request_id"
+      where f."first_submitted_at" >= ${q.v(scope.start)} and f."first_submitted_at" < ${q.v(scope.end)}${kindFilter(scope, q)}),
+    grouped as (
+      select "external", "name", count(*)::int as "requests", count(*) filter (where "done")::int as "completed",
+        row_number() over (partition by "external" order by count(*) desc, "name") as "rank"
+      from recv group by 1, 2)
+    select "external", "name", "requests", "completed", (select count(*)::int from recv) as "received"
+    from grouped where "rank" <= ${TOP_REQUESTERS_LIMIT} order by "external" desc, "rank"`;
+  const rows = await run<{ external: boolean; name: string; requests: number; completed: number; received: number }>(em, sql, q);
+  const pick = (external: boolean) => rows.filter((r) => r.external === external).map(({ name, requests, completed }) => ({ name, requests, completed }));
+  const companies = pick(true);
+  const departments = pick(false);
+  const top = [...companies, ...departments].sort((a, b) => b.requests - a.requests)[0];
+  return { companies, departments, reading: topRequestersReading(top, rows[0]?.received ?? 0) };
+}
+
+export const REPORT_SECTIONS = {
+  volumes: volumesReport,
+  turnaround: turnaroundReport,
+  timeInStatus: timeInStatusReport,
+  backlog: backlogReport,
+  missedDeadlines: missedDeadlinesReport,
+  topRequesters: topRequestersReport,
+} as const;
+
+/** Every report of the page, computed together (one statement each, in parallel on the pool). */
+export async function reportsOf(em: EntityManager, query: ReportsQuery, calendar: BusinessCalendar, now = new Date()): Promise<Reports> {
+  const scope = reportScopeOf(query, calendar, now);
+  const [volumes, turnaround, timeInStatus, backlog, missedDeadlines, topRequesters] = await Promise.all([
+    volumesReport(em, scope), turnaroundReport(em, scope), timeInStatusReport(em, scope),
+    backlogReport(em, scope), missedDeadlinesReport(em, scope), topRequestersReport(em, scope),
+  ]);
+  return {
+    filter: { from: scope.from, to: scope.to, kind: scope.kind, period: scope.period, timeZone: calendar.timeZone, generatedAt: now },
+    periods: reportPeriodStarts(scope.from, scope.to, scope.period),
+    kinds: scope.kind ? [scope.kind] : [...REPORT_KINDS],
+    volumes, turnaround, timeInStatus, backlog, missedDeadlines, topRequesters,
+  };
+}
+

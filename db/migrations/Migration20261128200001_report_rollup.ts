@@ -1,0 +1,102 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * The administrators' reports (domain/reports.ts) read a request's history from its audit trail. Three things make
+ * that fast at 100,000 requests without reading every audit row on each report:
+ *
+ * - `request_activity.status_entered`: the status a `Submission` or `Status Change` row records, parsed once from its
+ *   text (activities/effects/record-status.ts writes `Request submitted (status "X")` and
+ *   `Status changed from "A" to "X"[: reason]`), a stored generated column, so no writer changes.
+ * - `request_status_stays`: each stay of a request in a status from its first submission on (entered, left; the last
+ *   stay is open), and `request_report_facts`: first submission, the status the history ends in and, when that is a
+ *   finished status, when it was entered. Both are rebuilt for a request from its audit rows by a statement trigger
+ *   whenever audit rows of that request are added or removed, whatever the order they arrive in, so they are always
+ *   what the audit trail says. They go with the request (ON DELETE CASCADE).
+ * - indexes for what the reports filter by: periods of first submissions, final statuses, stays, clock events.
+ */
+export class Migration20261128200001_report_rollup extends Migration {
+
+  override name = 'Migration20261128200001_report_rollup';
+
+  override up(): void | Promise<void> {
+    this.addSql(`alter table "request_activity" add column "status_entered" varchar(255) generated always as (case
+      when "activity_type" = 'Submission' then substring("activity_text" from '^Request submitted \\(status "([^"]+)"\\)')
+      when "activity_type" = 'Status Change' then substring("activity_text" from '^Status changed from "[^"]*" to "([^"]+)"')
+    end) stored;`);
+    this.addSql(`create index "request_activity_status_rows" on "request_activity" ("request_id", "date", "id") where "status_entered" is not null;`);
+    this.addSql(`create index "request_activity_clock_events" on "request_activity" ("date") include ("request_id", "activity_type")
+      where "activity_type" in ('Reminder', 'Escalation') or ("activity_type" = 'Status Change' and "activity_text" like '%: closed automatically: %');`);
+
+    this.addSql(`create table "request_status_stays" (
+      "request_id" int not null references "requests" ("id") on delete cascade,
+      "seq" int not null,
+      "status" varchar(255) not null,
+      "entered_at" timestamptz not null,
+      "left_at" timestamptz null,
+      primary key ("request_id", "seq"));`);
+    this.addSql(`create index "request_status_stays_entered" on "request_status_stays" ("entered_at") include ("left_at", "status", "request_id");`);
+    this.addSql(`create index "request_status_stays_left" on "request_status_stays" ("left_at") include ("entered_at", "status", "request_id");`);
+    this.addSql(`create index "request_status_stays_open" on "request_status_stays" ("entered_at") include ("status", "request_id") where "left_at" is null;`);
+
+    this.addSql(`create table "request_report_facts" (
+      "request_id" int primary key references "requests" ("id") on delete cascade,
+      "first_submitted_at" timestamptz not null,
+      "last_status" varchar(255) not null,
+      "last_status_at" timestamptz not null,
+      "finished_at" timestamptz null);`);
+    this.addSql(`create index "request_report_facts_first_submitted" on "request_report_facts" ("first_submitted_at") include ("finished_at", "last_status");`);
+    this.addSql(`create index "request_report_facts_finished" on "request_report_facts" ("finished_at") include ("first_submitted_at") where "finished_at" is not null;`);
+
+    // Rebuilds the stays and facts of the given requests from their audit rows (order: date, then row id).
+    this.addSql(`create or replace function "report_rollup_refresh"(ids int[]) returns void language sql as $$
+      delete from "request_status_stays" where "request_id" = any(ids);
+      delete from "request_report_facts" where "request_id" = any(ids);
+      insert into "request_status_stays" ("request_id", "seq", "status", "entered_at", "left_at")
+        select "request_id", row_number() over w, "status_entered", "date", lead("date") over w
+        from (select a.*, min(a."date") filter (where a."activity_type" = 'Submission') over (partition by a."request_id") as "first_submit"
+              from "request_activity" a
+              where a."request_id" = any(ids) and a."status_entered" is not null) h
+        where h."first_submit" is not null and h."date" >= h."first_submit"
+        window w as (partition by "request_id" order by "date", "id");
+      insert into "request_report_facts" ("request_id", "first_submitted_at", "last_status", "last_status_at", "finished_at")
+        select distinct on (s."request_id") s."request_id", first."entered_at", s."status", s."entered_at",
+          case when s."status" in ('Approved', 'Approved with Letter of Intent', 'Denied', 'Closed') then s."entered_at" end
+        from "request_status_stays" s
+        join "request_status_stays" first on first."request_id" = s."request_id" and first."seq" = 1
+        where s."request_id" = any(ids)
+        order by s."request_id", s."seq" desc;
+    $$;`);
+    this.addSql(`create or replace function "report_rollup_on_activity"() returns trigger language plpgsql as $$
+      declare
+        ids int[];
+      begin
+        if tg_op = 'DELETE' then
+          select array_agg(distinct "request_id") into ids from old_rows where "status_entered" is not null;
+        else
+          select array_agg(distinct "request_id") into ids from new_rows where "status_entered" is not null;
+        end if;
+        if ids is not null then perform "report_rollup_refresh"(ids); end if;
+        return null;
+      end $$;`);
+    this.addSql(`create trigger "request_activity_report_rollup_insert" after insert on "request_activity" referencing new table as "new_rows"
+      for each statement execute function "report_rollup_on_activity"();`);
+    this.addSql(`create trigger "request_activity_report_rollup_delete" after delete on "request_activity" referencing old table as "old_rows"
+      for each statement execute function "report_rollup_on_activity"();`);
+    // The history already written.
+    this.addSql(`select "report_rollup_refresh"(array(select distinct "request_id" from "request_activity" where "status_entered" is not null));`);
+    this.addSql(`analyze "request_status_stays";`);
+    this.addSql(`analyze "request_report_facts";`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`drop trigger if exists "request_activity_report_rollup_insert" on "request_activity";`);
+    this.addSql(`drop trigger if exists "request_activity_report_rollup_delete" on "request_activity";`);
+    this.addSql(`drop function if exists "report_rollup_on_activity"();`);
+    this.addSql(`drop function if exists "report_rollup_refresh"(int[]);`);
+    this.addSql(`drop table if exists "request_report_facts";`);
+    this.addSql(`drop table if exists "request_status_stays";`);
+    this.addSql(`drop index if exists "request_activity_clock_events";`);
+    this.addSql(`drop index if exists "request_activity_status_rows";`);
+    this.addSql(`alter table "request_activity" drop column if exists "status_entered";`);
+  }
+}
