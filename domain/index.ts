@@ -37,3 +37,4 @@ export * from './date-range-picking';
 export * from './first-certificate-checklist';
 export * from './administrator-rights';
 export * from './university-addresses';
+export * from './inbound-mail';

@@ -1,0 +1,19 @@
+/**
+ * One received email (stored before it was accepted): process it, then answer a refused sender once. The workflow id
+ * derives from the message, so a second delivery or a restart's sweep joins the same run or finds it done; a worker
+ * killed mid-way is retried by Temporal on another, and the activities find what the first attempt wrote.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import type { InboundMailActivities } from './inbound-mail-activities.types';
+import type { InboundMailInput, InboundOutcome } from './inbound-mail.messages';
+
+const { processInboundMessage, answerInboundMessage } = proxyActivities<InboundMailActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+export async function inboundMailWorkflow(input: InboundMailInput): Promise<InboundOutcome> {
+  const { outcome, answerOwed } = await processInboundMessage(input);
+  if (answerOwed) await answerInboundMessage(input);
+  return outcome;
+}
