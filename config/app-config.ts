@@ -12,6 +12,8 @@ import path from 'node:path';
 import { DEFAULT_USER_QUOTAS, type UserQuotas } from '../domain/abuse-limits';
 import { DEFAULT_CLOCK_POLICY, type ClockPolicy } from '../domain/request-clocks';
 import { cleanEmailDomains } from '../domain/university-addresses';
+import { MAX_LOCAL_PART_LENGTH } from '../domain/reply-address';
+import { DEFAULT_REPLY_TOKEN_MAX_AGE_DAYS, deriveReplyTokenKey } from './reply-token';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -125,6 +127,32 @@ export interface AppConfig {
   universityEmailDomains: string[];
   /** Answers by email, inbound: the SMTP listener, the mailbox poller, the size limit (config/inbound-mail-config.ts). */
   inboundMail: InboundMailSettings;
+  /** Answering by email: see ReplySettings. */
+  reply: ReplySettings;
+}
+
+/**
+ * Answering a request's email by email (domain/reply-address.ts, config/reply-token.ts). Emails that invite an answer
+ * carry `Reply-To: <local>+<token>@<domain>`; the university's MTA forwards that domain (or the mailbox polled) to the
+ * portal's inbound side.
+ */
+export interface ReplySettings {
+  /** REPLY_TO_LOCAL: the local part before `+<token>`; default `reply`. */
+  local: string;
+  /**
+   * REPLY_TO_DOMAIN: the domain of reply addresses. Outside production `coi-portal.local` by default (the development
+   * inbound listener accepts it); in production unset means no email carries a Reply-To (answers go to MAIL_FROM).
+   */
+  domain: string | null;
+  /**
+   * The key that signs reply tokens: REPLY_TOKEN_SECRET (at least 32 characters in production), else derived from
+   * JWT_SECRET with a label of its own. Changing it revokes every reply address sent before.
+   */
+  tokenKey: string;
+  /** REPLY_TOKEN_MAX_AGE_DAYS: a reply address older than this is refused (the sender is asked to use a newer email); default 365. */
+  tokenMaxAgeDays: number;
+  /** The right-hand side of every Message-ID and thread id the portal writes: the domain of MAIL_FROM's address. */
+  messageIdDomain: string;
 }
 
 /**
@@ -278,6 +306,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxCachedWorkflows: positiveSetting('WORKER_MAX_CACHED_WORKFLOWS', env.WORKER_MAX_CACHED_WORKFLOWS, 250),
     effectRetryWindowMs: positiveHours('EFFECT_RETRY_WINDOW_HOURS', env.EFFECT_RETRY_WINDOW_HOURS, 72),
     inboundMail: loadInboundMailSettings(env, production),
+    reply: replySettings(env),
+  };
+}
+
+/** The reply domain outside production when REPLY_TO_DOMAIN is unset: the development inbound listener accepts it. */
+export const DEVELOPMENT_REPLY_TO_DOMAIN = 'coi-portal.local';
+export const DEFAULT_REPLY_TO_LOCAL = 'reply';
+/** The longest token (a 10-digit request number) and its `+`: what a local part must leave room for. */
+const LONGEST_TOKEN_SUFFIX = 1 + 10 + 1 + 24;
+
+/** Reads the ReplySettings (REPLY_TO_LOCAL, REPLY_TO_DOMAIN, REPLY_TOKEN_SECRET, REPLY_TOKEN_MAX_AGE_DAYS). */
+export function replySettings(env: NodeJS.ProcessEnv = process.env): ReplySettings {
+  const production = env.NODE_ENV === 'production';
+  const local = (env.REPLY_TO_LOCAL?.trim() || DEFAULT_REPLY_TO_LOCAL).toLowerCase();
+  if (!/^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/.test(local) || local.includes('..') || local.length + LONGEST_TOKEN_SUFFIX > MAX_LOCAL_PART_LENGTH) {
+    throw new ConfigError(`REPLY_TO_LOCAL must be letters, digits, dots, hyphens or underscores, at most ${MAX_LOCAL_PART_LENGTH - LONGEST_TOKEN_SUFFIX} characters, without "+" (got "${env.REPLY_TO_LOCAL}")`);
+  }
+  const domain = (env.REPLY_TO_DOMAIN?.trim() || (production ? '' : DEVELOPMENT_REPLY_TO_DOMAIN)).toLowerCase() || null;
+  if (domain && !/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/.test(domain)) {
+    throw new ConfigError(`REPLY_TO_DOMAIN must be a domain name such as replies.university.edu (got "${env.REPLY_TO_DOMAIN}")`);
+  }
+  const secret = env.REPLY_TOKEN_SECRET?.trim();
+  if (production && secret && secret.length < MIN_PRODUCTION_JWT_SECRET_LENGTH) {
+    throw new ConfigError(`REPLY_TOKEN_SECRET is ${secret.length} characters long: with NODE_ENV=production it must have at least ${MIN_PRODUCTION_JWT_SECRET_LENGTH} (openssl rand -base64 48), or be unset to derive it from JWT_SECRET.`);
+  }
+  const serverKey = production ? productionJwtSecret(env.JWT_SECRET) : env.JWT_SECRET || DEVELOPMENT_JWT_SECRET;
+  const mailFrom = env.MAIL_FROM?.trim() || env.RISK_MANAGEMENT_EMAIL?.trim() || DEFAULT_RISK_MANAGEMENT_EMAIL;
+  const fromDomain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(mailFrom)?.[1]?.toLowerCase();
+  return {
+    local,
+    domain,
+    tokenKey: secret || deriveReplyTokenKey(serverKey),
+    tokenMaxAgeDays: positiveSetting('REPLY_TOKEN_MAX_AGE_DAYS', env.REPLY_TOKEN_MAX_AGE_DAYS, DEFAULT_REPLY_TOKEN_MAX_AGE_DAYS),
+    messageIdDomain: fromDomain || 'coi-portal.local',
   };
 }
 
