@@ -57,8 +57,9 @@ export async function startInboundSmtpListener(deps: InboundIntakeDeps, options:
           ? { raw: whole.subarray(0, HEADER_KEEP_BYTES), source: 'smtp' as const, envelopeFrom, envelopeTo, tooLarge: { size: stream.byteLength } }
           : { raw: whole, source: 'smtp' as const, envelopeFrom, envelopeTo };
         receiveInbound(deps, mail).then(
-          // Over the limit, smtp-server answers 552 itself whatever this says.
-          ({ id }) => callback(null, `2.0.0 stored as ${id}`),
+          ({ id }) => mail.tooLarge
+            ? callback(smtpError(552, `5.3.4 Message exceeds fixed maximum message size of ${options.maxBytes} bytes (${Math.floor(options.maxBytes / 1048576)} MB)`))
+            : callback(null, `2.0.0 stored as ${id}`),
           (error: Error) => {
             deps.log?.(`inbound mail not stored: ${error.message}`);
             callback(smtpError(451, '4.3.0 Temporary problem storing the message, please try again later'));

@@ -104,6 +104,7 @@ async function decide(em: EntityManager, row: InboundMessage, state: 'refused' |
 }
 
 const uniqueName = async (em: EntityManager, requestId: number, wanted: string): Promise<string> => {
+  // eslint-disable-next-line no-control-regex -- control characters are what a file name must not keep
   const base = wanted.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').trim().slice(0, 180) || 'attachment';
   for (let n = 1; ; n++) {
     const name = n === 1 ? base : base.replace(/(\.[^.]*)?$/, (ext) => ` (${n})${ext ?? ''}`);
