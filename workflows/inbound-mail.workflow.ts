@@ -8,7 +8,9 @@ import type { InboundMailActivities } from './inbound-mail-activities.types';
 import type { InboundMailInput, InboundOutcome } from './inbound-mail.messages';
 
 const { processInboundMessage, answerInboundMessage } = proxyActivities<InboundMailActivities>({
-  startToCloseTimeout: '2 minutes',
+  // A worker killed mid-activity is noticed after this long, and another attempt runs: short, as a reply is
+  // expected in the discussion within seconds (parsing a message at the size limit takes well under a second).
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
