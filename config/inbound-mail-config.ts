@@ -37,11 +37,11 @@ function imapSettings(env: NodeJS.ProcessEnv): ImapSettings | null {
   const clientId = env.IMAP_OAUTH_CLIENT_ID?.trim() ?? '';
   return {
     host,
-    port: Number(env.IMAP_PORT ?? 993),
+    port: Number(env.IMAP_PORT || 993),
     secure: (env.IMAP_SECURE ?? 'true') !== 'false',
     user: env.IMAP_USER?.trim() ?? '',
     mailbox: env.IMAP_MAILBOX?.trim() || 'INBOX',
-    pollMs: Number(env.IMAP_POLL_MS ?? 30_000),
+    pollMs: Number(env.IMAP_POLL_MS || 30_000),
     password: env.IMAP_PASSWORD || null,
     oauth: tokenUrl && clientId ? {
       tokenUrl, clientId, clientSecret: env.IMAP_OAUTH_CLIENT_SECRET ?? '',
@@ -53,8 +53,8 @@ function imapSettings(env: NodeJS.ProcessEnv): ImapSettings | null {
 export function loadInboundMailSettings(env: NodeJS.ProcessEnv, production: boolean): InboundMailSettings {
   return {
     smtpHost: env.INBOUND_SMTP_HOST?.trim() || (production ? '0.0.0.0' : '127.0.0.1'),
-    smtpPort: Number(env.INBOUND_SMTP_PORT ?? (production ? 2525 : 0)),
-    maxBytes: Number(env.INBOUND_MAX_BYTES ?? INBOUND_MAX_BYTES_DEFAULT),
+    smtpPort: Number(env.INBOUND_SMTP_PORT || (production ? 2525 : 0)),
+    maxBytes: Number(env.INBOUND_MAX_BYTES || INBOUND_MAX_BYTES_DEFAULT),
     imap: imapSettings(env),
   };
 }

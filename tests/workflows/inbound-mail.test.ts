@@ -12,6 +12,7 @@ import {
   processed, replyAbove, replyAddressOf, replyTransport, startReplyListener,
 } from '../support/inbound-mail-helpers';
 import type { InboundSmtpListener } from '../../temporal/inbound-smtp-listener';
+import { recentInboundMessages, startOutbox } from '../../devtools/outbox-server';
 import { DEV_REQUESTER_EMAIL } from './fixtures-constants';
 
 let h: Harness;
@@ -168,6 +169,20 @@ describe('a reply by email', () => {
     expect(row).toMatchObject({ state: 'refused', outcome: 'too-large' });
     expect(row.size).toBeGreaterThan(30 * 1024 * 1024);
   }, 180_000);
+
+  it('the development outbox lists what the listener received', async () => {
+    const outbox = await startOutbox({ sink: h.sink, port: 0, inbound: () => recentInboundMessages(h.orm) });
+    try {
+      const page = await (await fetch(outbox.url)).text();
+      expect(page).toContain('Received by the portal');
+      expect(page).toMatch(/<td>posted<\/td>/);
+      expect(page).toContain('mallory@elsewhere.example');
+      const rows = await (await fetch(`${outbox.url}/api/inbound`)).json() as Array<{ state: string }>;
+      expect(rows.map((r) => r.state)).toEqual(expect.arrayContaining(['posted', 'refused', 'ignored']));
+    } finally {
+      await outbox.close();
+    }
+  });
 
   it('takes only reply addresses of this portal', async () => {
     const refused = await send.sendMail({ from: DEV_REQUESTER_EMAIL, to: 'someone@coi-portal.local', subject: 'x', text: 'x' })
