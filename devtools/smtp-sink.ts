@@ -39,6 +39,11 @@ export interface Received {
   html: string | null;
   attachments: ReceivedAttachment[];
   messageId: string | null;
+  /** Addresses of the Reply-To header ([] when none). */
+  replyTo: string[];
+  /** The In-Reply-To and References headers, as sent (null when absent). */
+  inReplyTo: string | null;
+  references: string | null;
   date: Date | null;
   /** The .eml file, when the sink writes to a directory. */
   file: string | null;
@@ -115,6 +120,9 @@ export async function parseMessage(
       return { filename: a.filename ?? 'attachment', contentType: a.mimeType, content, size: content.byteLength };
     }),
     messageId: email.messageId ?? null,
+    replyTo: flattenAddresses(email.replyTo).map((a) => a.address),
+    inReplyTo: email.inReplyTo ?? null,
+    references: email.references ?? null,
     date: date && !Number.isNaN(date.getTime()) ? date : null,
     file: meta.file ?? null,
   };

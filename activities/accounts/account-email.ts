@@ -43,7 +43,7 @@ export function sendAccountEmailActivity(deps: Deps): AccountEmailActivities['se
       const link = `${baseUrl(deps.config)}/login/password-reset/${resetLinkToken(deps.config.jwtSecret, reset.id)}`;
       const minutes = Math.round((reset.expiresAt.getTime() - reset.createdAt.getTime()) / 60_000);
       await send(deps, {
-        to: user.email, subject: 'Reset your password', messageId: `<password-reset.${reset.id}@coi-portal>`,
+        to: user.email, subject: 'Reset your password', messageId: `<password-reset.${reset.id}@${deps.config.reply.messageIdDomain}>`,
         text: `Dear ${user.firstName} ${user.lastName},\n\n`
           + `We received a request to reset the password of your ${PRODUCT_TITLE} account.\n\n`
           + `Choose a new password here (the link works once, for ${minutes} minutes):\n${link}\n\n`
@@ -62,7 +62,7 @@ export function sendAccountEmailActivity(deps: Deps): AccountEmailActivities['se
     if (input.kind === 'emailChangeNotice') {
       if (confirmation.noticeEmailedAt) return { sent: false, reason: 'already sent' };
       await send(deps, {
-        to: input.oldEmail, subject: 'Your email address is being changed', messageId: `<email-change-notice.${confirmation.id}@coi-portal>`,
+        to: input.oldEmail, subject: 'Your email address is being changed', messageId: `<email-change-notice.${confirmation.id}@${deps.config.reply.messageIdDomain}>`,
         text: `Dear ${user.firstName} ${user.lastName},\n\n`
           + `Someone asked to change the email address of your ${PRODUCT_TITLE} account from ${input.oldEmail} to ${confirmation.email}.\n\n`
           + `The change takes effect only when the link we sent to ${confirmation.email} is used; until then this address stays in force.\n\n`
@@ -79,7 +79,7 @@ export function sendAccountEmailActivity(deps: Deps): AccountEmailActivities['se
       // Greets the owner with their own account's names, and repeats nothing the asker typed: no relay of chosen text.
       const owner = await em.findOne(UserSchema, { email: confirmation.email, id: { $ne: user.id } }, { orderBy: { isExternal: 'desc' } });
       await send(deps, {
-        to: confirmation.email, subject: 'Someone asked to use your email address', messageId: `<email-in-use.${confirmation.id}@coi-portal>`,
+        to: confirmation.email, subject: 'Someone asked to use your email address', messageId: `<email-in-use.${confirmation.id}@${deps.config.reply.messageIdDomain}>`,
         text: `${owner ? `Dear ${owner.firstName} ${owner.lastName}` : 'Hello'},\n\n`
           + `Another account of the ${PRODUCT_TITLE} asked to use ${confirmation.email} as its email address. `
           + 'This address already belongs to your account, so nothing was changed and no confirmation link was sent.\n\n'
@@ -97,7 +97,7 @@ export function sendAccountEmailActivity(deps: Deps): AccountEmailActivities['se
     // The reader may not be the account's holder (anyone can type an address): say whose account asks, as that
     // account typed itself, and what a click gives it, so the owner of a mailbox never confirms blindly.
     await send(deps, {
-      to: confirmation.email, subject: 'Confirm your email address', messageId: `<email-confirmation.${confirmation.id}@coi-portal>`,
+      to: confirmation.email, subject: 'Confirm your email address', messageId: `<email-confirmation.${confirmation.id}@${deps.config.reply.messageIdDomain}>`,
       text: 'Hello,\n\n'
         + `An account of the ${PRODUCT_TITLE} asks to use ${confirmation.email} as its email address:\n\n`
         + `  Name: ${user.firstName} ${user.lastName}\n`

@@ -10,15 +10,21 @@ import {
   AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress, LETTER_FAILED_PREFIX,
   possiblyRepeatedSuffix,
 } from '../../domain';
+import { portalMessageId } from '../../domain/reply-address';
 import type { DocumentFiles } from '../../storage/document-files';
 import type { Mailer } from '../mailer';
 import type { EffectKeyInput, SendEffectEmailResult } from '../../workflows/request-activities.types';
 import { withHeartbeat } from './heartbeat';
 import { LETTER_AUTHOR } from './render-letter';
 import type { RequestSnapshot } from './request-snapshot';
+import { requestEmailHeaders } from './request-email-headers';
 
-/** The Message-ID of an effect's email: the same on every attempt, so a mail client folds a copy. */
-export const messageIdOf = (key: string) => `<${key.replace(/[^A-Za-z0-9.-]/g, '.')}@coi-portal>`;
+/**
+ * The Message-ID of an effect's email to its recipient at `recipientIndex` (domain/reply-address.ts): the same on
+ * every attempt, so a mail client folds a copy.
+ */
+export const messageIdOf = (key: string, config: Pick<AppConfig, 'reply'>, recipientIndex = 0) =>
+  portalMessageId(key, config.reply.messageIdDomain, recipientIndex);
 
 interface SmtpError extends Error { responseCode?: number; response?: string; code?: string }
 
@@ -33,18 +39,31 @@ function classify(error: SmtpError): Error {
   return permanent ? ApplicationFailure.nonRetryable(reason, 'SmtpRejected') : error;
 }
 
-/** What a delivered attempt keeps in its heartbeat: the mail server's answer (the addresses it refused). */
-export interface Delivery { refused: string[] }
+/**
+ * What an attempt keeps in its heartbeat: the recipients the mail server took (`sent`) and refused for good
+ * (`refused`). Each recipient gets a message of their own (their own reply address), so an attempt may end with
+ * some recipients served; the next one sends to the others only. Without `sent` (a heartbeat written before emails
+ * went to each recipient separately) every recipient not refused was served.
+ */
+export interface Delivery { refused: string[]; sent?: string[] }
 
 /** The delivery an earlier attempt of this activity recorded in its heartbeat, if any. */
 function deliveredEarlier(): Delivery | null {
   try {
     const details = Context.current().info.heartbeatDetails as Partial<Delivery> | undefined;
-    return details && Array.isArray(details.refused) ? { refused: details.refused } : null;
+    if (!details || !Array.isArray(details.refused)) return null;
+    return Array.isArray(details.sent) ? { refused: details.refused, sent: details.sent } : { refused: details.refused };
   } catch {
     return null; // called outside an activity (a test calling the function directly)
   }
 }
+
+/** Whether the delivery served or refused every recipient: nothing is left to send, only the mark. */
+const deliveredToAll = (delivery: Delivery | null, recipients: string[]): delivery is Delivery =>
+  delivery !== null && (delivery.sent === undefined || recipients.every((r) => delivery.sent!.includes(r) || delivery.refused.includes(r)));
+
+/** A refusal of the recipient itself (RCPT TO answered 5xx), as opposed to the message or the connection. */
+const refusesRecipient = (error: SmtpError) => error.code === 'EENVELOPE' && (error.responseCode ?? 0) >= 500;
 
 /**
  * The mail server took the email but its "sent" mark could not be written yet: retried for as long as it takes
@@ -97,15 +116,15 @@ function compiled(source: string): HandlebarsTemplateDelegate {
 
 /** What sending an effect's email reads: the effect and its template, in one round trip. */
 interface EffectToSend {
-  id: number; requestId: number; kind: RequestEffect['kind']; templateTitle: string; state: RequestEffect['state'];
+  id: number; requestId: number; requestNumber: number | null; kind: RequestEffect['kind']; templateTitle: string; state: RequestEffect['state'];
   recipients: string | null; snapshot: RequestSnapshot; letterDocumentId: number | null;
   /** the template's subject and body; null when no template has the effect's title */
   subject: string | null; body: string | null;
 }
 const EFFECT_TO_SEND_SQL = `
-  select e.id, e.request_id as "requestId", e.kind, e.template_title as "templateTitle", e.state, e.recipients, e.snapshot,
+  select e.id, e.request_id as "requestId", r.request_number as "requestNumber", e.kind, e.template_title as "templateTitle", e.state, e.recipients, e.snapshot,
     e.letter_document_id as "letterDocumentId", t.subject, t.body
-  from request_effects e left join email_templates t on t.title = e.template_title
+  from request_effects e left join email_templates t on t.title = e.template_title left join requests r on r.id = e.request_id
   where e.idempotency_key = ?`;
 
 /**
@@ -156,7 +175,7 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
     try {
       return await sendOnce(input, delivered);
     } catch (error) {
-      if (delivered && !(error instanceof ApplicationFailure && error.nonRetryable)) throw new DeliveredNotMarked(error);
+      if (delivered && delivered.sent === undefined && !(error instanceof ApplicationFailure && error.nonRetryable)) throw new DeliveredNotMarked(error);
       throw error;
     }
   };
@@ -165,7 +184,7 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
     const em = deps.orm.em.fork();
     const [effect] = await em.getConnection().execute<EffectToSend[]>(EFFECT_TO_SEND_SQL, [input.key]);
     if (!effect) throw ApplicationFailure.nonRetryable(`No effect ${input.key}`, 'NotFound');
-    const messageId = messageIdOf(input.key);
+    const messageId = messageIdOf(input.key, deps.config);
     if (effect.state === 'sent') {
       return { messageId, recipients: (effect.recipients ?? '').split(', '), possiblyTwice: false, alreadySent: true };
     }
@@ -181,11 +200,60 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
       throw ApplicationFailure.nonRetryable('The letter of this email is missing', 'NotFound');
     }
 
+    /**
+     * One message per recipient (each carries the reply address issued to that recipient, domain/reply-address.ts),
+     * in the snapshot's order, skipping those `progress` says were served or refused. A recipient the server refuses
+     * for good is noted (the others still get theirs); a temporary failure leaves the others going and then fails
+     * the attempt, whose heartbeat says who is served, so the retry sends to the rest only. Answers the refused.
+     */
+    async function sendToEach(progress: Delivery): Promise<string[]> {
+      const sent = [...(progress.sent ?? [])];
+      const refusedNow = [...progress.refused];
+      let temporary: Error | null = null;
+      let permanent: SmtpError | null = null;
+      for (const [index, recipient] of snapshot.recipients.entries()) {
+        if (sent.includes(recipient) || refusedNow.includes(recipient)) continue;
+        try {
+          const info = await withHeartbeat(() => deps.mailer.sendMail({
+            from: deps.config.mailFrom,
+            to: recipient,
+            subject,
+            text,
+            messageId: messageIdOf(input.key, deps.config, index),
+            ...requestEmailHeaders(deps.config, { requestNumber: effect.requestNumber, templateTitle: effect.templateTitle, recipient }),
+            attachments: documents.map((d) => ({ filename: d.name, contentType: d.mimeType, path: deps.files.pathOf(d.storedName) })),
+          }));
+          if ((info.rejected ?? []).length) refusedNow.push(recipient);
+          else sent.push(recipient);
+        } catch (error) {
+          const smtp = error as SmtpError;
+          const failure = classify(smtp);
+          if (refusesRecipient(smtp)) {
+            refusedNow.push(recipient);
+            permanent ??= smtp;
+          } else if (failure instanceof ApplicationFailure && failure.nonRetryable) {
+            // The server refuses the message itself (its size, its content): no recipient will take it.
+            rememberDelivery({ refused: refusedNow, sent });
+            throw failure;
+          } else {
+            temporary ??= failure;
+          }
+        }
+        rememberDelivery({ refused: refusedNow, sent });
+      }
+      if (temporary) throw temporary;
+      if (!sent.length) throw classify(permanent ?? Object.assign(new Error('The mail server refused every recipient'), { responseCode: 550 }));
+      return refusedNow;
+    }
+
     let refused: string[];
     /** the claims this attempt counted (null: it made none, an earlier attempt delivered it) */
     let claims: number | null = null;
-    if (delivered) {
+    if (deliveredToAll(delivered, snapshot.recipients)) {
       refused = delivered.refused;
+    } else if (delivered) {
+      // An earlier attempt served some recipients and said so: the others only, under its claim.
+      refused = await sendToEach(delivered);
     } else {
       // The claim is durable before the SMTP call, and atomic: one UPDATE counts it (rows claimed before the count
       // existed held one) and only while the email is unsent. Two attempts running at once (an old run's activity
@@ -198,19 +266,10 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
         [messageId, snapshot.recipients.join(', '), effect.id]);
       if (!claimed.length) return { messageId, recipients: snapshot.recipients, possiblyTwice: false, alreadySent: true };
       claims = claimed[0].claims;
-      const info = await withHeartbeat(() => deps.mailer.sendMail({
-        from: deps.config.mailFrom,
-        to: snapshot.recipients,
-        subject,
-        text,
-        messageId,
-        attachments: documents.map((d) => ({ filename: d.name, contentType: d.mimeType, path: deps.files.pathOf(d.storedName) })),
-      })).catch((error: SmtpError) => { throw classify(error); });
-      // A server that accepts the message for some recipients and refuses others: sent, and the refusals are shown.
-      refused = (info.rejected ?? []).map(String);
-      rememberDelivery({ refused });
+      refused = await sendToEach({ refused: [], sent: [] });
     }
     const accepted = snapshot.recipients.filter((r) => !refused.includes(r));
+
     const refusedRow = (): [string, string, string, string, string] => [
       EMAIL_FAILED_ACTIVITY, emailFailedAuditText(effect.templateTitle, `the mail server refused ${refused.join(', ')}`),
       AUTOMATED_EMAIL_ACTOR, refused.join(', '), `${input.key}:refused`,
