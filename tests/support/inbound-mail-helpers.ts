@@ -2,9 +2,7 @@
 import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
-import { issueReplyToken } from '../../config/reply-token';
 import { InboundMessageSchema } from '../../db/entities';
-import { formatReplyAddress } from '../../domain/reply-address';
 import { inboundWorkflowIdOf } from '../../domain';
 import type { Received } from '../../devtools/smtp-sink';
 import { startInboundSmtpListener, type InboundSmtpListener } from '../../temporal/inbound-smtp-listener';
@@ -22,15 +20,11 @@ export function replyTransport(listener: InboundSmtpListener) {
   return nodemailer.createTransport({ host: listener.host, port: listener.port, secure: false, ignoreTLS: true });
 }
 
-/**
- * The address a mail client's Reply goes to: the email's Reply-To. (Fallback, for an email without one: the address
- * the portal would have put there for that recipient.)
- */
-export async function replyAddressOf(h: Harness, mail: Received, requestNumber: number): Promise<string> {
-  const parsed = await simpleParser(mail.raw);
-  const replyTo = parsed.replyTo?.value[0]?.address;
-  if (replyTo) return replyTo;
-  return formatReplyAddress(h.config.reply.local, issueReplyToken({ requestNumber, recipient: mail.to[0] }, h.config.reply.tokenKey), h.config.reply.domain!);
+/** The address a mail client's Reply goes to: the Reply-To the portal put on the email. */
+export async function replyAddressOf(_h: Harness, mail: Received, _requestNumber: number): Promise<string> {
+  const replyTo = (await simpleParser(mail.raw)).replyTo?.value[0]?.address;
+  if (!replyTo) throw new Error(`the portal's email "${mail.subject}" carries no Reply-To`);
+  return replyTo;
 }
 
 /** A reply as a phone's mail app writes it: the new text above "On … wrote:" and the quoted email. */
