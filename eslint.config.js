@@ -58,7 +58,7 @@ const LAYERS = {
   },
   activities: {
     folders: ['domain', 'config', 'db', 'storage', 'workflows'], node: true,
-    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client', 'mailparser'],
+    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client', 'email-reply-parser', 'html-to-text', 'mailparser'],
     why: 'activities/ implements the signatures workflows/ declares (workflows/*-activities.types.ts); temporal/ wires them, so activities/ never imports temporal/.',
   },
   api: {

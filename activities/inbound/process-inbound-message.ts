@@ -31,7 +31,7 @@ import { sniffUploadBytes } from '../../storage/file-sniffing';
 import type { InboundMailActivities, InboundProcessResult } from '../../workflows/inbound-mail-activities.types';
 import { discussionPostedUpdate, REQUEST_WORKFLOW_TYPE } from '../../workflows/request.messages';
 import { requestStartOptions } from '../../workflows/request-start';
-import { replyTextOf } from './reply-text';
+import { replyText } from '../mail/reply-text';
 
 type Deps = { orm: Orm; files: DocumentFiles; config: AppConfig };
 
@@ -51,7 +51,8 @@ const headerText = (mail: ParsedMail, name: string): string | null => {
 /** Parses the stored bytes of a received message (the whole message, or only its header for one too large). */
 export async function parseStored(files: DocumentFiles, row: InboundMessage): Promise<ParsedMail | null> {
   if (!row.storedName) return null;
-  return simpleParser(await files.readAll(row.storedName), { skipImageLinks: true, skipTextLinks: true });
+  // HTML-only mail is left to the reply-text rule (activities/mail/reply-text.ts), which makes it text safely.
+  return simpleParser(await files.readAll(row.storedName), { skipImageLinks: true, skipTextLinks: true, skipHtmlToText: true });
 }
 
 /** Whether `mail` is automated (never posted, never answered): domain/inbound-mail.ts decides. */
@@ -199,7 +200,7 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
           const note = await keepAttachment(deps, em, row, request, index, attachment, sender);
           if (note) notes.push(note);
         }
-        const text = replyTextOf(mail);
+        const text = replyText({ text: mail.text || null, html: mail.html || null });
         const added = attachments.length - notes.length;
         if (!text && added <= 0) {
           await decide(em, row, 'refused', 'empty', { requestId: request.id });

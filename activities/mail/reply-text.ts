@@ -1,0 +1,69 @@
+/**
+ * WHAT AN ANSWER BY EMAIL POSTS: the new text only (the one place).
+ *
+ * - Quoted history, "On … wrote:" lines (and their translations: "Le … a écrit :", "Am … schrieb", …), Outlook's
+ *   "From: … Sent: …" block under its underscore line or "-----Original Message-----", signatures after "-- " and
+ *   mobile ones ("Sent from my iPhone", "Get Outlook for Android") are removed: `email-reply-parser` (GitHub's rules,
+ *   extended by Crisp for more clients and languages), checked on the samples in tests/fixtures/replies/.
+ * - Sign-offs the parser knows as signatures ("Regards,", "Cordialement," and what follows) are removed with them;
+ *   a name typed under the text stays.
+ * - HTML-only mail becomes text first, safely: script, style, head, images and hidden elements are dropped, entities
+ *   decoded, links keep their words only; a blockquote becomes "> " lines, so it is removed like any quote.
+ * - The result is plain text (never HTML): the discussion shows it as text.
+ */
+import EmailReplyParser from 'email-reply-parser';
+import { convert, type HtmlToTextOptions } from 'html-to-text';
+
+/** HTML past this many characters is not read (the listener's size limit refuses far larger mail before this). */
+const HTML_LIMITS = { maxInputLength: 2_000_000 } as const;
+
+const HTML_OPTIONS: HtmlToTextOptions = {
+  wordwrap: false,
+  decodeEntities: true,
+  limits: HTML_LIMITS,
+  selectors: [
+    { selector: 'head', format: 'skip' },
+    { selector: 'title', format: 'skip' },
+    { selector: 'script', format: 'skip' },
+    { selector: 'style', format: 'skip' },
+    { selector: 'noscript', format: 'skip' },
+    { selector: 'template', format: 'skip' },
+    { selector: 'iframe', format: 'skip' },
+    { selector: 'object', format: 'skip' },
+    { selector: 'svg', format: 'skip' },
+    { selector: 'img', format: 'skip' },
+    // Hidden text (preheaders, tracking) is not what the sender saw when writing.
+    { selector: '[hidden]', format: 'skip' },
+    { selector: '[style*="display:none"]', format: 'skip' },
+    { selector: '[style*="display: none"]', format: 'skip' },
+    { selector: 'a', options: { ignoreHref: true } },
+    { selector: 'h1', options: { uppercase: false } },
+    { selector: 'h2', options: { uppercase: false } },
+    { selector: 'h3', options: { uppercase: false } },
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+    // Outlook puts an <hr> above its "From: … Sent: …" block; the block's own header is what marks the quote.
+    { selector: 'hr', format: 'skip' },
+    { selector: 'blockquote', options: { trimEmptyLines: false } },
+  ],
+};
+
+/** The text of an HTML body as the reader saw it: no markup, no script or style content, entities decoded. */
+export function htmlToPlainText(html: string): string {
+  return convert(html, HTML_OPTIONS).replace(/\u00a0/g, ' ');
+}
+
+/** Line ends, the byte-order and zero-width marks some clients put before a quote, trailing blanks. */
+function normalise(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/\ufeff|\u200b|\u200c|\u200d|\u2060/g, '').replace(/[ \t]+$/gm, '');
+}
+
+/**
+ * The new text of an answer: from its plain-text part when it has one, else from its HTML part made text. Empty when
+ * the answer adds nothing (only quoted history or a signature).
+ */
+export function replyText(body: { text?: string | null; html?: string | null }): string {
+  const source = body.text?.trim() ? body.text : body.html?.trim() ? htmlToPlainText(body.html) : '';
+  const visible = new EmailReplyParser().read(normalise(source)).getVisibleText();
+  // A separator line left above the removed history (a typed "-----" or "_____") is not text either.
+  return visible.replace(/(?:\n[ \t]*[-_=*]{3,}[ \t]*)+\s*$/, '').replace(/\n{3,}/g, '\n\n').trim();
+}
