@@ -97,7 +97,7 @@ const LAYERS = {
   bench: {
     folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools', 'scripts', 'ui/initial-js'],
     node: true,
-    packages: ['@temporalio/*', 'fastify', 'pg', 'pg-copy-streams', 'playwright-core', 'autocannon', 'altcha-lib'],
+    packages: ['@temporalio/*', 'fastify', 'pg', 'pg-copy-streams', 'playwright-core', 'autocannon', 'altcha-lib', 'nodemailer'],
     why: 'bench/ may use the whole server side and the UI bundle budget (ui/initial-js.ts), never ui/src/ or tests/.',
   },
 };

@@ -11,7 +11,8 @@ const { processInboundMessage, answerInboundMessage } = proxyActivities<InboundM
   // A worker killed mid-activity is noticed after this long, and another attempt runs: short, as a reply is
   // expected in the discussion within seconds (parsing a message at the size limit takes well under a second).
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  // Short waits: what fails here is mostly brief (a request workflow busy with a burst of replies, a worker restart).
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '10 seconds' },
 });
 
 export async function inboundMailWorkflow(input: InboundMailInput): Promise<InboundOutcome> {

@@ -67,6 +67,14 @@ export function automatedReasonOf(mail: ParsedMail | null, row: Pick<InboundMess
   });
 }
 
+/** Temporal refused the update for the workflow's in-flight limit (RESOURCE_EXHAUSTED): retried soon. */
+function isBusy(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === 8 || /RESOURCE_EXHAUSTED|in-flight|too many/i.test(e.message ?? '')) return true;
+  }
+  return false;
+}
+
 interface Verdict { refusal: InboundRefusal; request?: Request }
 
 async function isParticipant(em: EntityManager, request: Request, address: string, config: AppConfig): Promise<{ ok: boolean; admin: boolean }> {
@@ -217,12 +225,18 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
       }
       // The request workflow takes it from here (update id per message: a retry is the same update).
       const { client, info } = Context.current();
-      await client.workflow.executeUpdateWithStart(discussionPostedUpdate, {
-        args: [{ discussionRowId: discussion.id, actor: { name: discussion.sender, email: discussion.senderEmail } }],
-        updateId: `discussion:${request.requestNumber}:${discussion.id}`,
-        startWorkflowOperation: new WithStartWorkflowOperation(
-          REQUEST_WORKFLOW_TYPE, requestStartOptions({ ...request, requestNumber: request.requestNumber! }, info.taskQueue)),
-      });
+      try {
+        await client.workflow.executeUpdateWithStart(discussionPostedUpdate, {
+          args: [{ discussionRowId: discussion.id, actor: { name: discussion.sender, email: discussion.senderEmail } }],
+          updateId: `discussion:${request.requestNumber}:${discussion.id}`,
+          startWorkflowOperation: new WithStartWorkflowOperation(
+            REQUEST_WORKFLOW_TYPE, requestStartOptions({ ...request, requestNumber: request.requestNumber! }, info.taskQueue)),
+        });
+      } catch (error) {
+        // Temporal takes a few updates in flight per workflow: a burst of replies to one request waits its turn.
+        if (isBusy(error)) throw ApplicationFailure.retryable(`request ${request.requestNumber} is busy with other updates`, 'RequestWorkflowBusy');
+        throw error;
+      }
       await decide(em, row, 'posted', 'posted', { discussionId: discussion.id });
     }
     return { outcome: 'posted', answerOwed: false };
