@@ -35,6 +35,8 @@ import { replyText } from '../mail/reply-text';
 
 type Deps = { orm: Orm; files: DocumentFiles; config: AppConfig };
 
+const UPDATE_DEADLINE_MS = 8_000;
+
 const addressesOf = (list: AddressObject | AddressObject[] | undefined): Array<{ address: string; name: string }> =>
   (Array.isArray(list) ? list : list ? [list] : []).flatMap((o) => o.value)
     .flatMap((v) => (v.group ? v.group : [v])).filter((v) => !!v.address).map((v) => ({ address: v.address!.toLowerCase(), name: v.name ?? '' }));
@@ -70,7 +72,7 @@ export function automatedReasonOf(mail: ParsedMail | null, row: Pick<InboundMess
 /** Temporal refused the update for the workflow's in-flight limit (RESOURCE_EXHAUSTED): retried soon. */
 function isBusy(error: unknown): boolean {
   for (let e = error as { code?: unknown; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === 8 || /RESOURCE_EXHAUSTED|in-flight|too many/i.test(e.message ?? '')) return true;
+    if (e.code === 8 || e.code === 4 || /RESOURCE_EXHAUSTED|DEADLINE_EXCEEDED|in-flight|too many/i.test(e.message ?? '')) return true;
   }
   return false;
 }
@@ -226,12 +228,14 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
       // The request workflow takes it from here (update id per message: a retry is the same update).
       const { client, info } = Context.current();
       try {
-        await client.workflow.executeUpdateWithStart(discussionPostedUpdate, {
+        // Within a deadline: a workflow at Temporal's limit of updates in flight is retried by Temporal's activity
+        // retry (seconds) rather than waited for inside this attempt until its timeout.
+        await client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => client.workflow.executeUpdateWithStart(discussionPostedUpdate, {
           args: [{ discussionRowId: discussion.id, actor: { name: discussion.sender, email: discussion.senderEmail } }],
           updateId: `discussion:${request.requestNumber}:${discussion.id}`,
           startWorkflowOperation: new WithStartWorkflowOperation(
             REQUEST_WORKFLOW_TYPE, requestStartOptions({ ...request, requestNumber: request.requestNumber! }, info.taskQueue)),
-        });
+        }));
       } catch (error) {
         // Temporal takes a few updates in flight per workflow: a burst of replies to one request waits its turn.
         if (isBusy(error)) throw ApplicationFailure.retryable(`request ${request.requestNumber} is busy with other updates`, 'RequestWorkflowBusy');

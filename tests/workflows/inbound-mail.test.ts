@@ -4,7 +4,9 @@
  * request workflow's discussion path. Refusals are answered once; automated mail never.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscussionSchema, DocumentSchema, InboundMessageSchema, RequestActivitySchema } from '../../db/entities';
+import nodemailer from 'nodemailer';
+import { DiscussionSchema, DocumentSchema, InboundMessageSchema, RequestActivitySchema, RequestSchema } from '../../db/entities';
+import { receiveInbound, resumeInboundMail } from '../../temporal/inbound-mail-intake';
 import { SAMPLE_PDF, call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
@@ -169,6 +171,31 @@ describe('a reply by email', () => {
     expect(row).toMatchObject({ state: 'refused', outcome: 'too-large' });
     expect(row.size).toBeGreaterThan(30 * 1024 * 1024);
   }, 180_000);
+
+  it('a reply to a closed request is refused and answered once', async () => {
+    const { id, mail, address } = await submittedWithEmail();
+    await h.orm.em.fork().nativeUpdate(RequestSchema, { id }, { status: 'Closed' });
+    const late = { from: DEV_REQUESTER_EMAIL, to: address, subject: `Re: ${mail.subject}`, messageId: newMessageId(), text: 'One more thing.' };
+    await send.sendMail(late);
+    expect(await processed(h, late.messageId)).toBe('refused');
+    const answer = await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER_EMAIL) && m.subject.startsWith('Not posted'), 30_000);
+    expect(answer.text).toContain('this request is completed or closed');
+    expect(await byEmailRows(id)).toHaveLength(0);
+  }, 120_000);
+
+  it('a message stored while its processing could not start is processed by the sweep', async () => {
+    const { id, mail, address } = await submittedWithEmail();
+    const raw = (await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail({
+      from: DEV_REQUESTER_EMAIL, to: address, subject: `Re: ${mail.subject}`, messageId: newMessageId(), text: 'Stored before Temporal came back.',
+    })).message as Buffer;
+    const temporalAway = { workflow: { start: () => Promise.reject(new Error('Temporal is away')) } } as unknown as Harness['temporal'];
+    const deps = { orm: h.orm, files: h.files, taskQueue: h.config.taskQueue };
+    const stored = await receiveInbound({ ...deps, temporal: temporalAway }, { raw, source: 'smtp', envelopeFrom: DEV_REQUESTER_EMAIL, envelopeTo: [address] });
+    expect(await h.orm.em.fork().findOneOrFail(InboundMessageSchema, stored.id)).toMatchObject({ state: 'received' });
+    expect(await resumeInboundMail({ ...deps, temporal: h.temporal })).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await byEmailRows(id)).length === 1 ? true : undefined, 60_000);
+    expect((await byEmailRows(id))[0].message).toBe('Stored before Temporal came back.');
+  }, 120_000);
 
   it('the development outbox lists what the listener received', async () => {
     const outbox = await startOutbox({ sink: h.sink, port: 0, inbound: () => recentInboundMessages(h.orm) });
