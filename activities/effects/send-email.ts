@@ -62,8 +62,8 @@ function deliveredEarlier(): Delivery | null {
 const deliveredToAll = (delivery: Delivery | null, recipients: string[]): delivery is Delivery =>
   delivery !== null && (delivery.sent === undefined || recipients.every((r) => delivery.sent!.includes(r) || delivery.refused.includes(r)));
 
-/** A refusal of the recipient itself (RCPT TO answered 5xx), as opposed to the message or the connection. */
-const refusesRecipient = (error: SmtpError) => error.code === 'EENVELOPE' && (error.responseCode ?? 0) >= 500;
+/** A refusal of the recipient for good (RCPT TO answered 5xx, or an envelope nodemailer refuses), not of the message. */
+const refusesRecipient = (error: SmtpError) => error.code === 'EENVELOPE' && !((error.responseCode ?? 0) >= 400 && (error.responseCode ?? 0) < 500);
 
 /**
  * The mail server took the email but its "sent" mark could not be written yet: retried for as long as it takes
@@ -159,7 +159,9 @@ async function attachmentsOf(em: EntityManager, effect: Pick<EffectToSend, 'lett
 }
 
 /**
- * Sends the effect's email, rendered from its snapshot, with the effect's letter (if any) attached.
+ * Sends the effect's email, rendered from its snapshot, with the effect's letter (if any) attached: to each
+ * recipient in a message of its own, carrying that recipient's reply address and the request's thread ids
+ * (request-email-headers.ts).
  *
  * Claimed before the SMTP call, marked sent after it. A retry that finds a claim without a mark cannot know
  * whether the mail server got the first attempt (the worker may have died between the server's answer and the

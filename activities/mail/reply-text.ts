@@ -14,13 +14,13 @@
 import EmailReplyParser from 'email-reply-parser';
 import { convert, type HtmlToTextOptions } from 'html-to-text';
 
-/** HTML past this many characters is not read (the listener's size limit refuses far larger mail before this). */
-const HTML_LIMITS = { maxInputLength: 2_000_000 } as const;
+/** HTML past this many characters is not read (cut here, so html-to-text has nothing to warn about). */
+const HTML_MAX_CHARS = 2_000_000;
 
 const HTML_OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
   decodeEntities: true,
-  limits: HTML_LIMITS,
+  limits: { maxInputLength: HTML_MAX_CHARS },
   selectors: [
     { selector: 'head', format: 'skip' },
     { selector: 'title', format: 'skip' },
@@ -49,12 +49,36 @@ const HTML_OPTIONS: HtmlToTextOptions = {
 
 /** The text of an HTML body as the reader saw it: no markup, no script or style content, entities decoded. */
 export function htmlToPlainText(html: string): string {
-  return convert(html, HTML_OPTIONS).replace(/\u00a0/g, ' ');
+  return convert(html.length > HTML_MAX_CHARS ? html.slice(0, HTML_MAX_CHARS) : html, HTML_OPTIONS).replace(/\u00a0/g, ' ');
 }
 
-/** Line ends, the byte-order and zero-width marks some clients put before a quote, trailing blanks. */
+/**
+ * How much of a body is read, and the longest line: the parser's patterns take time growing with the square of a
+ * line's length (one 200 KB line: 24 s), so longer lines are wrapped and the rest of a huge body is not read. The new
+ * text of an answer is at its top (or, bottom-posted, just below the quote), far within these bounds.
+ */
+export const REPLY_SOURCE_MAX_CHARS = 256_000;
+export const REPLY_LINE_MAX_CHARS = 1_000;
+
+/** A line cut into pieces of at most REPLY_LINE_MAX_CHARS, at a space where there is one. */
+function wrapped(line: string): string {
+  const pieces: string[] = [];
+  let rest = line;
+  while (rest.length > REPLY_LINE_MAX_CHARS) {
+    const space = rest.lastIndexOf(' ', REPLY_LINE_MAX_CHARS);
+    const cut = space > REPLY_LINE_MAX_CHARS / 2 ? space : REPLY_LINE_MAX_CHARS;
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut).replace(/^ /, '');
+  }
+  pieces.push(rest);
+  return pieces.join('\n');
+}
+
+/** Line ends, the byte-order and zero-width marks some clients put before a quote, trailing blanks; bounded. */
 function normalise(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/\ufeff|\u200b|\u200c|\u200d|\u2060/g, '').replace(/[ \t]+$/gm, '');
+  const bounded = text.length > REPLY_SOURCE_MAX_CHARS ? text.slice(0, text.lastIndexOf('\n', REPLY_SOURCE_MAX_CHARS) + 1 || REPLY_SOURCE_MAX_CHARS) : text;
+  return bounded.replace(/\r\n?/g, '\n').replace(/\ufeff|\u200b|\u200c|\u200d|\u2060/g, '').replace(/[ \t]+$/gm, '')
+    .split('\n').map((line) => (line.length > REPLY_LINE_MAX_CHARS ? wrapped(line) : line)).join('\n');
 }
 
 /**

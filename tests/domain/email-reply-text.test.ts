@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlToPlainText, replyText } from '../../activities/mail/reply-text';
+import { htmlToPlainText, REPLY_LINE_MAX_CHARS, replyText } from '../../activities/mail/reply-text';
 
 const dir = path.join(import.meta.dirname, '../fixtures/replies');
 const samples = fs.readdirSync(dir).filter((name) => /\.(txt|html)$/.test(name) && !name.endsWith('.expected.txt')).sort();
@@ -38,6 +38,18 @@ describe('the new text of a reply', () => {
     expect(replyText({ text: '> only the quote\n> of the email\n' })).toBe('');
     expect(replyText({})).toBe('');
   });
+});
+
+describe('bounded work', () => {
+  // The parser's patterns take time with the square of a line's length: one 200 KB line took 24 s before lines
+  // were wrapped. Each of these returns at once now; the test's own timeout is what a regression would hit.
+  it('a body of one enormous line, or megabytes of quoted history, is read within bounds', () => {
+    const line = replyText({ text: `On ${'x '.repeat(100_000)}` });
+    expect(Math.max(...line.split('\n').map((l) => l.length))).toBeLessThanOrEqual(REPLY_LINE_MAX_CHARS);
+    const history = `New text.\n\nOn Fri, Nov 27, 2026 at 9:14 AM X <x@y.example> wrote:\n${'> quoted line of history\n'.repeat(100_000)}`;
+    expect(replyText({ text: history })).toBe('New text.');
+    expect(replyText({ html: `<p>New</p><blockquote>${'<div>On a b <b>c</b> wrote: &amp;</div>'.repeat(60_000)}</blockquote>` })).toBe('New');
+  }, 20_000);
 });
 
 describe('HTML made text safely', () => {

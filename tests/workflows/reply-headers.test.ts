@@ -4,6 +4,7 @@
  * (a signed token), and every email of a request threads on the request's root id; account emails carry neither.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replyText } from '../../activities/mail/reply-text';
 import { RequestActivitySchema } from '../../db/entities';
 import { isIssuedTo, verifyReplyToken } from '../../config/reply-token';
 import { parseReplyAddress, threadRootId } from '../../domain/reply-address';
@@ -73,6 +74,11 @@ describe('status emails', () => {
     // Each recipient's address differs (a reply from one is told apart from another's); Message-IDs too.
     expect(new Set(mails().map((m) => m.replyTo[0])).size).toBe(3);
     expect(new Set(mails().map((m) => m.messageId)).size).toBe(3);
+    // Answered from Gmail above the quoted email: what would be posted is the new text alone.
+    const mail = byRecipient.get(DEV_REQUESTER_EMAIL)!;
+    const answer = `Here is the signed release.\n\nOn Fri, Nov 27, 2026 at 9:14 AM Risk Management <\n${mail.replyTo[0]}> wrote:\n\n`
+      + mail.text.split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
+    expect(replyText({ text: answer })).toBe('Here is the signed release.');
     // Nobody sees the others' reply address: each message names one recipient.
     expect(mails().every((m) => m.envelope.to.length === 1 && m.text.includes(String(number)))).toBe(true);
     await activitiesSettled(h.temporal, requestWorkflowId(number));
