@@ -34,6 +34,12 @@ export function automatedMailReason(h: AutomationHeaders): string | null {
   return null;
 }
 
+/**
+ * At most one answer an hour to one address: a robot that ignores Auto-Submitted and answers every answer (or a
+ * forger sending in someone's name) gets one, never a stream.
+ */
+export const INBOUND_ANSWER_INTERVAL_MS = 60 * 60 * 1000;
+
 export type InboundRefusal = 'bad-token' | 'unknown-sender' | 'closed' | 'too-large' | 'empty';
 
 /** What the sender of a refused reply is told: one short answer saying what to do. */

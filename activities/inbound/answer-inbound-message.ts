@@ -3,13 +3,13 @@
  * received message: `answer_sent_at` marks it, and the Message-ID derives from the row, so the one retry window
  * (sent, worker died before the mark) gives a copy mail clients fold. It carries `Auto-Submitted: auto-replied`, so
  * no robot answers it and the listener never answers an answer; it goes to nobody when the message was automated,
- * had the null return path or came from the portal itself.
+ * had the null return path or came from the portal itself, and to nobody already answered within the hour.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { InboundMessageSchema } from '../../db/entities';
-import { inboundRefusalSubject, inboundRefusalText, type InboundRefusal } from '../../domain';
+import { INBOUND_ANSWER_INTERVAL_MS, inboundRefusalSubject, inboundRefusalText, type InboundRefusal } from '../../domain';
 import type { DocumentFiles } from '../../storage/document-files';
 import type { Mailer } from '../mailer';
 import type { InboundMailActivities } from '../../workflows/inbound-mail-activities.types';
@@ -32,6 +32,10 @@ export function answerInboundMessageActivity(deps: Deps): InboundMailActivities[
     const ours = [addressOf(deps.config.mailFrom), deps.config.riskManagementEmail.toLowerCase()];
     const replyDomain = deps.config.reply.domain?.toLowerCase();
     if (!to || !to.includes('@') || ours.includes(to) || (replyDomain && to.endsWith(`@${replyDomain}`))) return { sent: false };
+    const recent = await em.count(InboundMessageSchema, {
+      answerTo: to, answerSentAt: { $gt: new Date(Date.now() - INBOUND_ANSWER_INTERVAL_MS) }, id: { $ne: row.id },
+    });
+    if (recent) return { sent: false };
     const text = `${inboundRefusalText(row.outcome as InboundRefusal, deps.config.publicUrl.replace(/\/$/, ''), deps.config.inboundMail.maxBytes)}\n\n`
       + 'This is an automatic answer; replies to it are not read.\n\nRisk Management\n';
     try {
@@ -46,7 +50,7 @@ export function answerInboundMessageActivity(deps: Deps): InboundMailActivities[
       if ((smtp.responseCode ?? 0) >= 500 || smtp.code === 'EENVELOPE') return { sent: false };
       throw error;
     }
-    row.answerSentAt = new Date();
+    em.assign(row, { answerSentAt: new Date(), answerTo: to });
     await em.flush();
     return { sent: true };
   };

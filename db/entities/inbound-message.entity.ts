@@ -25,6 +25,8 @@ export const InboundMessageSchema = defineEntity({
     requestId: p.integer().nullable(),
     discussionId: p.integer().nullable(),
     answerSentAt: p.datetime().nullable(),
+    /** where the answer to a refused sender went */
+    answerTo: p.text().nullable(),
     processedAt: p.datetime().nullable(),
   },
 });

@@ -7,7 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
  *   on disk under `stored_name`) before the sender is told "accepted" or the mailbox message is flagged. `dedup_key`
  *   (a hash of the Message-ID, or of the bytes when there is none) is unique: the same message delivered twice is one
  *   row and one processing workflow. `state`: received (not yet processed), posted, refused, ignored. The partial
- *   index finds what a restart must still process.
+ *   index finds what a restart must still process. `answer_to`/`answer_sent_at`: the one answer to a refused sender
+ *   (at most one an hour per address, so a robot that ignores Auto-Submitted cannot start a loop).
  * - `discussions.by_email`, `discussions.inbound_message_id`: a message that arrived by email is marked as such, and
  *   one received message makes at most one discussion row.
  */
@@ -31,10 +32,12 @@ export class Migration20261128310001_inbound_mail extends Migration {
       "request_id" int null,
       "discussion_id" int null,
       "answer_sent_at" timestamptz null,
+      "answer_to" text null,
       "processed_at" timestamptz null,
       constraint "inbound_messages_dedup_key_unique" unique ("dedup_key"));`);
     this.addSql(`create index "inbound_messages_unprocessed_index" on "inbound_messages" ("id") where "state" = 'received';`);
     this.addSql(`create index "inbound_messages_received_at_index" on "inbound_messages" ("received_at");`);
+    this.addSql(`create index "inbound_messages_answer_to_index" on "inbound_messages" ("answer_to", "answer_sent_at") where "answer_to" is not null;`);
     this.addSql(`alter table "discussions" add column "by_email" boolean not null default false, add column "inbound_message_id" int null;`);
     this.addSql(`create unique index "discussions_inbound_message_id_unique" on "discussions" ("inbound_message_id") where "inbound_message_id" is not null;`);
   }

@@ -105,6 +105,10 @@ describe('a reply by email', () => {
     await send.sendMail(forgedSender);
     await send.sendMail(forgedSender); // delivered twice: still one answer
     expect(await processed(h, forgedSender.messageId)).toBe('refused');
+    // Another message from the same address within the hour: refused, not answered again.
+    const again = { ...forgedSender, messageId: newMessageId(), text: 'Hello again?' };
+    await send.sendMail(again);
+    expect(await processed(h, again.messageId)).toBe('refused');
     const answer = await h.sink.waitFor((m) => m.to.includes(mallory) && m.subject.startsWith('Not posted'), 30_000);
     expect(answer.text).toContain('replies are accepted only from the address the portal wrote to');
 
