@@ -38,6 +38,8 @@ export function messageIdOf(raw: Buffer): string | null {
   return normalizedMessageId(/^message-id:[ \t]*(.*)$/im.exec(headerBlockOf(raw))?.[1]);
 }
 
+const START_DEADLINE_MS = 3_000;
+
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** The dedup key: the Message-ID names a message wherever it comes from; without one, its bytes do. */
@@ -49,11 +51,13 @@ export function dedupKeyOf(raw: Buffer, tooLarge: boolean): string {
 
 export async function startInboundWorkflow(deps: InboundIntakeDeps, dedupKey: string, inboundMessageId: number): Promise<boolean> {
   try {
-    await deps.temporal.workflow.start(INBOUND_MAIL_WORKFLOW_TYPE, {
+    // Bounded: with Temporal away the sender still hears "accepted" within seconds (the message is stored) and the
+    // sweep starts the processing later, instead of every delivery waiting out the client's retries.
+    await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => deps.temporal.workflow.start(INBOUND_MAIL_WORKFLOW_TYPE, {
       workflowId: inboundWorkflowIdOf(dedupKey), taskQueue: deps.taskQueue, args: [{ inboundMessageId } satisfies InboundMailInput],
       // A run that failed (not one that finished) may run again: the activities find what it already did.
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
-    });
+    }));
     return true;
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return false;

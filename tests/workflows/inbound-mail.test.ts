@@ -192,7 +192,10 @@ describe('a reply by email', () => {
     const raw = (await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail({
       from: DEV_REQUESTER_EMAIL, to: address, subject: `Re: ${mail.subject}`, messageId: newMessageId(), text: 'Stored before Temporal came back.',
     })).message as Buffer;
-    const temporalAway = { workflow: { start: () => Promise.reject(new Error('Temporal is away')) } } as unknown as Harness['temporal'];
+    const temporalAway = {
+      connection: { withDeadline: (_deadline: number, fn: () => Promise<unknown>) => fn() },
+      workflow: { start: () => Promise.reject(new Error('Temporal is away')) },
+    } as unknown as Harness['temporal'];
     const deps = { orm: h.orm, files: h.files, taskQueue: h.config.taskQueue };
     const stored = await receiveInbound({ ...deps, temporal: temporalAway }, { raw, source: 'smtp', envelopeFrom: DEV_REQUESTER_EMAIL, envelopeTo: [address] });
     expect(await h.orm.em.fork().findOneOrFail(InboundMessageSchema, stored.id)).toMatchObject({ state: 'received' });
