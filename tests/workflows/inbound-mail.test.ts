@@ -176,6 +176,24 @@ describe('a reply by email', () => {
     expect(row.size).toBeGreaterThan(30 * 1024 * 1024);
   }, 180_000);
 
+  it('an attachment of a type uploads refuse is not added, and the message says so', async () => {
+    const { id, mail, address } = await submittedWithEmail();
+    const messageId = newMessageId();
+    await send.sendMail({
+      from: DEV_REQUESTER_EMAIL, to: address, subject: `Re: ${mail.subject}`, messageId, text: replyAbove('See the files.', mail),
+      attachments: [
+        { filename: 'setup.pdf', content: Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1'), Buffer.alloc(512, 0)]), contentType: 'application/pdf' },
+        { filename: 'scan.png', content: Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f20000000049454e44ae426082', 'hex') },
+      ],
+    });
+    expect(await processed(h, messageId)).toBe('posted');
+    const [row] = await byEmailRows(id);
+    expect(row.message).toBe('See the files.\n\nsetup.pdf was not added: this file type is not accepted.');
+    const names = (await h.orm.em.fork().find(DocumentSchema, { requestId: id })).map((d) => [d.name, d.mimeType]);
+    expect(names).toContainEqual(['scan.png', 'image/png']);
+    expect(names.map(([name]) => name)).not.toContain('setup.pdf');
+  }, 120_000);
+
   it('a reply to a closed request is refused and answered once', async () => {
     const { id, mail, address } = await submittedWithEmail();
     await h.orm.em.fork().nativeUpdate(RequestSchema, { id }, { status: 'Closed' });
