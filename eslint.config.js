@@ -39,7 +39,7 @@ const LAYERS = {
     why: 'domain/ holds pure rules shared by the API, the workflow sandbox and the browser: no other folder of ours, no Node built-in, no React, no package with I/O.',
   },
   config: { folders: ['domain'], node: true, packages: [], why: 'config/ reads settings from the environment (defaults from domain/).' },
-  storage: { folders: [], node: true, packages: [], why: 'storage/ keeps document bytes on disk and knows nothing else.' },
+  storage: { folders: [], node: true, packages: ['file-type'], why: 'storage/ keeps document bytes on disk and knows nothing else.' },
   // The API's route schemas (issue #19 item 1, the contract branch): the UI types its calls from them (import type).
   contract: {
     folders: ['domain'], node: false, packages: ['typebox'],
@@ -58,7 +58,7 @@ const LAYERS = {
   },
   activities: {
     folders: ['domain', 'config', 'db', 'storage', 'workflows'], node: true,
-    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client', 'email-reply-parser', 'html-to-text', 'qrcode', 'node-forge', '@signpdf/*'],
+    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client', 'email-reply-parser', 'html-to-text', 'qrcode', 'node-forge', '@signpdf/*', 'mailparser'],
     why: 'activities/ implements the signatures workflows/ declares (workflows/*-activities.types.ts); temporal/ wires them, so activities/ never imports temporal/.',
   },
   api: {
@@ -79,7 +79,7 @@ const LAYERS = {
   },
   temporal: {
     folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities'], node: true,
-    packages: ['@temporalio/*', '@mikro-orm/*', 'pg', 'prom-client'],
+    packages: ['@temporalio/*', '@mikro-orm/*', 'pg', 'prom-client', 'smtp-server', 'imapflow'],
     why: 'temporal/ wires the worker (workflows, activities, their dependencies) and the client; it never imports api/.',
   },
   devtools: {
@@ -97,7 +97,7 @@ const LAYERS = {
   bench: {
     folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools', 'scripts', 'ui/initial-js'],
     node: true,
-    packages: ['@temporalio/*', 'fastify', 'pg', 'pg-copy-streams', 'playwright-core', 'autocannon', 'altcha-lib'],
+    packages: ['@temporalio/*', 'fastify', 'pg', 'pg-copy-streams', 'playwright-core', 'autocannon', 'altcha-lib', 'nodemailer'],
     why: 'bench/ may use the whole server side and the UI bundle budget (ui/initial-js.ts), never ui/src/ or tests/.',
   },
 };

@@ -29,6 +29,9 @@ import type { ExportActivities } from '../workflows/export-activities.types';
 import { writeExportActivity } from './exports/write-export';
 import { findRequestsToWakeActivity } from './wake-ups/find-requests-to-wake';
 import { wakeRequestActivity } from './wake-ups/wake-request';
+import type { InboundMailActivities } from '../workflows/inbound-mail-activities.types';
+import { answerInboundMessageActivity } from './inbound/answer-inbound-message';
+import { processInboundMessageActivity } from './inbound/process-inbound-message';
 
 export interface ActivityDeps {
   orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig;
@@ -37,7 +40,7 @@ export interface ActivityDeps {
 }
 
 /** Activities of the request task queue (everything but Chromium). */
-export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities & WakeUpActivities & ExportActivities {
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities & WakeUpActivities & ExportActivities & InboundMailActivities {
   return {
     sendAccountEmail: sendAccountEmailActivity(deps),
     recordStatus: recordStatusActivity(deps),
@@ -58,6 +61,8 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     wakeRequest: wakeRequestActivity(deps),
     writeExport: writeExportActivity(deps),
     revokeCertificate: revokeCertificateActivity(deps),
+    processInboundMessage: processInboundMessageActivity(deps),
+    answerInboundMessage: answerInboundMessageActivity(deps),
   };
 }
 

@@ -6,6 +6,7 @@
  * SEED_DEV_ACCOUNTS=true asks for the development accounts, and when an office fact people read has no value of its
  * own (PRODUCTION_REQUIRED_SETTINGS: the samples below are never shown to a real requester).
  */
+import { loadInboundMailSettings, type InboundMailSettings } from './inbound-mail-config';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { DEFAULT_USER_QUOTAS, type UserQuotas } from '../domain/abuse-limits';
@@ -124,6 +125,8 @@ export interface AppConfig {
    * outside production the seeded directory's `ohsu.example` by default.
    */
   universityEmailDomains: string[];
+  /** Answers by email, inbound: the SMTP listener, the mailbox poller, the size limit (config/inbound-mail-config.ts). */
+  inboundMail: InboundMailSettings;
   /** Answering by email: see ReplySettings. */
   reply: ReplySettings;
   /** The office's digital signature on every issued PDF; see LetterSigningSettings. */
@@ -352,6 +355,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     clockPolicy: clockPolicySetting(env),
     maxCachedWorkflows: positiveSetting('WORKER_MAX_CACHED_WORKFLOWS', env.WORKER_MAX_CACHED_WORKFLOWS, 250),
     effectRetryWindowMs: positiveHours('EFFECT_RETRY_WINDOW_HOURS', env.EFFECT_RETRY_WINDOW_HOURS, 72),
+    inboundMail: loadInboundMailSettings(env, production),
     reply: replySettings(env),
     letterSigning: letterSigningSettings(env, dataDir),
   };

@@ -29,5 +29,6 @@ export const DiscussionRecord = Type.Object({
   topic: Type.String(),
   message: Type.String(),
   deletedAt: Type.Optional(NullableTimestamp),
+  byEmail: Type.Optional(Type.Boolean({ description: 'arrived as a reply by email (its new text only)' })),
 });
 export type DiscussionRecord = Static<typeof DiscussionRecord>;

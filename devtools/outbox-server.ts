@@ -6,13 +6,36 @@
  *   GET /messages/:n/raw                   the .eml
  *   GET /messages/:n/attachments/:i        download attachment i (0-based)
  *   GET /api/messages                      JSON list (no raw bytes, attachment metadata only)
+ *   GET /api/inbound                       what the reply listener received (with `inbound`), newest first
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Orm } from '../db/orm';
 import type { Received, SmtpSink } from './smtp-sink';
+
+/** One message the reply listener received (table inbound_messages). */
+export interface InboundSummary {
+  id: number; receivedAt: string; source: string; envelopeFrom: string | null; envelopeTo: string; size: number;
+  state: string; outcome: string | null; requestId: number | null;
+}
+
+/** The newest received messages, for the outbox page. */
+export async function recentInboundMessages(orm: Orm, limit = 100): Promise<InboundSummary[]> {
+  const rows = await orm.em.getConnection().execute(
+    `select "id", "received_at", "source", "envelope_from", "envelope_to", "size", "state", "outcome", "request_id"
+     from "inbound_messages" order by "id" desc limit ?`, [limit], 'all',
+  ) as Array<Record<string, unknown>>;
+  return rows.map((r) => ({
+    id: Number(r.id), receivedAt: new Date(r.received_at as string).toISOString(), source: String(r.source),
+    envelopeFrom: r.envelope_from as string | null, envelopeTo: String(r.envelope_to), size: Number(r.size), state: String(r.state),
+    outcome: r.outcome as string | null, requestId: r.request_id == null ? null : Number(r.request_id),
+  }));
+}
 
 export interface OutboxOptions {
   sink: SmtpSink;
+  /** What the portal received by email (replies), listed under the sent mail. */
+  inbound?: () => Promise<InboundSummary[]>;
   port?: number;
   host?: string;
 }
@@ -70,6 +93,16 @@ function listPage(messages: Received[]): string {
       rows || '<tr><td colspan="4" class="muted">No mail yet.</td></tr>'}</tbody></table>`);
 }
 
+function inboundSection(rows: InboundSummary[]): string {
+  const body = rows.map((r) => `<tr><td>${escapeHtml(r.receivedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}</td>` +
+    `<td>${escapeHtml(r.envelopeFrom === '' ? '<> (null sender)' : r.envelopeFrom ?? '(mailbox)')}</td><td>${escapeHtml(r.envelopeTo)}</td>` +
+    `<td>${escapeHtml(r.state)}${r.outcome && r.outcome !== r.state ? ` <span class="muted">(${escapeHtml(r.outcome)})</span>` : ''}</td>` +
+    `<td>${r.size.toLocaleString('en-US')}</td></tr>`).join('');
+  return `<h2>Received by the portal</h2><p class="muted">Replies to portal emails that reached the reply listener. ` +
+    `<a href="/api/inbound">JSON</a></p><table><thead><tr><th>Received</th><th>From (envelope)</th><th>To</th><th>Outcome</th><th>Bytes</th></tr></thead>` +
+    `<tbody>${body || '<tr><td colspan="5" class="muted">Nothing received yet.</td></tr>'}</tbody></table>`;
+}
+
 function messagePage(m: Received): string {
   const attachments = m.attachments.map((a, i) => `<li><a href="/messages/${m.n}/attachments/${i}">${escapeHtml(a.filename)}</a> ` +
     `<span class="muted">${escapeHtml(a.contentType)}, ${a.size.toLocaleString('en-US')} bytes</span></li>`).join('');
@@ -88,7 +121,7 @@ function safeFilename(name: string): string {
 }
 
 export async function startOutbox(options: OutboxOptions): Promise<Outbox> {
-  const { sink, port = 8025, host = '127.0.0.1' } = options;
+  const { sink, port = 8025, host = '127.0.0.1', inbound } = options;
   const server = http.createServer((req, res) => {
     const send = (status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
@@ -99,7 +132,19 @@ export async function startOutbox(options: OutboxOptions): Promise<Outbox> {
     const messages = sink.messages();
     const find = (n: string) => messages.find((m) => m.n === Number(n));
 
+    if (url.pathname === '/' && inbound) {
+      inbound().then(
+        (rows) => send(200, 'text/html; charset=utf-8', listPage(messages).replace('</body>', `${inboundSection(rows)}</body>`)),
+        () => send(200, 'text/html; charset=utf-8', listPage(messages)),
+      );
+      return;
+    }
     if (url.pathname === '/') return send(200, 'text/html; charset=utf-8', listPage(messages));
+    if (url.pathname === '/api/inbound') {
+      if (!inbound) return send(404, 'text/plain', 'Not found');
+      inbound().then((rows) => send(200, 'application/json', JSON.stringify(rows)), (error: Error) => send(500, 'text/plain', error.message));
+      return;
+    }
     if (url.pathname === '/api/messages') {
       return send(200, 'application/json', JSON.stringify([...messages].reverse().map(summary)));
     }

@@ -40,3 +40,4 @@ export * from './university-addresses';
 export * from './verification-code';
 export * from './issued-letters';
 export * from './reports';
+export * from './inbound-mail';

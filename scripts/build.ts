@@ -7,6 +7,7 @@
  *        dist/worker.js   ← temporal/worker.ts     the Temporal worker
  *        dist/migrate.js  ← scripts/migrate.ts     create + migrate + seed (reference data only in production)
  *        dist/admin.js    ← scripts/admin.ts       the admin list from the command line (an operator's first day)
+ *        dist/mail-in.js  ← temporal/inbound-mail.ts  replies by email: the SMTP listener and/or the mailbox poller
  *      as ESM for Node 24, with source maps (`node --enable-source-maps`). Packages stay external: they load from
  *      node_modules at run time, so every one of them must be a production dependency (tests/infra checks it).
  *      esbuild resolves the extensionless relative imports the code base uses (moduleResolution "bundler"), which
@@ -35,6 +36,7 @@ export const PRODUCTION_ENTRIES = {
   worker: 'temporal/worker.ts',
   migrate: 'scripts/migrate.ts',
   admin: 'scripts/admin.ts',
+  'mail-in': 'temporal/inbound-mail.ts',
 } as const;
 
 export interface BuildOptions {

@@ -24,12 +24,14 @@ import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../db/seed-data';
 import { ensureTemporalServer, isPortOpen, type TemporalServerHandle } from '../temporal/dev-server';
 import { startSmtpSink, type SmtpSink } from '../devtools/smtp-sink';
-import { startOutbox, type Outbox } from '../devtools/outbox-server';
+import { recentInboundMessages, startOutbox, type Outbox } from '../devtools/outbox-server';
 import { startDevIdp, type DevIdp } from '../devtools/dev-idp/dev-idp-server';
 import { describeExit, Supervisor, type ChildExit } from '../devtools/supervise';
 
 /** Development-only knob of this script (not an app setting): where the SMTP sink listens. */
 const SMTP_SINK_PORT = Number(process.env.SMTP_SINK_PORT ?? 2525);
+/** Development-only: where the reply listener (temporal/inbound-mail.ts) listens unless INBOUND_SMTP_PORT says. */
+const DEV_INBOUND_SMTP_PORT = 2526;
 /** Development-only knob of this script: where the development identity provider listens. */
 const DEV_IDP_PORT = Number(process.env.DEV_IDP_PORT ?? 8026);
 const HEALTH_TIMEOUT_MS = 90_000;
@@ -58,8 +60,9 @@ async function shutdown(code: number, reason?: string): Promise<never> {
   if (reason) (code === 0 ? log : warn)(reason);
   log('stopping…');
   // API first (stops taking requests), then the worker, then the infrastructure they use.
-  for (const name of ['api', 'worker']) await children.get(name)?.stop();
+  for (const name of ['api', 'mail-in', 'worker']) await children.get(name)?.stop();
   await outbox?.close().catch(() => {});
+  await inboundOrm?.close().catch(() => {});
   await devIdp?.idp.close().catch(() => {});
   await devIdp?.orm.close().catch(() => {});
   await sink?.close().catch(() => {});
@@ -148,6 +151,14 @@ function pipeLines(stream: NodeJS.ReadableStream, prefix: string, out: NodeJS.Wr
     if (pending) out.write(`${prefix} ${pending}\n`);
   });
 }
+
+/** What the reply listener received, for the outbox page (a small pool of its own, closed with the outbox). */
+async function inboundListing(databaseUrl: string) {
+  const orm = await createOrm(databaseUrl, { poolMax: 1 });
+  inboundOrm = orm;
+  return () => recentInboundMessages(orm);
+}
+let inboundOrm: Orm | null = null;
 
 function startChild(name: string, entry: string, env: NodeJS.ProcessEnv): Supervisor {
   const supervisor = new Supervisor({
@@ -242,11 +253,11 @@ async function main() {
     }
     smtpUrl = sink.url;
     try {
-      outbox = await startOutbox({ sink, port: config.outboxPort });
+      outbox = await startOutbox({ sink, port: config.outboxPort, inbound: await inboundListing(config.databaseUrl) });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
       warn(`mail: port ${config.outboxPort} is in use; the outbox takes a random port instead (set OUTBOX_PORT to choose)`);
-      outbox = await startOutbox({ sink, port: 0 });
+      outbox = await startOutbox({ sink, port: 0, inbound: await inboundListing(config.databaseUrl) });
     }
     log(`mail: SMTP sink ${sink.url} (files in ${show(mailDir)}, ${sink.messages().length} kept), outbox ${outbox.url}`);
   }
@@ -280,7 +291,7 @@ async function main() {
   }
 
   // 5. Worker and API
-  const entries = { worker: 'temporal/worker.ts', api: 'api/server.ts' } as const;
+  const entries = { worker: 'temporal/worker.ts', api: 'api/server.ts', 'mail-in': 'temporal/inbound-mail.ts' } as const;
   const missing = Object.values(entries).filter((entry) => !fs.existsSync(path.join(root, entry)));
   if (missing.length) {
     await shutdown(1, `cannot start: ${missing.join(' and ')} ${missing.length > 1 ? 'do' : 'does'} not exist yet (the worker and API entry points are part of the app, not of this script).`);
@@ -298,10 +309,13 @@ async function main() {
     DATA_DIR: config.dataDir,
     ...(devIdp ? { SAML_IDP_METADATA_URL: devIdp.idp.metadataUrl } : {}),
     FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? '1' : '0'),
+    // Replies by email: the development listener (the outbox lists what it received).
+    INBOUND_SMTP_PORT: process.env.INBOUND_SMTP_PORT ?? String(DEV_INBOUND_SMTP_PORT),
   };
   log('starting the worker and the API…');
   startChild('worker', entries.worker, childEnv);
   startChild('api', entries.api, childEnv);
+  startChild('mail-in', entries['mail-in'], childEnv);
 
   const healthUrl = `http://${healthHost.includes(':') ? `[${healthHost}]` : healthHost}:${config.apiPort}/api/v1/health`;
   await waitForHealth(healthUrl);
@@ -320,6 +334,7 @@ async function main() {
     `Portal:            ${config.publicUrl}`,
     `Temporal Web UI:   ${temporalUiUrl}`,
     `Mail outbox:       ${outbox ? outbox.url : `(external SMTP: ${smtpUrl})`}`,
+    `Replies by email:  smtp://127.0.0.1:${childEnv.INBOUND_SMTP_PORT} (answer a portal email: its Reply-To reaches this listener; received mail shows in the outbox)`,
     `Single sign-on:    ${devIdp ? `${devIdp.idp.url} (development IdP: Sign in with university single sign-on, pick a person)` : realIdp ?? 'not configured'}`,
     '',
     ...credentials,

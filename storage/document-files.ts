@@ -3,7 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -83,6 +83,27 @@ export class DocumentFiles {
 
   read(storedName: string) {
     return createReadStream(this.pathOf(storedName));
+  }
+
+  /**
+   * Writes and flushes to the disk (fsync) before answering: what a sender was told "accepted" for survives a power
+   * cut. Temp file + rename as `write`.
+   */
+  async writeDurably(storedName: string, bytes: Uint8Array): Promise<void> {
+    const target = this.pathOf(storedName);
+    const temp = `${target}.part`;
+    const handle = await open(temp, 'w');
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+  }
+
+  readAll(storedName: string): Promise<Buffer> {
+    return readFile(this.pathOf(storedName));
   }
 
   async remove(storedName: string): Promise<void> {

@@ -3,3 +3,4 @@ export { requestWorkflow } from './request.workflow';
 export { accountEmailWorkflow } from './account-email.workflow';
 export { wakeUpWorkflow, wakeUpSweepWorkflow } from './wake-up.workflow';
 export { exportWorkflow } from './export.workflow';
+export { inboundMailWorkflow } from './inbound-mail.workflow';

@@ -34,8 +34,8 @@ export function queueDiscussionEmailActivity(deps: { orm: Orm; config: AppConfig
       });
       em.create(RequestActivitySchema, {
         requestId: request.id, date: new Date(), activityType: DISCUSSION_ACTIVITY,
-        activityText: discussionAuditText(message.topic, message.fromAdmin),
-        performedBy: message.sender, recipients: null, channel: 'Portal', idempotencyKey: `${key}:posted`,
+        activityText: `${discussionAuditText(message.topic, message.fromAdmin)}${message.byEmail ? ' by email' : ''}`,
+        performedBy: message.sender, recipients: null, channel: message.byEmail ? 'Email' : 'Portal', idempotencyKey: `${key}:posted`,
       });
       return { effect: { key, kind: 'email' as const, templateTitle }, state: 'pending' as const };
     });

@@ -20,6 +20,7 @@ import { postDiscussion } from './request-workflows';
 export const recordOf = (d: Discussion): DiscussionRecord => ({
   id: d.id, createdAt: d.createdAt, requestId: d.requestId, discussionId: d.discussionId, sender: d.sender,
   senderEmail: d.senderEmail, fromAdmin: d.fromAdmin, topic: d.topic, message: d.message, deletedAt: d.deletedAt ?? null,
+  byEmail: d.byEmail,
 });
 
 /** The messages of a request shown on its pages, oldest first; deleted ones are kept in the table but not shown. */

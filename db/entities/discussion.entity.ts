@@ -18,6 +18,10 @@ export const DiscussionSchema = defineEntity({
     topic: p.string(),
     message: p.text(),
     deletedAt: p.datetime().nullable(),
+    /** arrived as an email reply (shown with a "by email" mark) */
+    byEmail: p.boolean().default(false),
+    /** the received message it came from: one message makes at most one row */
+    inboundMessageId: p.integer().nullable(),
   },
 });
 export type Discussion = InferEntity<typeof DiscussionSchema>;

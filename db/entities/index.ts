@@ -7,6 +7,7 @@ import { ClaimHistorySchema } from './claim-history.entity';
 import { FaqSchema } from './faq.entity';
 import { RequestExportSchema } from './request-export.entity';
 import { DiscussionSchema } from './discussion.entity';
+import { InboundMessageSchema } from './inbound-message.entity';
 import { CounterSchema } from './counter.entity';
 import { DocumentSchema } from './document.entity';
 import { RequestEffectSchema } from './request-effect.entity';
@@ -27,6 +28,7 @@ export * from './faq.entity';
 export * from './request-export.entity';
 export * from './counter.entity';
 export * from './discussion.entity';
+export * from './inbound-message.entity';
 export * from './document.entity';
 export * from './request-effect.entity';
 export * from './email-template.entity';
@@ -52,4 +54,6 @@ export const ALL_ENTITIES = [
   EmailConfirmationSchema, SecurityEventSchema,
   // certificates that prove themselves: verification codes, digests, status
   IssuedLetterSchema,
+  // answers by email
+  InboundMessageSchema,
 ];

@@ -11,6 +11,7 @@ import { MESSAGES } from '../../domain';
 import { call, credentialingDraft, loginRequester } from '../support/api-helpers';
 import type { Harness } from '../support/portal-harness';
 import { usePortalBrowser } from '../support/portal-browser';
+import { processed, replyAbove, replyAddressOf, replyTransport, startReplyListener } from '../support/inbound-mail-helpers';
 
 const portal = usePortalBrowser('discussions');
 let h: Harness;
@@ -81,6 +82,39 @@ describe('discussions in Chromium', () => {
     await page.getByText('its discussions are closed to new messages').waitFor();
     expect(await page.getByRole('button', { name: 'New Discussion' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Reply to/ }).count()).toBe(0);
+    await portal.signOut();
+  });
+
+  it('a reply by email shows in the discussion marked "by email"', async () => {
+    const request = await submittedRequest();
+    const mail = await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER.email) && m.subject.includes(String(request.requestNumber)), 30_000);
+    const listener = await startReplyListener(h);
+    const transport = replyTransport(listener);
+    try {
+      const messageId = `<e2e-reply-${Date.now()}@phone.example>`;
+      await transport.sendMail({
+        from: DEV_REQUESTER.email, to: await replyAddressOf(h, mail, request.requestNumber), subject: `Re: ${mail.subject}`, messageId,
+        text: replyAbove('Here is the signed release.', mail),
+      });
+      expect(await processed(h, messageId)).toBe('posted');
+    } finally {
+      transport.close();
+      await listener.close();
+    }
+    page = await portal.openAs(DEV_ADMIN, `/requests/credentialing/${request.id}`);
+    await page.getByRole('heading', { name: 'Recent Discussions' }).waitFor();
+    await expect.poll(() => threadRows().count()).toBe(1);
+    const row = threadRows().first();
+    await row.getByText('by email', { exact: true }).waitFor();
+    expect(await row.getByText('Here is the signed release.').count()).toBe(1);
+    expect(await row.getByText('wrote:').count()).toBe(0);
+    await portal.checkA11y('discussion with a reply by email');
+    await portal.shot('reply-by-email');
+    await page.setViewportSize({ width: 768, height: 1000 });
+    await row.getByText('by email', { exact: true }).waitFor();
+    await portal.checkA11y('discussion with a reply by email, 768 px');
+    await portal.shot('reply-by-email-768');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await portal.signOut();
   });
 });

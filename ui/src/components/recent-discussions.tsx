@@ -50,7 +50,10 @@ export function RecentDiscussions({ request, isAdmin, alwaysShow, onChanged }: P
       {messages.length === 0 ? <p className="empty">{MESSAGES.emptyDiscussions}</p> : (
         <DataTable label="Recent Discussions" rows={messages} rowKey={(m) => m.id} columns={[
           { header: 'Message Date', cell: (m) => displayDateTime(m.createdAt) },
-          { header: 'From', cell: (m) => m.sender },
+          {
+            header: 'From',
+            cell: (m) => <>{m.sender}{m.byEmail && <> <span className="badge badge--email" title="Sent as a reply to a portal email">by email</span></>}</>,
+          },
           { header: 'Discussion Topic', cell: (m) => m.topic },
           { header: 'Message', cell: (m) => <span className="discussion-message">{m.message}</span> },
           {

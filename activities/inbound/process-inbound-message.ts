@@ -1,0 +1,248 @@
+/**
+ * Processing one received email (stored before it was accepted, table `inbound_messages`): automated mail is
+ * ignored; a reply whose token, sender and request pass is posted to the request's discussion (its new text only,
+ * its attachments as documents under the upload rules) and handed to the request workflow's `discussionPosted`
+ * update like a message typed in the portal, so the usual email and audit row follow; anything else is refused and
+ * the workflow answers the sender once.
+ *
+ * Idempotent at every step, for a worker killed anywhere: the discussion row is unique per received message, each
+ * document per (message, attachment), the update id per discussion row, and a decided row answers its decision.
+ */
+import { Context } from '@temporalio/activity';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { simpleParser, type AddressObject, type Attachment, type ParsedMail } from 'mailparser';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AppConfig } from '../../config/app-config';
+import { isIssuedTo, verifyReplyToken } from '../../config/reply-token';
+import type { Orm } from '../../db/orm';
+import {
+  AdminSchema, DiscussionSchema, DocumentSchema, InboundMessageSchema, RequestActivitySchema, RequestSchema, UserSchema,
+  type InboundMessage, type Request,
+} from '../../db/entities';
+import {
+  automatedMailReason, DISCUSSION_TOPIC_MAX, DOCUMENT_ACTIVITY, documentAuditText, discussionsOpen, MESSAGE_MAX, QUOTAS, stripReplyPrefixes, threadIdFrom,
+  UPLOAD_SLOT_TTL_MS, type InboundRefusal, type RequestStatus,
+} from '../../domain';
+import { parseReplyAddress } from '../../domain/reply-address';
+import { DocumentFiles } from '../../storage/document-files';
+import { sniffUploadBytes } from '../../storage/file-sniffing';
+import type { InboundMailActivities, InboundProcessResult } from '../../workflows/inbound-mail-activities.types';
+import { discussionPostedUpdate, REQUEST_WORKFLOW_TYPE } from '../../workflows/request.messages';
+import { requestStartOptions } from '../../workflows/request-start';
+import { replyText } from '../mail/reply-text';
+
+type Deps = { orm: Orm; files: DocumentFiles; config: AppConfig };
+
+const UPDATE_DEADLINE_MS = 8_000;
+
+const addressesOf = (list: AddressObject | AddressObject[] | undefined): Array<{ address: string; name: string }> =>
+  (Array.isArray(list) ? list : list ? [list] : []).flatMap((o) => o.value)
+    .flatMap((v) => (v.group ? v.group : [v])).filter((v) => !!v.address).map((v) => ({ address: v.address!.toLowerCase(), name: v.name ?? '' }));
+
+const headerText = (mail: ParsedMail, name: string): string | null => {
+  const value = mail.headers.get(name);
+  if (value == null) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && 'value' in value) return String((value as { value: unknown }).value);
+  if (typeof value === 'object' && 'text' in value) return String((value as { text: unknown }).text);
+  return String(value);
+};
+
+/** Parses the stored bytes of a received message (the whole message, or only its header for one too large). */
+export async function parseStored(files: DocumentFiles, row: InboundMessage): Promise<ParsedMail | null> {
+  if (!row.storedName) return null;
+  // HTML-only mail is left to the reply-text rule (activities/mail/reply-text.ts), which makes it text safely.
+  return simpleParser(await files.readAll(row.storedName), { skipImageLinks: true, skipTextLinks: true, skipHtmlToText: true });
+}
+
+/** Whether `mail` is automated (never posted, never answered): domain/inbound-mail.ts decides. */
+export function automatedReasonOf(mail: ParsedMail | null, row: Pick<InboundMessage, 'envelopeFrom'>): string | null {
+  return automatedMailReason({
+    autoSubmitted: mail ? headerText(mail, 'auto-submitted') : null,
+    precedence: mail ? headerText(mail, 'precedence') : null,
+    listId: mail ? headerText(mail, 'list-id') : null,
+    returnPath: mail?.headers.has('return-path') ? (mail.headers.get('return-path') as AddressObject | undefined)?.text ?? '<>' : null,
+    contentType: mail ? headerText(mail, 'content-type') : null,
+    envelopeFrom: row.envelopeFrom,
+  });
+}
+
+/** Temporal refused the update for the workflow's in-flight limit (RESOURCE_EXHAUSTED): retried soon. */
+function isBusy(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === 8 || e.code === 4 || /RESOURCE_EXHAUSTED|DEADLINE_EXCEEDED|in-flight|too many/i.test(e.message ?? '')) return true;
+  }
+  return false;
+}
+
+interface Verdict { refusal: InboundRefusal; request?: Request }
+
+async function isParticipant(em: EntityManager, request: Request, address: string, config: AppConfig): Promise<{ ok: boolean; admin: boolean }> {
+  const admin = await em.count(AdminSchema, { email: address });
+  if (admin) return { ok: true, admin: true };
+  if (address === config.riskManagementEmail.toLowerCase()) return { ok: true, admin: true };
+  const named = [request.requesterEmail, request.recipientEmail].filter(Boolean).map((a) => a!.toLowerCase());
+  if (named.includes(address)) return { ok: true, admin: false };
+  const requester = await em.findOne(UserSchema, { id: request.requesterId });
+  return { ok: requester?.email.toLowerCase() === address, admin: false };
+}
+
+/** The request a reply names and whether its sender may post there, or why not. */
+async function judge(em: EntityManager, deps: Deps, row: InboundMessage, mail: ParsedMail, from: string): Promise<Verdict & { admin?: boolean }> {
+  const { local, domain, tokenKey, tokenMaxAgeDays } = deps.config.reply;
+  if (!domain) return { refusal: 'bad-token' };
+  const candidates = [
+    ...row.envelopeTo.split(',').map((a) => a.trim()),
+    ...addressesOf(mail.to).map((a) => a.address), ...addressesOf(mail.cc).map((a) => a.address),
+    headerText(mail, 'delivered-to') ?? '',
+  ];
+  const token = candidates.map((a) => parseReplyAddress(a, local, domain)).find((t) => !!t);
+  const claims = token ? verifyReplyToken(token, tokenKey, { maxAgeDays: tokenMaxAgeDays }) : null;
+  if (!claims || claims.expired) return { refusal: 'bad-token' };
+  const request = await em.findOne(RequestSchema, { requestNumber: claims.requestNumber });
+  if (!request) return { refusal: 'bad-token' };
+  const participant = await isParticipant(em, request, from, deps.config);
+  if (!isIssuedTo(claims, from, tokenKey) && !participant.ok) return { refusal: 'unknown-sender', request };
+  if (!discussionsOpen(request.status as RequestStatus)) return { refusal: 'closed', request };
+  return { refusal: undefined as unknown as InboundRefusal, request, admin: participant.admin };
+}
+
+async function decide(em: EntityManager, row: InboundMessage, state: 'refused' | 'ignored' | 'posted', outcome: string, extra: Partial<InboundMessage> = {}) {
+  em.assign(row, { state, outcome, processedAt: new Date(), ...extra });
+  await em.flush();
+}
+
+const uniqueName = async (em: EntityManager, requestId: number, wanted: string): Promise<string> => {
+  // eslint-disable-next-line no-control-regex -- control characters are what a file name must not keep
+  const base = wanted.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').trim().slice(0, 180) || 'attachment';
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? base : base.replace(/(\.[^.]*)?$/, (ext) => ` (${n})${ext ?? ''}`);
+    if (!(await em.count(DocumentSchema, { requestId, name }))) return name;
+  }
+};
+
+/**
+ * One attachment as a document, under the upload rules: the size limit, the type sniffed from the bytes, the
+ * sender's daily upload quota (when the sender has an account; administrators are not counted). Keyed by (message,
+ * attachment): a retry finds it. Answers a note for the message when the attachment was not taken.
+ */
+async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage, request: Request, index: number, attachment: Attachment, sender: { name: string; email: string; admin: boolean }): Promise<string | null> {
+  const key = `inbound:${row.id}:${index}`;
+  if (await em.count(DocumentSchema, { idempotencyKey: key })) return null;
+  const filename = attachment.filename || `attachment-${index + 1}`;
+  const bytes = new Uint8Array(attachment.content);
+  if (bytes.byteLength === 0) return null;
+  if (bytes.byteLength > deps.config.uploadMaxBytes) return `${filename} was not added: it is larger than the upload limit.`;
+  const sniffed = await sniffUploadBytes(bytes);
+  if (!sniffed) return `${filename} was not added: this file type is not accepted.`;
+  const user = sender.admin ? null : await em.findOne(UserSchema, { email: sender.email });
+  const slotId = randomUUID();
+  if (user) {
+    const rows = await em.getConnection().execute(
+      'select "refusal" from reserve_upload_slot(?, ?, ?, ?, ?, ?, ?)',
+      [slotId, user.id, bytes.byteLength, deps.config.quotas.uploadBytesPerDay, QUOTAS.uploadBytesPerDay.windowMs, 1_000_000, UPLOAD_SLOT_TTL_MS], 'all',
+    ) as Array<{ refusal: string | null }>;
+    if (rows[0]?.refusal) return `${filename} was not added: the daily upload quota is used up.`;
+  }
+  const storedName = `r${request.id}-${DocumentFiles.newStoredName(`x.${sniffed.extension}`)}`;
+  await deps.files.write(storedName, bytes);
+  await em.transactional(async (tx) => {
+    if (user) {
+      await tx.getConnection().execute(
+        `with freed as (delete from "upload_slots" where "id" = ?) insert into "uploads" ("stored_name", "user_id", "request_id", "size") values (?, ?, ?, ?)`,
+        [slotId, storedName, user.id, request.id, bytes.byteLength], 'run');
+    }
+    const name = await uniqueName(tx, request.id, filename);
+    tx.create(DocumentSchema, {
+      requestId: request.id, name, description: 'Attached to a reply by email', storedName, mimeType: sniffed.mimeType,
+      size: bytes.byteLength, isAttachment: false, uploadedBy: sender.name, addedByAdmin: sender.admin, legacyId: null, idempotencyKey: key,
+    });
+    tx.create(RequestActivitySchema, {
+      requestId: request.id, date: new Date(), activityType: DOCUMENT_ACTIVITY, activityText: `${documentAuditText.added(name, false)} from a reply by email`,
+      performedBy: sender.name, recipients: null, channel: 'Email', idempotencyKey: `${key}:added`,
+    });
+  });
+  return null;
+}
+
+/** The thread a reply joins: the discussion whose topic its subject names (after Re:/Fwd:), else a new one. */
+async function threadOf(em: EntityManager, requestId: number, subject: string): Promise<{ discussionId: string; topic: string }> {
+  const topic = (stripReplyPrefixes(subject) || 'Reply by email').slice(0, DISCUSSION_TOPIC_MAX);
+  const existing = await em.findOne(DiscussionSchema, { requestId, topic }, { orderBy: { id: 'asc' } });
+  return existing ? { discussionId: existing.discussionId, topic } : { discussionId: threadIdFrom(randomBytes(32)), topic };
+}
+
+export function processInboundMessageActivity(deps: Deps): InboundMailActivities['processInboundMessage'] {
+  return async function processInboundMessage({ inboundMessageId }): Promise<InboundProcessResult> {
+    const em = deps.orm.em.fork() as EntityManager;
+    const row = await em.findOne(InboundMessageSchema, inboundMessageId);
+    if (!row) throw ApplicationFailure.nonRetryable(`No inbound message ${inboundMessageId}`, 'NotFound');
+    if (row.state === 'refused') return { outcome: 'refused', answerOwed: !row.answerSentAt };
+    if (row.state === 'ignored') return { outcome: 'ignored', answerOwed: false };
+
+    const mail = await parseStored(deps.files, row);
+    const automated = automatedReasonOf(mail, row);
+    if (automated) {
+      await decide(em, row, 'ignored', `automated: ${automated}`);
+      return { outcome: 'ignored', answerOwed: false };
+    }
+    if (row.outcome === 'too-large' || !mail) {
+      await decide(em, row, 'refused', 'too-large');
+      return { outcome: 'refused', answerOwed: true };
+    }
+    const fromHeader = addressesOf(mail.from)[0];
+    const from = fromHeader?.address ?? (row.envelopeFrom ?? '').toLowerCase();
+    if (row.state !== 'posted') {
+      const verdict = await judge(em, deps, row, mail, from);
+      if (verdict.refusal) {
+        await decide(em, row, 'refused', verdict.refusal, { requestId: verdict.request?.id ?? null });
+        return { outcome: 'refused', answerOwed: true };
+      }
+      const request = verdict.request!;
+      const sender = { name: fromHeader?.name || from, email: from, admin: !!verdict.admin };
+      let discussion = await em.findOne(DiscussionSchema, { inboundMessageId: row.id });
+      if (!discussion) {
+        const attachments = mail.attachments.filter((a) => !(a.related && a.contentDisposition === 'inline'));
+        const notes: string[] = [];
+        for (const [index, attachment] of attachments.entries()) {
+          const note = await keepAttachment(deps, em, row, request, index, attachment, sender);
+          if (note) notes.push(note);
+        }
+        const text = replyText({ text: mail.text || null, html: mail.html || null });
+        const added = attachments.length - notes.length;
+        if (!text && added <= 0) {
+          await decide(em, row, 'refused', 'empty', { requestId: request.id });
+          return { outcome: 'refused', answerOwed: true };
+        }
+        const body = [text || `(${added} attachment${added === 1 ? '' : 's'} sent by email)`, ...notes].join('\n\n').slice(0, MESSAGE_MAX);
+        const thread = await threadOf(em, request.id, mail.subject ?? '');
+        discussion = em.create(DiscussionSchema, {
+          requestId: request.id, discussionId: thread.discussionId, topic: thread.topic, message: body,
+          sender: sender.name, senderEmail: sender.email, fromAdmin: sender.admin, deletedAt: null, byEmail: true, inboundMessageId: row.id,
+        });
+        em.assign(row, { requestId: request.id });
+        await em.flush();
+      }
+      // The request workflow takes it from here (update id per message: a retry is the same update).
+      const { client, info } = Context.current();
+      try {
+        // Within a deadline: a workflow at Temporal's limit of updates in flight is retried by Temporal's activity
+        // retry (seconds) rather than waited for inside this attempt until its timeout.
+        await client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => client.workflow.executeUpdateWithStart(discussionPostedUpdate, {
+          args: [{ discussionRowId: discussion.id, actor: { name: discussion.sender, email: discussion.senderEmail } }],
+          updateId: `discussion:${request.requestNumber}:${discussion.id}`,
+          startWorkflowOperation: new WithStartWorkflowOperation(
+            REQUEST_WORKFLOW_TYPE, requestStartOptions({ ...request, requestNumber: request.requestNumber! }, info.taskQueue)),
+        }));
+      } catch (error) {
+        // Temporal takes a few updates in flight per workflow: a burst of replies to one request waits its turn.
+        if (isBusy(error)) throw ApplicationFailure.retryable(`request ${request.requestNumber} is busy with other updates`, 'RequestWorkflowBusy');
+        throw error;
+      }
+      await decide(em, row, 'posted', 'posted', { discussionId: discussion.id });
+    }
+    return { outcome: 'posted', answerOwed: false };
+  };
+}

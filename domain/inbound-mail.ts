@@ -1,0 +1,82 @@
+/**
+ * Answers by email: which received mail is automated (never answered, never posted), why a reply is refused and what
+ * the sender is told, the size limit and the thread a reply joins. Pure: the listener, the mailbox poller and the
+ * processing activity all ask here.
+ */
+
+/** Largest message the listener takes (SIZE extension and counted bytes): a 10 MB document grows ~37% in base64. */
+export const INBOUND_MAX_BYTES_DEFAULT = 20 * 1024 * 1024;
+
+export interface AutomationHeaders {
+  autoSubmitted?: string | null;
+  precedence?: string | null;
+  listId?: string | null;
+  /** MAIL FROM: '' for the null return path `<>` (bounces, delivery reports); null when unknown (IMAP) */
+  envelopeFrom?: string | null;
+  /** a Return-Path header (IMAP): `<>` is the null return path */
+  returnPath?: string | null;
+  contentType?: string | null;
+}
+
+/**
+ * Why a message is automated, or null for a person's mail. Automated mail is never posted and never answered, so no
+ * two robots mail each other forever (RFC 3834): Auto-Submitted other than "no" (out-of-office, our own answers),
+ * Precedence bulk/list/junk, mailing-list mail (List-Id), the null return path and delivery reports (bounces).
+ */
+export function automatedMailReason(h: AutomationHeaders): string | null {
+  const autoSubmitted = (h.autoSubmitted ?? '').trim().toLowerCase();
+  if (autoSubmitted && !autoSubmitted.startsWith('no')) return `Auto-Submitted: ${autoSubmitted}`;
+  const precedence = (h.precedence ?? '').trim().toLowerCase();
+  if (/^(bulk|list|junk)\b/.test(precedence)) return `Precedence: ${precedence}`;
+  if ((h.listId ?? '').trim()) return 'List-Id';
+  if (h.envelopeFrom === '' || /^\s*<\s*>\s*$/.test(h.returnPath ?? '')) return 'empty return path';
+  if (/^multipart\/report\b/i.test((h.contentType ?? '').trim())) return 'delivery report';
+  return null;
+}
+
+/**
+ * At most one answer an hour to one address: a robot that ignores Auto-Submitted and answers every answer (or a
+ * forger sending in someone's name) gets one, never a stream.
+ */
+export const INBOUND_ANSWER_INTERVAL_MS = 60 * 60 * 1000;
+
+export type InboundRefusal = 'bad-token' | 'unknown-sender' | 'closed' | 'too-large' | 'empty';
+
+/** What the sender of a refused reply is told: one short answer saying what to do. */
+export function inboundRefusalText(reason: InboundRefusal, portalUrl: string, maxBytes: number): string {
+  const signIn = `Please sign in at ${portalUrl} and post your message in the request's discussion instead.`;
+  switch (reason) {
+    case 'bad-token':
+      return `We could not match your email to a request: the reply address is not valid (or no longer valid). ${signIn}`;
+    case 'unknown-sender':
+      return `Your email was not posted: replies are accepted only from the address the portal wrote to, or from a participant of the request. ${signIn}`;
+    case 'closed':
+      return `Your email was not posted: this request is completed or closed, so its discussion takes no new messages. If you need something more, please sign in at ${portalUrl} and submit a new request.`;
+    case 'too-large':
+      return `Your email was not posted: it is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB. Please send a shorter email, or sign in at ${portalUrl} and upload large documents to the request.`;
+    case 'empty':
+      return `Your email was not posted: we found no new text or attachment above the quoted message. Please write your answer above the quoted text, or ${signIn.charAt(0).toLowerCase()}${signIn.slice(1)}`;
+  }
+}
+
+export const inboundRefusalSubject = (originalSubject: string) =>
+  `Not posted: ${stripReplyPrefixes(originalSubject) || 'your email to the portal'}`.slice(0, 200);
+
+/** "Re: Fwd: AW: Subject" → "Subject": the topic a reply's subject names. */
+export function stripReplyPrefixes(subject: string): string {
+  let s = subject.trim();
+  for (;;) {
+    const next = s.replace(/^(re|fw|fwd|aw|wg|sv|vs|tr|rv|antw)\s*(\[\d+\])?\s*:\s*/i, '');
+    if (next === s) return s;
+    s = next;
+  }
+}
+
+/** The workflow that processes one received message, by its dedup key (a hash): a second delivery is the same one. */
+export const inboundWorkflowIdOf = (dedupKey: string) => `inbound-${dedupKey}`;
+
+/** The Message-ID a dedup key is made of: angle brackets and case of the domain do not make another message. */
+export function normalizedMessageId(messageId: string | null | undefined): string | null {
+  const id = (messageId ?? '').trim().replace(/^<|>$/g, '').trim();
+  return id ? id : null;
+}

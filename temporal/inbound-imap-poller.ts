@@ -1,0 +1,73 @@
+/**
+ * Polling an office's mailbox (IMAP, imapflow) for replies, where no MTA can forward to the listener. Each unseen
+ * message goes through the same intake as the listener's (stored, then processed by its workflow) and is flagged
+ * \Seen only once stored: a crash in between leaves it unseen, and the next poll stores it again as the same row
+ * (its dedup key), so it is processed once. Signs in with OAuth2 (XOAUTH2: Microsoft 365 and Google refuse passwords)
+ * or, where a server still takes one, a password.
+ */
+import { ImapFlow } from 'imapflow';
+import type { ImapSettings } from '../config/inbound-mail-config';
+import { receiveInbound, type InboundIntakeDeps } from './inbound-mail-intake';
+import { clientCredentialsTokenSource, type AccessTokenSource } from './mailbox-token';
+
+export interface MailboxPoller { pollOnce(): Promise<number>; stop(): Promise<void> }
+
+export function createMailboxPoller(deps: InboundIntakeDeps, settings: ImapSettings, tokenSource?: AccessTokenSource): MailboxPoller {
+  const token = tokenSource ?? (settings.oauth ? clientCredentialsTokenSource(settings.oauth) : null);
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let running: Promise<number> | null = null;
+
+  async function signIn(): Promise<ImapFlow> {
+    const auth = token ? { user: settings.user, accessToken: await token() } : { user: settings.user, pass: settings.password ?? '' };
+    const client = new ImapFlow({ host: settings.host, port: settings.port, secure: settings.secure, auth, logger: false, tls: { rejectUnauthorized: settings.secure } });
+    client.on('error', (error: Error) => deps.log?.(`mailbox ${settings.user}@${settings.host}: ${error.message}`));
+    await client.connect();
+    return client;
+  }
+
+  async function poll(): Promise<number> {
+    const client = await signIn();
+    let stored = 0;
+    try {
+      const lock = await client.getMailboxLock(settings.mailbox);
+      try {
+        const unseen = (await client.search({ seen: false }, { uid: true })) || [];
+        for (const uid of unseen) {
+          const message = await client.fetchOne(String(uid), { source: true, envelope: true }, { uid: true });
+          if (!message || !message.source) continue;
+          const to = [...(message.envelope?.to ?? []), ...(message.envelope?.cc ?? [])].map((a) => a.address ?? '').filter(Boolean);
+          await receiveInbound(deps, { raw: message.source, source: 'imap', envelopeFrom: null, envelopeTo: to });
+          await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+          stored++;
+        }
+      } finally {
+        lock.release();
+      }
+    } finally {
+      await client.logout().catch(() => client.close());
+    }
+    return stored;
+  }
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = poll().catch((error: Error) => {
+        deps.log?.(`mailbox poll failed: ${error.message}`);
+        return 0;
+      });
+      void running.finally(schedule);
+    }, settings.pollMs);
+  };
+  schedule();
+
+  return {
+    pollOnce: () => poll(),
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/** Which received mail is automated (never posted, never answered), the refusal texts and the thread a reply joins. */
+import { describe, expect, it } from 'vitest';
+import { automatedMailReason, inboundRefusalText, normalizedMessageId, stripReplyPrefixes } from '../../domain';
+
+describe('automated mail', () => {
+  it('honours Auto-Submitted (not "no"), Precedence bulk/list/junk, List-Id, the null return path and delivery reports', () => {
+    expect(automatedMailReason({ autoSubmitted: 'auto-replied' })).toBe('Auto-Submitted: auto-replied');
+    expect(automatedMailReason({ autoSubmitted: 'auto-generated; owner-email="x@y"' })).toMatch(/^Auto-Submitted/);
+    expect(automatedMailReason({ autoSubmitted: 'no' })).toBeNull();
+    expect(automatedMailReason({ precedence: 'bulk' })).toBe('Precedence: bulk');
+    expect(automatedMailReason({ precedence: 'List' })).toBe('Precedence: list');
+    expect(automatedMailReason({ precedence: 'junk' })).toBe('Precedence: junk');
+    expect(automatedMailReason({ precedence: 'first-class' })).toBeNull();
+    expect(automatedMailReason({ listId: '<staff.hospital.example>' })).toBe('List-Id');
+    expect(automatedMailReason({ envelopeFrom: '' })).toBe('empty return path');
+    expect(automatedMailReason({ envelopeFrom: null, returnPath: '<>' })).toBe('empty return path');
+    expect(automatedMailReason({ contentType: 'multipart/report; report-type=delivery-status' })).toBe('delivery report');
+    expect(automatedMailReason({ envelopeFrom: 'pat@hospital.example', contentType: 'text/plain' })).toBeNull();
+  });
+});
+
+describe('refusals and threads', () => {
+  it('tells the sender what to do, in one short answer per reason', () => {
+    for (const reason of ['bad-token', 'unknown-sender', 'closed', 'too-large', 'empty'] as const) {
+      const text = inboundRefusalText(reason, 'https://portal.example', 20 * 1024 * 1024);
+      expect(text).toContain('https://portal.example');
+      expect(text.length).toBeLessThan(300);
+    }
+    expect(inboundRefusalText('too-large', 'https://portal.example', 20 * 1024 * 1024)).toContain('larger than 20 MB');
+  });
+
+  it('a reply joins the topic its subject names', () => {
+    expect(stripReplyPrefixes('Re: RE: Fwd: AW: Dates of coverage')).toBe('Dates of coverage');
+    expect(stripReplyPrefixes('Re[2]: Dates')).toBe('Dates');
+    expect(stripReplyPrefixes('Regarding dates')).toBe('Regarding dates');
+    expect(normalizedMessageId(' <abc@phone.example> ')).toBe('abc@phone.example');
+    expect(normalizedMessageId('')).toBeNull();
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * A reply by email survives the worker's death: the worker is a separate process, killed with SIGKILL between the
+ * listener's 250 and the posting (at once, and again once the discussion row is written but before the request
+ * workflow was told), then started again. Each reply is posted once, and the office notified once.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it, inject } from 'vitest';
+import { DiscussionSchema, InboundMessageSchema } from '../../db/entities';
+import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
+import { eventually } from '../support/eventually';
+import { fileDatabaseUrl } from '../support/file-database';
+import { startHarness, type Harness } from '../support/portal-harness';
+import { processed, replyAbove, replyAddressOf, replyTransport, startReplyListener } from '../support/inbound-mail-helpers';
+import type { InboundSmtpListener } from '../../temporal/inbound-smtp-listener';
+import { DEV_REQUESTER_EMAIL } from './fixtures-constants';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let h: Harness;
+let requester: Session;
+let listener: InboundSmtpListener;
+let worker: ChildProcess | null = null;
+
+async function startWorker(): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'temporal/worker.ts')], {
+    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env, DATABASE_URL: fileDatabaseUrl(), TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: h.config.taskQueue,
+      SMTP_URL: h.sink.url, DATA_DIR: h.config.dataDir, WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'), PUBLIC_URL: h.config.publicUrl,
+      METRICS_PORT: '0', LOG_LEVEL: 'warn',
+    },
+  });
+  worker = child;
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker not ready in 120 s:\n${output.slice(-2000)}`)), 120_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('worker polling task queue')) { clearTimeout(timer); resolve(); }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`worker exited (${code ?? signal}):\n${output.slice(-2000)}`)); });
+  });
+}
+
+function killWorker(): Promise<void> {
+  const child = worker!;
+  worker = null;
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  return exited;
+}
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+  requester = await loginRequester(h);
+  listener = await startReplyListener(h);
+  await startWorker();
+}, 180_000);
+afterAll(async () => {
+  if (worker) await killWorker();
+  await listener?.close();
+  await h?.stop();
+});
+
+it('kill -9 of the worker between receipt and posting: each reply is posted once, the office notified once', async () => {
+  const id = await credentialingDraft(h, requester);
+  const res = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
+  expect(res.status).toBe(200);
+  const number = res.body.requestNumber as number;
+  const mail = await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER_EMAIL) && m.subject.includes(String(number)), 60_000);
+  const address = await replyAddressOf(h, mail, number);
+  const send = replyTransport(listener);
+  const reply = (n: number) => ({
+    from: DEV_REQUESTER_EMAIL, to: address, subject: `Re: ${mail.subject}`, messageId: `<crash-${n}-${Date.now()}@phone.example>`,
+    text: replyAbove(`Answer ${n}`, mail),
+  });
+
+  // 1. Killed right after the listener's 250.
+  const first = reply(1);
+  expect((await send.sendMail(first)).response).toMatch(/^250 /);
+  await killWorker();
+  // 2. Killed once the discussion row is written, before the request workflow was told (or right after).
+  await startWorker();
+  const second = reply(2);
+  expect((await send.sendMail(second)).response).toMatch(/^250 /);
+  const inbound = await eventually(() => h.orm.em.fork().findOne(InboundMessageSchema, { messageId: second.messageId.slice(1, -1) }), 30_000, 10);
+  await eventually(() => h.orm.em.fork().findOne(DiscussionSchema, { inboundMessageId: inbound.id }), 60_000, 10);
+  await killWorker();
+  await startWorker();
+
+  expect(await processed(h, first.messageId, 180_000)).toBe('posted');
+  expect(await processed(h, second.messageId, 180_000)).toBe('posted');
+  const rows = await h.orm.em.fork().find(DiscussionSchema, { requestId: id, byEmail: true }, { orderBy: { id: 'asc' } });
+  expect(rows.map((r) => r.message).sort()).toEqual(['Answer 1', 'Answer 2']);
+  const notices = () => h.sink.messages().filter((m) => m.subject === `Request ${number}: new message`);
+  await eventually(async () => notices().length >= 2 ? true : undefined, 120_000);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  expect(notices()).toHaveLength(2);
+  send.close();
+}, 420_000);
