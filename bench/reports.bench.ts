@@ -13,10 +13,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { createOrm } from '../db/orm';
 import { DEFAULT_CLOCK_POLICY, addDays, officeToday, type ReportKind } from '../domain';
-import { REPORT_SECTIONS, reportScopeOf, reportsOf } from '../api/services/reports';
+import { REPORT_SECTIONS, reportScopeOf, reportsOf, volumesReport } from '../api/services/reports';
+
+type EntityManager = Parameters<typeof volumesReport>[0];
 import { reportsWorkbook } from '../api/services/reports-workbook';
 import { seedListsDatabase } from './seed-requests';
 
