@@ -164,7 +164,11 @@ async function seedAuditTrail(client: pg.Client): Promise<void> {
     ) as e(at, type, text, keep)
     where e.keep`);
   await client.query(`set local session_replication_role = origin`);
-  await client.query(`select report_rollup_refresh(array(select id from requests where request_number > ${FIRST_REQUEST_NUMBER}))`);
+  await client.query('analyze request_activity');
+  const { rows } = await client.query(`select id from requests where request_number > ${FIRST_REQUEST_NUMBER} order by id`);
+  for (let i = 0; i < rows.length; i += 5000) {
+    await client.query(`select report_rollup_refresh($1::int[])`, [rows.slice(i, i + 5000).map((r: { id: number }) => r.id)]);
+  }
 }
 
 /** Migrates, seeds the reference data and fills the requests once; returns how many bench requests there are. */
