@@ -72,30 +72,33 @@ const periodSql = (scope: ReportScope, q: Params, instant: string) =>
 const EPOCH_MONDAY = '2000-01-03';
 
 /**
- * Business seconds from EPOCH_MONDAY to `instant`, as plain arithmetic on the instant's office wall clock (no join,
+ * Business seconds from EPOCH_MONDAY to an office wall-clock time (`local`), as plain arithmetic (no join,
  * no calendar table): whole weeks × work days a week, plus the work days of the last part week, less the holidays on
  * work days before its day, times the office day; plus the part of its own day's office hours already gone when
  * that day is a business day. Wall-clock arithmetic counts a DST day's office hours like any other day's, as the
  * clocks do (domain/business-calendar.ts). The calendar's values come from the configuration, written as literals.
  */
-function businessSecondsSql(calendar: BusinessCalendar, instant: string): string {
-  const local = `(${instant} at time zone ${literal(calendar.timeZone)})`;
+function businessSecondsSql(calendar: BusinessCalendar, local: string): string {
   const n = `(${local}::date - date '${EPOCH_MONDAY}')`;
   // work days among the first r days of a week (Monday first), r = 0..6, as a 1-based SQL array
   const prefix = [0, 1, 2, 3, 4, 5, 6].map((r) => calendar.workDays.filter((d) => d <= r).length);
   const holidays = calendar.holidays.filter((day) => day >= EPOCH_MONDAY && isBusinessDay({ ...calendar, holidays: [] }, day)).sort();
-  const holidayArray = `'{${holidays.join(',')}}'::date[]`;
+  // holidays before the day, as a sum of comparisons (a handful of literals: cheaper than a subquery per row)
+  const holidaysBefore = holidays.length ? holidays.map((h) => `(${local}::date > date '${h}')::int`).join(' + ') : '0';
+  const isHoliday = holidays.length ? `${local}::date in (${holidays.map((h) => `date '${h}'`).join(', ')})` : 'false';
   const open = `${literal(calendar.officeHours.start)}::time`;
   const close = `${literal(calendar.officeHours.end)}::time`;
-  return `(((${n} / 7) * ${calendar.workDays.length} + ('{${prefix.join(',')}}'::int[])[${n} % 7 + 1]
-      - (select count(*) from unnest(${holidayArray}) as h where h < ${local}::date)) * ${officeDayMs(calendar) / 1000}
-    + case when ${n} % 7 + 1 = any('{${calendar.workDays.join(',')}}'::int[]) and ${local}::date <> all(${holidayArray})
+  return `(((${n} / 7) * ${calendar.workDays.length} + ('{${prefix.join(',')}}'::int[])[${n} % 7 + 1] - (${holidaysBefore})) * ${officeDayMs(calendar) / 1000}
+    + case when ${n} % 7 + 1 in (${calendar.workDays.join(', ')}) and not ${isHoliday}
       then extract(epoch from least(greatest(${local}::time, ${open}), ${close}) - ${open}) else 0 end)`;
 }
 
-/** Business days between two instants (the second later). */
+/** Business days between two office wall-clock times (`timestamp`s, the second later). */
 const businessDaysSql = (scope: ReportScope, from: string, to: string) =>
   `((${businessSecondsSql(scope.calendar, to)} - ${businessSecondsSql(scope.calendar, from)}) / ${officeDayMs(scope.calendar) / 1000}::float8)`;
+
+/** An instant on the office's wall clock (a `timestamp`). */
+const localSql = (scope: ReportScope, instant: string) => `(${instant} at time zone ${literal(scope.calendar.timeZone)})`;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 /** Rows by period, then kind in the filter's order (not the database's collation). */
@@ -128,8 +131,9 @@ export async function turnaroundReport(em: EntityManager, scope: ReportScope): P
   const q = new Params();
   const sql = `with done as (
       select ${periodSql(scope, q, 'f."finished_at"')} as "period", ${KIND_SQL} as "kind",
-        ${businessDaysSql(scope, 'f."first_submitted_at"', 'f."finished_at"')} as "days"
+        ${businessDaysSql(scope, 'z.l1', 'z.l2')} as "days"
       from "request_report_facts" f join "requests" r on r."id" = f."request_id"
+      cross join lateral (select ${localSql(scope, 'f."first_submitted_at"')} as l1, ${localSql(scope, 'f."finished_at"')} as l2) z
       where f."finished_at" >= ${q.v(scope.start)} and f."finished_at" < ${q.v(scope.end)}${kindFilter(scope, q)})
     select "period", "kind", count(*)::int as "completed",
       percentile_cont(0.5) within group (order by "days") as "median", percentile_cont(0.9) within group (order by "days") as "p90",
@@ -161,8 +165,8 @@ export async function timeInStatusReport(em: EntityManager, scope: ReportScope):
   const range = `b as (select ${q.v(scope.start, 'timestamptz')} as lo, ${q.v(hi, 'timestamptz')} as hi)`;
   const sql = `with ${range}, stays as (${stays('s."left_at" > b.lo and s."entered_at" < b.hi')} union all ${stays('s."left_at" is null and s."entered_at" < b.hi')})
     select st."status", count(distinct st."request_id")::int as "requests",
-      sum(${businessDaysSql(scope, 'st.t1', 'st.t2')}) as "days"
-    from stays st
+      sum(${businessDaysSql(scope, 'z.l1', 'z.l2')}) as "days"
+    from stays st cross join lateral (select ${localSql(scope, 'st.t1')} as l1, ${localSql(scope, 'st.t2')} as l2) z
     where st.t2 > st.t1
     group by 1`;
   const found = new Map((await run<{ status: RequestStatus; requests: number; days: number }>(em, sql, q)).map((r) => [r.status, r]));
@@ -183,8 +187,9 @@ export async function backlogReport(em: EntityManager, scope: ReportScope): Prom
   const sql = `with open as (
       select r."id", r."request_number" as "requestNumber", r."request_type" as "requestType", ${KIND_SQL} as "kind", r."status",
         f."first_submitted_at" as "firstSubmittedAt", r."requester_company" as "requesterCompany",
-        ${businessDaysSql(scope, 'f."first_submitted_at"', `timestamptz '${scope.now.toISOString()}'`)} as "age"
+        ${businessDaysSql(scope, 'z.l1', localSql(scope, `timestamptz '${scope.now.toISOString()}'`))} as "age"
       from "requests" r join "request_report_facts" f on f."request_id" = r."id"
+      cross join lateral (select ${localSql(scope, 'f."first_submitted_at"')} as l1) z
       where r."status" in (${list(BACKLOG_STATUSES)})${kindFilter(scope, q)})
     select (select coalesce(json_agg(g), '[]') from (select ${bandSql} as "band", "status", count(*)::int as "count" from open group by 1, 2) g) as "rows",
       (select count(*)::int from open) as "open",
