@@ -9,7 +9,12 @@
  * - requests of both kinds (55 % credentialing, 45 % certificates: Clinician, Auto Liability (rental or fleet),
  *   Contracts/Lease, Event, Provider, Property), created over the last 12 months, updated after they were created;
  * - statuses by age: recent ones still Draft or open, older ones mostly decided, some Closed (~7 % Draft overall);
- * - request numbers, clinician and requester names, companies and emails for search; submit and completion dates.
+ * - request numbers, clinician and requester names, companies and emails for search; submit and completion dates;
+ * - the audit trail of every submitted request, in the texts the workflow's activities write: the submission, for a
+ *   quarter a round of Pending Additional Information (a reminder when it lasted over ten days) and a resubmission, an
+ *   escalation for one in ten, for 3 % of the finished ones an approval, a reopening and a resubmission, the status
+ *   it is in now (finished at its completion date; some Closed automatically), an email row per finished request;
+ *   then the reports' roll-up built from it (Migration20261128200001). Added to an older filled database too.
  */
 import pg from 'pg';
 import { pathToFileURL } from 'node:url';
@@ -127,6 +132,45 @@ async function seedRequests(client: pg.Client, count: number): Promise<void> {
   await client.query('analyze users');
 }
 
+const SUBMITTED_TEXT = 'Request submitted (status "Submitted")';
+const changed = (from: string, to: string) => `'Status changed from "${from}" to "${to}"'`;
+
+/** The audit trail of the bench requests (see the file comment), then the reports' roll-up, bypassing the per-statement triggers once. */
+async function seedAuditTrail(client: pg.Client): Promise<void> {
+  await client.query(`select setseed(0.17)`);
+  await client.query(`set local session_replication_role = replica`); // no live-event notify per row; the roll-up is built below
+  await client.query(`
+    insert into request_activity (request_id, date, activity_type, activity_text, performed_by, created_at, updated_at)
+    select r.id, e.at, e.type, e.text, 'Bench', e.at, e.at
+    from (select id, status, submit_date as s, coalesce(completed_date, now()) as f, completed_date as done,
+            random() as a, random() as b, random() as c
+          from requests where request_number > ${FIRST_REQUEST_NUMBER} and status <> 'Draft' and submit_date is not null) r
+    cross join lateral (values
+      (r.s, 'Submission', '${SUBMITTED_TEXT}', true),
+      (r.s + (r.f - r.s) * 0.10, 'Escalation', 'Escalated to the administrators: submitted and not reviewed for 3 business days', r.b < 0.10),
+      (r.s + (r.f - r.s) * 0.15, 'Status Change', ${changed('Submitted', 'Pending Additional Information')}, r.a < 0.25),
+      (r.s + (r.f - r.s) * 0.30, 'Reminder', 'Reminder 1 sent: no additional information from the requester after 5 business days',
+        r.a < 0.25 and (r.f - r.s) * 0.30 > interval '10 days'),
+      (r.s + (r.f - r.s) * 0.45, 'Submission', '${SUBMITTED_TEXT}', r.a < 0.25),
+      (r.s + (r.f - r.s) * 0.55, 'Status Change', ${changed('Submitted', 'Approved')}, r.c < 0.03 and r.done is not null),
+      (r.s + (r.f - r.s) * 0.60, 'Email', 'Sent "Request Approved"', r.c < 0.03 and r.done is not null),
+      (r.s + (r.f - r.s) * 0.70, 'Status Change', ${changed('Approved', 'Draft')}, r.c < 0.03 and r.done is not null),
+      (r.s + (r.f - r.s) * 0.80, 'Submission', '${SUBMITTED_TEXT}', r.c < 0.03 and r.done is not null),
+      (coalesce(r.done, r.s + (now() - r.s) * 0.6), 'Status Change',
+        'Status changed from "Submitted" to "' || r.status || '"'
+          || case when r.status = 'Closed' and r.b > 0.6 then ': closed automatically: no answer from the requester after 20 business days' else '' end,
+        r.status <> 'Submitted'),
+      (coalesce(r.done, now()) + interval '1 minute', 'Email', 'Sent "Request ' || r.status || '"', r.done is not null)
+    ) as e(at, type, text, keep)
+    where e.keep`);
+  await client.query(`set local session_replication_role = origin`);
+  await client.query('analyze request_activity');
+  const { rows } = await client.query(`select id from requests where request_number > ${FIRST_REQUEST_NUMBER} order by id`);
+  for (let i = 0; i < rows.length; i += 5000) {
+    await client.query(`select report_rollup_refresh($1::int[])`, [rows.slice(i, i + 5000).map((r: { id: number }) => r.id)]);
+  }
+}
+
 /** Migrates, seeds the reference data and fills the requests once; returns how many bench requests there are. */
 export async function seedListsDatabase(databaseUrl: string, count: number): Promise<number> {
   await prepareDatabase(databaseUrl, log, { devAccounts: false });
@@ -134,13 +178,24 @@ export async function seedListsDatabase(databaseUrl: string, count: number): Pro
   await client.connect();
   try {
     const have = Number((await client.query(`select count(*) as n from requests where request_number > ${FIRST_REQUEST_NUMBER}`)).rows[0].n);
-    if (have === count) { log(`${have} requests already there: reused`); return have; }
+    const audited = Number((await client.query(`select count(*) as n from request_report_facts`)).rows[0].n) > 0;
+    if (have === count && audited) { log(`${have} requests already there: reused`); return have; }
     const started = Date.now();
     await client.query('begin');
-    if (have) await client.query(`delete from requests where request_number > ${FIRST_REQUEST_NUMBER}`);
-    await seedUsers(client);
-    await seedRequests(client, count);
+    if (have !== count) {
+      if (have) {
+        // The audit trail is never deleted with its request (a RESTRICT key): the bench's own rows go first.
+        await client.query(`delete from request_activity where request_id in (select id from requests where request_number > ${FIRST_REQUEST_NUMBER})`);
+        await client.query(`delete from requests where request_number > ${FIRST_REQUEST_NUMBER}`);
+      }
+      await seedUsers(client);
+      await seedRequests(client, count);
+    }
+    await seedAuditTrail(client);
     await client.query('commit');
+    await client.query('vacuum analyze request_activity');
+    await client.query('vacuum analyze request_status_stays');
+    await client.query('vacuum analyze request_report_facts');
     await client.query('vacuum analyze requests'); // sets the visibility map: counts read the indexes only
     log(`${count} requests inserted in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return count;

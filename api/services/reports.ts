@@ -3,17 +3,16 @@
  * trail (`request_status_stays` and `request_report_facts`, rebuilt from it by a trigger: Migration20261128200001)
  * and the request rows, in the office's time zone.
  *
- * Business time uses the clocks' calendar (config CLOCK policy: zone, office hours, work days, holidays), built per
- * statement as a generated series of office days with a running total of office seconds before each day: the
- * business seconds up to an instant are that total plus the part of its day's office hours already gone, so the
- * business time between two instants is one subtraction. One business day = one day of office hours.
+ * Business time uses the clocks' calendar (the configured clock policy: zone, office hours, work days, holidays) as
+ * arithmetic on office wall-clock time (businessSecondsSql): the business time between two instants is one
+ * subtraction, with no join. One business day = one day of office hours.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reports, ReportsQuery } from '../../contract/reports.schema';
 import {
   BACKLOG_AGE_BANDS, BACKLOG_OLDEST_LIMIT, BACKLOG_STATUSES, DEFAULT_REPORT_PERIOD, NOT_GIVEN_NAME,
   REPORT_KINDS, REQUEST_TYPE, REQUEST_TYPE_FILTERS, RENTAL_AUTO_TYPE, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
-  backlogReading, missedDeadlinesReading, officeDayAfter, officeDayMs, officeDayStart, reportPeriodStarts, reportRangeError,
+  backlogReading, isBusinessDay, missedDeadlinesReading, officeDayAfter, officeDayMs, officeDayStart, reportPeriodStarts, reportRangeError,
   requestViewPath, timeInStatusReading, topRequestersReading, turnaroundReading, volumesReading,
   type BacklogAgeBand, type BusinessCalendar, type ReportKind, type ReportPeriod, type RequestStatus,
 } from '../../domain';
@@ -65,44 +64,41 @@ const KIND_SQL = `(case when r."request_type" = ${literal(REQUEST_TYPE.credentia
 /** ` and <kind> = ?` when the report is filtered to a kind (`r` = the request). */
 const kindFilter = (scope: ReportScope, q: Params) => (scope.kind ? ` and ${KIND_SQL} = ${q.v(scope.kind, 'text')}` : '');
 
-/** The office day of an instant. */
-const officeDaySql = (scope: ReportScope, q: Params, instant: string) => `(${instant} at time zone ${q.v(scope.calendar.timeZone, 'text')})::date`;
-
 /** The week or month (its first day) of an instant, in the office's zone. */
 const periodSql = (scope: ReportScope, q: Params, instant: string) =>
   `to_char(date_trunc(${q.v(scope.period, 'text')}, ${instant} at time zone ${q.v(scope.calendar.timeZone, 'text')}), 'YYYY-MM-DD')`;
 
+/** A Monday before any request: business time is counted from it. */
+const EPOCH_MONDAY = '2000-01-03';
+
 /**
- * `cal`: one row per day from the first submission on record (or the range's start, if earlier) to the day after
- * the range and today: business day or not, office opening and closing instants, office seconds before the day.
+ * Business seconds from EPOCH_MONDAY to an office wall-clock time (`local`), as plain arithmetic (no join,
+ * no calendar table): whole weeks × work days a week, plus the work days of the last part week, less the holidays on
+ * work days before its day, times the office day; plus the part of its own day's office hours already gone when
+ * that day is a business day. Wall-clock arithmetic counts a DST day's office hours like any other day's, as the
+ * clocks do (domain/business-calendar.ts). The calendar's values come from the configuration, written as literals.
  */
-function calendarCte(scope: ReportScope, q: Params): string {
-  const { calendar } = scope;
-  const tz = () => q.v(calendar.timeZone, 'text');
-  return `bounds as (
-      select ${q.v(scope.from, 'date')} as lo, greatest(${q.v(scope.to, 'date')}, (${q.v(scope.now, 'timestamptz')} at time zone ${tz()})::date) as hi
-    ), cal_days as (
-      select d::date as "day",
-        (extract(isodow from d)::int = any(string_to_array(${q.v(calendar.workDays.join(','), 'text')}, ',')::int[])
-          and not d::date = any(string_to_array(${q.v(calendar.holidays.join(','), 'text')}, ',')::date[])) as "business",
-        (d::date + ${q.v(calendar.officeHours.start, 'time')}) at time zone ${tz()} as "open_at",
-        (d::date + ${q.v(calendar.officeHours.end, 'time')}) at time zone ${tz()} as "close_at"
-      from bounds, generate_series(
-        least(coalesce((select (min("first_submitted_at") at time zone ${tz()})::date from "request_report_facts"), bounds.lo), bounds.lo)::timestamp,
-        (bounds.hi + 1)::timestamp, interval '1 day') as d
-    ), cal as (
-      select *, coalesce(sum(case when "business" then extract(epoch from "close_at" - "open_at") else 0 end)
-        over (order by "day" rows between unbounded preceding and 1 preceding), 0) as "before"
-      from cal_days
-    )`;
+function businessSecondsSql(calendar: BusinessCalendar, local: string): string {
+  const n = `(${local}::date - date '${EPOCH_MONDAY}')`;
+  // work days among the first r days of a week (Monday first), r = 0..6, as a 1-based SQL array
+  const prefix = [0, 1, 2, 3, 4, 5, 6].map((r) => calendar.workDays.filter((d) => d <= r).length);
+  const holidays = calendar.holidays.filter((day) => day >= EPOCH_MONDAY && isBusinessDay({ ...calendar, holidays: [] }, day)).sort();
+  // holidays before the day, as a sum of comparisons (a handful of literals: cheaper than a subquery per row)
+  const holidaysBefore = holidays.length ? holidays.map((h) => `(${local}::date > date '${h}')::int`).join(' + ') : '0';
+  const isHoliday = holidays.length ? `${local}::date in (${holidays.map((h) => `date '${h}'`).join(', ')})` : 'false';
+  const open = `${literal(calendar.officeHours.start)}::time`;
+  const close = `${literal(calendar.officeHours.end)}::time`;
+  return `(((${n} / 7) * ${calendar.workDays.length} + ('{${prefix.join(',')}}'::int[])[${n} % 7 + 1] - (${holidaysBefore})) * ${officeDayMs(calendar) / 1000}
+    + case when ${n} % 7 + 1 in (${calendar.workDays.join(', ')}) and not ${isHoliday}
+      then extract(epoch from least(greatest(${local}::time, ${open}), ${close}) - ${open}) else 0 end)`;
 }
 
-/** Business seconds from the calendar's first day up to `instant`, with `c` the `cal` row of the instant's office day. */
-const clockSql = (c: string, instant: string) =>
-  `(${c}."before" + case when ${c}."business" then extract(epoch from least(greatest(${instant}, ${c}."open_at"), ${c}."close_at") - ${c}."open_at") else 0 end)`;
+/** Business days between two office wall-clock times (`timestamp`s, the second later). */
+const businessDaysSql = (scope: ReportScope, from: string, to: string) =>
+  `((${businessSecondsSql(scope.calendar, to)} - ${businessSecondsSql(scope.calendar, from)}) / ${officeDayMs(scope.calendar) / 1000}::float8)`;
 
-/** Seconds of one business day. */
-const daySeconds = (scope: ReportScope, q: Params) => q.v(officeDayMs(scope.calendar) / 1000, 'float8');
+/** An instant on the office's wall clock (a `timestamp`). */
+const localSql = (scope: ReportScope, instant: string) => `(${instant} at time zone ${literal(scope.calendar.timeZone)})`;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 /** Rows by period, then kind in the filter's order (not the database's collation). */
@@ -133,12 +129,11 @@ export async function volumesReport(em: EntityManager, scope: ReportScope): Prom
 
 export async function turnaroundReport(em: EntityManager, scope: ReportScope): Promise<Section<'turnaround'>> {
   const q = new Params();
-  const sql = `with ${calendarCte(scope, q)}, done as (
+  const sql = `with done as (
       select ${periodSql(scope, q, 'f."finished_at"')} as "period", ${KIND_SQL} as "kind",
-        (${clockSql('c2', 'f."finished_at"')} - ${clockSql('c1', 'f."first_submitted_at"')}) / ${daySeconds(scope, q)} as "days"
+        ${businessDaysSql(scope, 'z.l1', 'z.l2')} as "days"
       from "request_report_facts" f join "requests" r on r."id" = f."request_id"
-      join cal c1 on c1."day" = ${officeDaySql(scope, q, 'f."first_submitted_at"')}
-      join cal c2 on c2."day" = ${officeDaySql(scope, q, 'f."finished_at"')}
+      cross join lateral (select ${localSql(scope, 'f."first_submitted_at"')} as l1, ${localSql(scope, 'f."finished_at"')} as l2) z
       where f."finished_at" >= ${q.v(scope.start)} and f."finished_at" < ${q.v(scope.end)}${kindFilter(scope, q)})
     select "period", "kind", count(*)::int as "completed",
       percentile_cont(0.5) within group (order by "days") as "median", percentile_cont(0.9) within group (order by "days") as "p90",
@@ -167,14 +162,11 @@ export async function timeInStatusReport(em: EntityManager, scope: ReportScope):
   const stays = (which: string) => `
       select s."request_id", s."status", greatest(s."entered_at", b.lo) as t1, least(coalesce(s."left_at", b.hi), b.hi) as t2
       from "request_status_stays" s${kindJoin}, b where ${which} and s."status" in (${timed})${kindFilter(scope, q)}`;
-  const cal = calendarCte(scope, q);
   const range = `b as (select ${q.v(scope.start, 'timestamptz')} as lo, ${q.v(hi, 'timestamptz')} as hi)`;
-  const sql = `with ${cal}, ${range}, stays as (${stays('s."left_at" > b.lo and s."entered_at" < b.hi')} union all ${stays('s."left_at" is null and s."entered_at" < b.hi')})
+  const sql = `with ${range}, stays as (${stays('s."left_at" > b.lo and s."entered_at" < b.hi')} union all ${stays('s."left_at" is null and s."entered_at" < b.hi')})
     select st."status", count(distinct st."request_id")::int as "requests",
-      sum(${clockSql('c2', 'st.t2')} - ${clockSql('c1', 'st.t1')}) / ${daySeconds(scope, q)} as "days"
-    from stays st
-    join cal c1 on c1."day" = ${officeDaySql(scope, q, 'st.t1')}
-    join cal c2 on c2."day" = ${officeDaySql(scope, q, 'st.t2')}
+      sum(${businessDaysSql(scope, 'z.l1', 'z.l2')}) as "days"
+    from stays st cross join lateral (select ${localSql(scope, 'st.t1')} as l1, ${localSql(scope, 'st.t2')} as l2) z
     where st.t2 > st.t1
     group by 1`;
   const found = new Map((await run<{ status: RequestStatus; requests: number; days: number }>(em, sql, q)).map((r) => [r.status, r]));
@@ -192,13 +184,12 @@ export async function timeInStatusReport(em: EntityManager, scope: ReportScope):
 export async function backlogReport(em: EntityManager, scope: ReportScope): Promise<Section<'backlog'>> {
   const q = new Params();
   const bandSql = `case ${BACKLOG_AGE_BANDS.map((b) => (b.to === null ? `else ${literal(b.key)}` : `when "age" < ${b.to} then ${literal(b.key)}`)).join(' ')} end`;
-  const sql = `with ${calendarCte(scope, q)}, open as (
+  const sql = `with open as (
       select r."id", r."request_number" as "requestNumber", r."request_type" as "requestType", ${KIND_SQL} as "kind", r."status",
         f."first_submitted_at" as "firstSubmittedAt", r."requester_company" as "requesterCompany",
-        (${clockSql('cn', q.v(scope.now, 'timestamptz'))} - ${clockSql('c1', 'f."first_submitted_at"')}) / ${daySeconds(scope, q)} as "age"
+        ${businessDaysSql(scope, 'z.l1', localSql(scope, `timestamptz '${scope.now.toISOString()}'`))} as "age"
       from "requests" r join "request_report_facts" f on f."request_id" = r."id"
-      join cal c1 on c1."day" = ${officeDaySql(scope, q, 'f."first_submitted_at"')}
-      join cal cn on cn."day" = ${officeDaySql(scope, q, q.v(scope.now, 'timestamptz'))}
+      cross join lateral (select ${localSql(scope, 'f."first_submitted_at"')} as l1) z
       where r."status" in (${list(BACKLOG_STATUSES)})${kindFilter(scope, q)})
     select (select coalesce(json_agg(g), '[]') from (select ${bandSql} as "band", "status", count(*)::int as "count" from open group by 1, 2) g) as "rows",
       (select count(*)::int from open) as "open",
