@@ -28,7 +28,7 @@ const DEVELOPMENT_ONLY = new Set(['OUTBOX_PORT', 'SEED_DEV_ACCOUNTS', 'CLOCK_DAY
  * Settings with no value that fits every site: compose must pass them through (`${NAME:-}`), the operator fills them
  * in. Single sign-on takes the IdP's metadata URL or its entry point and certificate (config/app-config.ts).
  */
-const SITE_SPECIFIC = new Set(['SAML_IDP_METADATA_URL', 'SAML_IDP_ENTRY_POINT', 'SAML_IDP_CERT', 'SAML_IDP_ENTITY_ID', 'SAML_SP_ENTITY_ID', 'MAIL_FROM']);
+const SITE_SPECIFIC = new Set(['SAML_IDP_METADATA_URL', 'SAML_IDP_ENTRY_POINT', 'SAML_IDP_CERT', 'SAML_IDP_ENTITY_ID', 'SAML_SP_ENTITY_ID', 'MAIL_FROM', 'REPLY_TO_DOMAIN', 'REPLY_TOKEN_SECRET']);
 /** The office's own facts (config/app-config.ts PRODUCTION_REQUIRED_SETTINGS): compose's `${NAME:?message}`, no sample. */
 const OFFICE_FACTS = ['PUBLIC_URL', 'RISK_MANAGEMENT_PHONE', 'RISK_MANAGEMENT_EMAIL'];
 /** Settings of the one-shot migrate service only: the database owner's connection never reaches the api or the worker. */
