@@ -13,6 +13,10 @@ import { Migration } from '@mikro-orm/migrations';
  *   whenever audit rows of that request are added or removed, whatever the order they arrive in, so they are always
  *   what the audit trail says. They go with the request (ON DELETE CASCADE).
  * - indexes for what the reports filter by: periods of first submissions, final statuses, stays, clock events.
+ * - `office_calendar_days`: the clocks' business calendar (configuration: zone, office hours, work days, holidays) as
+ *   one row per day from 2000 to 2060 with the office seconds before it, so business time between two instants is
+ *   two key lookups and a subtraction. Rebuilt by `office_calendar_refresh` when the configuration it was built from
+ *   (its signature) differs; the API asks before each report.
  */
 export class Migration20261128200001_report_rollup extends Migration {
 
@@ -83,7 +87,29 @@ export class Migration20261128200001_report_rollup extends Migration {
       for each statement execute function "report_rollup_on_activity"();`);
     this.addSql(`create trigger "request_activity_report_rollup_delete" after delete on "request_activity" referencing old table as "old_rows"
       for each statement execute function "report_rollup_on_activity"();`);
-    // The history already written.
+    this.addSql(`create table "office_calendar_days" ("day" date primary key, "business" boolean not null,
+      "open_at" timestamptz not null, "close_at" timestamptz not null, "before" float8 not null);`);
+    this.addSql(`create table "office_calendar_signature" ("id" int primary key check ("id" = 1), "signature" text not null);`);
+    this.addSql(`create or replace function "office_calendar_refresh"(p_signature text, p_zone text, p_work_days int[], p_holidays date[], p_open time, p_close time)
+      returns boolean language plpgsql as $$
+      begin
+        if exists (select 1 from "office_calendar_signature" where "signature" = p_signature) then return false; end if;
+        perform pg_advisory_xact_lock(hashtext('office_calendar_days'));
+        if exists (select 1 from "office_calendar_signature" where "signature" = p_signature) then return false; end if;
+        delete from "office_calendar_days";
+        insert into "office_calendar_days" ("day", "business", "open_at", "close_at", "before")
+          select "day", "business", "open_at", "close_at",
+            coalesce(sum(case when "business" then extract(epoch from "close_at" - "open_at") else 0 end)
+              over (order by "day" rows between unbounded preceding and 1 preceding), 0)
+          from (select d::date as "day",
+                  extract(isodow from d)::int = any(p_work_days) and not d::date = any(p_holidays) as "business",
+                  (d::date + p_open) at time zone p_zone as "open_at", (d::date + p_close) at time zone p_zone as "close_at"
+                from generate_series(timestamp '2000-01-03', timestamp '2060-12-31', interval '1 day') as d) days;
+        insert into "office_calendar_signature" ("id", "signature") values (1, p_signature)
+          on conflict ("id") do update set "signature" = excluded."signature";
+        analyze "office_calendar_days";
+        return true;
+      end $$;`);
     // The history already written, 5,000 requests a statement (one call over 100,000 ran for over ten minutes here).
     this.addSql(`analyze "request_activity";`);
     this.addSql(`do $$
@@ -106,6 +132,9 @@ export class Migration20261128200001_report_rollup extends Migration {
     this.addSql(`drop trigger if exists "request_activity_report_rollup_delete" on "request_activity";`);
     this.addSql(`drop function if exists "report_rollup_on_activity"();`);
     this.addSql(`drop function if exists "report_rollup_refresh"(int[]);`);
+    this.addSql(`drop function if exists "office_calendar_refresh"(text, text, int[], date[], time, time);`);
+    this.addSql(`drop table if exists "office_calendar_signature";`);
+    this.addSql(`drop table if exists "office_calendar_days";`);
     this.addSql(`drop table if exists "request_report_facts";`);
     this.addSql(`drop table if exists "request_status_stays";`);
     this.addSql(`drop index if exists "request_activity_clock_events";`);
