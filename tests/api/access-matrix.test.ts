@@ -120,6 +120,8 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/export-requests/{id}/file': ADMIN,
   'GET /api/v1/security-log': ADMIN,
   'GET /api/v1/email-problems': ADMIN,
+  'GET /api/v1/reports': ADMIN,
+  'GET /api/v1/reports.xlsx': ADMIN,
 };
 
 /** Signing out ends the session: it runs after every other route. */

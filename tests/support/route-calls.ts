@@ -115,5 +115,7 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'GET /api/v1/export-requests/{id}/file': (_h, fx) => get(`/export-requests/${fx.exportId}/file`)(_h, fx),
   'GET /api/v1/security-log': get('/security-log'),
   'GET /api/v1/email-problems': get('/email-problems'),
+  'GET /api/v1/reports': get('/reports?from=2026-01-01&to=2026-03-31'),
+  'GET /api/v1/reports.xlsx': get('/reports.xlsx?from=2026-01-01&to=2026-03-31'),
 };
 
