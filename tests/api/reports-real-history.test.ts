@@ -27,8 +27,8 @@ describe('reports over a history the workflow wrote', () => {
     const back = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.pendingAdditionalInformation, version });
     expect(back.status, JSON.stringify(back.body)).toBe(200);
 
-    const stays = await h.orm.em.fork().getConnection().execute(`select status from request_status_stays where request_id = ? order by seq`, [id], 'all');
-    expect(stays.map((s: { status: string }) => s.status)).toEqual([STATUS.submitted, STATUS.pendingAdditionalInformation]);
+    const stays = await h.orm.em.fork().getConnection().execute<Array<{ status: string }>>(`select status from request_status_stays where request_id = ? order by seq`, [id], 'all');
+    expect(stays.map((s) => s.status)).toEqual([STATUS.submitted, STATUS.pendingAdditionalInformation]);
 
     const today = officeToday(h.config.clockPolicy.calendar.timeZone);
     const res = await call(h, admin, 'GET', `/api/v1/reports?from=${today}&to=${today}&kind=${encodeURIComponent('COI Request: Clinician')}`);
