@@ -12,7 +12,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reports, ReportsQuery } from '../../contract/reports.schema';
 import {
   BACKLOG_AGE_BANDS, BACKLOG_OLDEST_LIMIT, BACKLOG_STATUSES, DEFAULT_REPORT_PERIOD, NOT_GIVEN_NAME,
-  REPORT_KINDS, REQUEST_TYPE, REQUEST_TYPE_FILTERS, RENTAL_AUTO_TYPE, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
+  REPORT_KINDS, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
   backlogReading, missedDeadlinesReading, officeDayAfter, officeDayMs, officeDayStart, reportPeriodStarts, reportRangeError,
   requestViewPath, timeInStatusReading, topRequestersReading, turnaroundReading, volumesReading,
   type BacklogAgeBand, type BusinessCalendar, type ReportKind, type ReportPeriod, type RequestStatus,
@@ -57,13 +57,8 @@ class Params {
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const list = (values: readonly string[]) => values.map(literal).join(', ');
 
-/** The request's kind now, as the dashboard's request type filter names it (domain requestFilterOf). */
-const KIND_SQL = `(case when r."request_type" = ${literal(REQUEST_TYPE.credentialing)} then ${literal(REQUEST_TYPE_FILTERS[0])}
-  when r."certificate_type" = 'Auto Liability' and r."auto_type" = ${literal(RENTAL_AUTO_TYPE)} then 'COI Request: Rental'
-  else 'COI Request: ' || coalesce(r."certificate_type", '') end)`;
-
-/** ` and <kind> = ?` when the report is filtered to a kind (`r` = the request). */
-const kindFilter = (scope: ReportScope, q: Params) => (scope.kind ? ` and ${KIND_SQL} = ${q.v(scope.kind, 'text')}` : '');
+/** ` and <kind> = ?` when the report is filtered to a kind (`f` = the request's report facts, which carry its kind now). */
+const kindFilter = (scope: ReportScope, q: Params) => (scope.kind ? ` and f."kind" = ${q.v(scope.kind, 'text')}` : '');
 
 /** The week or month (its first day) of an instant, in the office's zone. */
 const periodSql = (scope: ReportScope, q: Params, instant: string) =>
@@ -110,8 +105,8 @@ async function run<T>(em: EntityManager, sql: string, q: Params): Promise<T[]> {
 export async function volumesReport(em: EntityManager, scope: ReportScope): Promise<Section<'volumes'>> {
   const q = new Params();
   const part = (instant: string, received: number) => `
-      select ${periodSql(scope, q, `f."${instant}"`)} as "period", ${KIND_SQL} as "kind", ${received} as "received", ${1 - received} as "completed"
-      from "request_report_facts" f join "requests" r on r."id" = f."request_id"
+      select ${periodSql(scope, q, `f."${instant}"`)} as "period", f."kind" as "kind", ${received} as "received", ${1 - received} as "completed"
+      from "request_report_facts" f
       where f."${instant}" >= ${q.v(scope.start)} and f."${instant}" < ${q.v(scope.end)}${kindFilter(scope, q)}`;
   const sql = `select "period", "kind", sum("received")::int as "received", sum("completed")::int as "completed"
     from (${part('first_submitted_at', 1)} union all ${part('finished_at', 0)}) x group by 1, 2 order by 1, 2`;
@@ -125,9 +120,9 @@ export async function volumesReport(em: EntityManager, scope: ReportScope): Prom
 export async function turnaroundReport(em: EntityManager, scope: ReportScope): Promise<Section<'turnaround'>> {
   const q = new Params();
   const sql = `with done as (
-      select ${periodSql(scope, q, 'f."finished_at"')} as "period", ${KIND_SQL} as "kind",
+      select ${periodSql(scope, q, 'f."finished_at"')} as "period", f."kind" as "kind",
         ${businessDaysSql(scope, 'f."first_submitted_at"', 'f."finished_at"')} as "days"
-      from "request_report_facts" f join "requests" r on r."id" = f."request_id"
+      from "request_report_facts" f
       ${calendarJoin(scope, 'c1', 'f."first_submitted_at"')}${calendarJoin(scope, 'c2', 'f."finished_at"')}
       where f."finished_at" >= ${q.v(scope.start)} and f."finished_at" < ${q.v(scope.end)}${kindFilter(scope, q)})
     select "period", "kind", count(*)::int as "completed",
@@ -152,7 +147,7 @@ export async function timeInStatusReport(em: EntityManager, scope: ReportScope):
   const q = new Params();
   const hi = scope.end < scope.now ? scope.end : scope.now;
   const timed = list(TIMED_STATUSES);
-  const kindJoin = scope.kind ? ' join "requests" r on r."id" = s."request_id"' : '';
+  const kindJoin = scope.kind ? ' join "request_report_facts" f on f."request_id" = s."request_id"' : '';
   // Stays that overlap the range, cut at its ends (and at now): those left inside or after it, and those still open.
   const stays = (which: string) => `
       select s."request_id", s."status", greatest(s."entered_at", b.lo) as t1, least(coalesce(s."left_at", b.hi), b.hi) as t2
@@ -181,7 +176,7 @@ export async function backlogReport(em: EntityManager, scope: ReportScope): Prom
   const nowSql = `timestamptz '${scope.now.toISOString()}'`;
   const bandSql = `case ${BACKLOG_AGE_BANDS.map((b) => (b.to === null ? `else ${literal(b.key)}` : `when "age" < ${b.to} then ${literal(b.key)}`)).join(' ')} end`;
   const sql = `with open as (
-      select r."id", r."request_number" as "requestNumber", r."request_type" as "requestType", ${KIND_SQL} as "kind", r."status",
+      select r."id", r."request_number" as "requestNumber", r."request_type" as "requestType", f."kind" as "kind", r."status",
         f."first_submitted_at" as "firstSubmittedAt", r."requester_company" as "requesterCompany",
         ${businessDaysSql(scope, 'f."first_submitted_at"', nowSql)} as "age"
       from "requests" r join "request_report_facts" f on f."request_id" = r."id"
@@ -207,7 +202,7 @@ export async function backlogReport(em: EntityManager, scope: ReportScope): Prom
 
 export async function missedDeadlinesReport(em: EntityManager, scope: ReportScope): Promise<Section<'missedDeadlines'>> {
   const q = new Params();
-  const kindJoin = scope.kind ? ' join "requests" r on r."id" = a."request_id"' : '';
+  const kindJoin = scope.kind ? ' join "request_report_facts" f on f."request_id" = a."request_id"' : '';
   // The condition repeats the partial index's predicate (Migration20261128200001) so the planner uses it.
   const sql = `select ${periodSql(scope, q, 'a."date"')} as "period",
       count(*) filter (where a."activity_type" = 'Reminder')::int as "reminders",
