@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createOrm } from '../db/orm';
 import { DEFAULT_CLOCK_POLICY, addDays, officeToday, type ReportKind } from '../domain';
-import { REPORT_SECTIONS, reportScopeOf, reportsOf, volumesReport } from '../api/services/reports';
+import { REPORT_SECTIONS, ensureOfficeCalendar, reportScopeOf, reportsOf, volumesReport } from '../api/services/reports';
 
 type EntityManager = Parameters<typeof volumesReport>[0];
 import { reportsWorkbook } from '../api/services/reports-workbook';
@@ -70,6 +70,7 @@ async function main() {
       (select count(*)::int from request_status_stays) as stays, (select count(*)::int from request_report_facts) as facts`, [], 'all'))[0];
   log(`${counts.requests} requests, ${counts.audit} audit rows, ${counts.stays} status stays, ${counts.facts} submitted requests`);
 
+  await ensureOfficeCalendar(em, calendar);
   const today = officeToday(calendar.timeZone);
   const quarter = lastQuarter(today);
   const questions: Array<{ name: string; query: { from: string; to: string; period: 'week' | 'month'; kind?: ReportKind } }> = [

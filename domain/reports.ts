@@ -31,6 +31,10 @@ export type ReportKind = (typeof REPORT_KINDS)[number];
 /** Longest date range a report covers (two years and a day: "last year against this year" fits). */
 export const REPORT_MAX_RANGE_DAYS = 732;
 
+/** The days the office calendar of the reports covers (the database builds it for these years). */
+export const REPORT_FIRST_DAY = '2000-01-03';
+export const REPORT_LAST_DAY = '2060-12-30';
+
 /** The audit rows that carry a status (activities/effects/record-status.ts writes them). */
 export const SUBMISSION_ACTIVITY = 'Submission';
 export const STATUS_CHANGE_ACTIVITY = 'Status Change';
@@ -124,6 +128,7 @@ export function reportRangeError(from: string, to: string): string | null {
   if (addDays(from, 0) !== from) return 'The start date is not a date';
   if (addDays(to, 0) !== to) return 'The end date is not a date';
   if (to < from) return 'The end date is before the start date';
+  if (from < REPORT_FIRST_DAY || to > REPORT_LAST_DAY) return `A report covers days from ${REPORT_FIRST_DAY} to ${REPORT_LAST_DAY}`;
   if (daysBetween(from, to) + 1 > REPORT_MAX_RANGE_DAYS) return `A report covers at most ${REPORT_MAX_RANGE_DAYS} days`;
   return null;
 }

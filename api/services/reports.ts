@@ -4,15 +4,16 @@
  * and the request rows, in the office's time zone.
  *
  * Business time uses the clocks' calendar (the configured clock policy: zone, office hours, work days, holidays) as
- * arithmetic on office wall-clock time (businessSecondsSql): the business time between two instants is one
- * subtraction, with no join. One business day = one day of office hours.
+ * the table `office_calendar_days` (one row per day with the office seconds before it, rebuilt when the configuration
+ * changes: ensureOfficeCalendar): the business time between two instants is two key lookups and a subtraction.
+ * One business day = one day of office hours.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reports, ReportsQuery } from '../../contract/reports.schema';
 import {
   BACKLOG_AGE_BANDS, BACKLOG_OLDEST_LIMIT, BACKLOG_STATUSES, DEFAULT_REPORT_PERIOD, NOT_GIVEN_NAME,
-  REPORT_KINDS, REQUEST_TYPE, REQUEST_TYPE_FILTERS, RENTAL_AUTO_TYPE, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
-  backlogReading, isBusinessDay, missedDeadlinesReading, officeDayAfter, officeDayMs, officeDayStart, reportPeriodStarts, reportRangeError,
+  REPORT_KINDS, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
+  backlogReading, missedDeadlinesReading, officeDayAfter, officeDayMs, officeDayStart, reportPeriodStarts, reportRangeError,
   requestViewPath, timeInStatusReading, topRequestersReading, turnaroundReading, volumesReading,
   type BacklogAgeBand, type BusinessCalendar, type ReportKind, type ReportPeriod, type RequestStatus,
 } from '../../domain';
@@ -56,49 +57,38 @@ class Params {
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const list = (values: readonly string[]) => values.map(literal).join(', ');
 
-/** The request's kind now, as the dashboard's request type filter names it (domain requestFilterOf). */
-const KIND_SQL = `(case when r."request_type" = ${literal(REQUEST_TYPE.credentialing)} then ${literal(REQUEST_TYPE_FILTERS[0])}
-  when r."certificate_type" = 'Auto Liability' and r."auto_type" = ${literal(RENTAL_AUTO_TYPE)} then 'COI Request: Rental'
-  else 'COI Request: ' || coalesce(r."certificate_type", '') end)`;
-
-/** ` and <kind> = ?` when the report is filtered to a kind (`r` = the request). */
-const kindFilter = (scope: ReportScope, q: Params) => (scope.kind ? ` and ${KIND_SQL} = ${q.v(scope.kind, 'text')}` : '');
+/** ` and <kind> = ?` when the report is filtered to a kind (`f` = the request's report facts, which carry its kind now). */
+const kindFilter = (scope: ReportScope, q: Params) => (scope.kind ? ` and f."kind" = ${q.v(scope.kind, 'text')}` : '');
 
 /** The week or month (its first day) of an instant, in the office's zone. */
 const periodSql = (scope: ReportScope, q: Params, instant: string) =>
   `to_char(date_trunc(${q.v(scope.period, 'text')}, ${instant} at time zone ${q.v(scope.calendar.timeZone, 'text')}), 'YYYY-MM-DD')`;
 
-/** A Monday before any request: business time is counted from it. */
-const EPOCH_MONDAY = '2000-01-03';
-
 /**
- * Business seconds from EPOCH_MONDAY to an office wall-clock time (`local`), as plain arithmetic (no join,
- * no calendar table): whole weeks × work days a week, plus the work days of the last part week, less the holidays on
- * work days before its day, times the office day; plus the part of its own day's office hours already gone when
- * that day is a business day. Wall-clock arithmetic counts a DST day's office hours like any other day's, as the
- * clocks do (domain/business-calendar.ts). The calendar's values come from the configuration, written as literals.
+ * Makes `office_calendar_days` (Migration20261128200001) the calendar of this configuration: rebuilt in PostgreSQL
+ * only when the configuration it was built from differs (one cheap call otherwise).
  */
-function businessSecondsSql(calendar: BusinessCalendar, local: string): string {
-  const n = `(${local}::date - date '${EPOCH_MONDAY}')`;
-  // work days among the first r days of a week (Monday first), r = 0..6, as a 1-based SQL array
-  const prefix = [0, 1, 2, 3, 4, 5, 6].map((r) => calendar.workDays.filter((d) => d <= r).length);
-  const holidays = calendar.holidays.filter((day) => day >= EPOCH_MONDAY && isBusinessDay({ ...calendar, holidays: [] }, day)).sort();
-  // holidays before the day, as a sum of comparisons (a handful of literals: cheaper than a subquery per row)
-  const holidaysBefore = holidays.length ? holidays.map((h) => `(${local}::date > date '${h}')::int`).join(' + ') : '0';
-  const isHoliday = holidays.length ? `${local}::date in (${holidays.map((h) => `date '${h}'`).join(', ')})` : 'false';
-  const open = `${literal(calendar.officeHours.start)}::time`;
-  const close = `${literal(calendar.officeHours.end)}::time`;
-  return `(((${n} / 7) * ${calendar.workDays.length} + ('{${prefix.join(',')}}'::int[])[${n} % 7 + 1] - (${holidaysBefore})) * ${officeDayMs(calendar) / 1000}
-    + case when ${n} % 7 + 1 in (${calendar.workDays.join(', ')}) and not ${isHoliday}
-      then extract(epoch from least(greatest(${local}::time, ${open}), ${close}) - ${open}) else 0 end)`;
+export async function ensureOfficeCalendar(em: EntityManager, calendar: BusinessCalendar): Promise<void> {
+  const signature = JSON.stringify([calendar.timeZone, calendar.officeHours, [...calendar.workDays].sort(), [...calendar.holidays].sort()]);
+  await em.getConnection().execute(
+    `select "office_calendar_refresh"(?, ?, string_to_array(?, ',')::int[], string_to_array(?, ',')::date[], ?::time, ?::time) as "rebuilt"`,
+    [signature, calendar.timeZone, calendar.workDays.join(','), calendar.holidays.join(','), calendar.officeHours.start, calendar.officeHours.end], 'all');
 }
 
-/** Business days between two office wall-clock times (`timestamp`s, the second later). */
-const businessDaysSql = (scope: ReportScope, from: string, to: string) =>
-  `((${businessSecondsSql(scope.calendar, to)} - ${businessSecondsSql(scope.calendar, from)}) / ${officeDayMs(scope.calendar) / 1000}::float8)`;
+/**
+ * Business seconds from the calendar's first day to `instant` (a timestamptz), with `c` the `office_calendar_days`
+ * row of the instant's office day: the office seconds before that day plus the part of its office hours gone.
+ */
+const clockSql = (c: string, instant: string) =>
+  `(${c}."before" + case when ${c}."business" then extract(epoch from least(greatest(${instant}, ${c}."open_at"), ${c}."close_at") - ${c}."open_at") else 0 end)`;
 
-/** An instant on the office's wall clock (a `timestamp`). */
-const localSql = (scope: ReportScope, instant: string) => `(${instant} at time zone ${literal(scope.calendar.timeZone)})`;
+/** `join office_calendar_days <c>` on the office day of `instant`. */
+const calendarJoin = (scope: ReportScope, c: string, instant: string) =>
+  ` join "office_calendar_days" ${c} on ${c}."day" = (${instant} at time zone ${literal(scope.calendar.timeZone)})::date`;
+
+/** Business days between two instants (the second later), their calendar rows joined as `c1` and `c2`. */
+const businessDaysSql = (scope: ReportScope, from: string, to: string) =>
+  `((${clockSql('c2', to)} - ${clockSql('c1', from)}) / ${officeDayMs(scope.calendar) / 1000}::float8)`;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 /** Rows by period, then kind in the filter's order (not the database's collation). */
@@ -115,8 +105,8 @@ async function run<T>(em: EntityManager, sql: string, q: Params): Promise<T[]> {
 export async function volumesReport(em: EntityManager, scope: ReportScope): Promise<Section<'volumes'>> {
   const q = new Params();
   const part = (instant: string, received: number) => `
-      select ${periodSql(scope, q, `f."${instant}"`)} as "period", ${KIND_SQL} as "kind", ${received} as "received", ${1 - received} as "completed"
-      from "request_report_facts" f join "requests" r on r."id" = f."request_id"
+      select ${periodSql(scope, q, `f."${instant}"`)} as "period", f."kind" as "kind", ${received} as "received", ${1 - received} as "completed"
+      from "request_report_facts" f
       where f."${instant}" >= ${q.v(scope.start)} and f."${instant}" < ${q.v(scope.end)}${kindFilter(scope, q)}`;
   const sql = `select "period", "kind", sum("received")::int as "received", sum("completed")::int as "completed"
     from (${part('first_submitted_at', 1)} union all ${part('finished_at', 0)}) x group by 1, 2 order by 1, 2`;
@@ -130,10 +120,10 @@ export async function volumesReport(em: EntityManager, scope: ReportScope): Prom
 export async function turnaroundReport(em: EntityManager, scope: ReportScope): Promise<Section<'turnaround'>> {
   const q = new Params();
   const sql = `with done as (
-      select ${periodSql(scope, q, 'f."finished_at"')} as "period", ${KIND_SQL} as "kind",
-        ${businessDaysSql(scope, 'z.l1', 'z.l2')} as "days"
-      from "request_report_facts" f join "requests" r on r."id" = f."request_id"
-      cross join lateral (select ${localSql(scope, 'f."first_submitted_at"')} as l1, ${localSql(scope, 'f."finished_at"')} as l2) z
+      select ${periodSql(scope, q, 'f."finished_at"')} as "period", f."kind" as "kind",
+        ${businessDaysSql(scope, 'f."first_submitted_at"', 'f."finished_at"')} as "days"
+      from "request_report_facts" f
+      ${calendarJoin(scope, 'c1', 'f."first_submitted_at"')}${calendarJoin(scope, 'c2', 'f."finished_at"')}
       where f."finished_at" >= ${q.v(scope.start)} and f."finished_at" < ${q.v(scope.end)}${kindFilter(scope, q)})
     select "period", "kind", count(*)::int as "completed",
       percentile_cont(0.5) within group (order by "days") as "median", percentile_cont(0.9) within group (order by "days") as "p90",
@@ -157,7 +147,7 @@ export async function timeInStatusReport(em: EntityManager, scope: ReportScope):
   const q = new Params();
   const hi = scope.end < scope.now ? scope.end : scope.now;
   const timed = list(TIMED_STATUSES);
-  const kindJoin = scope.kind ? ' join "requests" r on r."id" = s."request_id"' : '';
+  const kindJoin = scope.kind ? ' join "request_report_facts" f on f."request_id" = s."request_id"' : '';
   // Stays that overlap the range, cut at its ends (and at now): those left inside or after it, and those still open.
   const stays = (which: string) => `
       select s."request_id", s."status", greatest(s."entered_at", b.lo) as t1, least(coalesce(s."left_at", b.hi), b.hi) as t2
@@ -165,8 +155,8 @@ export async function timeInStatusReport(em: EntityManager, scope: ReportScope):
   const range = `b as (select ${q.v(scope.start, 'timestamptz')} as lo, ${q.v(hi, 'timestamptz')} as hi)`;
   const sql = `with ${range}, stays as (${stays('s."left_at" > b.lo and s."entered_at" < b.hi')} union all ${stays('s."left_at" is null and s."entered_at" < b.hi')})
     select st."status", count(distinct st."request_id")::int as "requests",
-      sum(${businessDaysSql(scope, 'z.l1', 'z.l2')}) as "days"
-    from stays st cross join lateral (select ${localSql(scope, 'st.t1')} as l1, ${localSql(scope, 'st.t2')} as l2) z
+      sum(${businessDaysSql(scope, 'st.t1', 'st.t2')}) as "days"
+    from stays st${calendarJoin(scope, 'c1', 'st.t1')}${calendarJoin(scope, 'c2', 'st.t2')}
     where st.t2 > st.t1
     group by 1`;
   const found = new Map((await run<{ status: RequestStatus; requests: number; days: number }>(em, sql, q)).map((r) => [r.status, r]));
@@ -183,13 +173,14 @@ export async function timeInStatusReport(em: EntityManager, scope: ReportScope):
 
 export async function backlogReport(em: EntityManager, scope: ReportScope): Promise<Section<'backlog'>> {
   const q = new Params();
+  const nowSql = `timestamptz '${scope.now.toISOString()}'`;
   const bandSql = `case ${BACKLOG_AGE_BANDS.map((b) => (b.to === null ? `else ${literal(b.key)}` : `when "age" < ${b.to} then ${literal(b.key)}`)).join(' ')} end`;
   const sql = `with open as (
-      select r."id", r."request_number" as "requestNumber", r."request_type" as "requestType", ${KIND_SQL} as "kind", r."status",
+      select r."id", r."request_number" as "requestNumber", r."request_type" as "requestType", f."kind" as "kind", r."status",
         f."first_submitted_at" as "firstSubmittedAt", r."requester_company" as "requesterCompany",
-        ${businessDaysSql(scope, 'z.l1', localSql(scope, `timestamptz '${scope.now.toISOString()}'`))} as "age"
+        ${businessDaysSql(scope, 'f."first_submitted_at"', nowSql)} as "age"
       from "requests" r join "request_report_facts" f on f."request_id" = r."id"
-      cross join lateral (select ${localSql(scope, 'f."first_submitted_at"')} as l1) z
+      ${calendarJoin(scope, 'c1', 'f."first_submitted_at"')}${calendarJoin(scope, 'c2', nowSql)}
       where r."status" in (${list(BACKLOG_STATUSES)})${kindFilter(scope, q)})
     select (select coalesce(json_agg(g), '[]') from (select ${bandSql} as "band", "status", count(*)::int as "count" from open group by 1, 2) g) as "rows",
       (select count(*)::int from open) as "open",
@@ -211,7 +202,7 @@ export async function backlogReport(em: EntityManager, scope: ReportScope): Prom
 
 export async function missedDeadlinesReport(em: EntityManager, scope: ReportScope): Promise<Section<'missedDeadlines'>> {
   const q = new Params();
-  const kindJoin = scope.kind ? ' join "requests" r on r."id" = a."request_id"' : '';
+  const kindJoin = scope.kind ? ' join "request_report_facts" f on f."request_id" = a."request_id"' : '';
   // The condition repeats the partial index's predicate (Migration20261128200001) so the planner uses it.
   const sql = `select ${periodSql(scope, q, 'a."date"')} as "period",
       count(*) filter (where a."activity_type" = 'Reminder')::int as "reminders",
@@ -262,6 +253,7 @@ export const REPORT_SECTIONS = {
 /** Every report of the page, computed together (one statement each, in parallel on the pool). */
 export async function reportsOf(em: EntityManager, query: ReportsQuery, calendar: BusinessCalendar, now = new Date()): Promise<Reports> {
   const scope = reportScopeOf(query, calendar, now);
+  await ensureOfficeCalendar(em, calendar);
   const [volumes, turnaround, timeInStatus, backlog, missedDeadlines, topRequesters] = await Promise.all([
     volumesReport(em, scope), turnaroundReport(em, scope), timeInStatusReport(em, scope),
     backlogReport(em, scope), missedDeadlinesReport(em, scope), topRequestersReport(em, scope),

@@ -124,6 +124,8 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/email-problems': ADMIN,
   'GET /api/v1/verify/{code}': PUBLIC,
   'POST /api/v1/verify/pdf': PUBLIC,
+  'GET /api/v1/reports': ADMIN,
+  'GET /api/v1/reports.xlsx': ADMIN,
 };
 
 /** Signing out ends the session: it runs after every other route. */

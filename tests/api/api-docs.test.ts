@@ -20,6 +20,8 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/people': ['get', 'post'],
   '/api/v1/security-log': ['get'],
   '/api/v1/email-problems': ['get'],
+  '/api/v1/reports': ['get'],
+  '/api/v1/reports.xlsx': ['get'],
   '/api/v1/authentication': ['post', 'delete'],
   '/api/v1/requests': ['get', 'post'],
   '/api/v1/requests/{id}': ['get', 'patch', 'put', 'delete'],

@@ -17,7 +17,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLOCK_POLICY } from '../../domain';
-import { backlogReport, reportScopeOf } from '../../api/services/reports';
+import { backlogReport, ensureOfficeCalendar, reportScopeOf } from '../../api/services/reports';
 import { call, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
@@ -197,6 +197,7 @@ describe('GET /reports: edges and filters', () => {
   it('lists the backlog by age band and status with the oldest linked, ages in business days', async () => {
     // As of Mon 3/2 12:00: C waits since Thu 2/12 09:00 = 8 + 9 + 45 + 45 + 4 = 111 h; E since Sat 2/28 23:59 = 4 h.
     const scope = reportScopeOf({ from: '2026-02-01', to: '2026-02-28' }, DEFAULT_CLOCK_POLICY.calendar, pst('2026-03-02T12:00'));
+    await ensureOfficeCalendar(h.orm.em.fork() as never, DEFAULT_CLOCK_POLICY.calendar);
     const backlog = await backlogReport(h.orm.em.fork() as never, scope);
     expect(backlog.rows).toEqual([{ band: 'under-1', status: 'Submitted', count: 1 }, { band: '10-20', status: 'Submitted', count: 1 }]);
     expect(backlog.oldest.map((o) => [o.id, o.ageBusinessDays, o.kind, o.viewPath])).toEqual([

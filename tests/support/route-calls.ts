@@ -119,5 +119,7 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'GET /api/v1/email-problems': get('/email-problems'),
   'GET /api/v1/verify/{code}': get('/verify/0000-0000-00000'),
   'POST /api/v1/verify/pdf': () => ({ method: 'POST', url: `${V1}/verify/pdf`, ...multipart({}, { name: 'certificate.pdf', type: 'application/pdf', bytes: Buffer.from('%PDF-1.4\n%%EOF\n') }) }),
+  'GET /api/v1/reports': get('/reports?from=2026-01-01&to=2026-03-31'),
+  'GET /api/v1/reports.xlsx': get('/reports.xlsx?from=2026-01-01&to=2026-03-31'),
 };
 
