@@ -54,6 +54,9 @@ ensure_system_packages() {
   if [ "$mode" = "test" ] && ! command -v pdftotext >/dev/null 2>&1; then missing="$missing poppler-utils"; fi
   # The verification e2e test reads the QR code printed on a letter (zbarimg).
   if [ "$mode" = "test" ] && ! command -v zbarimg >/dev/null 2>&1; then missing="$missing zbar-tools"; fi
+  # The mailbox poller's test signs in to a real IMAP server: it starts a throwaway Dovecot on a free port of its own
+  # (the package's system service, where an init system starts one, is not used).
+  if [ "$mode" = "test" ] && [ ! -x /usr/sbin/dovecot ]; then missing="$missing dovecot-imapd"; fi
   # The restore drill (tests/workflows/restore-drill.test.ts) takes a real pg_dump and pg_restore.
   if [ "$mode" = "test" ] && ! command -v pg_dump >/dev/null 2>&1; then missing="$missing postgresql-client"; fi
   [ -z "$missing" ] && return 0
