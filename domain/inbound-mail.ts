@@ -80,3 +80,18 @@ export function normalizedMessageId(messageId: string | null | undefined): strin
   const id = (messageId ?? '').trim().replace(/^<|>$/g, '').trim();
   return id ? id : null;
 }
+
+/** What a cut reply says at its end: the discussion holds MESSAGE_MAX characters, the raw email is kept whole. */
+export const EMAILED_MESSAGE_CUT_MARK = '… (shortened: the whole email is kept with the request)';
+
+/**
+ * The discussion message an emailed reply becomes: its new text (or a line naming the attachments when there is none),
+ * then the notes on refused attachments, at most `max` characters. A longer one is cut visibly, never silently, so
+ * nobody takes the posted text for all the sender wrote.
+ */
+export function emailedMessageBody(text: string | null, attachmentsAdded: number, notes: string[], max: number): string {
+  const lead = text || `(${attachmentsAdded} attachment${attachmentsAdded === 1 ? '' : 's'} sent by email)`;
+  const body = [lead, ...notes].join('\n\n');
+  if (body.length <= max) return body;
+  return body.slice(0, max - EMAILED_MESSAGE_CUT_MARK.length).trimEnd() + EMAILED_MESSAGE_CUT_MARK;
+}

@@ -22,7 +22,7 @@ import {
   type InboundMessage, type Request,
 } from '../../db/entities';
 import {
-  automatedMailReason, DISCUSSION_TOPIC_MAX, DOCUMENT_ACTIVITY, documentAuditText, discussionsOpen, MESSAGE_MAX, QUOTAS, stripReplyPrefixes, threadIdFrom,
+  automatedMailReason, DISCUSSION_TOPIC_MAX, emailedMessageBody, DOCUMENT_ACTIVITY, documentAuditText, discussionsOpen, MESSAGE_MAX, QUOTAS, stripReplyPrefixes, threadIdFrom,
   UPLOAD_SLOT_TTL_MS, type InboundRefusal, type RequestStatus,
 } from '../../domain';
 import { parseReplyAddress } from '../../domain/reply-address';
@@ -216,7 +216,7 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
           await decide(em, row, 'refused', 'empty', { requestId: request.id });
           return { outcome: 'refused', answerOwed: true };
         }
-        const body = [text || `(${added} attachment${added === 1 ? '' : 's'} sent by email)`, ...notes].join('\n\n').slice(0, MESSAGE_MAX);
+        const body = emailedMessageBody(text, added, notes, MESSAGE_MAX);
         const thread = await threadOf(em, request.id, mail.subject ?? '');
         discussion = em.create(DiscussionSchema, {
           requestId: request.id, discussionId: thread.discussionId, topic: thread.topic, message: body,

@@ -1,6 +1,6 @@
 /** Which received mail is automated (never posted, never answered), the refusal texts and the thread a reply joins. */
 import { describe, expect, it } from 'vitest';
-import { automatedMailReason, inboundRefusalText, normalizedMessageId, stripReplyPrefixes } from '../../domain';
+import { automatedMailReason, EMAILED_MESSAGE_CUT_MARK, emailedMessageBody, inboundRefusalText, normalizedMessageId, stripReplyPrefixes } from '../../domain';
 
 describe('automated mail', () => {
   it('honours Auto-Submitted (not "no"), Precedence bulk/list/junk, List-Id, the null return path and delivery reports', () => {
@@ -35,5 +35,25 @@ describe('refusals and threads', () => {
     expect(stripReplyPrefixes('Regarding dates')).toBe('Regarding dates');
     expect(normalizedMessageId(' <abc@phone.example> ')).toBe('abc@phone.example');
     expect(normalizedMessageId('')).toBeNull();
+  });
+});
+
+describe('the discussion message an emailed reply becomes', () => {
+  it('is the new text, then the notes on refused attachments', () => {
+    expect(emailedMessageBody('Here is the release.', 1, ['(virus.exe was not kept: type not accepted)'], 800))
+      .toBe('Here is the release.\n\n(virus.exe was not kept: type not accepted)');
+  });
+  it('names the attachments when the reply has no text', () => {
+    expect(emailedMessageBody(null, 1, [], 800)).toBe('(1 attachment sent by email)');
+    expect(emailedMessageBody('', 2, [], 800)).toBe('(2 attachments sent by email)');
+  });
+  it('cuts a reply longer than the limit visibly, within the limit', () => {
+    const long = 'word '.repeat(400);
+    const body = emailedMessageBody(long, 0, [], 800);
+    expect(body.length).toBeLessThanOrEqual(800);
+    expect(body.length).toBeGreaterThan(790);
+    expect(body.endsWith(EMAILED_MESSAGE_CUT_MARK)).toBe(true);
+    expect(body.startsWith('word word')).toBe(true);
+    expect(emailedMessageBody('x'.repeat(800), 0, [], 800)).toBe('x'.repeat(800));
   });
 });
