@@ -81,8 +81,8 @@ export function normalizedMessageId(messageId: string | null | undefined): strin
   return id ? id : null;
 }
 
-/** What a cut reply says at its end: the discussion holds MESSAGE_MAX characters, the raw email is kept whole. */
-export const EMAILED_MESSAGE_CUT_MARK = '… (shortened: the whole email is kept with the request)';
+/** What a cut reply says at its end (a discussion message holds MESSAGE_MAX = 800 characters; the stored raw email stays whole). */
+export const EMAILED_MESSAGE_CUT_MARK = '… (shortened: a discussion message holds 800 characters at most)';
 
 /**
  * The discussion message an emailed reply becomes: its new text (or a line naming the attachments when there is none),
