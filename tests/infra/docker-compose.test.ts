@@ -33,6 +33,8 @@ const SITE_SPECIFIC = new Set(['SAML_IDP_METADATA_URL', 'SAML_IDP_ENTRY_POINT', 
 const OFFICE_FACTS = ['PUBLIC_URL', 'RISK_MANAGEMENT_PHONE', 'RISK_MANAGEMENT_EMAIL'];
 /** Settings of the one-shot migrate service only: the database owner's connection never reaches the api or the worker. */
 const MIGRATE_ONLY = new Set(['MIGRATION_DATABASE_URL']);
+/** Settings of the worker only: the office's signing key, which the internet-facing API must never hold. */
+const WORKER_ONLY = new Set(['LETTER_SIGNING', 'LETTER_SIGNING_P12', 'LETTER_SIGNING_P12_PASSWORD']);
 /** Secrets the operator must supply: compose's `${NAME:?message}` (no default may be committed). */
 const REQUIRED_SECRETS = ['JWT_SECRET', 'POSTGRES_PASSWORD', 'PORTAL_DB_PASSWORD', 'PORTAL_RUNTIME_DB_PASSWORD', 'TEMPORAL_DB_PASSWORD'];
 
@@ -163,7 +165,8 @@ describe('docker-compose.yml', () => {
       });
 
       it('receives every production setting the app reads', () => {
-        const missing = productionEnvNames.filter((name) => !(name in env(service)) || (env(service)[name] === '' && !SITE_SPECIFIC.has(name)));
+        const missing = productionEnvNames.filter((name) => (service === 'worker' || !WORKER_ONLY.has(name))
+          && (!(name in env(service)) || (env(service)[name] === '' && !SITE_SPECIFIC.has(name))));
         expect(missing, `add these to the ${service} environment in docker-compose.yml (or to DEVELOPMENT_ONLY)`).toEqual([]);
       });
 
@@ -191,6 +194,7 @@ describe('docker-compose.yml', () => {
         expect(decodeURIComponent(url.password)).toBe(pg[role!.passwordVariable]);
         expect(initScript()).not.toMatch(new RegExp(`create database \\w+ owner ${role!.name};`));
         for (const name of MIGRATE_ONLY) expect(env(service), `${name} is the migrate service's alone`).not.toHaveProperty(name);
+        if (service !== 'worker') for (const name of WORKER_ONLY) expect(env(service), `${name} is the worker's alone`).not.toHaveProperty(name);
       });
 
       it('points at Temporal, the mail service and Chromium', () => {
@@ -272,7 +276,7 @@ describe('docker-compose.yml', () => {
   it('gives the api and the worker the same settings (namespace, task queue, database…)', () => {
     const api = env('api');
     const worker = env('worker');
-    for (const name of productionEnvNames) expect(worker[name], name).toBe(api[name]);
+    for (const name of productionEnvNames.filter((n) => !WORKER_ONLY.has(n))) expect(worker[name], name).toBe(api[name]);
   });
 
   /** The proxy's Caddyfile, as compose writes it into the container. */
