@@ -52,7 +52,8 @@ function imapSettings(env: NodeJS.ProcessEnv): ImapSettings | null {
 
 export function loadInboundMailSettings(env: NodeJS.ProcessEnv, production: boolean): InboundMailSettings {
   return {
-    smtpHost: env.INBOUND_SMTP_HOST?.trim() || (production ? '0.0.0.0' : '127.0.0.1'),
+    // Loopback unless the operator opens it (compose sets 0.0.0.0 inside its network): the listener has no TLS, no AUTH.
+    smtpHost: env.INBOUND_SMTP_HOST?.trim() || '127.0.0.1',
     smtpPort: Number(env.INBOUND_SMTP_PORT || (production ? 2525 : 0)),
     maxBytes: Number(env.INBOUND_MAX_BYTES || INBOUND_MAX_BYTES_DEFAULT),
     imap: imapSettings(env),

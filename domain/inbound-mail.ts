@@ -59,8 +59,15 @@ export function inboundRefusalText(reason: InboundRefusal, portalUrl: string, ma
   }
 }
 
-export const inboundRefusalSubject = (originalSubject: string) =>
-  `Not posted: ${stripReplyPrefixes(originalSubject) || 'your email to the portal'}`.slice(0, 200);
+/**
+ * The answer's subject. A sender the portal cannot tie to a request (forged or unknown reply address, a stranger)
+ * gets a fixed subject: repeating theirs would let anyone have the office's mail server carry their words to any
+ * address they name.
+ */
+export const inboundRefusalSubject = (reason: InboundRefusal, originalSubject: string) =>
+  reason === 'bad-token' || reason === 'unknown-sender'
+    ? 'Not posted: your email to the portal'
+    : `Not posted: ${stripReplyPrefixes(originalSubject) || 'your email to the portal'}`.slice(0, 200);
 
 /** "Re: Fwd: AW: Subject" → "Subject": the topic a reply's subject names. */
 export function stripReplyPrefixes(subject: string): string {

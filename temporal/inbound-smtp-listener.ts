@@ -33,7 +33,10 @@ export async function startInboundSmtpListener(deps: InboundIntakeDeps, options:
     logger: false,
     disableReverseLookup: true,
     closeTimeout: 2000,
-    maxClients: 200,
+    // Each connection may hold up to `size` bytes while a message arrives: 20 at once bounds that memory; a university
+    // MTA forwarding replies needs a few. A reply names one reply address; 10 recipients is room to spare.
+    maxClients: 20,
+    maxRecipients: 10,
     banner: 'coi-portal reply listener',
     onRcptTo(address, _session, callback) {
       const token = options.reply.domain ? parseReplyAddress(address.address, options.reply.local, options.reply.domain) : null;

@@ -27,8 +27,8 @@ export function answerInboundMessageActivity(deps: Deps): InboundMailActivities[
     if (row.state !== 'refused' || row.answerSentAt) return { sent: false };
     const mail = await parseStored(deps.files, row);
     if (automatedReasonOf(mail, row)) return { sent: false };
-    const replyTo = mail?.replyTo?.value[0]?.address ?? mail?.from?.value[0]?.address ?? row.envelopeFrom ?? '';
-    const to = addressOf(replyTo);
+    // To the From address, never a Reply-To the sender chose: the answer goes back to whoever the mail says wrote it.
+    const to = addressOf(mail?.from?.value[0]?.address ?? row.envelopeFrom ?? '');
     const ours = [addressOf(deps.config.mailFrom), deps.config.riskManagementEmail.toLowerCase()];
     const replyDomain = deps.config.reply.domain?.toLowerCase();
     if (!to || !to.includes('@') || ours.includes(to) || (replyDomain && to.endsWith(`@${replyDomain}`))) return { sent: false };
@@ -40,7 +40,7 @@ export function answerInboundMessageActivity(deps: Deps): InboundMailActivities[
       + 'This is an automatic answer; replies to it are not read.\n\nRisk Management\n';
     try {
       await deps.mailer.sendMail({
-        from: deps.config.mailFrom, to, subject: inboundRefusalSubject(mail?.subject ?? ''), text,
+        from: deps.config.mailFrom, to, subject: inboundRefusalSubject(row.outcome as InboundRefusal, mail?.subject ?? ''), text,
         messageId: `<inbound-answer.${row.id}@${deps.config.reply.messageIdDomain}>`,
         ...(row.messageId ? { inReplyTo: `<${row.messageId}>`, references: [`<${row.messageId}>`] } : {}),
         headers: { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All' },

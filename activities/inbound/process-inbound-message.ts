@@ -106,7 +106,10 @@ async function judge(em: EntityManager, deps: Deps, row: InboundMessage, mail: P
   const participant = await isParticipant(em, request, from, deps.config);
   if (!isIssuedTo(claims, from, tokenKey) && !participant.ok) return { refusal: 'unknown-sender', request };
   if (!discussionsOpen(request.status as RequestStatus)) return { refusal: 'closed', request };
-  return { refusal: undefined as unknown as InboundRefusal, request, admin: participant.admin };
+  // A From header is the sender's word: it posts as the office only with a reply address the office was sent (its
+  // own or the office mailbox's), never with one a requester holds.
+  const officeToken = isIssuedTo(claims, from, tokenKey) || isIssuedTo(claims, deps.config.riskManagementEmail.toLowerCase(), tokenKey);
+  return { refusal: undefined as unknown as InboundRefusal, request, admin: participant.admin && officeToken };
 }
 
 async function decide(em: EntityManager, row: InboundMessage, state: 'refused' | 'ignored' | 'posted', outcome: string, extra: Partial<InboundMessage> = {}) {
