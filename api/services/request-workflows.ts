@@ -10,7 +10,7 @@
  * PostgreSQL like the first.
  */
 import {
-  WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
+  ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
 } from '@temporalio/client';
 import { applyLifecycleEvent, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
 import {
@@ -18,7 +18,7 @@ import {
   revokeCertificateUpdate, type Actor, type RevokeCertificateCommand, type StatusResult,
 } from '../../workflows/request.messages';
 import { requestStartOperation } from '../../temporal/request-workflow-start';
-import { ApiError, badRequest, conflict, unavailable } from '../errors';
+import { ApiError, badRequest, conflict, notFound, unavailable } from '../errors';
 
 /**
  * A status change waits at most `config.workflowAnswerTimeoutMs` for the worker. Past it the browser hears 503.
@@ -55,15 +55,26 @@ export function commandIdOf(kind: 'submit' | 'status' | 'reopen', requestNumber:
  */
 const TRANSIENT = /UNAVAILABLE|ECONNREFUSED|connect|Workflow Task in failed state|FAILED_PRECONDITION: Update-with-Start could not be executed/i;
 
+/**
+ * What a refused update tells the caller: the reason its handler (or an activity it ran) gave, as the HTTP error its
+ * type names (`NotFound` 404, `Conflict` 409, anything else 400), never Temporal's "Activity task failed" wrapper.
+ */
+function refusalOf(error: WorkflowUpdateFailedError): ApiError {
+  let reason: Error | undefined = error.cause;
+  while (reason && !(reason instanceof ApplicationFailure) && reason.cause instanceof Error) reason = reason.cause;
+  const message = reason?.message ?? error.message;
+  if (reason instanceof ApplicationFailure && reason.type === 'NotFound') return notFound(message);
+  if (reason instanceof ApplicationFailure && reason.type === 'Conflict') return conflict(message);
+  return badRequest(message);
+}
+
 async function translateFailures<T>(access: WorkflowAccess, call: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + access.answerTimeoutMs;
   for (;;) {
     try {
       return await access.temporal.withDeadline(deadline, call);
     } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError) {
-        throw badRequest(error.cause?.message ?? error.message);
-      }
+      if (error instanceof WorkflowUpdateFailedError) throw refusalOf(error);
       if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || /DEADLINE_EXCEEDED/.test(String((error as Error).message))) {
         throw unavailable(NO_ANSWER_MESSAGE);
       }
