@@ -3,6 +3,7 @@
  * PDF file. Every answer (refusals included) asks search engines not to index it and caches nothing (a status can
  * change at any time); each call counts in its address's window first.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { VERIFICATION_LIMIT, VERIFICATION_TOO_MANY } from '../../domain';
@@ -10,7 +11,7 @@ import { errorResponses } from '../../contract/error.schema';
 import { VerificationAnswer, VerificationCodeParams } from '../../contract/verification.schema';
 import { ApiError, badRequest } from '../errors';
 import { countHit } from '../services/rate-limits';
-import { looksLikePdf, verifyCode, verifyPdf } from '../services/verification';
+import { looksLikePdf, PDF_HEADER_BYTES, verifyCode, verifyPdf } from '../services/verification';
 
 const tags = ['verification'];
 export const PDF_REQUIRED = 'Please choose the PDF file of a certificate or letter.';
@@ -21,15 +22,22 @@ async function countCheck(request: FastifyRequest): Promise<void> {
   if (hits > VERIFICATION_LIMIT.max) throw new ApiError(429, VERIFICATION_TOO_MANY, { retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) });
 }
 
-/** The uploaded file's bytes, at most `maxBytes` (413 past it); held in memory for the digest only, never stored. */
-async function fileBytes(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+/**
+ * The uploaded file's SHA-256 and its first KB (to tell a PDF by its header), at most `maxBytes` (413 past it). Hashed
+ * as it streams in: a public endpoint holds no whole file in memory, and nothing is stored.
+ */
+async function fileDigest(request: FastifyRequest, maxBytes: number): Promise<{ head: Buffer; digest: Buffer }> {
   if (!request.isMultipart()) throw badRequest(PDF_REQUIRED, { file: PDF_REQUIRED });
   const file = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
   if (!file) throw badRequest(PDF_REQUIRED, { file: PDF_REQUIRED });
-  const chunks: Buffer[] = [];
-  for await (const chunk of file.file) chunks.push(chunk as Buffer);
+  const hash = createHash('sha256');
+  let head = Buffer.alloc(0);
+  for await (const chunk of file.file) {
+    hash.update(chunk as Buffer);
+    if (head.length < PDF_HEADER_BYTES) head = Buffer.concat([head, (chunk as Buffer).subarray(0, PDF_HEADER_BYTES - head.length)]);
+  }
   if (file.file.truncated) throw new ApiError(413, 'The file is larger than any certificate we issue; nothing was checked.');
-  return Buffer.concat(chunks);
+  return { head, digest: hash.digest() };
 }
 
 const verificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -54,9 +62,9 @@ const verificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: VerificationAnswer, ...errorResponses(400, 413, 429) },
     },
   }, async (request) => {
-    const bytes = await fileBytes(request, app.config.uploadMaxBytes);
-    if (!looksLikePdf(bytes)) throw badRequest(PDF_REQUIRED, { file: PDF_REQUIRED });
-    return verifyPdf(app.orm.em, bytes);
+    const { head, digest } = await fileDigest(request, app.config.uploadMaxBytes);
+    if (!looksLikePdf(head)) throw badRequest(PDF_REQUIRED, { file: PDF_REQUIRED });
+    return verifyPdf(app.orm.em, digest);
   });
 };
 

@@ -8,7 +8,6 @@
  * to answer tells whether a code exists. A code reserved for a letter still being printed (`issued_at` null) is not
  * issued and unknown here.
  */
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   certificateStatus, formatVerificationCode, isWellFormedVerificationCode, ISSUED_LETTER_KIND_LABELS, normalizeVerificationCode,
@@ -84,10 +83,12 @@ export function verifyCode(em: EntityManager, typed: string): Promise<Verificati
   return lookUp(em, CODE_LOOKUP_SQL, isWellFormedVerificationCode(code) ? code : NO_CODE);
 }
 
-/** Whether bytes are a PDF by their header (PDF readers accept it within the first KB). */
-export const looksLikePdf = (bytes: Buffer) => bytes.subarray(0, 1024).includes('%PDF-');
+/** How far into a file PDF readers look for its header. */
+export const PDF_HEADER_BYTES = 1024;
+/** Whether a file is a PDF by its header (PDF readers accept it within the first KB). */
+export const looksLikePdf = (head: Buffer) => head.subarray(0, PDF_HEADER_BYTES).includes('%PDF-');
 
-/** The status of the letter whose signed PDF is exactly `bytes` (one changed byte: not issued by us). */
-export function verifyPdf(em: EntityManager, bytes: Buffer): Promise<VerificationAnswer> {
-  return lookUp(em, DIGEST_LOOKUP_SQL, createHash('sha256').update(bytes).digest());
+/** The status of the letter whose signed PDF has exactly this SHA-256 (one changed byte: not issued by us). */
+export function verifyPdf(em: EntityManager, sha256: Buffer): Promise<VerificationAnswer> {
+  return lookUp(em, DIGEST_LOOKUP_SQL, sha256);
 }
