@@ -10,6 +10,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { createMailer, type Mailer } from '../activities/mailer';
+import { loadLetterSigner } from '../activities/pdf/letter-signing-key';
 import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
 import { buildApp } from '../api/app';
 import { loadConfig, type AppConfig } from '../config/app-config';
@@ -85,7 +86,8 @@ export async function startPortalInProcess(options: PortalInProcessOptions): Pro
       if (!mailer) throw new Error('the request workers send mail: give SMTP_URL or keep the SMTP sink');
       worker = await createRequestWorker({
         address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
-        deps: { orm, mailer, pdf, files, config },
+        // One signer for the worker's two letter activities (the P12 is read and decrypted once, as in temporal/activity-deps.ts).
+        deps: { orm, mailer, pdf, files, config, signer: loadLetterSigner(config) },
         workflowBundlePath: options.workflowBundlePath, workflowsOnMainThread: options.workflowsOnMainThread,
       });
       const running = worker.run();
