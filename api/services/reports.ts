@@ -250,10 +250,12 @@ export const REPORT_SECTIONS = {
   topRequesters: topRequestersReport,
 } as const;
 
-/** Every report of the page, computed together (one statement each, in parallel on the pool). */
+/**
+ * Every report of the page, computed together (one statement each, in parallel on the pool). The office calendar
+ * table must match `calendar` first (ensureOfficeCalendar: the route checks once per process).
+ */
 export async function reportsOf(em: EntityManager, query: ReportsQuery, calendar: BusinessCalendar, now = new Date()): Promise<Reports> {
   const scope = reportScopeOf(query, calendar, now);
-  await ensureOfficeCalendar(em, calendar);
   const [volumes, turnaround, timeInStatus, backlog, missedDeadlines, topRequesters] = await Promise.all([
     volumesReport(em, scope), turnaroundReport(em, scope), timeInStatusReport(em, scope),
     backlogReport(em, scope), missedDeadlinesReport(em, scope), topRequestersReport(em, scope),
