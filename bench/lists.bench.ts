@@ -14,7 +14,7 @@
  * Prints per scenario: req/s, p50/p95/p99 (p95 from autocannon's 'response' events), bytes per response, CPU-ms per
  * request of the server process and of its PostgreSQL backends, ours/bare ratios, target met; EXPLAIN (ANALYZE,
  * BUFFERS) of each SQL; the API's RSS peak (≤ 250 MiB) and where it was at its peak (V8's young and old generations,
- * outside the heap: bench/memory/peak-sampler.ts). Issue #18's targets: every scenario within 1.25× of the
+ * outside the heap: bench/memory/peak-sampler.ts). The targets: every scenario within 1.25× of the
  * bare server's throughput and p95. Writes bench/results/lists-<timestamp>.json. Exits 1 when a target is missed.
  * BENCH_API_NODE_FLAGS replaces the API's production node flags (`none`: Node's defaults) to measure others.
  * `--profile` starts the API with `--cpu-prof` (the profile lands in bench/results/profiles/).
@@ -128,9 +128,9 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 interface Run { reqPerSec: number; p50: number; p95: number; p99: number; bytesPerResponse: number; errors: number; serverCpuMsPerReq: number; dbCpuMsPerReq: number; requests: number; peakRssBytes: number }
 
-/** Issue #18 target 6: the API's resident memory under the lists load. */
+/** Target: the API's resident memory under the lists load. */
 const API_RSS_LIMIT_BYTES = 250 * 1024 * 1024;
-/** Issue #18 target 5: every scenario within 1.25× of the bare server's throughput and p95. */
+/** Target: every scenario within 1.25× of the bare server's throughput and p95. */
 const BARE_RATIO_LIMIT = 1.25;
 
 
@@ -250,7 +250,7 @@ async function main() {
     const loadAfter = os.loadavg()[0];
     const throughputRatio = bareRun.reqPerSec / oursRun.reqPerSec;
     const p95Ratio = oursRun.p95 / Math.max(bareRun.p95, 1);
-    // Issue #18 judges against the bare server; issue #11's absolute targets are printed beside, for the record.
+    // Judged against the bare server; the older absolute targets are printed beside, for the record.
     const met = oursRun.errors === 0 && throughputRatio <= BARE_RATIO_LIMIT && p95Ratio <= BARE_RATIO_LIMIT;
     const metAbsolute = (scenario.target.reqPerSec === undefined || oursRun.reqPerSec >= scenario.target.reqPerSec)
       && (scenario.target.p95Ms === undefined || oursRun.p95 <= scenario.target.p95Ms);

@@ -12,7 +12,6 @@ import { Nullable, NullableTimestamp, StringEnum } from './primitives';
 
 /** What a check can answer: the statuses of an issued letter, or that we did not issue it. */
 export const VERIFICATION_STATUSES = [...CERTIFICATE_STATUSES, 'NotIssued'] as const;
-export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
 const Day = Type.String({ description: 'a day, `yyyy-mm-dd` (or an ISO instant in older snapshots), read in `timeZone`' });
 

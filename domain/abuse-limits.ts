@@ -117,7 +117,6 @@ export const quotaMessage: Record<keyof UserQuotas, (limit: number) => string> =
 export const QUOTA_MESSAGES = {
   additionalRecipients: `Please enter at most ${QUOTAS.additionalRecipients} additional recipients`,
   signInAccount: 'Too many sign-in attempts for this account. Please wait a few minutes and try again.',
-  signInAddress: 'Too many failed sign-ins from your network. Please wait a few minutes and try again.',
   tooManyCalls: 'Too many attempts. Please wait a minute and try again.',
   uploadTooSlow: 'The file took too long to arrive, so it was not kept. Please try again, or contact Risk Management if your connection is slow.',
 } as const;

@@ -78,9 +78,6 @@ export function invitesAnswer(email: PortalEmail): boolean {
   return email.about === 'request' && !ADMINISTRATOR_TEMPLATES.includes(email.templateTitle);
 }
 
-/** Whether an email threads with its request's other emails (every email about a request does). */
-export const threadsWithRequest = (email: PortalEmail): boolean => email.about === 'request';
-
 /** RFC 4648 base32, lowercase (so a lower-cased address keeps its token), without padding. */
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 

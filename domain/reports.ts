@@ -18,7 +18,7 @@
  */
 import { addDays, daysBetween } from './business-calendar';
 import { REQUEST_TYPE_FILTERS } from './reference-lists';
-import { FINISHED_STATUSES, STATUS, type RequestStatus } from './request-status';
+import { STATUS, type RequestStatus } from './request-status';
 
 export const REPORT_PERIODS = ['week', 'month'] as const;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
@@ -34,10 +34,6 @@ export const REPORT_MAX_RANGE_DAYS = 732;
 /** The days the office calendar of the reports covers (the database builds it for these years). */
 export const REPORT_FIRST_DAY = '2000-01-03';
 export const REPORT_LAST_DAY = '2060-12-30';
-
-/** The audit rows that carry a status (activities/effects/record-status.ts writes them). */
-export const SUBMISSION_ACTIVITY = 'Submission';
-export const STATUS_CHANGE_ACTIVITY = 'Status Change';
 
 export const WAITING_ON = ['office', 'requester'] as const;
 export type WaitingOn = (typeof WAITING_ON)[number];
@@ -69,11 +65,9 @@ export const STATUS_WAITS_ON: Readonly<Record<RequestStatus, WaitingOn | null>> 
 
 /** Statuses a request spends time in, in the order the report lists them. */
 export const TIMED_STATUSES = (Object.keys(STATUS_WAITS_ON) as RequestStatus[]).filter((s) => STATUS_WAITS_ON[s] !== null);
-export const STATUSES_WAITING_ON = (who: WaitingOn): RequestStatus[] => TIMED_STATUSES.filter((s) => STATUS_WAITS_ON[s] === who);
 
 /** The backlog: requests submitted and not finished (a draft, even a reopened one, is the requester's, not the office's queue). */
 export const BACKLOG_STATUSES: readonly RequestStatus[] = TIMED_STATUSES.filter((s) => s !== STATUS.draft);
-export const REPORT_FINISHED_STATUSES = FINISHED_STATUSES;
 
 /**
  * Age bands of the backlog: business days since the first submission, lower bound included, upper excluded. The
@@ -89,10 +83,6 @@ export const BACKLOG_AGE_BANDS = [
 ] as const satisfies ReadonlyArray<{ key: string; label: string; from: number; to: number | null }>;
 export type BacklogAgeBand = (typeof BACKLOG_AGE_BANDS)[number]['key'];
 export const BACKLOG_AGE_BAND_KEYS = BACKLOG_AGE_BANDS.map((b) => b.key) as BacklogAgeBand[];
-
-export function backlogAgeBandOf(businessDays: number): BacklogAgeBand {
-  return BACKLOG_AGE_BANDS.find((b) => businessDays >= b.from && (b.to === null || businessDays < b.to))!.key;
-}
 
 /** How many of the oldest open requests the backlog lists, and how many requesters each top list names. */
 export const BACKLOG_OLDEST_LIMIT = 10;

@@ -58,11 +58,6 @@ export async function readHits(sql: SqlRunner, key: string): Promise<WindowCount
   return rows[0] ? { hits: Number(rows[0].hits), resetInMs: Number(rows[0].reset_in_ms) } : { hits: 0, resetInMs: 0 };
 }
 
-/** Whether `key` has reached `limit` in its current window. */
-export async function isOverLimit(sql: SqlRunner, key: string, limit: WindowLimit): Promise<boolean> {
-  return (await readHits(sql, key)).hits >= limit.max;
-}
-
 export async function clearHits(sql: SqlRunner, key: string): Promise<void> {
   await sql.getConnection().execute('delete from "rate_limit_counters" where "key" = ?', [key], 'run');
 }
