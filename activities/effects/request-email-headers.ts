@@ -13,7 +13,7 @@ export interface RequestEmailHeaders {
 }
 
 /** The display name of MAIL_FROM (`Risk Management <…>`), shown beside the reply address. */
-const senderName = (mailFrom: string) => /^\s*"?([^"<]*?)"?\s*</.exec(mailFrom)?.[1]?.trim() || 'Risk Management';
+export const senderName = (mailFrom: string) => /^\s*"?([^"<]*?)"?\s*</.exec(mailFrom)?.[1]?.trim() || 'Risk Management';
 
 /**
  * For one email about request `requestNumber` to `recipient`: In-Reply-To and References name the request's thread

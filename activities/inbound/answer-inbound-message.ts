@@ -13,6 +13,7 @@ import { INBOUND_ANSWER_INTERVAL_MS, inboundRefusalSubject, inboundRefusalText, 
 import type { DocumentFiles } from '../../storage/document-files';
 import type { Mailer } from '../mailer';
 import type { InboundMailActivities } from '../../workflows/inbound-mail-activities.types';
+import { senderName } from '../effects/request-email-headers';
 import { automatedReasonOf, parseStored } from './process-inbound-message';
 
 type Deps = { orm: Orm; files: DocumentFiles; mailer: Mailer; config: AppConfig };
@@ -32,26 +33,33 @@ export function answerInboundMessageActivity(deps: Deps): InboundMailActivities[
     const ours = [addressOf(deps.config.mailFrom), deps.config.riskManagementEmail.toLowerCase()];
     const replyDomain = deps.config.reply.domain?.toLowerCase();
     if (!to || !to.includes('@') || ours.includes(to) || (replyDomain && to.endsWith(`@${replyDomain}`))) return { sent: false };
-    const recent = await em.count(InboundMessageSchema, {
-      answerTo: to, answerSentAt: { $gt: new Date(Date.now() - INBOUND_ANSWER_INTERVAL_MS) }, id: { $ne: row.id },
-    });
-    if (recent) return { sent: false };
-    const text = `${inboundRefusalText(row.outcome as InboundRefusal, deps.config.publicUrl.replace(/\/$/, ''), deps.config.inboundMail.maxBytes)}\n\n`
-      + 'This is an automatic answer; replies to it are not read.\n\nRisk Management\n';
-    try {
-      await deps.mailer.sendMail({
-        from: deps.config.mailFrom, to, subject: inboundRefusalSubject(row.outcome as InboundRefusal, mail?.subject ?? ''), text,
-        messageId: `<inbound-answer.${row.id}@${deps.config.reply.messageIdDomain}>`,
-        ...(row.messageId ? { inReplyTo: `<${row.messageId}>`, references: [`<${row.messageId}>`] } : {}),
-        headers: { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All' },
+    // One answer an hour per address holds under a burst too: refusals to one address take turns (an advisory lock
+    // for the address, held by this transaction) to count, send and mark.
+    return em.transactional(async (tx) => {
+      await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`inbound-answer|${to}`]);
+      const mine = await tx.findOneOrFail(InboundMessageSchema, row.id);
+      if (mine.answerSentAt) return { sent: false };
+      const recent = await tx.count(InboundMessageSchema, {
+        answerTo: to, answerSentAt: { $gt: new Date(Date.now() - INBOUND_ANSWER_INTERVAL_MS) }, id: { $ne: row.id },
       });
-    } catch (error) {
-      const smtp = error as Error & { responseCode?: number; code?: string };
-      if ((smtp.responseCode ?? 0) >= 500 || smtp.code === 'EENVELOPE') return { sent: false };
-      throw error;
-    }
-    em.assign(row, { answerSentAt: new Date(), answerTo: to });
-    await em.flush();
-    return { sent: true };
+      if (recent) return { sent: false };
+      const text = `${inboundRefusalText(row.outcome as InboundRefusal, deps.config.publicUrl.replace(/\/$/, ''), deps.config.inboundMail.maxBytes)}\n\n`
+        + `This is an automatic answer; replies to it are not read.\n\n${senderName(deps.config.mailFrom)}\n`;
+      try {
+        await deps.mailer.sendMail({
+          from: deps.config.mailFrom, to, subject: inboundRefusalSubject(row.outcome as InboundRefusal, mail?.subject ?? ''), text,
+          messageId: `<inbound-answer.${row.id}@${deps.config.reply.messageIdDomain}>`,
+          ...(row.messageId ? { inReplyTo: `<${row.messageId}>`, references: [`<${row.messageId}>`] } : {}),
+          headers: { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All' },
+        });
+      } catch (error) {
+        const smtp = error as Error & { responseCode?: number; code?: string };
+        if ((smtp.responseCode ?? 0) >= 500 || smtp.code === 'EENVELOPE') return { sent: false };
+        throw error;
+      }
+      tx.assign(mine, { answerSentAt: new Date(), answerTo: to });
+      await tx.flush();
+      return { sent: true };
+    });
   };
 }
