@@ -102,7 +102,7 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
       // The same message again (unflagged by a person, say): the same row, nothing posted twice.
       await deliverToMailbox(raw);
       expect(await poller.pollOnce()).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await processed(h, messageId)).toBe('posted'); // the same row and workflow, finished
       const rows = await h.orm.em.fork().find(DiscussionSchema, { requestId: id, byEmail: true });
       expect(rows.map((r) => r.message)).toEqual(['Signed release attached soon.']);
     } finally {

@@ -11,6 +11,8 @@ import { DiscussionSchema, InboundMessageSchema } from '../../db/entities';
 import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { fileDatabaseUrl } from '../support/file-database';
+import { activitiesSettled } from '../support/workflow-activities';
+import { requestWorkflowId } from '../../workflows/request.messages';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { processed, replyAbove, replyAddressOf, replyTransport, startReplyListener } from '../support/inbound-mail-helpers';
 import type { InboundSmtpListener } from '../../temporal/inbound-smtp-listener';
@@ -98,7 +100,7 @@ it('kill -9 of the worker between receipt and posting: each reply is posted once
   expect(rows.map((r) => r.message).sort()).toEqual(['Answer 1', 'Answer 2']);
   const notices = () => h.sink.messages().filter((m) => m.subject === `Request ${number}: new message`);
   await eventually(async () => notices().length >= 2 ? true : undefined, 120_000);
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await activitiesSettled(h.temporal, requestWorkflowId(number)); // no notification is still on its way
   expect(notices()).toHaveLength(2);
   send.close();
 }, 420_000);

@@ -9,6 +9,8 @@ import { DiscussionSchema, DocumentSchema, InboundMessageSchema, RequestActivity
 import { receiveInbound, resumeInboundMail } from '../../temporal/inbound-mail-intake';
 import { SAMPLE_PDF, call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
+import { activitiesSettled } from '../support/workflow-activities';
+import { requestWorkflowId } from '../../workflows/request.messages';
 import { startHarness, type Harness } from '../support/portal-harness';
 import {
   processed, replyAbove, replyAddressOf, replyTransport, startReplyListener,
@@ -81,7 +83,9 @@ describe('a reply by email', () => {
     expect((await send.sendMail(reply)).response).toMatch(/^250 /);
     expect((await send.sendMail(reply)).response).toMatch(/^250 /);
     expect(await h.orm.em.fork().count(InboundMessageSchema, { messageId: messageId.slice(1, -1) })).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Waits for events, not a time: the one inbound workflow has answered, and the request's emails have all gone.
+    expect(await processed(h, messageId)).toBe('posted');
+    await activitiesSettled(h.temporal, requestWorkflowId(number));
     expect(await byEmailRows(id)).toHaveLength(1);
     expect(h.sink.messages().filter((m) => m.subject === `Request ${number}: new message`)).toHaveLength(1);
   }, 180_000);
@@ -125,7 +129,7 @@ describe('a reply by email', () => {
     await send.sendMail({ envelope: { from: 'riskmanagement@coi-portal.local', to: [address] }, raw: answer.raw });
     expect(await processed(h, answer.messageId!)).toBe('ignored');
 
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Every message above was processed to its end (its answer, if any, sent inside its workflow).
     expect(answersTo(mallory)).toHaveLength(1);
     expect(h.sink.messages().filter((m) => m.to.includes('riskmanagement@coi-portal.local') && m.subject.startsWith('Not posted'))).toHaveLength(0);
     expect(answersTo(pat)).toHaveLength(1);
@@ -169,7 +173,7 @@ describe('a reply by email', () => {
     await send.sendMail(big).catch(() => null); // the sender tries again: still one answer
     const answer = await h.sink.waitFor((m) => m.to.includes(sender), 60_000);
     expect(answer.text).toContain('larger than 20 MB');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await processed(h, big.messageId)).toBe('refused'); // both deliveries: one row, one workflow, finished
     expect(answersTo(sender)).toHaveLength(1);
     const row = await h.orm.em.fork().findOneOrFail(InboundMessageSchema, { messageId: big.messageId.slice(1, -1) });
     expect(row).toMatchObject({ state: 'refused', outcome: 'too-large' });
