@@ -12,8 +12,8 @@ import {
 } from '../../db/entities';
 import {
   COMPLETED_STATUSES, hasErrors, NO_POLICY_YEAR_REASON, isCertificateType, certificateCoverageError, issuesCertificate, isFinished, MESSAGES, officeToday, PRODUCT_NAME, requestKindOf,
-  SIGNED_RELEASE_MESSAGES, signedReleaseDateError, STATUS, zonedDay, type RequestStatus,
-  onDemandRecipients, emailRecipients, CERTIFICATE_REVOKED_TEMPLATE, REVOKED_EMAIL_ON_DEMAND,
+  SIGNED_RELEASE_MESSAGES, signedReleaseDateError, STATUS, zonedDay, type RequestStatus, type RequestType,
+  onDemandRecipients, emailRecipients, CERTIFICATE_REVOKED_TEMPLATE, REVOKED_EMAIL_ON_DEMAND, requesterConfirmationFor,
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
 import type { Actor } from '../../workflows/request.messages';
@@ -139,12 +139,13 @@ async function assertSubmittable(ctx: CommandContext, row: Request): Promise<voi
 }
 
 /**
- * The first submit emails the Submission Confirmation to the addresses the form names besides the requester's own
- * (Recipient, Additional Recipients): emails to chosen addresses, reserved before the command is sent. A refusal
- * leaves the draft as saved. A resubmission emails only the administrators, so it reserves nothing.
+ * A submit that emails the Submission Confirmation (the first one, and a resubmission after Pending Additional
+ * Information) sends it to the addresses the form names besides the requester's own (Recipient, Additional
+ * Recipients): emails to chosen addresses, reserved before the command is sent. A refusal leaves the form as saved.
  */
 async function reserveSubmissionEmails(ctx: CommandContext, row: Request): Promise<void> {
-  if (row.status !== STATUS.draft) return;
+  const confirms = row.status === STATUS.draft || requesterConfirmationFor({ requestType: row.requestType as RequestType, previousStatus: row.status as RequestStatus, newStatus: STATUS.submitted }) !== null;
+  if (!confirms) return;
   const own = new Set([row.requesterEmail, ctx.user.email].map((e) => (e ?? '').trim().toLowerCase()));
   const chosen = emailRecipients(row).filter((address) => !own.has(address));
   await reserveChosenAddressMail(ctx.em, 'requestRecipients', { userId: ctx.user.id, isAdmin: ctx.user.isAdmin, email: ctx.user.email }, chosen);

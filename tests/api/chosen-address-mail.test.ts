@@ -9,7 +9,7 @@ import { reserveChosenAddressMail } from '../../api/services/chosen-address-mail
 import { EmailConfirmationSchema, RequestSchema } from '../../db/entities';
 import { CHOSEN_ADDRESS_MAIL_LIMITS, chosenAddressMailMessage } from '../../domain/abuse-limits';
 import type { Received } from '../../devtools/smtp-sink';
-import { call, createExternalUser, credentialingDraft, login, type Session } from '../support/api-helpers';
+import { call, createExternalUser, credentialingDraft, login, loginAdmin, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
@@ -114,6 +114,23 @@ describe('emails to chosen addresses are counted', () => {
     expect(submitted.status).toBe(200);
     expect(submitted.body.status).toBe('Submitted');
     await h.sink.waitFor(mailTo(`cc1.${stamp}@payor.example`), 30_000);
+  });
+
+  it('a resubmission after Pending Additional Information emails the recipients again, so it counts too', async () => {
+    const { session } = await requester();
+    const admin = await loginAdmin(h);
+    const id = await credentialingDraft(h, session);
+    expect((await call(h, session, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' })).status).toBe(200);
+    const asked = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Pending Additional Information' });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    // The requester names new addresses while the day's places are used up, then resubmits.
+    await h.orm.em.fork().getConnection().execute(
+      `insert into chosen_address_mail_counts (key, sent, window_ends) values (?, ?, now() + interval '5 hours')
+       on conflict (key) do update set sent = excluded.sent`,
+      [`user|requestRecipients|${session.user.id}`, RECIPIENTS.perUser.max], 'run');
+    const refused = await call(h, session, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted', addlRecipients: `late.${stamp}@payor.example` });
+    expectTooMany(refused, 'perUser');
+    expect(await h.orm.em.fork().findOneOrFail(RequestSchema, { id })).toMatchObject({ status: 'Pending Additional Information' });
   });
 
   it('a request recipient already mailed its day\'s limit by others refuses the submit that names it', async () => {
