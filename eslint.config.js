@@ -52,8 +52,9 @@ const LAYERS = {
   },
   workflows: {
     folders: ['domain'], node: false,
-    // @temporalio/common: data converter and search-attribute keys, accepted by the workflow bundler.
-    packages: ['@temporalio/workflow', '@temporalio/common'],
+    // @temporalio/common: data converter and search-attribute keys, accepted by the workflow bundler. async-mutex:
+    // the request workflow's mutex (promises only, as Temporal's samples use it), bundled into the workflow bundle.
+    packages: ['@temporalio/workflow', '@temporalio/common', 'async-mutex'],
     why: 'workflows/ runs in the deterministic sandbox: its own files (messages, activity signatures) and domain/ only; activities implement the signatures, never the reverse.',
   },
   activities: {

@@ -7,23 +7,20 @@ import type { Orm } from '../db/orm';
 import type { DocumentFiles } from '../storage/document-files';
 import { sendAccountEmailActivity } from './accounts/account-email';
 import type { AccountEmailActivities } from '../workflows/account-email-activities.types';
-import { queueEmailActivity, pendingEffectsActivity } from './effects/queue-email';
+import { queueEmailActivity } from './effects/queue-email';
 import { queueDiscussionEmailActivity } from './effects/queue-discussion-email';
 import { finishLetterEffectActivity, queueLetterActivity } from './effects/queue-letter';
 import { recordStatusActivity } from './effects/record-status';
-import { clockStartActivity, recordClockEffectActivity, recordSignedReleaseActivity, runStartActivity } from './effects/request-clocks';
+import { recordClockEffectActivity, recordSignedReleaseActivity, runStartActivity } from './effects/request-clocks';
 import { notingAttemptFailures } from './effects/note-attempt-failure';
 import { issueLetterAndEmailActivity } from './effects/issue-letter-and-email';
 import { renderEffectLetterActivity } from './effects/render-letter';
 import { revokeCertificateActivity } from './effects/revoke-certificate';
 import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
-import { generateLetterActivity } from './legacy/generate-letter';
-import { recordStatusChangeActivity } from './legacy/record-status-change';
-import { sendTemplatedEmailActivity } from './legacy/send-templated-email';
 import type { Mailer } from './mailer';
 import type { ChromiumPdfRenderer } from './pdf/chromium-pdf-renderer';
 import type { LetterSigner } from './pdf/letter-signer';
-import type { LegacyRequestActivities, RequestActivities } from '../workflows/request-activities.types';
+import type { RequestActivities } from '../workflows/request-activities.types';
 import type { WakeUpActivities } from '../workflows/wake-up-activities.types';
 import type { ExportActivities } from '../workflows/export-activities.types';
 import { writeExportActivity } from './exports/write-export';
@@ -40,23 +37,19 @@ export interface ActivityDeps {
 }
 
 /** Activities of the request task queue (everything but Chromium). */
-export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & Omit<LegacyRequestActivities, 'generateLetter'> & AccountEmailActivities & WakeUpActivities & ExportActivities & InboundMailActivities {
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & AccountEmailActivities & WakeUpActivities & ExportActivities & InboundMailActivities {
   return {
     sendAccountEmail: sendAccountEmailActivity(deps),
     recordStatus: recordStatusActivity(deps),
     queueEmail: queueEmailActivity(deps),
     queueDiscussionEmail: queueDiscussionEmailActivity(deps),
-    pendingEffects: pendingEffectsActivity(deps),
     sendEffectEmail: notingAttemptFailures(deps.orm, sendEffectEmailActivity(deps)),
     recordEffectFailure: recordEffectFailureActivity(deps),
     queueLetter: queueLetterActivity(deps),
     finishLetterEffect: finishLetterEffectActivity(deps),
-    clockStart: clockStartActivity(deps),
     runStart: runStartActivity(deps),
     recordClockEffect: recordClockEffectActivity(deps),
     recordSignedRelease: recordSignedReleaseActivity(deps),
-    recordStatusChange: recordStatusChangeActivity(deps),
-    sendTemplatedEmail: sendTemplatedEmailActivity(deps),
     findRequestsToWake: findRequestsToWakeActivity(deps),
     wakeRequest: wakeRequestActivity(deps),
     writeExport: writeExportActivity(deps),
@@ -67,10 +60,9 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
 }
 
 /** Activities of the letters task queue (Chromium), apart so a PDF backlog never delays a status save. */
-export function createLetterActivities(deps: ActivityDeps): Pick<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & Pick<LegacyRequestActivities, 'generateLetter'> {
+export function createLetterActivities(deps: ActivityDeps): Pick<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> {
   return {
     renderEffectLetter: notingAttemptFailures(deps.orm, renderEffectLetterActivity(deps)),
     issueLetterAndEmail: notingAttemptFailures(deps.orm, issueLetterAndEmailActivity(deps)),
-    generateLetter: generateLetterActivity(deps),
   };
 }

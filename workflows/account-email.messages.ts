@@ -2,7 +2,7 @@
 export type AccountEmailInput =
   /** The password reset row; the activity derives the link's secret from it with the server key. */
   | { kind: 'passwordReset'; resetId: string }
-  /** An email-confirmation row (issue #16): the link goes to the address it confirms. */
+  /** An email-confirmation row: the link goes to the address it confirms. */
   | { kind: 'emailConfirmation'; confirmationId: string }
   /** Tells the address in force that a change to another was asked for (the link itself goes to the new one). */
   | { kind: 'emailChangeNotice'; confirmationId: string; oldEmail: string }

@@ -1,5 +1,5 @@
 /**
- * Export Requests as durable work (issue #21 item 2): the API records the export and starts this workflow; a worker
+ * Export Requests as durable work: the API records the export and starts this workflow; a worker
  * writes the sheet. An API that stops (or dies) after starting it changes nothing, and a worker that dies mid-sheet
  * is replaced by another attempt. Shared by the API, the worker and the workflow: names and types only.
  */

@@ -1,6 +1,6 @@
 /**
  * The id of the HTTP call behind a command, carried as a Temporal header from the API's client into the workflow and
- * on to the activities it schedules, so one id finds an operator every log line of a command (issue #21 item 4):
+ * on to the activities it schedules, so one id finds an operator every log line of a command:
  * the API's (Fastify's `reqId`), the workflow's and its activities' (the worker's JSON logs, `reqId` too).
  * Pure: imported by the workflow bundle, the API's client interceptor and the worker's activity interceptor.
  */

@@ -29,8 +29,8 @@ export interface RecordStatusInput {
   /** written in the same transaction, with a snapshot of the request as it is at this change */
   effect: EffectOrder | null;
   /**
-   * shape 7: a second email the change owes (a resubmission's Submission Confirmation to the requester), keyed apart
-   * and written in the same transaction, with its own recipients
+   * a second email the change owes (a resubmission's Submission Confirmation to the requester), keyed apart and
+   * written in the same transaction, with its own recipients
    */
   alsoEmail?: { key: string; templateTitle: string };
   /** why the portal made this change by itself (a clock): appended to the audit text */
@@ -54,8 +54,8 @@ export interface ClockStartResult {
 }
 
 /**
- * What a fresh run of shape 5 reads of PostgreSQL, in one round trip: the effects an earlier run owed (unless
- * continue-as-new carried them) and the clocks' start (unless continue-as-new carried them).
+ * What a fresh run reads of PostgreSQL, in one round trip: the effects an earlier run owed and the clocks' start,
+ * each unless continue-as-new carried it.
  */
 export interface RunStartInput { requestId: number; owed: boolean; clock: boolean }
 export interface RunStartResult { owed: EffectRef[]; clockStart: ClockStartResult | null }
@@ -112,33 +112,17 @@ export interface RequestActivities {
   queueDiscussionEmail(input: QueueDiscussionEmailInput): Promise<QueueDiscussionEmailResult>;
   recordStatus(input: RecordStatusInput): Promise<void>;
   queueEmail(input: QueueEmailInput): Promise<EffectRef>;
-  pendingEffects(input: { requestId: number }): Promise<EffectRef[]>;
+  /** a `letter` effect's letter (regenerated on demand), on the letters task queue */
   renderEffectLetter(input: EffectKeyInput): Promise<{ documentId: number }>;
   sendEffectEmail(input: EffectKeyInput): Promise<SendEffectEmailResult>;
-  /** shape 6: a `letter-and-email` effect's letter and email in one activity, on the letters task queue */
+  /** a `letter-and-email` effect's letter and email in one activity, on the letters task queue */
   issueLetterAndEmail(input: EffectKeyInput): Promise<SendEffectEmailResult>;
   recordEffectFailure(input: EffectFailureInput): Promise<void>;
   queueLetter(input: QueueLetterInput): Promise<QueueLetterResult>;
   /** a `letter` effect whose letter is made: nothing more is owed */
   finishLetterEffect(input: EffectKeyInput): Promise<void>;
-  clockStart(input: { requestId: number }): Promise<ClockStartResult>;
   runStart(input: RunStartInput): Promise<RunStartResult>;
   recordClockEffect(input: RecordClockEffectInput): Promise<EffectRef>;
   recordSignedRelease(input: RecordSignedReleaseInput): Promise<void>;
   revokeCertificate(input: RevokeCertificateInput): Promise<RevokeCertificateResult>;
-}
-
-// ---- Legacy: the activities of workflow runs recorded before the `commands-and-effects` patch. ----
-
-/** The status write of a legacy run: no command id, effects kept in the run's memory. */
-export type RecordStatusChangeInput = Omit<RecordStatusInput, 'commandId' | 'effect'>;
-export interface GenerateLetterInput { key: string; requestId: number }
-export interface GenerateLetterResult { documentId: number; name: string }
-export interface SendTemplatedEmailInput { key: string; requestId: number; templateTitle: string; attachmentDocumentIds: number[] }
-export interface SendTemplatedEmailResult { messageId: string; recipients: string[]; alreadySent: boolean }
-
-export interface LegacyRequestActivities {
-  recordStatusChange(input: RecordStatusChangeInput): Promise<void>;
-  generateLetter(input: GenerateLetterInput): Promise<GenerateLetterResult>;
-  sendTemplatedEmail(input: SendTemplatedEmailInput): Promise<SendTemplatedEmailResult>;
 }

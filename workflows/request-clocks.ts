@@ -1,11 +1,9 @@
 /**
- * The request workflow's clocks (issue #10) as durable Temporal timers. domain/request-clocks.ts decides when each
- * clock is due and what it does; this class keeps the clock state of one run, waits for the next clock with a timer
- * named after it (its summary shows on the pending timer in the Temporal UI), publishes it as the `RequestClock` and
- * `RequestClockDue` search attributes, and hands the workflow what to do when it falls due.
- *
- * Everything here runs only behind `patched(REQUEST_CLOCKS_PATCH)` or in runs of shape 5 and later (their input says so):
- * histories recorded before it replay unchanged.
+ * The request workflow's clocks (reminders, escalation, auto-close, signed-release expiry) as durable Temporal
+ * timers. domain/request-clocks.ts decides when each clock is due and what it does; this class keeps the clock state
+ * of one run, waits for the next clock with a timer named after it (its summary shows on the pending timer in the
+ * Temporal UI), publishes it as the `RequestClock` and `RequestClockDue` search attributes, and hands the workflow
+ * what to do when it falls due.
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { condition, upsertSearchAttributes } from '@temporalio/workflow';
@@ -22,14 +20,12 @@ import { STATUS, type RequestStatus } from '../domain/request-status';
 import type { Actor, RequestWorkflowInput } from './request.messages';
 import { RequestClockDueKey, RequestClockKey } from './search-attributes';
 
-export const REQUEST_CLOCKS_PATCH = 'request-clocks';
-
-/** What a clock that fell due asks of the workflow: a status change (under its lock), or an audit row and an email. */
+/** What a clock that fell due asks of the workflow: a status change (under its mutex), or an audit row and an email. */
 export type ClockAction =
   | { type: 'status'; event: LifecycleEvent; actor: Actor; extra: { templateTitle: string; reason: string; additionalInformation?: string } }
   | { type: 'record'; record: Omit<RecordClockEffectInput, 'key' | 'requestId' | 'at'> };
 
-/** Reads what the clocks start from (the activity `clockStart`, or shape 5's one read at the run's start). */
+/** Reads what the clocks start from (the run's one read of PostgreSQL at its start, workflows/request/request-run.ts). */
 export type ClockStartLoader = () => Promise<ClockStartResult>;
 
 export class RequestClocks {
@@ -95,8 +91,8 @@ export class RequestClocks {
   }
 
   /**
-   * Shape 5: the clock that is now next, published with the status in one upsert (`with`), so a status change
-   * writes one search-attribute event instead of two; the loop then finds it published and arms its timer.
+   * The clock that is now next, published with the status in one upsert (`with`), so a status change writes one
+   * search-attribute event instead of two; the loop then finds it published and arms its timer.
    */
   publishWith(requestType: string, with_: SearchAttributeUpdatePair[]): void {
     upsertSearchAttributes([...with_, ...this.unpublished(this.next(requestType))]);
@@ -119,7 +115,7 @@ export class RequestClocks {
     return fired ? due : null;
   }
 
-  /** Under the workflow's lock: what the clock that fell due does now, or null when the request moved on meanwhile. */
+  /** Under the workflow's mutex: what the clock that fell due does now, or null when the request moved on meanwhile. */
   fire(due: DueClock, ctx: LifecycleContext, status: RequestStatus): ClockAction | null {
     const policy = this.policy!;
     const state = this.state!;

@@ -5,7 +5,7 @@
  * not import temporal/); each wraps it in the client's `WithStartWorkflowOperation`. Never imported by workflow code.
  */
 import type { CertificateType, RequestStatus, RequestType } from '../domain';
-import { REQUEST_WORKFLOW_SHAPE, requestWorkflowId, type RequestWorkflowInput } from './request.messages';
+import { requestWorkflowId, type RequestWorkflowInput } from './request.messages';
 import { requestStartSearchAttributes } from './search-attributes';
 
 export interface RequestStartRow {
@@ -20,7 +20,6 @@ export interface RequestStartRow {
 
 export function requestStartOptions(request: RequestStartRow, taskQueue: string) {
   const input: RequestWorkflowInput = {
-    shape: REQUEST_WORKFLOW_SHAPE,
     requestId: request.id,
     requestNumber: request.requestNumber,
     requestType: request.requestType as RequestType,

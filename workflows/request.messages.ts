@@ -7,34 +7,19 @@ import type { CertificateType, ClockKind, ClockPolicy, ClockState, RequestStatus
 
 export interface Actor { name: string; email: string }
 
-/**
- * The request workflow's shape that every run started now takes (workflows/request-start.ts, continue-as-new).
- * 5: the paths the `commands-and-effects`, `request-clocks` and `local-reads` patches guard, taken without asking
- * `patched()` (each call writes a marker and a `TemporalChangeVersion` upsert into every new run's history), one
- * search-attribute upsert per status change (status and clock together) and one read of PostgreSQL at a run's start.
- * 6: a decision's letter and its email in one activity on the letters queue (`issueLetterAndEmail`) instead of two.
- * 7: a resubmission also emails the requester Submission Confirmation (a second effect beside Request Resubmission).
- * Runs started without it (recorded before issue #18's third round) replay on the patch calls as before.
- */
-export const REQUEST_WORKFLOW_SHAPE = 7;
-
 export interface RequestWorkflowInput {
-  /** REQUEST_WORKFLOW_SHAPE when the run was started; absent in runs started before shapes were numbered */
-  shape?: number;
   requestId: number;
   requestNumber: number;
   requestType: RequestType;
   certificateType?: CertificateType | null;
   status: RequestStatus;
-  /** Next side-effect sequence number (workflows started before command ids; kept for their continue-as-new). */
-  effectSeq?: number;
   /** The last command applied to the request (PostgreSQL `last_command_id`): a repeat of it answers like the first. */
   lastCommandId?: string | null;
   /** Effects still owed, carried across continue-as-new (a fresh start reads them from PostgreSQL instead). */
   pendingEffects?: PendingEffect[];
   /**
    * The clocks' policy and state (domain/request-clocks.ts), carried across continue-as-new so a due instant
-   * survives it. A fresh start reads both once (activity `clockStart`: the worker's policy, the row's dates).
+   * survives it. A fresh start reads both once (local activity `runStart`: the worker's policy, the row's dates).
    */
   clockPolicy?: ClockPolicy;
   clocks?: ClockState;
@@ -58,11 +43,11 @@ export interface RequestWorkflowState {
 
 /**
  * `commandId` derives from the command (request, target, the version the caller saw) and is also the update id:
- * the same press answers the same. Optional only for histories recorded before command ids existed.
+ * the same press answers the same.
  */
-export interface SubmitCommand { actor: Actor; commandId?: string }
-export interface SetStatusCommand { status: RequestStatus; verified: boolean; internalNotes?: string | null; actor: Actor; commandId?: string }
-export interface ReopenCommand { actor: Actor; commandId?: string }
+export interface SubmitCommand { actor: Actor; commandId: string }
+export interface SetStatusCommand { status: RequestStatus; verified: boolean; internalNotes?: string | null; actor: Actor; commandId: string }
+export interface ReopenCommand { actor: Actor; commandId: string }
 export interface StatusResult { status: RequestStatus; requestNumber: number }
 /** Send a template email for the request; `retryOf` is the audit row id of a failed email sent again. */
 export interface SendEmailCommand {

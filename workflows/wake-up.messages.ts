@@ -1,6 +1,6 @@
 /**
- * The wake-up workflows (issue #10 items 2 and 3), shared by the API (which starts them), the worker (which
- * schedules the sweep) and the workflows. Safe for the workflow bundle: types and pure functions only.
+ * The wake-up workflows (a waiting request woken when what it waits for arrives), shared by the API (which starts
+ * them), the worker (which schedules the sweep) and the workflows. Safe for the workflow bundle: types and pure functions only.
  */
 import type { WakeReason } from '../domain';
 

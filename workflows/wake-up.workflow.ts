@@ -1,6 +1,6 @@
 /**
- * Wake-ups (issue #10 items 2 and 3). After an administrator saves a policy year or a directory person, the API
- * starts `wakeUpWorkflow`: an activity finds the requests waiting for that change, and each is sent the `wake`
+ * Wake-ups: a request waiting for a policy year or a person is woken when it arrives. After an administrator saves
+ * a policy year or a directory person, the API starts `wakeUpWorkflow`: an activity finds the requests waiting for that change, and each is sent the `wake`
  * update of its own workflow (update-with-start), which the lifecycle machine judges. The sweep does the same for
  * every waiting request whose cause changed after it started waiting, so a wake-up the API never started (it died
  * right after the commit) happens at the next sweep (a Temporal Schedule, temporal/wake-up-sweep.ts).

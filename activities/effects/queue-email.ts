@@ -55,11 +55,3 @@ export function queueEmailActivity(deps: { orm: Orm; config: AppConfig }) {
     return { key: effect.idempotencyKey, kind: effect.kind, templateTitle: effect.templateTitle };
   };
 }
-
-/** Effects of the request still owed (an earlier run ended before carrying them out), oldest first. */
-export function pendingEffectsActivity(deps: { orm: Orm }) {
-  return async function pendingEffects(input: { requestId: number }): Promise<EffectRef[]> {
-    const rows = await deps.orm.em.fork().find(RequestEffectSchema, { requestId: input.requestId, state: 'pending' }, { orderBy: { id: 'asc' } });
-    return rows.map((r) => ({ key: r.idempotencyKey, kind: r.kind, templateTitle: r.templateTitle }));
-  };
-}

@@ -30,7 +30,6 @@ const CLOCK_START_FROM = `
     order by a.date desc, a.id desc limit 1
   ) lc on true
   where r.id = ?`;
-const CLOCK_START_SQL = `select ${CLOCK_START_COLUMNS} ${CLOCK_START_FROM}`;
 
 interface ClockStartRow {
   signed_release_date: string | null; signed_release_recorded_at: Date | null; status_since: Date | null;
@@ -51,21 +50,13 @@ function clockStartOf(row: ClockStartRow, config: AppConfig): ClockStartResult {
   };
 }
 
-export function clockStartActivity(deps: { orm: Orm; config: AppConfig }) {
-  return async function clockStart(input: { requestId: number }): Promise<ClockStartResult> {
-    const [row] = await deps.orm.em.getConnection().execute<ClockStartRow[]>(CLOCK_START_SQL, clockStartParams(input.requestId));
-    if (!row) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
-    return clockStartOf(row, deps.config);
-  };
-}
-
 /** The effects of the request still owed (an earlier run ended before carrying them out), oldest first, as JSON. */
 const OWED_SQL = `
   select coalesce(json_agg(json_build_object('key', e.idempotency_key, 'kind', e.kind, 'templateTitle', e.template_title) order by e.id), '[]')
   from request_effects e where e.request_id = r.id and e.state = 'pending'`;
 
 /**
- * Shape 5's one read at a run's start (a local activity, in the workflow task that takes the first command): the
+ * The run's one read at its start (a local activity, in the workflow task that takes the first command): the
  * clocks' start and the owed effects in one statement, either left out when continue-as-new carried it.
  */
 export function runStartActivity(deps: { orm: Orm; config: AppConfig }) {

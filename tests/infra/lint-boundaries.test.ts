@@ -66,11 +66,11 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   {
     file: 'workflows/x.ts',
     forbidden: [['../activities', /workflows\/ may import only workflows\/, domain of our folders/], ['../db/orm', /workflows\/ may import only/],
-      ['@temporalio/client', /deterministic sandbox/], ['node:fs', /workflows\/ may import only these packages: @temporalio\/workflow, @temporalio\/common\./]],
-    allowed: ['@temporalio/workflow', '@temporalio/common', '../domain', './request.messages', './request-activities.types'],
+      ['@temporalio/client', /deterministic sandbox/], ['node:fs', /workflows\/ may import only these packages: @temporalio\/workflow, @temporalio\/common, async-mutex\./]],
+    allowed: ['@temporalio/workflow', '@temporalio/common', 'async-mutex', '../domain', './request.messages', './request-activities.types'],
   },
   {
-    file: 'workflows/legacy/x.ts',
+    file: 'workflows/request/x.ts',
     forbidden: [['../../activities/effects/record-status', /workflows\/ may import only/]],
     allowed: ['../request-activities.types', '../../domain'],
   },
@@ -91,7 +91,7 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   },
   {
     file: 'api/x.ts',
-    forbidden: [['../activities/legacy/send-templated-email', /api\/ may import only/]],
+    forbidden: [['../activities/effects/send-email', /api\/ may import only/]],
     allowed: ['../workflows/log-header', '../temporal/metrics-server'],
   },
   {

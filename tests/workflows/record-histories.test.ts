@@ -1,11 +1,12 @@
 /**
- * Records a history of every shape a request's workflow (and the small account-email and wake-up workflows) can take,
- * for tests/workflows/replay.test.ts (issue #17 item 7). Run by `npm run record:histories`; skipped in `npm test`.
+ * Records a history of each thing a request's workflow does (and of the account-email, wake-up and export workflows),
+ * for tests/workflows/replay.test.ts: saved histories replayed on every change prove running workflows still replay.
+ * Run by `npm run record:histories`; skipped in `npm test`.
  *
- * Never overwrites: a file that exists is kept as it was recorded (it stands for the runs of its day), so a shape is
- * recorded once per workflow-code version. After a change guarded by a new `patched()` gate, raise SHAPE_VERSION and
- * record again: the new files sit beside the old, and both must replay (docs/OPERATIONS.md "Retiring an old
- * workflow shape"). Days are compressed (2 s) so that the clocks fire within the recording.
+ * Never overwrites: a file that exists is kept as it was recorded (it stands for the runs of its code). After a change
+ * guarded by a new `patched('<id>')` gate, set SHAPE to '<id>' and record again: the new files sit beside the old,
+ * and both must replay (docs/OPERATIONS.md "The first change to a workflow after a release"). Days are compressed
+ * (2 s) so that the clocks fire within the recording.
  */
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
@@ -26,12 +27,10 @@ import { startHarness, type Harness } from '../support/portal-harness';
 import { saveHistory } from './history-files';
 
 /**
- * The request workflow's newest shape: v4 = commands-and-effects + request-clocks + local-reads patches; v5 = runs
- * started with `shape: 5` (REQUEST_WORKFLOW_SHAPE): no patch markers, one search-attribute upsert per status change,
- * one local read at a run's start; v6 = shape 6: a decision's letter and email in one activity; v7 =
- * shape 7: a resubmission emails the requester Submission Confirmation beside the administrators' Request Resubmission.
+ * The prefix of the request workflow's history files: the shape the code runs now. `base`: the workflow as released,
+ * without a `patched()` gate. A change behind `patched('<id>')` records under '<id>'.
  */
-const SHAPE_VERSION = 'v7';
+const SHAPE = 'base';
 const DIR = path.join(import.meta.dirname, 'histories');
 const recording = !!process.env.RECORD_HISTORIES;
 
@@ -76,21 +75,13 @@ async function decide(id: number, status: string, extra: Record<string, unknown>
 }
 const mailed = (number: number, text: string) => h.sink.waitFor((m) => m.subject.includes(String(number)) && m.subject.includes(text), 60_000);
 
-describe.skipIf(!recording)('record a history of every workflow shape', () => {
+describe.skipIf(!recording)('record a history of each thing the workflows do', () => {
   it('a certificate approved: the certificate printed and emailed', async () => {
     const id = await certificateDraft(h, employee, 'Rental');
     const number = await submit(employee, id);
     await decide(id, STATUS.approved);
     await mailed(number, 'certificate of insurance');
-    await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-rental-approved`);
-  });
-
-  it('a certificate approved, each command\'s reqId in the headers of the activities it caused (issue #21)', async () => {
-    const id = await certificateDraft(h, employee, 'Rental');
-    const number = await submit(employee, id);
-    await decide(id, STATUS.approved);
-    await mailed(number, 'certificate of insurance');
-    await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-approved-req-ids`);
+    await record(requestWorkflowId(number), `${SHAPE}-certificate-rental-approved`);
   });
 
   it('a contract approved with a letter of intent', async () => {
@@ -98,7 +89,7 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     const number = await submit(employee, id);
     await decide(id, STATUS.approvedWithLetterOfIntent);
     await mailed(number, 'letter of intent');
-    await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-letter-of-intent`);
+    await record(requestWorkflowId(number), `${SHAPE}-certificate-letter-of-intent`);
   });
 
   it('escalated while waiting for review, a discussion and an on-demand email, then approved', async () => {
@@ -111,7 +102,7 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     expect(sent.status, JSON.stringify(sent.body)).toBe(202);
     await decide(id, STATUS.approved);
     await mailed(number, 'approved');
-    await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-escalated-discussion-send-email-approved`);
+    await record(requestWorkflowId(number), `${SHAPE}-credentialing-escalated-discussion-send-email-approved`);
   });
 
   it('a signed release recorded, approved, reopened, resubmitted and approved again (the reopened run)', async () => {
@@ -121,13 +112,13 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     await decide(id, STATUS.submitted, { signedReleaseDate: today });
     await decide(id, STATUS.approved);
     await eventually(async () => ((await h.temporal.workflow.getHandle(requestWorkflowId(number)).describe()).status.name === 'COMPLETED' ? true : undefined), 60_000);
-    await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-signed-release-approved`);
+    await record(requestWorkflowId(number), `${SHAPE}-credentialing-signed-release-approved`);
     const reopened = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.draft });
     expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
     await submit(requester, id);
     await decide(id, STATUS.approved);
     await eventually(async () => (h.sink.messages().filter((m) => m.subject.includes(String(number)) && m.subject.includes('approved')).length >= 2 ? true : undefined), 60_000);
-    await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-reopened-resubmitted-approved`);
+    await record(requestWorkflowId(number), `${SHAPE}-credentialing-reopened-resubmitted-approved`);
   });
 
   it('sent back for more information, resubmitted (the requester\'s confirmation beside the administrators\' email), approved', async () => {
@@ -138,7 +129,29 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     await mailed(number, 'resubmitted');
     await decide(id, STATUS.approved);
     await mailed(number, 'approved');
-    await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-additional-information-resubmitted-approved`);
+    await record(requestWorkflowId(number), `${SHAPE}-credentialing-additional-information-resubmitted-approved`);
+  });
+
+  it('sent back for more information, reminded twice and closed automatically (the clocks)', async () => {
+    const id = await credentialingDraft(h, requester);
+    const number = await submit(requester, id);
+    await decide(id, STATUS.pendingAdditionalInformation);
+    await mailed(number, 'closed'); // two reminders, then the auto-close (3 compressed business days)
+    await record(requestWorkflowId(number), `${SHAPE}-credentialing-reminders-auto-closed`);
+  });
+
+  it('a certificate approved, then revoked (a later run)', async () => {
+    const id = await certificateDraft(h, employee, 'Rental');
+    const number = await submit(employee, id);
+    await decide(id, STATUS.approved);
+    await mailed(number, 'certificate of insurance');
+    const listed = await call(h, admin, 'GET', `/api/v1/requests/${id}/certificates`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    const code = (listed.body.items as Array<{ code: string }>)[0].code;
+    const revoked = await call(h, admin, 'POST', `/api/v1/requests/${id}/certificates/${code}/revoke`, { reason: 'Coverage cancelled', note: 'The rental was cancelled.' });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    await mailed(number, 'certificate revoked');
+    await record(requestWorkflowId(number), `${SHAPE}-certificate-revoked`);
   });
 
   it('letters generated again after the decision (generate-pdfs)', async () => {
@@ -149,7 +162,7 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     const generated = await call(h, admin, 'POST', '/api/v1/generate-pdfs', { requestId: id });
     expect(generated.status, JSON.stringify(generated.body)).toBeLessThan(300);
     await eventually(async () => ((await h.orm.em.fork().count(DocumentSchema, { requestId: id, idempotencyKey: { $ne: null } })) >= 2 ? true : undefined), 60_000);
-    await record(requestWorkflowId(number), `${SHAPE_VERSION}-credentialing-generate-letter`);
+    await record(requestWorkflowId(number), `${SHAPE}-credentialing-generate-letter`);
   });
 
   it('woken by a new policy year (the request and the wake-up workflow), then approved', async () => {
@@ -162,24 +175,24 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     const wakeId = `record-wake-policy-${added.body.id}`;
     await h.temporal.workflow.execute(WAKE_UP_WORKFLOW, { taskQueue: h.config.taskQueue, workflowId: wakeId, args: [{ reason: 'policy-year', sourceId: added.body.id }] });
     await eventually(async () => ((await h.orm.em.fork().findOneOrFail(RequestSchema, id)).status === STATUS.submitted ? true : undefined), 30_000);
-    await record(wakeId, 'wake-up-v1-policy-year');
+    await record(wakeId, 'wake-up-policy-year');
     await decide(id, STATUS.approved);
     await mailed(number, 'certificate of insurance');
-    await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-woken-by-policy-year-approved`);
+    await record(requestWorkflowId(number), `${SHAPE}-certificate-woken-by-policy-year-approved`);
   });
 
   it('an export written by its workflow', async () => {
     const started = await call(h, admin, 'POST', '/api/v1/export-requests', { filename: 'coi_export_recorded' });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     const row = await h.orm.em.fork().findOneOrFail(RequestExportSchema, started.body.id);
-    await record(exportWorkflowId(row.id, row.storedName), 'export-v1-done');
+    await record(exportWorkflowId(row.id, row.storedName), 'export-done');
   });
 
   it('a password reset link (the account-email workflow)', async () => {
     expect((await call(h, null, 'POST', '/api/v1/password-reset', { email: DEV_REQUESTER.email })).status).toBeLessThan(300);
     const reset = await eventually(() => h.orm.em.fork().findOne(PasswordResetSchema, { userId: requester.user.id }), 10_000);
     await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER.email) && /password/i.test(m.subject), 30_000);
-    await record(passwordResetEmailWorkflowId(reset.id), 'account-email-v1-password-reset');
+    await record(passwordResetEmailWorkflowId(reset.id), 'account-email-password-reset');
   });
 });
 
@@ -228,7 +241,7 @@ describe.skipIf(!recording)('record the continue-as-new shape', () => {
     await small.sink.waitFor((m) => m.subject.includes(String(submitted.body.requestNumber)) && m.subject.includes('approved'), 60_000);
 
     const firstHistory = await small.temporal.workflow.getHandle(workflowId, first.runId).fetchHistory();
-    const name = `${SHAPE_VERSION}-credentialing-discussions-continued-as-new`;
+    const name = `${SHAPE}-credentialing-discussions-continued-as-new`;
     const written = await saveHistory(path.join(DIR, `${name}.json`), firstHistory);
     console.log(written ? `[record] wrote ${name}.json (${firstHistory.events?.length} events)` : `[record] kept ${name}.json`);
     await Worker.runReplayHistory(WORKFLOW_SOURCE, firstHistory, workflowId);
@@ -236,7 +249,7 @@ describe.skipIf(!recording)('record the continue-as-new shape', () => {
     const handle = small.temporal.workflow.getHandle(workflowId);
     await eventually(async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined), 90_000);
     const next = await handle.fetchHistory();
-    const nextName = `${SHAPE_VERSION}-credentialing-after-continue-as-new-approved`;
+    const nextName = `${SHAPE}-credentialing-after-continue-as-new-approved`;
     const nextWritten = await saveHistory(path.join(DIR, `${nextName}.json`), next);
     console.log(nextWritten ? `[record] wrote ${nextName}.json (${next.events?.length} events)` : `[record] kept ${nextName}.json`);
     await Worker.runReplayHistory(WORKFLOW_SOURCE, next, workflowId);

@@ -1,10 +1,9 @@
 /**
- * The request's own clocks (issue #10) on the real dev server, PostgreSQL and SMTP sink, with every day compressed
- * to 2 s (CLOCK_DAY_SECONDS): reminders after 1 and 2 business days, auto-close after 3, escalation after 2, the
- * signed release valid 180 (compressed) days. Each clock is asserted as the requester or the office notices it: the
+ * The request's own clocks (reminders, escalation, auto-close, signed-release expiry) on the real dev server,
+ * PostgreSQL and SMTP sink, with every day compressed to 2 s (CLOCK_DAY_SECONDS): reminders after 1 and 2 business
+ * days, auto-close after 3, escalation after 2, the signed release valid 180 (compressed) days. Each clock is asserted as the requester or the office notices it: the
  * email in the sink, the audit row, the status; and never before it is due.
  */
-import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createMailer } from '../../activities/mailer';
@@ -16,7 +15,6 @@ import { call, credentialingDraft, loginAdmin, loginRequester, type Session } fr
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { AUTOMATED_EMAIL_ACTOR, DEV_REQUESTER_EMAIL } from './fixtures-constants';
-import { saveHistory } from './history-files';
 
 const DAY_MS = 2000;
 let h: Harness;
@@ -130,10 +128,6 @@ describe('reminders and auto-close in Pending Additional Information', () => {
     expect(summaries).toEqual(expect.arrayContaining([
       expect.stringContaining('First reminder'), expect.stringContaining('Second reminder'), expect.stringContaining('Auto-close'),
     ]));
-    if (process.env.RECORD_HISTORY) {
-      // v3 stays as recorded (remote reads); a history recorded now has the local reads' patch: v4.
-      await saveHistory(path.join(import.meta.dirname, 'histories', 'v4-credentialing-reminders-auto-closed.json'), history);
-    }
     await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, requestWorkflowId(number));
   });
 

@@ -16,7 +16,6 @@ import { eventually } from '../support/eventually';
 import { createActivities } from '../../activities';
 import { createMailer } from '../../activities/mailer';
 import { Worker } from '@temporalio/worker';
-import { saveHistory } from './history-files';
 
 const run = promisify(execFile);
 
@@ -140,10 +139,6 @@ describe('a credentialing request through its workflow', () => {
 
   it('its recorded history replays deterministically on the current workflow code', async () => {
     const history = await h.temporal.workflow.getHandle(requestWorkflowId(number)).fetchHistory();
-    if (process.env.RECORD_HISTORY) {
-      // v2 (before the request clocks) and v3 stay as recorded; a history recorded now has local reads: v4.
-      await saveHistory(path.join(import.meta.dirname, 'histories', 'v4-credentialing-approved-local-reads.json'), history);
-    }
     await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, requestWorkflowId(number));
   });
 
