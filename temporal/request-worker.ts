@@ -90,7 +90,7 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     taskQueue: letterTaskQueue(options.taskQueue),
     activities: createLetterActivities(options.deps),
     interceptors: { activity: activityInterceptors },
-    // Four activities per Chromium lane: since shape 6 a decision's email is sent by its letter's activity, so while
+    // Four activities per Chromium lane: a decision's email is sent by its letter's activity, so while
     // one prints, others store their PDFs or talk to the mail server (the rest wait for a free lane, heartbeating; with
     // two per lane the emails queued behind the prints, bench/README.md "third round"). Its own queue, so a backlog
     // never delays a status save.
