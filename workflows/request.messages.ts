@@ -5,7 +5,11 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { CertificateType, ClockKind, ClockPolicy, ClockState, RequestStatus, RequestType, WakeReason } from '../domain';
 
-export interface Actor { name: string; email: string }
+export interface Actor {
+  name: string; email: string;
+  /** the signed-in user who acts (the audit row keeps it beside the name); absent for the portal's own actors */
+  userId?: number;
+}
 
 /**
  * The request workflow's shape that every run started now takes (workflows/request-start.ts, continue-as-new).
@@ -14,7 +18,7 @@ export interface Actor { name: string; email: string }
  * search-attribute upsert per status change (status and clock together) and one read of PostgreSQL at a run's start.
  * 6: a decision's letter and its email in one activity on the letters queue (`issueLetterAndEmail`) instead of two.
  * 7: a resubmission also emails the requester Submission Confirmation (a second effect beside Request Resubmission).
- * Runs started without it (recorded before issue #18's third round) replay on the patch calls as before.
+ * Runs started without it (recorded before shapes were numbered) replay on the patch calls as before.
  */
 export const REQUEST_WORKFLOW_SHAPE = 7;
 

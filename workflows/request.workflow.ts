@@ -21,12 +21,13 @@ import {
 } from '@temporalio/workflow';
 import type { EffectRef, RequestActivities } from './request-activities.types';
 // Straight from the domain files, not the barrel: every new run evaluates the bundle's modules again, and the barrel
-// would bring the whole domain (forms, registration, admin desk) into each submit's workflow (issue #11).
+// would bring the whole domain (forms, registration, admin desk) into each submit's workflow.
 import { applyLifecycleEvent, type LifecycleEvent } from '../domain/request-lifecycle.machine';
 import { LETTER_FAILED_PREFIX } from '../domain/messages';
 import { ALL_EMAIL_TEMPLATE_TITLES, EMAIL_TEMPLATE_TITLES, notificationTemplateFor, requesterConfirmationFor } from '../domain/notification-template';
 import { generatesLetter, isFinished, stampsCompletionDate, STATUS } from '../domain/request-status';
 import { revokeErrors } from '../domain/issued-letters';
+import type { ClockKind } from '../domain/request-clocks';
 import { legacyRequestWorkflow } from './legacy/request.workflow.v1';
 import {
   discussionPostedUpdate, generateLetterUpdate, letterEffectKeyOf, revokeCertificateUpdate, revokeEffectKeyOf, letterTaskQueue, recordSignedReleaseUpdate, reopenUpdate,
@@ -40,8 +41,8 @@ import { RequestStatusKey } from './search-attributes';
 /** Runs recorded before command ids and the effects table replay on the legacy body. */
 export const COMMANDS_AND_EFFECTS_PATCH = 'commands-and-effects';
 /**
- * What a fresh run reads of PostgreSQL (the clocks' start, the effects an earlier run owed) as local activities
- * (issue #11): read inside the workflow task that took the first command, instead of two activity tasks and a
+ * What a fresh run reads of PostgreSQL (the clocks' start, the effects an earlier run owed) as local activities:
+ * read inside the workflow task that took the first command, instead of two activity tasks and a
  * workflow task more per submit. Writes stay activities: a local activity's write happens before the workflow task
  * that accepts the update is recorded, and a lost task (a worker or server killed) would leave PostgreSQL with a
  * change the workflow never made (the chaos test found it). Runs recorded before it keep their activity tasks.
@@ -166,7 +167,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   interface ChangeExtra {
     verified?: boolean; internalNotes?: string | null;
     /** a clock's change: its own email instead of the status's, the reason in the audit row, the email's request */
-    templateTitle?: string; reason?: string; additionalInformation?: string;
+    templateTitle?: string; reason?: string; additionalInformation?: string; clock?: ClockKind;
   }
 
   /** Applies a legal change under the lock: status write, audit row and effect (one transaction), then the clocks. */
@@ -191,6 +192,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
       commandId: commandId ?? null, effect,
       ...(extra.reason ? { reason: extra.reason } : {}),
       ...(extra.additionalInformation ? { additionalInformation: extra.additionalInformation } : {}),
+      ...(extra.clock ? { clock: extra.clock } : {}),
       ...(alsoEmail ? { alsoEmail } : {}),
     });
     state.status = status;
@@ -234,7 +236,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   setHandler(reopenUpdate, ({ actor, commandId }) => change({ type: 'REOPEN' }, actor, commandId, {}), {
     validator: ({ commandId }) => refuseIfIllegal({ type: 'REOPEN' }, commandId),
   });
-  // New handler (issue #10): existing command paths are untouched, so recorded histories replay as before.
+  // A handler added after the others: existing command paths are untouched, so recorded histories replay as before.
   setHandler(wakeUpdate, ({ reason, note, actor, commandId }) => change({ type: 'WAKE', reason }, actor, commandId, { reason: note }), {
     validator: ({ reason, commandId }) => refuseIfIllegal({ type: 'WAKE', reason }, commandId),
   });
