@@ -17,7 +17,8 @@ import { Migration } from '@mikro-orm/migrations';
  *   `documents.uploaded_by`, `request_exports.created_by`): the user, when known; ON DELETE SET NULL so the history
  *   keeps the name of a user who is gone. Foreign keys on the columns that already hold user ids.
  *
- * The existing rows are filled from the audit text once, here.
+ * The existing rows are filled from the audit text once, here. Filling them rewrites most audit rows: the reports'
+ * index-only scans read the heap again until (auto)vacuum has passed over `request_activity` (minutes after).
  */
 export class Migration20261129100001_state_in_columns extends Migration {
 
