@@ -46,7 +46,7 @@ async function seedUsers(client: pg.Client): Promise<void> {
       u <= ${REQUESTERS * 3 / 4}, 0, now() - interval '400 days'
     from names, generate_series(1, ${REQUESTERS}) as u
     on conflict do nothing`);
-  // Confirmed addresses (issue #16): an address on the admin list grants the rights only once it is proven.
+  // Confirmed addresses: an address on the admin list grants the rights only once it is proven.
   await client.query(`insert into users (created_at, updated_at, affiliation, person_type, email, first_name, last_name, is_external, session_version, email_confirmed_at)
     values (now(), now(), 'OHSU', 'Employee', $1, 'Bench', 'Admin', false, 0, now()) on conflict do nothing`, [BENCH_ADMIN_EMAIL]);
   await client.query(`insert into admins (created_at, updated_at, first_name, last_name, email) values (now(), now(), 'Bench', 'Admin', $1)
@@ -133,35 +133,38 @@ async function seedRequests(client: pg.Client, count: number): Promise<void> {
 }
 
 const SUBMITTED_TEXT = 'Request submitted (status "Submitted")';
-const changed = (from: string, to: string) => `'Status changed from "${from}" to "${to}"'`;
+/** A status row's values: its text, and the change in columns (from, to) as record-status writes them. */
+const changed = (from: string, to: string) => `'Status changed from "${from}" to "${to}"', '${from}', '${to}'`;
+const submitted = (from: string) => `'${SUBMITTED_TEXT}', '${from}', 'Submitted'`;
 
 /** The audit trail of the bench requests (see the file comment), then the reports' roll-up, bypassing the per-statement triggers once. */
 async function seedAuditTrail(client: pg.Client): Promise<void> {
   await client.query(`select setseed(0.17)`);
   await client.query(`set local session_replication_role = replica`); // no live-event notify per row; the roll-up is built below
   await client.query(`
-    insert into request_activity (request_id, date, activity_type, activity_text, performed_by, created_at, updated_at)
-    select r.id, e.at, e.type, e.text, 'Bench', e.at, e.at
+    insert into request_activity (request_id, date, activity_type, activity_text, status_from, status_to, clock, performed_by, created_at, updated_at)
+    select r.id, e.at, e.type, e.text, e.status_from, e.status_to, e.clock, 'Bench', e.at, e.at
     from (select id, status, submit_date as s, coalesce(completed_date, now()) as f, completed_date as done,
             random() as a, random() as b, random() as c
           from requests where request_number > ${FIRST_REQUEST_NUMBER} and status <> 'Draft' and submit_date is not null) r
     cross join lateral (values
-      (r.s, 'Submission', '${SUBMITTED_TEXT}', true),
-      (r.s + (r.f - r.s) * 0.10, 'Escalation', 'Escalated to the administrators: submitted and not reviewed for 3 business days', r.b < 0.10),
-      (r.s + (r.f - r.s) * 0.15, 'Status Change', ${changed('Submitted', 'Pending Additional Information')}, r.a < 0.25),
-      (r.s + (r.f - r.s) * 0.30, 'Reminder', 'Reminder 1 sent: no additional information from the requester after 5 business days',
+      (r.s, 'Submission', ${submitted('Draft')}, null, true),
+      (r.s + (r.f - r.s) * 0.10, 'Escalation', 'Escalated to the administrators: submitted and not reviewed for 3 business days', null, null, 'escalation', r.b < 0.10),
+      (r.s + (r.f - r.s) * 0.15, 'Status Change', ${changed('Submitted', 'Pending Additional Information')}, null, r.a < 0.25),
+      (r.s + (r.f - r.s) * 0.30, 'Reminder', 'Reminder 1 sent: no additional information from the requester after 5 business days', null, null, 'reminder-1',
         r.a < 0.25 and (r.f - r.s) * 0.30 > interval '10 days'),
-      (r.s + (r.f - r.s) * 0.45, 'Submission', '${SUBMITTED_TEXT}', r.a < 0.25),
-      (r.s + (r.f - r.s) * 0.55, 'Status Change', ${changed('Submitted', 'Approved')}, r.c < 0.03 and r.done is not null),
-      (r.s + (r.f - r.s) * 0.60, 'Email', 'Sent "Request Approved"', r.c < 0.03 and r.done is not null),
-      (r.s + (r.f - r.s) * 0.70, 'Status Change', ${changed('Approved', 'Draft')}, r.c < 0.03 and r.done is not null),
-      (r.s + (r.f - r.s) * 0.80, 'Submission', '${SUBMITTED_TEXT}', r.c < 0.03 and r.done is not null),
+      (r.s + (r.f - r.s) * 0.45, 'Submission', ${submitted('Pending Additional Information')}, null, r.a < 0.25),
+      (r.s + (r.f - r.s) * 0.55, 'Status Change', ${changed('Submitted', 'Approved')}, null, r.c < 0.03 and r.done is not null),
+      (r.s + (r.f - r.s) * 0.60, 'Email', 'Sent "Request Approved"', null, null, null, r.c < 0.03 and r.done is not null),
+      (r.s + (r.f - r.s) * 0.70, 'Status Change', ${changed('Approved', 'Draft')}, null, r.c < 0.03 and r.done is not null),
+      (r.s + (r.f - r.s) * 0.80, 'Submission', ${submitted('Draft')}, null, r.c < 0.03 and r.done is not null),
       (coalesce(r.done, r.s + (now() - r.s) * 0.6), 'Status Change',
         'Status changed from "Submitted" to "' || r.status || '"'
           || case when r.status = 'Closed' and r.b > 0.6 then ': closed automatically: no answer from the requester after 20 business days' else '' end,
+        'Submitted', r.status, case when r.status = 'Closed' and r.b > 0.6 then 'auto-close' end,
         r.status <> 'Submitted'),
-      (coalesce(r.done, now()) + interval '1 minute', 'Email', 'Sent "Request ' || r.status || '"', r.done is not null)
-    ) as e(at, type, text, keep)
+      (coalesce(r.done, now()) + interval '1 minute', 'Email', 'Sent "Request ' || r.status || '"', null, null, null, r.done is not null)
+    ) as e(at, type, text, status_from, status_to, clock, keep)
     where e.keep`);
   await client.query(`set local session_replication_role = origin`);
   await client.query('analyze request_activity');

@@ -1,5 +1,5 @@
 /**
- * The clocks a request keeps by itself (issue #10), defined once: when each is due, what it does, what it says.
+ * The clocks a request keeps by itself, defined once: when each is due, what it does, what it says.
  * The request workflow holds them as durable Temporal timers computed with `nextClock`; nothing here reads a clock.
  *
  * - Reminders: a request in Pending Additional Information reminds the requester N and M business days after it
@@ -152,7 +152,7 @@ export const autoCloseReason = (businessDays: number) =>
 export const releaseExpiredText = (releaseDay: string, validityDays: number) =>
   `The signed release dated ${formatDay(releaseDay)} is more than ${validityDays} days old. Please upload a new signed release and resubmit the request.`;
 /** Said after the status change (or on its own row) when the signed release expires. */
-export const RELEASE_EXPIRED_MARK = 'a new signed release was requested';
+const RELEASE_EXPIRED_MARK = 'a new signed release was requested';
 export const releaseExpiredReason = (releaseDay: string, validityDays: number) =>
   `signed release dated ${formatDay(releaseDay)} expired after ${validityDays} days: ${RELEASE_EXPIRED_MARK}`;
 export const signedReleaseRecordedText = (releaseDay: string) => `Signed release dated ${formatDay(releaseDay)} recorded`;

@@ -3,9 +3,13 @@
  * activities/ implements them and imports this file, workflows/ never imports activities/ (the sandbox loads no
  * activity code, and the two folders do not import each other).
  */
-import type { ClockPolicy, RequestStatus } from '../domain';
+import type { ClockKind, ClockPolicy, RequestStatus } from '../domain';
 
-export interface ActorRef { name: string; email: string }
+export interface ActorRef {
+  name: string; email: string;
+  /** the user, when a signed-in user acts (kept beside the name on the audit row); absent for the portal's own actors */
+  userId?: number;
+}
 
 /** What a status change owes the requester: an email, or (completed statuses) a letter and an email. */
 export interface EffectOrder { kind: 'email' | 'letter-and-email'; templateTitle: string }
@@ -35,6 +39,8 @@ export interface RecordStatusInput {
   alsoEmail?: { key: string; templateTitle: string };
   /** why the portal made this change by itself (a clock): appended to the audit text */
   reason?: string;
+  /** the clock that made this change (auto-close, release-expiry), kept in a column of the audit row */
+  clock?: ClockKind;
   /** the email's `{{additionalInformation}}` (what is asked of the requester) */
   additionalInformation?: string;
 }
@@ -69,6 +75,8 @@ export interface RecordClockEffectInput {
   activityText: string;
   templateTitle: string;
   additionalInformation?: string;
+  /** the clock that fired (its audit row names it, the clocks' state moves by it); required by the activity */
+  clock?: ClockKind;
 }
 
 /** The administrator recorded the signed release date (credentialing, when verifying). */

@@ -13,17 +13,20 @@ import { EMAIL_TEMPLATE_TITLES } from '../domain/notification-template';
 import {
   autoCloseReason, CLOCK_ACTOR, CLOCK_TEMPLATE_TITLES, enterStatus, ESCALATION_ACTIVITY, escalationAuditText, nextClock,
   releaseExpiredReason, releaseExpiredText, REMINDER_ACTIVITY, reminderAuditText, SIGNED_RELEASE_ACTIVITY,
-  type ClockPolicy, type ClockState, type DueClock,
+  type ClockKind, type ClockPolicy, type ClockState, type DueClock,
 } from '../domain/request-clocks';
 import { applyLifecycleEvent, type LifecycleContext, type LifecycleEvent } from '../domain/request-lifecycle.machine';
 import { STATUS, type RequestStatus } from '../domain/request-status';
 import type { Actor, RequestWorkflowInput } from './request.messages';
 import { RequestClockDueKey, RequestClockKey } from './search-attributes';
 
-/** What a clock that fell due asks of the workflow: a status change (under its mutex), or an audit row and an email. */
+/**
+ * What a clock that fell due asks of the workflow: a status change (under its mutex), or an audit row and an email.
+ * Either names the clock: the activities keep it in columns (the audit row's, the clocks' state), never in the text.
+ */
 export type ClockAction =
-  | { type: 'status'; event: LifecycleEvent; actor: Actor; extra: { templateTitle: string; reason: string; additionalInformation?: string } }
-  | { type: 'record'; record: Omit<RecordClockEffectInput, 'key' | 'requestId' | 'at'> };
+  | { type: 'status'; event: LifecycleEvent; actor: Actor; extra: { templateTitle: string; reason: string; additionalInformation?: string; clock: ClockKind } }
+  | { type: 'record'; record: Omit<RecordClockEffectInput, 'key' | 'requestId' | 'at' | 'clock'> & { clock: ClockKind } };
 
 /** Reads what the clocks start from (the run's one read of PostgreSQL at its start, workflows/request/request-run.ts). */
 export type ClockStartLoader = () => Promise<ClockStartResult>;
@@ -129,18 +132,20 @@ export class RequestClocks {
         const n = due.kind === 'reminder-1' ? 1 : 2;
         state.remindersSent = n;
         const days = policy.reminderAfterBusinessDays[n - 1];
-        return { type: 'record', record: { activityType: REMINDER_ACTIVITY, activityText: reminderAuditText(n, days), templateTitle: T.reminder } };
+        return { type: 'record', record: { activityType: REMINDER_ACTIVITY, activityText: reminderAuditText(n, days), templateTitle: T.reminder, clock: due.kind } };
       }
       case 'escalation':
         state.escalated = true;
         return {
           type: 'record',
-          record: { activityType: ESCALATION_ACTIVITY, activityText: escalationAuditText(policy.escalateAfterBusinessDays), templateTitle: T.escalation },
+          record: {
+            activityType: ESCALATION_ACTIVITY, activityText: escalationAuditText(policy.escalateAfterBusinessDays), templateTitle: T.escalation, clock: due.kind,
+          },
         };
       case 'auto-close':
         return {
           type: 'status', event: { type: 'SET_STATUS', status: STATUS.closed, verified: false }, actor: CLOCK_ACTOR,
-          extra: { templateTitle: T.autoClosed, reason: autoCloseReason(policy.autoClose.afterBusinessDays) },
+          extra: { templateTitle: T.autoClosed, reason: autoCloseReason(policy.autoClose.afterBusinessDays), clock: due.kind },
         };
       case 'release-expiry': {
         state.releaseExpiryHandled = true;
@@ -151,7 +156,7 @@ export class RequestClocks {
         if (applyLifecycleEvent(status, ctx, toPending).ok) {
           return {
             type: 'status', event: toPending, actor: CLOCK_ACTOR,
-            extra: { templateTitle: EMAIL_TEMPLATE_TITLES.additionalInformationNeeded, reason, additionalInformation },
+            extra: { templateTitle: EMAIL_TEMPLATE_TITLES.additionalInformationNeeded, reason, additionalInformation, clock: due.kind },
           };
         }
         // Already waiting on the requester: ask for the new release without a status change.
@@ -159,7 +164,7 @@ export class RequestClocks {
           type: 'record',
           record: {
             activityType: SIGNED_RELEASE_ACTIVITY, activityText: reason[0].toUpperCase() + reason.slice(1),
-            templateTitle: EMAIL_TEMPLATE_TITLES.additionalInformationNeeded, additionalInformation,
+            templateTitle: EMAIL_TEMPLATE_TITLES.additionalInformationNeeded, additionalInformation, clock: due.kind,
           },
         };
       }

@@ -5,7 +5,11 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { CertificateType, ClockKind, ClockPolicy, ClockState, RequestStatus, RequestType, WakeReason } from '../domain';
 
-export interface Actor { name: string; email: string }
+export interface Actor {
+  name: string; email: string;
+  /** the signed-in user who acts (the audit row keeps it beside the name); absent for the portal's own actors */
+  userId?: number;
+}
 
 export interface RequestWorkflowInput {
   requestId: number;

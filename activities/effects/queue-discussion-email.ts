@@ -35,7 +35,7 @@ export function queueDiscussionEmailActivity(deps: { orm: Orm; config: AppConfig
       em.create(RequestActivitySchema, {
         requestId: request.id, date: new Date(), activityType: DISCUSSION_ACTIVITY,
         activityText: `${discussionAuditText(message.topic, message.fromAdmin)}${message.byEmail ? ' by email' : ''}`,
-        performedBy: message.sender, recipients: null, channel: message.byEmail ? 'Email' : 'Portal', idempotencyKey: `${key}:posted`,
+        performedBy: message.sender, performedByUserId: message.senderUserId ?? null, recipients: null, channel: message.byEmail ? 'Email' : 'Portal', idempotencyKey: `${key}:posted`,
       });
       return { effect: { key, kind: 'email' as const, templateTitle }, state: 'pending' as const };
     });

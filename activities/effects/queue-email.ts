@@ -44,7 +44,7 @@ export function queueEmailActivity(deps: { orm: Orm; config: AppConfig }) {
     // Who asked for it, in the trail beside the automated "email sent" row (keyed: a retried activity writes one).
     em.create(RequestActivitySchema, {
       requestId: request.id, date: new Date(), activityType: 'Email', activityText: emailRequestedAuditText(input.templateTitle, !!input.retryOf),
-      performedBy: input.actor.name, recipients: snapshot.recipients.join(', '), channel: 'Portal', idempotencyKey: `${input.key}:requested`,
+      performedBy: input.actor.name, performedByUserId: input.actor.userId ?? null, recipients: snapshot.recipients.join(', '), channel: 'Portal', idempotencyKey: `${input.key}:requested`,
     });
     const effect = em.create(RequestEffectSchema, {
       idempotencyKey: input.key, requestId: request.id, kind, templateTitle: input.templateTitle, retryOf: input.retryOf,

@@ -4,56 +4,50 @@
  * by the workflow's effect key, so a retry changes nothing.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { sql } from 'kysely';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
-import { AUTOMATED_EMAIL_ACTOR, ESCALATION_ACTIVITY, RELEASE_EXPIRED_MARK, REMINDER_ACTIVITY, SIGNED_RELEASE_ACTIVITY, signedReleaseRecordedText, statusEmailRecipients } from '../../domain';
+import { AUTOMATED_EMAIL_ACTOR, SIGNED_RELEASE_ACTIVITY, signedReleaseRecordedText, statusEmailRecipients, type ClockKind } from '../../domain';
 import type { ClockStartResult, EffectRef, RecordClockEffectInput, RecordSignedReleaseInput, RunStartInput, RunStartResult } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
-/**
- * What a run needs of PostgreSQL to arm the clocks, in one round trip (it runs at every fresh start, so at every
- * submit): the release dates, the last status change, and the reminders, escalations and release expiries since.
- */
-const CLOCK_START_COLUMNS = `
-    to_char(r.signed_release_date, 'YYYY-MM-DD') as signed_release_date, r.signed_release_recorded_at, lc.date as status_since,
-    (select count(*) from request_activity a where a.request_id = r.id and a.activity_type = ?
-      and (lc.date is null or a.date >= lc.date))::int as reminders,
-    (select count(*) from request_activity a where a.request_id = r.id and a.activity_type = ?
-      and (lc.date is null or a.date >= lc.date))::int as escalations,
-    (select count(*) from request_activity a where a.request_id = r.id and r.signed_release_recorded_at is not null
-      and a.date >= r.signed_release_recorded_at and a.activity_text like ?)::int as expiries`;
-const CLOCK_START_FROM = `
-  from requests r
-  left join lateral (
-    select a.date from request_activity a where a.request_id = r.id and a.activity_type in ('Submission', 'Status Change')
-    order by a.date desc, a.id desc limit 1
-  ) lc on true
-  where r.id = ?`;
-
+/** What the clocks start from, as `request_clocks` and the request row keep it (columns only, never the audit text). */
 interface ClockStartRow {
   signed_release_date: string | null; signed_release_recorded_at: Date | null; status_since: Date | null;
-  reminders: number; escalations: number; expiries: number;
+  reminders: number; escalated: boolean; release_expiry_handled: boolean;
 }
 
-const clockStartParams = (requestId: number) => [REMINDER_ACTIVITY, ESCALATION_ACTIVITY, `%${RELEASE_EXPIRED_MARK}%`, requestId];
+/** The effects of the request still owed (an earlier run ended before carrying them out), oldest first, as JSON. */
+const owedOf = (requestId: number) => sql<EffectRef[]>`(
+  select coalesce(json_agg(json_build_object('key', e.idempotency_key, 'kind', e.kind, 'templateTitle', e.template_title) order by e.id), '[]')
+  from request_effects e where e.request_id = ${requestId} and e.state = 'pending')`;
+
+/**
+ * What a run needs of PostgreSQL to arm the clocks, in one round trip (it runs at every fresh start, so at every
+ * submit): the release dates, when the current status was entered, and the reminders, escalation and release expiry
+ * acted on since; with the owed effects when asked (shape 5's one read at a run's start).
+ */
+const clockStartStatement = (requestId: number, withOwed: boolean) => sql<ClockStartRow & { owed: EffectRef[] | null }>`
+  select to_char(r.signed_release_date, 'YYYY-MM-DD') as signed_release_date, r.signed_release_recorded_at,
+    c.status_entered_at as status_since, coalesce(c.reminders_sent, 0)::int as reminders,
+    c.escalated_at is not null as escalated, c.release_expiry_handled_at is not null as release_expiry_handled,
+    ${withOwed ? owedOf(requestId) : sql`null`} as owed
+  from requests r left join request_clocks c on c.request_id = r.id
+  where r.id = ${requestId}`;
 
 function clockStartOf(row: ClockStartRow, config: AppConfig): ClockStartResult {
   return {
     policy: config.clockPolicy,
     statusSince: row.status_since ? new Date(row.status_since).toISOString() : null,
     remindersSent: row.reminders,
-    escalated: row.escalations > 0,
+    escalated: row.escalated,
     signedReleaseDate: row.signed_release_date,
     signedReleaseRecordedAt: row.signed_release_recorded_at ? new Date(row.signed_release_recorded_at).toISOString() : null,
-    releaseExpiryHandled: row.expiries > 0,
+    releaseExpiryHandled: row.release_expiry_handled,
   };
 }
 
-/** The effects of the request still owed (an earlier run ended before carrying them out), oldest first, as JSON. */
-const OWED_SQL = `
-  select coalesce(json_agg(json_build_object('key', e.idempotency_key, 'kind', e.kind, 'templateTitle', e.template_title) order by e.id), '[]')
-  from request_effects e where e.request_id = r.id and e.state = 'pending'`;
 
 /**
  * The run's one read at its start (a local activity, in the workflow task that takes the first command): the
@@ -61,19 +55,40 @@ const OWED_SQL = `
  */
 export function runStartActivity(deps: { orm: Orm; config: AppConfig }) {
   return async function runStart(input: RunStartInput): Promise<RunStartResult> {
-    const sql = input.clock
-      ? `select ${CLOCK_START_COLUMNS}, (${OWED_SQL}) as owed ${CLOCK_START_FROM}`
-      : `select (${OWED_SQL}) as owed from requests r where r.id = ?`;
-    const [row] = await deps.orm.em.getConnection().execute<Array<ClockStartRow & { owed: EffectRef[] }>>(
-      sql, input.clock ? clockStartParams(input.requestId) : [input.requestId]);
+    const kysely = deps.orm.em.fork().getKysely();
+    const { rows: [row] } = input.clock
+      ? await clockStartStatement(input.requestId, input.owed).execute(kysely)
+      : await sql<{ owed: EffectRef[] }>`select ${owedOf(input.requestId)} as owed from requests r where r.id = ${input.requestId}`.execute(kysely);
     if (!row) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
-    return { owed: input.owed ? row.owed : [], clockStart: input.clock ? clockStartOf(row, deps.config) : null };
+    return { owed: input.owed ? row.owed ?? [] : [], clockStart: input.clock ? clockStartOf(row as ClockStartRow, deps.config) : null };
   };
 }
 
-/** One transaction: the clock's audit row and the email effect it owes, with a snapshot of the request as it is now. */
+/**
+ * What a clock's own audit row moves in the clocks' state of the stay: the reminders sent, the escalation, the
+ * release expiry acted on. A request without a clocks row (it never entered a status through the workflow) gets one
+ * from its status's time.
+ */
+const clockStateStatement = (requestId: number, clock: ClockKind, at: string) => sql`
+  insert into request_clocks as c (request_id, status_entered_at, reminders_sent, escalated_at, release_expiry_handled_at)
+  select r.id, coalesce(r.status_changed_at, ${at}::timestamptz),
+    case ${clock} when 'reminder-1' then 1 when 'reminder-2' then 2 else 0 end,
+    case when ${clock} = 'escalation' then ${at}::timestamptz end,
+    case when ${clock} = 'release-expiry' then ${at}::timestamptz end
+  from requests r where r.id = ${requestId}
+  on conflict (request_id) do update set
+    reminders_sent = greatest(c.reminders_sent, excluded.reminders_sent),
+    escalated_at = coalesce(excluded.escalated_at, c.escalated_at),
+    release_expiry_handled_at = coalesce(excluded.release_expiry_handled_at, c.release_expiry_handled_at)`;
+
+/**
+ * One transaction: the clock's audit row (naming its clock), the clocks' state it moves and the email effect it owes,
+ * with a snapshot of the request as it is now.
+ */
 export function recordClockEffectActivity(deps: { orm: Orm; config: AppConfig }) {
   return async function recordClockEffect(input: RecordClockEffectInput): Promise<EffectRef> {
+    const clock = input.clock;
+    if (!clock) throw ApplicationFailure.nonRetryable('A clock\'s audit row must name its clock', 'BadRequest');
     return deps.orm.em.fork().transactional(async (em) => {
       const existing = await em.findOne(RequestEffectSchema, { idempotencyKey: input.key });
       if (existing) return { key: existing.idempotencyKey, kind: existing.kind, templateTitle: existing.templateTitle };
@@ -84,8 +99,9 @@ export function recordClockEffectActivity(deps: { orm: Orm; config: AppConfig })
       if (input.additionalInformation) snapshot.variables.additionalInformation = input.additionalInformation;
       em.create(RequestActivitySchema, {
         requestId: request.id, date: new Date(input.at), activityType: input.activityType, activityText: input.activityText,
-        performedBy: AUTOMATED_EMAIL_ACTOR, idempotencyKey: `${input.key}:clock`,
+        performedBy: AUTOMATED_EMAIL_ACTOR, clock, idempotencyKey: `${input.key}:clock`,
       });
+      await clockStateStatement(request.id, clock, input.at).execute(em.getKysely());
       em.create(RequestEffectSchema, {
         idempotencyKey: input.key, requestId: request.id, kind: 'email', templateTitle: input.templateTitle, snapshot: snapshot,
       });
@@ -94,19 +110,29 @@ export function recordClockEffectActivity(deps: { orm: Orm; config: AppConfig })
   };
 }
 
+/**
+ * The administrator's signed release date: the request's release dates, its audit row, and a fresh release expiry in
+ * the clocks' state (a new release has its own expiry to act on), in one statement, once per key.
+ */
+const signedReleaseStatement = (input: RecordSignedReleaseInput, auditKey: string) => sql<{ found: boolean }>`
+  with req as (
+    update requests set signed_release_date = ${input.signedReleaseDate}::date, signed_release_recorded_at = ${input.at}::timestamptz,
+      version = version + 1, updated_at = now()
+    where id = ${input.requestId} and not exists (select 1 from request_activity where idempotency_key = ${auditKey})
+    returning id
+  ), audit as (
+    insert into request_activity (request_id, date, activity_type, activity_text, performed_by, performed_by_user_id, idempotency_key, created_at, updated_at)
+    select id, ${input.at}::timestamptz, ${SIGNED_RELEASE_ACTIVITY}, ${signedReleaseRecordedText(input.signedReleaseDate)},
+      ${input.actor.name}, ${input.actor.userId ?? null}::int, ${auditKey}, now(), now()
+    from req
+  ), clocks as (
+    update request_clocks set release_expiry_handled_at = null where request_id in (select id from req)
+  )
+  select exists(select 1 from requests where id = ${input.requestId}) as found`;
+
 export function recordSignedReleaseActivity(deps: { orm: Orm }) {
   return async function recordSignedRelease(input: RecordSignedReleaseInput): Promise<void> {
-    await deps.orm.em.fork().transactional(async (em) => {
-      const auditKey = `${input.key}:release`;
-      if (await em.findOne(RequestActivitySchema, { idempotencyKey: auditKey })) return;
-      const request = await em.findOne(RequestSchema, input.requestId);
-      if (!request) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
-      request.signedReleaseDate = input.signedReleaseDate;
-      request.signedReleaseRecordedAt = new Date(input.at);
-      em.create(RequestActivitySchema, {
-        requestId: request.id, date: new Date(input.at), activityType: SIGNED_RELEASE_ACTIVITY,
-        activityText: signedReleaseRecordedText(input.signedReleaseDate), performedBy: input.actor.name, idempotencyKey: auditKey,
-      });
-    });
+    const { rows: [row] } = await signedReleaseStatement(input, `${input.key}:release`).execute(deps.orm.em.fork().getKysely());
+    if (!row?.found) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
   };
 }

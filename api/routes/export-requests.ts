@@ -20,7 +20,7 @@ const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary: 'Start an export (answers at once; the list shows its progress)', body: CreateExportBody, response: { 201: ExportRecord, ...errorResponses(400, 401, 403, 503) } },
   }, async (request, reply) => {
     const user = currentUser(request);
-    const row = await startExport(app.orm, app.temporal, app.config.taskQueue, request.body, `${user.firstName} ${user.lastName}`.trim(), app.config.clockPolicy.calendar.timeZone);
+    const row = await startExport(app.orm, app.temporal, app.config.taskQueue, request.body, { name: `${user.firstName} ${user.lastName}`.trim(), userId: user.id }, app.config.clockPolicy.calendar.timeZone);
     await recordRequestSecurityEvent(request, { kind: 'exportStarted', email: user.email, detail: { exportId: row.id, ...request.body } });
     return reply.code(201).send({ ...row, isMockApi: false });
   });

@@ -1,5 +1,5 @@
 /**
- * Discussions (spec 2 §7.8, issue #7): the message is stored, then handed to the request's workflow as an update
+ * Discussions (spec 2 §7.8): the message is stored, then handed to the request's workflow as an update
  * whose id derives from the message; the workflow emails the other side and writes the audit row.
  */
 import { assertMessageQuota } from './quotas';
@@ -46,7 +46,7 @@ export async function createDiscussion(ctx: CommandContext, body: CreateDiscussi
   }
   const row = ctx.em.create(DiscussionSchema, {
     requestId: request.id, discussionId: threadId, topic, message: body.message.trim(),
-    sender: `${ctx.user.firstName} ${ctx.user.lastName}`.trim() || ctx.user.email, senderEmail: ctx.user.email,
+    sender: `${ctx.user.firstName} ${ctx.user.lastName}`.trim() || ctx.user.email, senderEmail: ctx.user.email, senderUserId: ctx.user.id,
     fromAdmin: ctx.user.isAdmin, deletedAt: null,
   });
   await ctx.em.flush();

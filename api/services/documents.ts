@@ -1,5 +1,5 @@
 /**
- * Documents of a request (spec 2 §7.7, issue #7): record, rename/redescribe/flag (administrators), remove. Each
+ * Documents of a request (spec 2 §7.7): record, rename/redescribe/flag (administrators), remove. Each
  * change writes its audit row in the same transaction as the change. Routes only parse, call and answer.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -66,7 +66,7 @@ export async function recordDocument(
   const { mimeType, size } = await bytesOf();
   const document = em.create(DocumentSchema, {
     requestId: target.id, name, description, storedName: body.storedName, mimeType, size, isAttachment: !!body.isAttachment,
-    uploadedBy: nameOf(user), addedByAdmin: user.isAdmin,
+    uploadedBy: nameOf(user), uploadedByUserId: user.id, addedByAdmin: user.isAdmin,
   });
   audit(em, target.id, user, documentAuditText.added(name, !!body.isAttachment));
   await em.flush();

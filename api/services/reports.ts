@@ -203,13 +203,13 @@ export async function backlogReport(em: EntityManager, scope: ReportScope): Prom
 export async function missedDeadlinesReport(em: EntityManager, scope: ReportScope): Promise<Section<'missedDeadlines'>> {
   const q = new Params();
   const kindJoin = scope.kind ? ' join "request_report_facts" f on f."request_id" = a."request_id"' : '';
-  // The condition repeats the partial index's predicate (Migration20261128200001) so the planner uses it.
+  // The condition repeats the partial index's predicate (Migration20261129100001) so the planner uses it.
   const sql = `select ${periodSql(scope, q, 'a."date"')} as "period",
       count(*) filter (where a."activity_type" = 'Reminder')::int as "reminders",
       count(*) filter (where a."activity_type" = 'Escalation')::int as "escalations",
-      count(*) filter (where a."activity_type" = 'Status Change')::int as "autoClosed"
+      count(*) filter (where a."clock" = 'auto-close')::int as "autoClosed"
     from "request_activity" a${kindJoin}
-    where (a."activity_type" in ('Reminder', 'Escalation') or (a."activity_type" = 'Status Change' and a."activity_text" like '%: closed automatically: %'))
+    where a."clock" in ('reminder-1', 'reminder-2', 'escalation', 'auto-close')
       and a."date" >= ${q.v(scope.start)} and a."date" < ${q.v(scope.end)}${kindFilter(scope, q)}
     group by 1 order by 1`;
   const rows = await run<{ period: string; reminders: number; escalations: number; autoClosed: number }>(em, sql, q);

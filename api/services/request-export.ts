@@ -1,5 +1,5 @@
 /**
- * Export Requests (spec 2 §7.11) as durable work (issue #21 item 2): the API checks the input, records the export
+ * Export Requests (spec 2 §7.11) as durable work: the API checks the input, records the export
  * (request_exports, with its progress) and starts its workflow (workflows/export.workflow.ts); a worker writes the sheet
  * (db/request-export-sheet.ts). The export survives the API that started it; the list of past exports offers the files.
  */
@@ -18,7 +18,7 @@ export { exportPath } from '../../db/request-export-sheet';
 const START_DEADLINE_MS = 5000;
 
 /** Records the run and starts its workflow; answers at once with the running export. */
-export async function startExport(orm: Orm, temporal: Client, taskQueue: string, input: ExportInput, createdBy: string, timeZone: string): Promise<RequestExport> {
+export async function startExport(orm: Orm, temporal: Client, taskQueue: string, input: ExportInput, createdBy: { name: string; userId: number }, timeZone: string): Promise<RequestExport> {
   if (!EXPORT_FILE_NAME.test(input.filename)) throw badRequest('The file name must start with coi_export_', { filename: 'The file name must start with coi_export_' });
   try {
     whereOf(input, timeZone); // refused here, before anything is recorded
@@ -30,7 +30,7 @@ export async function startExport(orm: Orm, temporal: Client, taskQueue: string,
   const row = em.create(RequestExportSchema, {
     filename: `${input.filename}.xlsx`, storedName: `${randomBytes(12).toString('hex')}.xlsx`, state: 'running',
     dateFrom: input.dateFrom ? new Date(input.dateFrom) : null, dateTo: input.dateTo ? new Date(input.dateTo) : null,
-    filterByType: input.filterByType ?? null, createdBy,
+    filterByType: input.filterByType ?? null, createdBy: createdBy.name, createdByUserId: createdBy.userId,
   });
   await em.flush();
   try {

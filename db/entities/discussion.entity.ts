@@ -14,6 +14,8 @@ export const DiscussionSchema = defineEntity({
     discussionId: p.string().length(32).index(),
     sender: p.string(),
     senderEmail: p.string(),
+    /** the user who wrote it, when known (the name stays: history shows users who are gone) */
+    senderUserId: p.integer().nullable(),
     fromAdmin: p.boolean().default(false),
     topic: p.string(),
     message: p.text(),

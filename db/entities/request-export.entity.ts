@@ -19,6 +19,8 @@ export const RequestExportSchema = defineEntity({
     rowsWritten: p.integer().default(0),
     size: p.integer().nullable(),
     createdBy: p.string(),
+    /** the user named by `createdBy` (the name stays: history shows users who are gone) */
+    createdByUserId: p.integer().nullable(),
     failure: p.text().nullable(),
   },
 });

@@ -50,13 +50,22 @@ async function requestWith(name: string, kind: { type: string; cert?: string; au
   ids[name] = id;
   let current = 'Draft';
   for (const [at, what, to, reason] of history) {
+    // As the workflow's activities write them: the change in columns (from, to), the clock that made a row.
     let type: string = what;
     let text: string;
+    const from = current;
+    let clock: string | null = null;
     if (what === 'submit') { type = 'Submission'; text = 'Request submitted (status "Submitted")'; current = 'Submitted'; }
-    else if (what === 'status') { type = 'Status Change'; text = `Status changed from "${current}" to "${to}"${reason ? `: ${reason}` : ''}`; current = to!; }
-    else text = what === 'Reminder' ? 'Reminder 1 sent: no additional information from the requester after 5 business days' : 'Escalated to the administrators: submitted and not reviewed for 3 business days';
-    await sql(`insert into request_activity (request_id, date, activity_type, activity_text, performed_by, created_at, updated_at) values (?, ?, ?, ?, 'Test', now(), now())`,
-      [id, at, type, text]);
+    else if (what === 'status') {
+      type = 'Status Change'; text = `Status changed from "${current}" to "${to}"${reason ? `: ${reason}` : ''}`; current = to!;
+      if (reason) clock = 'auto-close';
+    } else {
+      text = what === 'Reminder' ? 'Reminder 1 sent: no additional information from the requester after 5 business days' : 'Escalated to the administrators: submitted and not reviewed for 3 business days';
+      clock = what === 'Reminder' ? 'reminder-1' : 'escalation';
+    }
+    const status = what === 'submit' || what === 'status';
+    await sql(`insert into request_activity (request_id, date, activity_type, activity_text, status_from, status_to, clock, performed_by, created_at, updated_at)
+      values (?, ?, ?, ?, ?, ?, ?, 'Test', now(), now())`, [id, at, type, text, status ? from : null, status ? current : null, clock]);
   }
   return id;
 }
@@ -74,9 +83,9 @@ beforeAll(async () => {
     [pst('2026-02-09T08:00'), 'submit'], [pst('2026-02-09T12:00'), 'status', 'Pending Additional Information'],
   ]);
   await sql(`update requests set certificate_type = 'Clinician' where id = ?`, [ids.B]);
-  await sql(`insert into request_activity (request_id, date, activity_type, activity_text, performed_by, created_at, updated_at) values
-    (?, ?, 'Submission', 'Request submitted (status "Submitted")', 'Test', now(), now()),
-    (?, ?, 'Status Change', 'Status changed from "Submitted" to "Approved"', 'Test', now(), now())`,
+  await sql(`insert into request_activity (request_id, date, activity_type, activity_text, status_from, status_to, performed_by, created_at, updated_at) values
+    (?, ?, 'Submission', 'Request submitted (status "Submitted")', 'Pending Additional Information', 'Submitted', 'Test', now(), now()),
+    (?, ?, 'Status Change', 'Status changed from "Submitted" to "Approved"', 'Submitted', 'Approved', 'Test', now(), now())`,
   [ids.B, pst('2026-02-10T12:00'), ids.B, pst('2026-02-11T08:00')]);
   await requestWith('C', { type: 'certificate', cert: 'Auto Liability', auto: 'Rental' }, 'Anesthesiology', false, 'Submitted', [
     [pst('2026-02-12T09:00'), 'submit'], [pst('2026-02-13T09:00'), 'status', 'Pending Additional Information'], [pst('2026-02-16T10:00'), 'Reminder'],

@@ -1,7 +1,7 @@
 /**
- * The request's own clocks (reminders, escalation, auto-close, signed-release expiry) on the real dev server,
- * PostgreSQL and SMTP sink, with every day compressed to 2 s (CLOCK_DAY_SECONDS): reminders after 1 and 2 business
- * days, auto-close after 3, escalation after 2, the signed release valid 180 (compressed) days. Each clock is asserted as the requester or the office notices it: the
+ * The request's own clocks on the real dev server, PostgreSQL and SMTP sink, with every day compressed
+ * to 2 s (CLOCK_DAY_SECONDS): reminders after 1 and 2 business days, auto-close after 3, escalation after 2, the
+ * signed release valid 180 (compressed) days. Each clock is asserted as the requester or the office notices it: the
  * email in the sink, the audit row, the status; and never before it is due.
  */
 import { Worker } from '@temporalio/worker';
@@ -111,6 +111,9 @@ describe('reminders and auto-close in Pending Additional Information', () => {
     expect(second.activityText).toBe('Reminder 2 sent: no additional information from the requester after 2 business days');
     expect(close.activityText).toBe('Status changed from "Pending Additional Information" to "Closed": closed automatically: no answer from the requester after 3 business days');
     for (const row of [first, second, close]) expect(row.performedBy).toBe(AUTOMATED_EMAIL_ACTOR);
+    // What the reports and the clocks read back is in columns: the clock that made each row, the change.
+    expect([first.clock, second.clock, close.clock]).toEqual(['reminder-1', 'reminder-2', 'auto-close']);
+    expect([close.statusFrom, close.statusTo]).toEqual(['Pending Additional Information', 'Closed']);
     expect(first.date.getTime()).toBeGreaterThanOrEqual(pendingSince + DAY_MS);
     expect(second.date.getTime()).toBeGreaterThanOrEqual(pendingSince + 2 * DAY_MS);
     expect(close.date.getTime()).toBeGreaterThanOrEqual(pendingSince + 3 * DAY_MS);
@@ -192,7 +195,7 @@ describe('signed release', () => {
     expect(row.status).toBe('Pending Additional Information');
     const change = (await audit(id)).find((r) => r.activityText.startsWith('Status changed from "Submitted" to "Pending Additional Information"'))!;
     expect(change).toMatchObject({
-      performedBy: AUTOMATED_EMAIL_ACTOR,
+      performedBy: AUTOMATED_EMAIL_ACTOR, clock: 'release-expiry',
       activityText: `Status changed from "Submitted" to "Pending Additional Information": signed release dated ${m}/${d}/${y} expired after 180 days: a new signed release was requested`,
     });
   });

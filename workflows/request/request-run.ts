@@ -9,7 +9,7 @@ import { Mutex } from 'async-mutex';
 // would bring the whole domain (forms, registration, admin desk) into each submit's workflow.
 import { revokeErrors } from '../../domain/issued-letters';
 import { ALL_EMAIL_TEMPLATE_TITLES, notificationTemplateFor, requesterConfirmationFor } from '../../domain/notification-template';
-import type { DueClock } from '../../domain/request-clocks';
+import type { ClockKind, DueClock } from '../../domain/request-clocks';
 import { applyLifecycleEvent, type LifecycleEvent } from '../../domain/request-lifecycle.machine';
 import { generatesLetter, isFinished, stampsCompletionDate, STATUS } from '../../domain/request-status';
 import { asPartOf, currentReqId } from '../log-context';
@@ -29,7 +29,7 @@ import { localReads, records } from './activities';
 interface ChangeExtra {
   verified?: boolean; internalNotes?: string | null;
   /** a clock's change: its own email instead of the status's, the reason in the audit row, the email's request */
-  templateTitle?: string; reason?: string; additionalInformation?: string;
+  templateTitle?: string; reason?: string; additionalInformation?: string; clock?: ClockKind;
 }
 
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, 'BadRequest');
@@ -164,6 +164,7 @@ export class RequestRun {
       commandId: commandId ?? null, effect,
       ...(extra.reason ? { reason: extra.reason } : {}),
       ...(extra.additionalInformation ? { additionalInformation: extra.additionalInformation } : {}),
+      ...(extra.clock ? { clock: extra.clock } : {}),
       ...(alsoEmail ? { alsoEmail } : {}),
     });
     state.status = status;
