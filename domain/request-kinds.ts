@@ -395,14 +395,17 @@ const PROPERTY_KIND = {
   ],
 } satisfies RequestKindDefinition;
 
-export const CERTIFICATE_KINDS: Record<CertificateType, RequestKindDefinition> = {
+/** The certificate kinds as declared (their fields' names and kinds literal: FormField below). */
+const DECLARED_CERTIFICATE_KINDS = {
   Clinician: CLINICIAN_KIND,
   Provider: PROVIDER_KIND,
   'Auto Liability': AUTO_LIABILITY_KIND,
   'Contracts/Lease': CONTRACTS_LEASE_KIND,
   Event: EVENT_KIND,
   Property: PROPERTY_KIND,
-};
+} satisfies Record<CertificateType, RequestKindDefinition>;
+
+export const CERTIFICATE_KINDS: Record<CertificateType, RequestKindDefinition> = DECLARED_CERTIFICATE_KINDS;
 
 /** The definition of a request's kind. */
 export function requestKindOf(requestType: string, certificateType?: string | null): RequestKindDefinition {
@@ -433,12 +436,9 @@ export const isShown = (field: FieldDefinition, values: RequestFormValues, ctx: 
 export const isRequiredNow = (field: FieldDefinition, values: RequestFormValues, ctx: ConditionContext): boolean =>
   isShown(field, values, ctx) && (field.required === true || (typeof field.required === 'object' && conditionHolds(field.required, values, ctx)));
 
-/** Every kind, credentialing first, then the certificate kinds in the order of CERTIFICATE_KINDS. */
-const ALL_KINDS = [CREDENTIALING_KIND, CLINICIAN_KIND, PROVIDER_KIND, AUTO_LIABILITY_KIND, CONTRACTS_LEASE_KIND, EVENT_KIND, PROPERTY_KIND] as const;
-
 /** A field of any kind, as declared: its name and kind are literal types. */
-export type FormField = (typeof ALL_KINDS)[number]['sections'][number]['fields'][number];
-export type FormFieldName = FormField['name'];
+export type FormField =
+  (typeof CREDENTIALING_KIND | (typeof DECLARED_CERTIFICATE_KINDS)[CertificateType])['sections'][number]['fields'][number];
 
 /**
  * A save's form values (domain/request-form-mapping.ts `formToPayload`), by declared name: a checkbox sends a boolean,
@@ -452,7 +452,7 @@ export type FormPayload = { [F in FormField as F['name']]?: F['kind'] extends 'c
  */
 export const ALL_FORM_FIELDS: readonly FormField[] = (() => {
   const seen = new Map<string, FormField>();
-  for (const kind of ALL_KINDS) {
+  for (const kind of [CREDENTIALING_KIND, ...Object.values(DECLARED_CERTIFICATE_KINDS)]) {
     for (const section of kind.sections) for (const field of section.fields) if (!seen.has(field.name)) seen.set(field.name, field);
   }
   return [...seen.values()];
