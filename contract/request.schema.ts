@@ -1,6 +1,9 @@
-import { DiscussionRecord } from './discussion.schema';
-/** Request payloads and records (spec 1 §3, spec 2 §7.3). Limits come from domain/. */
+/**
+ * Request payloads and records (spec 1 §3, spec 2 §7.3). Limits come from domain/; the form fields, their names and
+ * kinds, from the kind definitions (domain/request-kinds.ts), so the bodies' and the record's types list them exactly.
+ */
 import { ClaimHistoryRecord } from './desk.schema';
+import { DiscussionRecord } from './discussion.schema';
 import { Type, type Static, type TObject } from 'typebox';
 import {
   ADDL_RECIPIENTS_MAX, ALL_FORM_FIELDS, ALL_STATUSES, INTERNAL_NOTES_MAX, LONG_TEXT_MAX, TEXT_MAX, REQUEST_TYPE,
