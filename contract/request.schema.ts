@@ -1,41 +1,53 @@
-import { DiscussionRecord } from './discussion.schema';
-/** Request payloads and records (spec 1 §3, spec 2 §7.3). Limits come from domain/. */
+/**
+ * Request payloads and records (spec 1 §3, spec 2 §7.3). Limits come from domain/; the form fields, their names and
+ * kinds, from the kind definitions (domain/request-kinds.ts), so the bodies' and the record's types list them exactly.
+ */
 import { ClaimHistoryRecord } from './desk.schema';
-import { Type, type Static, type TSchema } from 'typebox';
+import { DiscussionRecord } from './discussion.schema';
+import { Type, type Static, type TObject } from 'typebox';
 import {
   ADDL_RECIPIENTS_MAX, ALL_FORM_FIELDS, ALL_STATUSES, INTERNAL_NOTES_MAX, LONG_TEXT_MAX, TEXT_MAX, REQUEST_TYPE,
-  type FieldDefinition,
+  type FormField,
 } from '../domain';
 import { DocumentRecord } from './document.schema';
 import { DateTimeInput, Id, Nullable, NullableTimestamp, StringEnum, Timestamp } from './primitives';
 
 const text = Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX })));
 const date = Type.Optional(Nullable(DateTimeInput));
+const checkbox = Type.Optional(Nullable(Type.Boolean()));
+const textOf = (maxLength: number, description?: string) =>
+  Type.Optional(Nullable(Type.String(description ? { maxLength, description } : { maxLength })));
 
 /** A form field's payload type, from its declaration in domain/request-kinds.ts. */
-function payloadTypeOf(field: FieldDefinition): TSchema {
+function payloadTypeOf(field: FormField): typeof text | typeof checkbox {
   if (field.kind === 'date') return date;
-  if (field.kind === 'checkbox') return Type.Optional(Nullable(Type.Boolean()));
-  if (field.kind === 'time') return Type.Optional(Nullable(Type.String({ maxLength: 5, description: 'HH:mm, on the half hour' })));
-  if (field.kind === 'emailList') return Type.Optional(Nullable(Type.String({ maxLength: ADDL_RECIPIENTS_MAX })));
-  if (field.kind === 'textarea') return Type.Optional(Nullable(Type.String({ maxLength: LONG_TEXT_MAX })));
+  if (field.kind === 'checkbox') return checkbox;
+  if (field.kind === 'time') return textOf(5, 'HH:mm, on the half hour');
+  if (field.kind === 'emailList') return textOf(ADDL_RECIPIENTS_MAX);
+  if (field.kind === 'textarea') return textOf(LONG_TEXT_MAX);
   // the middle initial may carry its period ("A."): the period is dropped when saved
-  if (field.name === 'middleInitial') return Type.Optional(Nullable(Type.String({ maxLength: (field.maxLength ?? 1) })));
-  return Type.Optional(Nullable(Type.String({ maxLength: Math.max(field.maxLength ?? TEXT_MAX, TEXT_MAX) })));
+  if (field.name === 'middleInitial') return textOf(field.maxLength ?? 1);
+  return textOf(Math.max(field.maxLength ?? TEXT_MAX, TEXT_MAX));
 }
+
+/** Each declared field's payload schema, by name: a checkbox is a boolean, every other kind a string (a date's ISO). */
+type FormFieldSchemas = { [F in FormField as F['name']]: F['kind'] extends 'checkbox' ? typeof checkbox : typeof text };
 
 /**
  * Fields a requester types, of every request kind (spec 1 §3): declared once in domain/request-kinds.ts. Which
  * of them a kind uses and requires is checked at submit (domain/request-rules.ts).
  */
 export const FORM_FIELDS = {
-  ...Object.fromEntries(ALL_FORM_FIELDS.map((f) => [f.name, payloadTypeOf(f)])),
+  // the field list is data: its entries are the mapped type's properties, one per declared name
+  ...(Object.fromEntries(ALL_FORM_FIELDS.map((f) => [f.name, payloadTypeOf(f)])) as FormFieldSchemas),
   credentialingCompany: text,
-} as Record<string, TSchema>;
-export type FormFieldName = string;
-export const FORM_FIELD_NAMES = Object.keys(FORM_FIELDS);
+};
+export const FORM_FIELD_NAMES = Object.keys(FORM_FIELDS) as (keyof typeof FORM_FIELDS)[];
 export const DATE_FIELDS: readonly string[] = ALL_FORM_FIELDS.filter((f) => f.kind === 'date').map((f) => f.name);
 export const BOOLEAN_FIELDS: readonly string[] = ALL_FORM_FIELDS.filter((f) => f.kind === 'checkbox').map((f) => f.name);
+
+/** The form fields of a create or a save, each optional (null clears a field). */
+export type RequestFormPayload = Static<TObject<typeof FORM_FIELDS>>;
 
 export const CreateRequestBody = Type.Object({
   requestType: StringEnum(Object.values(REQUEST_TYPE)),
@@ -43,7 +55,7 @@ export const CreateRequestBody = Type.Object({
   cloneOf: Type.Optional(Type.Integer({ minimum: 1, description: 'an Approved (or Approved with Letter of Intent) request whose form values the new draft copies (no documents, status or dates)' })),
   ...FORM_FIELDS,
 }, { additionalProperties: false });
-export type CreateRequestBody = { requestType: 'credentialing' | 'certificate'; certificateType?: string | null; cloneOf?: number } & Record<string, unknown>;
+export type CreateRequestBody = Static<typeof CreateRequestBody>;
 
 export const PatchRequestBody = Type.Object({
   ...FORM_FIELDS,
@@ -60,14 +72,19 @@ export const PatchRequestBody = Type.Object({
       + 'the first; a status change made on an older version answers 409 Conflict',
   })),
 }, { additionalProperties: false });
-export type PatchRequestBody = {
-  status?: (typeof ALL_STATUSES)[number]; verified?: boolean; internalNotes?: string | null; version?: number; signedReleaseDate?: string;
-} & Record<string, unknown>;
+export type PatchRequestBody = Static<typeof PatchRequestBody>;
 
 const nullableText = Type.Optional(Nullable(Type.String()));
-const BASE_RECORD_FIELDS = new Set(['addlRecipients', 'recipientEmail', 'employeeId', 'title', 'lastName', 'firstName', 'middleInitial',
-  'altName', 'email', 'birthDate', 'providerType', 'reason', 'reasonOther', 'licensingState', 'facilityName', 'dateFrom', 'dateTo']);
 const nullableDate = Type.Optional(NullableTimestamp);
+const nullableBoolean = Type.Optional(Nullable(Type.Boolean()));
+/** Form fields the record lists by hand (in the order callers know), the other kinds' fields follow from their declarations. */
+const BASE_RECORD_FIELDS = ['addlRecipients', 'recipientEmail', 'employeeId', 'title', 'lastName', 'firstName', 'middleInitial',
+  'altName', 'email', 'birthDate', 'providerType', 'reason', 'reasonOther', 'licensingState', 'facilityName', 'dateFrom', 'dateTo'] as const;
+const isBaseRecordField = (name: string) => (BASE_RECORD_FIELDS as readonly string[]).includes(name);
+type RecordFieldSchemas = {
+  [F in FormField as Exclude<F['name'], (typeof BASE_RECORD_FIELDS)[number]>]:
+  F['kind'] extends 'date' ? typeof nullableDate : F['kind'] extends 'checkbox' ? typeof nullableBoolean : typeof nullableText
+};
 
 /**
  * A request as callers see it. Not listed, so never sent: `lastCommandId` (the workflow's bookkeeping).
@@ -92,7 +109,7 @@ export const RequestRecord = Type.Object({
   addlRecipients: nullableText,
   recipientEmail: nullableText,
   internalNotes: Type.Optional(Nullable(Type.String({ description: 'administrators only' }))),
-  /** administrators only: when a CS-STARS upload made the issued claim-history letter possibly out of date (issue #10) */
+  /** administrators only: when a CS-STARS upload made the issued claim-history letter possibly out of date */
   letterStaleSince: nullableDate,
   verified: Type.Optional(Type.Boolean()),
   signedReleaseDate: Type.Optional(Nullable(Type.String({ description: 'yyyy-mm-dd: the signed release the administrator verified' }))),
@@ -117,9 +134,9 @@ export const RequestRecord = Type.Object({
   facilityName: nullableText,
   dateFrom: nullableDate,
   dateTo: nullableDate,
-  ...Object.fromEntries(ALL_FORM_FIELDS.filter((f) => !BASE_RECORD_FIELDS.has(f.name)).map((f) => [
-    f.name, f.kind === 'date' ? nullableDate : f.kind === 'checkbox' ? Type.Optional(Nullable(Type.Boolean())) : nullableText,
-  ])) as Record<string, TSchema>,
+  ...(Object.fromEntries(ALL_FORM_FIELDS.filter((f) => !isBaseRecordField(f.name)).map((f) => [
+    f.name, f.kind === 'date' ? nullableDate : f.kind === 'checkbox' ? nullableBoolean : nullableText,
+  ])) as RecordFieldSchemas),
   personRole: nullableText,
   clonedFromId: Type.Optional(Nullable(Type.Integer())),
   createdAt: Timestamp,

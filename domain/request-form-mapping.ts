@@ -9,7 +9,7 @@ import type { Instant } from './office-time';
 import { formatOfficeDate } from './office-time';
 import { dayToServerIso, parseUsDate } from './request-dates';
 import {
-  fieldsOf, isShown, type ConditionContext, type FieldDefinition, type RequestFormValues, type RequestKindDefinition,
+  fieldsOf, isShown, type ConditionContext, type FieldDefinition, type FormPayload, type RequestFormValues, type RequestKindDefinition,
 } from './request-kinds';
 import { cleanFormValues } from './request-rules';
 
@@ -53,8 +53,9 @@ export function recordToKindForm(
  */
 export function formToPayload(
   values: RequestFormValues, kind: RequestKindDefinition, mode: 'create' | 'update', ctx: ConditionContext & { isAdmin: boolean },
-): Record<string, string | boolean | null> {
+): FormPayload {
   const cleaned = cleanFormValues(values);
+  // filled by the kind's declared fields, each with its kind's value (a checkbox's boolean, every other kind's text)
   const payload: Record<string, string | boolean | null> = {};
   const seen = new Set<string>();
   for (const field of fieldsOf(kind)) {
@@ -72,5 +73,5 @@ export function formToPayload(
       payload[field.name] = value;
     }
   }
-  return payload;
+  return payload as FormPayload;
 }

@@ -80,27 +80,36 @@ export interface RequestKindDefinition {
 
 // ---- building blocks -------------------------------------------------------------------------------------------
 
+/**
+ * A field whose name and kind stay literal types: the contract types request bodies and records by them
+ * (contract/request.schema.ts), so a field declared here is a typed property there.
+ */
+type Field<N extends string, K extends FieldKind> = FieldDefinition & { name: N; kind: K };
+type Extra = Omit<Partial<FieldDefinition>, 'name' | 'kind'>;
+
+/** A field written out in full, its name and kind kept literal. */
+const field = <const F extends FieldDefinition>(f: F): F & FieldDefinition => f;
 const when = (field: string, ...equals: (string | boolean)[]): Condition => ({ field, equals });
-const text = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+const text = <N extends string>(name: N, label: string, extra: Extra = {}): Field<N, 'text'> =>
   ({ name, label, kind: 'text', maxLength: TEXT_MAX, ...extra });
-const required = (f: FieldDefinition): FieldDefinition => ({ ...f, required: true });
-const select = (name: string, label: string, options: readonly string[], extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+const required = <F extends FieldDefinition>(f: F): F & { required: true } => ({ ...f, required: true });
+const select = <N extends string>(name: N, label: string, options: readonly string[], extra: Extra = {}): Field<N, 'select'> =>
   ({ name, label, kind: 'select', options, required: true, ruleMessage: MESSAGES.fieldValidation, ...extra });
-const date = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+const date = <N extends string>(name: N, label: string, extra: Extra = {}): Field<N, 'date'> =>
   ({ name, label, kind: 'date', required: true, hint: 'mm/dd/yyyy', ruleMessage: MESSAGES.requestDateFormat, ...extra });
 /**
  * A time of day in 30-minute steps (spec 2 §9.1), `HH:mm`. Optional: requests stored before times existed have none,
  * and a period of whole days needs none.
  */
-const time = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+const time = <N extends string>(name: N, label: string, extra: Extra = {}): Field<N, 'time'> =>
   ({ name, label, kind: 'time', options: TIME_OF_DAY_OPTIONS.map((o) => o.value), ruleMessage: TIME_OF_DAY_MESSAGE, ...extra });
-const yesNo = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+const yesNo = <N extends string>(name: N, label: string, extra: Extra = {}): Field<N, 'yesNo'> =>
   ({ name, label, kind: 'yesNo', options: YES_NO, required: true, ruleMessage: MESSAGES.fieldValidation, ...extra });
-const email = (name: string, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>
+const email = <N extends string>(name: N, label: string, extra: Extra = {}): Field<N, 'email'> =>
   ({ name, label, kind: 'email', maxLength: TEXT_MAX, ruleMessage: MESSAGES.invalidEmail, ...extra });
-/** A select whose Other choice reveals a required free-text field `<name>Other`. */
-const withOther = (f: FieldDefinition, other: string, otherName = `${f.name}Other`, otherLabel = `${f.label}: Other`): FieldDefinition[] =>
-  [f, required(text(otherName, otherLabel, { visibleWhen: when(f.name, other) }))];
+/** A select whose Other choice reveals a required free-text field `otherName`. */
+const withOther = <F extends FieldDefinition, O extends string>(f: F, other: string, otherName: O, otherLabel = `${f.label}: Other`) =>
+  [f, required(text(otherName, otherLabel, { visibleWhen: when(f.name, other) }))] as const;
 
 /** Recorded when an internal requester picks the person from the directory (wake-ups match by it first). */
 const employeeIdField = () => text('employeeId', 'Employee ID', { hint: 'Filled in when the person is picked from the directory' });
@@ -110,7 +119,7 @@ const employeeIdField = () => text('employeeId', 'Employee ID', { hint: 'Filled 
  * more than one role the requester chooses the person's role (`personRole`, stored on the request; the first is the
  * kind's own `personRole`).
  */
-const personFields = (roles: readonly PersonRole[] = []): FieldDefinition[] => [
+const personFields = (roles: readonly PersonRole[] = []) => [
   ...(roles.length > 1 ? [select('personRole', 'Person Role', roles)] : []),
   employeeIdField(),
   required(text('lastName', 'Last Name')),
@@ -118,37 +127,37 @@ const personFields = (roles: readonly PersonRole[] = []): FieldDefinition[] => [
   text('middleInitial', 'Middle Initial', { maxLength: MIDDLE_INITIAL_MAX, ruleMessage: `Maximum ${MIDDLE_INITIAL_MAX} character` }),
   text('title', 'Title'),
   email('email', 'Email Address'),
-  { name: 'workPhone', label: 'Work Phone', kind: 'phone', maxLength: 12, hint: 'Like 503-123-1234', ruleMessage: MESSAGES.phoneFormat },
+  field({ name: 'workPhone', label: 'Work Phone', kind: 'phone', maxLength: 12, hint: 'Like 503-123-1234', ruleMessage: MESSAGES.phoneFormat }),
 ];
 
-const holderSection = (): SectionDefinition => ({
+const holderSection = () => ({
   title: 'Certificate Holder',
   note: 'Additional insureds cannot be named on a certificate: name the certificate holder only.',
   fields: [
     required(text('certificateHolder', 'Certificate Holder (organization name)')),
-    required({ name: 'certificateHolderAddress', label: 'Certificate Holder Address', kind: 'textarea', maxLength: TEXT_MAX }),
+    required(field({ name: 'certificateHolderAddress', label: 'Certificate Holder Address', kind: 'textarea', maxLength: TEXT_MAX })),
     email('certificateHolderEmail', 'Certificate Holder Email'),
   ],
 });
 
-const recipientSection = (): SectionDefinition => ({
+const recipientSection = () => ({
   title: 'Request Recipient',
   fields: [
     email('recipientEmail', 'Email Address of Recipient if NOT the Requester'),
-    {
+    field({
       name: 'addlRecipients', label: 'Additional Recipients', kind: 'emailList', hint: 'Separate addresses with spaces, commas or semicolons',
       ruleMessage: MESSAGES.invalidEmail, maxItems: QUOTAS.additionalRecipients, maxItemsMessage: QUOTA_MESSAGES.additionalRecipients,
-    },
+    }),
   ],
 });
 
-const coveragePeriod = (): FieldDefinition[] => [date('dateFrom', 'Coverage Start Date'), date('dateTo', 'Coverage End Date')];
+const coveragePeriod = () => [date('dateFrom', 'Coverage Start Date'), date('dateTo', 'Coverage End Date')];
 
 const internalContact = () => required(text('internalContact', 'Internal Contact (name and phone)'));
 
 // ---- the kinds -------------------------------------------------------------------------------------------------
 
-export const CREDENTIALING_KIND: RequestKindDefinition = {
+export const CREDENTIALING_KIND = {
   key: 'credentialing',
   title: 'Claim History and Insurance Verification',
   personRole: 'Clinician',
@@ -183,18 +192,18 @@ export const CREDENTIALING_KIND: RequestKindDefinition = {
       // Spec 1 §2 names the section, not its content: the clinician's authorization to release their claim history,
       // which the signed release (or dated letter) attached to the request documents.
       title: 'Authorization',
-      fields: [{
+      fields: [field({
         name: 'releaseAuthorized', kind: 'checkbox', required: true, perRequest: true,
         label: 'I confirm that the clinician has authorized the release of their claim history and insurance information, '
           + 'by the signed release (dated within the last 180 days) or dated letter attached to this request.',
         ruleMessage: 'Please confirm the clinician’s authorization',
-      }],
+      })],
     },
     recipientSection(),
   ],
-};
+} satisfies RequestKindDefinition;
 
-const CLINICIAN_KIND: RequestKindDefinition = {
+const CLINICIAN_KIND = {
   key: 'Clinician',
   title: 'Clinician',
   personRole: 'Clinician',
@@ -207,9 +216,9 @@ const CLINICIAN_KIND: RequestKindDefinition = {
     holderSection(),
     recipientSection(),
   ],
-};
+} satisfies RequestKindDefinition;
 
-const PROVIDER_KIND: RequestKindDefinition = {
+const PROVIDER_KIND = {
   key: 'Provider',
   title: 'Provider',
   personRole: 'Provider',
@@ -231,27 +240,27 @@ const PROVIDER_KIND: RequestKindDefinition = {
     holderSection(),
     recipientSection(),
   ],
-};
+} satisfies RequestKindDefinition;
 
 const isRental = when('autoType', RENTAL_AUTO_TYPE);
 const isFleet = when('autoType', FLEET_AUTO_TYPE);
-const vehicleBlock = (): FieldDefinition[] => [
-  { name: 'vehicleYear', label: 'Vehicle Year', kind: 'year', maxLength: 4, required: true, hint: 'yyyy', ruleMessage: 'Please enter a four-digit year' },
+const vehicleBlock = () => [
+  field({ name: 'vehicleYear', label: 'Vehicle Year', kind: 'year', maxLength: 4, required: true, hint: 'yyyy', ruleMessage: 'Please enter a four-digit year' }),
   required(text('vehicleMake', 'Vehicle Make')),
   required(text('vehicleModel', 'Vehicle Model')),
   text('vehicleColor', 'Vehicle Color'),
-  { name: 'vehicleIdNumber', label: 'Vehicle Identification Number (VIN)', kind: 'vin', maxLength: 17, required: true, hint: '17 characters', ruleMessage: 'A VIN has 17 letters and digits (no I, O or Q)' },
+  field({ name: 'vehicleIdNumber', label: 'Vehicle Identification Number (VIN)', kind: 'vin', maxLength: 17, required: true, hint: '17 characters', ruleMessage: 'A VIN has 17 letters and digits (no I, O or Q)' }),
   text('plateNumber', 'License Plate Number'),
   ...withOther(select('vehicleLocation', 'Vehicle Location', VEHICLE_LOCATIONS), OTHER_CHOICE.vehicleLocation, 'vehicleLocationOther', 'Other Vehicle Location'),
   ...withOther(select('vehicleOwningDept', 'Owning Department', VEHICLE_OWNING_DEPTS), OTHER_CHOICE.vehicleOwningDept, 'vehicleOwningDeptOther', 'Other Owning Department'),
   ...withOther(select('vehicleType', 'Vehicle Type', VEHICLE_TYPES), OTHER_CHOICE.vehicleType, 'vehicleTypeOther', 'Other Vehicle Type'),
-  { name: 'vehicleDecommissioned', label: 'Vehicle decommissioned', kind: 'checkbox', adminOnly: true },
-  { name: 'vehicleTransferred', label: 'Vehicle transferred', kind: 'checkbox', adminOnly: true },
+  field({ name: 'vehicleDecommissioned', label: 'Vehicle decommissioned', kind: 'checkbox', adminOnly: true }),
+  field({ name: 'vehicleTransferred', label: 'Vehicle transferred', kind: 'checkbox', adminOnly: true }),
 ];
 
 export const AUTO_LIABILITY_PERSON_ROLES: readonly PersonRole[] = ['Employee', 'Supervisor'];
 
-const AUTO_LIABILITY_KIND: RequestKindDefinition = {
+const AUTO_LIABILITY_KIND = {
   key: 'Auto Liability',
   title: 'Auto Liability',
   personRole: 'Employee',
@@ -271,11 +280,11 @@ const AUTO_LIABILITY_KIND: RequestKindDefinition = {
         date('rentalEndDate', 'Rental End Date', { visibleWhen: isRental }),
         time('rentalEndTime', 'Rental End Time', { visibleWhen: isRental }),
         text('vehicleIdNumber', 'Vehicle Identification Number (VIN), if known', { visibleWhen: isRental, maxLength: 17 }),
-        {
+        field({
           name: 'acknowledgedApproval', kind: 'checkbox', visibleWhen: isRental, required: true,
           label: 'I confirm my department approved this rental and that it is for university business only.',
           ruleMessage: 'Please confirm the rental is approved',
-        },
+        }),
       ],
     },
     {
@@ -291,11 +300,11 @@ const AUTO_LIABILITY_KIND: RequestKindDefinition = {
     holderSection(),
     { ...recipientSection(), fields: recipientSection().fields.map((f) => (f.name === 'recipientEmail' ? { ...f, visibleWhen: isFleet } : f)) },
   ],
-};
+} satisfies RequestKindDefinition;
 
 const isContract = when('contractLeaseType', 'Contract');
 const isLease = when('contractLeaseType', 'Lease');
-const CONTRACTS_LEASE_KIND: RequestKindDefinition = {
+const CONTRACTS_LEASE_KIND = {
   key: 'Contracts/Lease',
   title: 'Contracts/Lease',
   personRole: null,
@@ -321,9 +330,9 @@ const CONTRACTS_LEASE_KIND: RequestKindDefinition = {
     holderSection(),
     recipientSection(),
   ],
-};
+} satisfies RequestKindDefinition;
 
-const EVENT_KIND: RequestKindDefinition = {
+const EVENT_KIND = {
   key: 'Event',
   title: 'Event',
   personRole: 'Event Organizer',
@@ -337,13 +346,13 @@ const EVENT_KIND: RequestKindDefinition = {
         required(text('eventName', 'Event Name')),
         select('eventType', 'Event Type', EVENT_TYPES),
         required(text('eventLocation', 'Event Location (name and address)')),
-        required({ name: 'eventDescription', label: 'Event Description', kind: 'textarea', maxLength: LONG_TEXT_MAX }),
+        required(field({ name: 'eventDescription', label: 'Event Description', kind: 'textarea', maxLength: LONG_TEXT_MAX })),
         date('eventStartDate', 'Event Start Date'),
         time('eventStartTime', 'Event Start Time'),
         date('eventEndDate', 'Event End Date'),
         time('eventEndTime', 'Event End Time'),
         yesNo('eventPatientCare', 'Will patient care be provided at the event?'),
-        required({ name: 'eventPatientCareDetail', label: 'Describe the patient care and who provides it', kind: 'textarea', maxLength: LONG_TEXT_MAX, visibleWhen: when('eventPatientCare', 'Yes') }),
+        required(field({ name: 'eventPatientCareDetail', label: 'Describe the patient care and who provides it', kind: 'textarea', maxLength: LONG_TEXT_MAX, visibleWhen: when('eventPatientCare', 'Yes') })),
         yesNo('isProviderEmployRelated', 'Do providers take part as part of their university employment?'),
         text('ocaNumber', 'Off-Campus Authorization (OCA) Number'),
       ],
@@ -352,10 +361,10 @@ const EVENT_KIND: RequestKindDefinition = {
     holderSection(),
     recipientSection(),
   ],
-};
+} satisfies RequestKindDefinition;
 
 const isRealEstate = when('reason', 'Real Estate');
-const PROPERTY_KIND: RequestKindDefinition = {
+const PROPERTY_KIND = {
   key: 'Property',
   title: 'Property',
   personRole: null,
@@ -367,7 +376,7 @@ const PROPERTY_KIND: RequestKindDefinition = {
       title: 'Property',
       fields: [
         select('reason', 'Reason for Request', PROPERTY_REASONS),
-        required({ name: 'reasonEquipment', label: 'Equipment Description', kind: 'textarea', maxLength: LONG_TEXT_MAX, visibleWhen: when('reason', 'Equipment') }),
+        required(field({ name: 'reasonEquipment', label: 'Equipment Description', kind: 'textarea', maxLength: LONG_TEXT_MAX, visibleWhen: when('reason', 'Equipment') })),
         required(text('reasonOther', 'Describe the Reason', { visibleWhen: when('reason', OTHER_CHOICE.propertyReason) })),
         yesNo('newLeaseOrEquip', 'Is this a new lease or new equipment?'),
         required(text('lessorName', 'Lessor Name')),
@@ -384,16 +393,19 @@ const PROPERTY_KIND: RequestKindDefinition = {
     holderSection(),
     recipientSection(),
   ],
-};
+} satisfies RequestKindDefinition;
 
-export const CERTIFICATE_KINDS: Record<CertificateType, RequestKindDefinition> = {
+/** The certificate kinds as declared (their fields' names and kinds literal: FormField below). */
+const DECLARED_CERTIFICATE_KINDS = {
   Clinician: CLINICIAN_KIND,
   Provider: PROVIDER_KIND,
   'Auto Liability': AUTO_LIABILITY_KIND,
   'Contracts/Lease': CONTRACTS_LEASE_KIND,
   Event: EVENT_KIND,
   Property: PROPERTY_KIND,
-};
+} satisfies Record<CertificateType, RequestKindDefinition>;
+
+export const CERTIFICATE_KINDS: Record<CertificateType, RequestKindDefinition> = DECLARED_CERTIFICATE_KINDS;
 
 /** The definition of a request's kind. */
 export function requestKindOf(requestType: string, certificateType?: string | null): RequestKindDefinition {
@@ -424,11 +436,24 @@ export const isShown = (field: FieldDefinition, values: RequestFormValues, ctx: 
 export const isRequiredNow = (field: FieldDefinition, values: RequestFormValues, ctx: ConditionContext): boolean =>
   isShown(field, values, ctx) && (field.required === true || (typeof field.required === 'object' && conditionHolds(field.required, values, ctx)));
 
-/** Every field name any kind uses (the API's payload and the request entity hold exactly these). */
-export const ALL_FORM_FIELDS: FieldDefinition[] = (() => {
-  const seen = new Map<string, FieldDefinition>();
-  for (const kind of [CREDENTIALING_KIND, ...Object.values(CERTIFICATE_KINDS)]) {
-    for (const field of fieldsOf(kind)) if (!seen.has(field.name)) seen.set(field.name, field);
+/** A field of any kind, as declared: its name and kind are literal types. */
+export type FormField =
+  (typeof CREDENTIALING_KIND | (typeof DECLARED_CERTIFICATE_KINDS)[CertificateType])['sections'][number]['fields'][number];
+
+/**
+ * A save's form values (domain/request-form-mapping.ts `formToPayload`), by declared name: a checkbox sends a boolean,
+ * every other kind text (a date its ISO instant); null clears the field. The contract's request bodies take it as is.
+ */
+export type FormPayload = { [F in FormField as F['name']]?: F['kind'] extends 'checkbox' ? boolean | null : string | null };
+
+/**
+ * Every field name any kind uses, first declaration first (the API's payload and the request entity hold exactly
+ * these).
+ */
+export const ALL_FORM_FIELDS: readonly FormField[] = (() => {
+  const seen = new Map<string, FormField>();
+  for (const kind of [CREDENTIALING_KIND, ...Object.values(DECLARED_CERTIFICATE_KINDS)]) {
+    for (const section of kind.sections) for (const field of section.fields) if (!seen.has(field.name)) seen.set(field.name, field);
   }
   return [...seen.values()];
 })();

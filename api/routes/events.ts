@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { currentUser, requireUser, verifySessionToken } from '../plugins/auth';
 import { errorResponses } from '../../contract/error.schema';
+import { RequestEvent } from '../../contract/request-events.schema';
 import { sessionFromToken } from '../services/session-user';
 
 /**
- * `GET api/v1/events` (issue #10): a server-sent event stream of the changes the caller may see: `event: request`,
- * `data: {"kind":"created"|"status"|"message"|"resync","requestId":…}`. Authorised with the Bearer header like every
+ * `GET api/v1/events`: a server-sent event stream of the changes the caller may see: `event: request`, whose `data`
+ * is a RequestEvent (contract/request-events.schema.ts) as JSON. Authorised with the Bearer header like every
  * call (the UI reads the stream with fetch, so the token never sits in a URL). The stream ends when the session does
  * (logout, password change, deactivation: checked at every heartbeat) or the token expires.
  */
@@ -18,7 +18,9 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['events'], summary: 'Live changes of the requests the caller may see (text/event-stream)',
       produces: ['text/event-stream'],
-      response: { 200: Type.String({ description: 'server-sent events' }), ...errorResponses(401, 403) },
+      description: 'Each `event: request` carries one RequestEvent (the 200 schema) as its `data`; `: heartbeat` comments '
+        + 'keep the stream open, and `event: session-ended` ends it when the session does.',
+      response: { 200: RequestEvent, ...errorResponses(401, 403) },
     },
   }, async (request, reply) => {
     const user = currentUser(request);

@@ -1,5 +1,5 @@
 /**
- * An administrator's in-place edit of a submitted request (spec 1 §2 "Admin Edit", issue #7): refused once the
+ * An administrator's in-place edit of a submitted request (spec 1 §2 "Admin Edit"): refused once the
  * request is completed or closed, validated with the same domain rules as the requester's submit, and audited
  * with ONE row naming the changed fields by label, flushed in the same transaction as the edit.
  */
@@ -10,6 +10,7 @@ import {
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
 import { badRequest, forbidden } from '../errors';
+import type { RequestFormPayload } from '../../contract/request.schema';
 import type { SessionUser } from '../../contract/session-user.schema';
 import type { CommandContext } from './command-context';
 import { applyFormFields, formOf } from './request-form';
@@ -26,7 +27,7 @@ export const isAdminEdit = (user: SessionUser, row: Request): boolean => editsAs
   requestType: row.requestType as RequestType, certificateType: row.certificateType as CertificateType | null,
 });
 
-export async function saveAdminEdit(ctx: CommandContext, row: Request, form: Record<string, unknown>): Promise<void> {
+export async function saveAdminEdit(ctx: CommandContext, row: Request, form: RequestFormPayload): Promise<void> {
   if (!adminMayEditFields(row.status as RequestStatus)) throw forbidden(ADMIN_EDIT_REFUSED);
   const kind = requestKindOf(row.requestType, row.certificateType);
   const before = formOf(row);

@@ -18,7 +18,7 @@ import {
 import { validateRequestForm } from '../../domain/request-rules';
 import type { Actor } from '../../workflows/request.messages';
 import { badRequest, forbidden, notFound } from '../errors';
-import type { CreateRequestBody, PatchRequestBody, RequestRecord } from '../../contract/request.schema';
+import type { CreateRequestBody, PatchRequestBody, RequestFormPayload, RequestRecord } from '../../contract/request.schema';
 import type { SendEmailAccepted, SendEmailBody } from '../../contract/send-email.schema';
 import type { SessionUser } from '../../contract/session-user.schema';
 import type { CommandContext } from './command-context';
@@ -66,7 +66,7 @@ export async function createDraft(ctx: CommandContext, body: CreateRequestBody):
     }
     if (user.isExternal && certificateType !== 'Clinician') throw forbidden('External requesters may only request Clinician certificates');
   }
-  let values: Record<string, unknown> = form;
+  let values: RequestFormPayload = form;
   if (cloneOf) {
     const source = await findVisibleRequest(ctx.em, user, cloneOf);
     if (!COMPLETED_STATUSES.includes(source.status as RequestStatus)) throw badRequest('Only an approved request can be cloned');
@@ -111,7 +111,7 @@ function assertMayPatch(user: SessionUser, current: RequestStatus, body: PatchRe
   }
 }
 
-async function saveFormFields(ctx: CommandContext, row: Request, form: Record<string, unknown>): Promise<void> {
+async function saveFormFields(ctx: CommandContext, row: Request, form: RequestFormPayload): Promise<void> {
   if (Object.keys(form).length === 0) return;
   if (isAdminEdit(ctx.user, row)) return saveAdminEdit(ctx, row, form);
   if (!canEditForm(ctx.user, row)) throw forbidden('This request can no longer be edited');

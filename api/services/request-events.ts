@@ -1,22 +1,23 @@
 /**
- * Live dashboards (issue #10 item 6). PostgreSQL triggers NOTIFY `request_events` when a request is created or
- * changes status and when a message is posted, whoever made the change (API, workflow activity, import): see
- * Migration20261122064000. The API holds one LISTEN connection and passes each event to the signed-in users who
+ * Live dashboards. PostgreSQL triggers NOTIFY `request_events` when a request is created or changes status, when a
+ * message is posted and when an audit row is written, whoever made the change (API, workflow activity, import): see
+ * Migration20261122064000 and Migration20261126050000. The API holds one LISTEN connection and passes each event to the signed-in users who
  * may see the request, by the rules of the lists (request-access.ts `canSee`). What a browser receives is the
  * kind of change and the request id, never a field: it reloads what it shows through the ordinary, authorised calls.
  */
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import type { RequestEvent } from '../../contract/request-events.schema';
 import type { SessionUser } from '../../contract/session-user.schema';
 import { canSee } from './request-access';
 
 export const REQUEST_EVENTS_CHANNEL = 'request_events';
 
-/** What a browser receives: `resync` asks it to reload everything (the server may have missed events). */
-export interface RequestEvent { kind: 'created' | 'status' | 'message' | 'activity' | 'resync'; requestId: number | null }
-
-/** The trigger's payload: ids plus who may see the request (kept on the server). */
-interface Notification { kind: 'created' | 'status' | 'message' | 'activity'; requestId: number; requesterId: number | null; email: string | null }
+/**
+ * The trigger's payload: the event a browser receives (contract/request-events.schema.ts) plus who may see the
+ * request (kept on the server). `resync` is the hub's own, after a reconnect.
+ */
+interface Notification { kind: Exclude<RequestEvent['kind'], 'resync'>; requestId: number; requesterId: number | null; email: string | null }
 
 interface Subscriber { user: SessionUser; send(event: RequestEvent): void }
 

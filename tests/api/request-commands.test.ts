@@ -3,6 +3,7 @@
  * sees answers 409; the caller's own form save in the same call does not count as a change by someone else.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreateRequestBody, PatchRequestBody } from '../../contract/request.schema';
 import { RequestSchema } from '../../db/entities';
 import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
@@ -25,6 +26,17 @@ async function submittedRequest(version: number): Promise<number> {
   await h.orm.em.fork().nativeUpdate(RequestSchema, { id }, { requestNumber: 770_000 + id, status: 'Submitted', version });
   return id;
 }
+
+describe('request bodies', () => {
+  it("are typed by the kinds' declared fields: an undeclared field or a value of the wrong kind does not compile", () => {
+    const save: PatchRequestBody = { lastName: 'Smith', releaseAuthorized: true, version: 2 };
+    // @ts-expect-error no kind declares `nickname`
+    const undeclared: PatchRequestBody = { nickname: 'Bob' };
+    // @ts-expect-error a checkbox takes a boolean
+    const wrongKind: CreateRequestBody = { requestType: 'credentialing', releaseAuthorized: 'yes' };
+    expect([save, undeclared, wrongKind]).toHaveLength(3);
+  });
+});
 
 describe('PATCH /requests/:id version', () => {
   it('answers 409 Conflict to a status change made on an older version, and changes nothing', async () => {

@@ -1,9 +1,9 @@
 /**
- * Issue #19: one record ↔ form mapping, driven by a kind's field definitions (domain/request-form-mapping.ts), used by
- * the UI's forms and the API's submit validation alike.
+ * One record ↔ form mapping, driven by a kind's field definitions (domain/request-form-mapping.ts), used by the UI's
+ * forms and the API's submit validation alike.
  */
 import { describe, expect, it } from 'vitest';
-import { ALL_FORM_FIELDS, CERTIFICATE_KINDS, CREDENTIALING_KIND, fieldsOf, type RequestKindDefinition } from '../../domain';
+import { ALL_FORM_FIELDS, CERTIFICATE_KINDS, CREDENTIALING_KIND, fieldsOf, type FormPayload, type RequestKindDefinition } from '../../domain';
 import { HTTP_ERROR_NAMES, httpErrorName } from '../../domain/http-errors';
 import { formToPayload, recordToForm, recordToKindForm } from '../../domain/request-form-mapping';
 
@@ -63,6 +63,15 @@ describe('form → payload', () => {
     const record = { lastName: 'Smith', firstName: 'Ann', birthDate: '1980-02-03T11:00:00.000Z', releaseAuthorized: true, reason: 'Other' };
     const payload = formToPayload(recordToKindForm(record, CREDENTIALING_KIND, { timeZone: NEW_YORK }), CREDENTIALING_KIND, 'create', ctx);
     expect(payload).toMatchObject(record);
+  });
+
+  it('is typed by the declared fields: an undeclared name or a value of the wrong kind does not compile', () => {
+    const typed: FormPayload = { lastName: 'Smith', releaseAuthorized: true, dateFrom: null };
+    // @ts-expect-error no kind declares `nickname`
+    const undeclared: FormPayload = { nickname: 'Bob' };
+    // @ts-expect-error a checkbox sends a boolean
+    const wrongKind: FormPayload = { releaseAuthorized: 'yes' };
+    expect([typed, undeclared, wrongKind]).toHaveLength(3);
   });
 });
 

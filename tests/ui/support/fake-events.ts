@@ -1,5 +1,5 @@
 /** The live event stream for component tests: `emit` reaches every listener the screens subscribed. */
-import type { RequestEvent } from '../../../ui/src/lib/request-events';
+import type { RequestEvent } from '../../../contract/request-events.schema';
 
 type Listener = (event: RequestEvent) => void;
 

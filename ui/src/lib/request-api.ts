@@ -1,4 +1,5 @@
 /** Calls on the request resource that several features share (dashboard, request form, admin panel). */
+import type { PatchRequestBody } from '../../../contract/request.schema';
 import type { RequestRecord } from '../types/api';
 import { api } from './api-client';
 
@@ -7,7 +8,7 @@ export const getRequest = (id: number, signal?: AbortSignal): Promise<RequestRec
   api.get<RequestRecord>(`/requests/${id}`, { signal });
 
 /** Form fields, verification and notes: saved as they are, no version needed. */
-export const updateRequest = (id: number, changes: Record<string, unknown>): Promise<RequestRecord> =>
+export const updateRequest = (id: number, changes: PatchRequestBody): Promise<RequestRecord> =>
   api.patch<RequestRecord>(`/requests/${id}`, changes);
 
 /**
@@ -15,7 +16,7 @@ export const updateRequest = (id: number, changes: Record<string, unknown>): Pro
  * it again on the same version is answered like the first time; a version that is no longer current gets 409
  * Conflict. Without a known version (an older server that does not send it) the field is left out.
  */
-export const commandRequest = (id: number, changes: Record<string, unknown>, seenVersion: number | undefined): Promise<RequestRecord> =>
+export const commandRequest = (id: number, changes: PatchRequestBody, seenVersion: number | undefined): Promise<RequestRecord> =>
   api.patch<RequestRecord>(`/requests/${id}`, typeof seenVersion === 'number' ? { ...changes, version: seenVersion } : changes);
 
 /** Deletes the caller's own draft (and its documents). */

@@ -1,14 +1,14 @@
 /**
- * Live changes from `GET /api/v1/events` (server-sent events, issue #10): one stream per browser tab, shared by
+ * Live changes from `GET /api/v1/events` (server-sent events): one stream per browser tab, shared by
  * every component that listens, opened while at least one listens. Read with fetch so the Bearer token travels in
  * the header like every call (EventSource cannot send headers, and a token in a URL ends up in logs). Reconnects
  * with backoff (1 s doubling to 30 s); after a reconnect every listener hears `resync`, since changes may have
  * been missed meanwhile. A 401 or an ended session stops the stream: the next ordinary call handles the session.
  */
+import type { RequestEvent } from '../../../contract/request-events.schema';
 import { API_BASE } from './api-client';
 import { readToken } from './token-storage';
 
-export interface RequestEvent { kind: 'created' | 'status' | 'message' | 'activity' | 'resync'; requestId: number | null }
 type Listener = (event: RequestEvent) => void;
 
 const listeners = new Set<Listener>();

@@ -1,5 +1,5 @@
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
-import type { RequestEvent } from './request-events';
+import type { RequestEvent } from '../../../contract/request-events.schema';
 import { useRequestEvents } from './use-request-events';
 
 /**

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { subscribeToRequestEvents, type RequestEvent } from './request-events';
+import type { RequestEvent } from '../../../contract/request-events.schema';
+import { subscribeToRequestEvents } from './request-events';
 
 /**
  * Calls `onChange` (at most once per `debounceMs`, trailing) when a live event concerns what the page shows:

@@ -25,16 +25,13 @@ export type DocumentRecord = Wire<typeof DocumentSchema>;
 /**
  * A request. The schema sends `requestType`, `certificateType` and `status` as plain strings (their OpenAPI text
  * stays as it is); the server only ever writes domain values there, so the UI narrows them to the domain's unions.
- * The schema adds the form fields of the other kinds by name at run time (from domain/request-kinds.ts), so their
- * names are not in its static type: the two the UI reads directly are named here. The related lists come with
- * `GET /requests/:id` only (contract RequestDetail).
+ * The form fields of every kind come typed from their declarations (domain/request-kinds.ts). The related lists come
+ * with `GET /requests/:id` only (contract RequestDetail).
  */
 export type RequestRecord = Omit<Wire<typeof RequestSchema>, 'requestType' | 'certificateType' | 'status'> & {
   requestType: RequestType;
   certificateType?: CertificateType | null;
   status: RequestStatus;
-  autoType?: string | null;
-  vehicleIdNumber?: string | null;
   documents?: DocumentRecord[];
   discussions?: Wire<typeof DiscussionRecord>[];
   claimHistory?: Wire<typeof ClaimHistoryRecord>[];

@@ -1,6 +1,6 @@
 import type { Reports, ReportsQuery } from '../../../../contract/reports.schema';
 import { api } from '../../lib/api-client';
-import type { RequestEvent } from '../../lib/request-events';
+import type { RequestEvent } from '../../../../contract/request-events.schema';
 
 export type { Reports, ReportsQuery };
 

@@ -4,6 +4,7 @@ import {
   INTERNAL_NOTES_MAX, MESSAGES, NO_POLICY_YEAR_REASON, parseUsDate, SIGNED_RELEASE_DATE_LABEL, signedReleaseDateError, STATUS,
   type RequestStatus,
 } from '../../../../../domain';
+import type { PatchRequestBody } from '../../../../../contract/request.schema';
 import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
 import { fieldId, TextField } from '../../../components/ui/form-field';
 import { commandRequest } from '../../../lib/request-api';
@@ -42,7 +43,7 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
   useEffect(() => setVerified(Boolean(request.verified)), [request.verified]);
   useEffect(() => setReleaseDate(officeDate(request.signedReleaseDate)), [request.signedReleaseDate]);
 
-  function run(changes: Record<string, unknown>, statusChanged: boolean) {
+  function run(changes: PatchRequestBody, statusChanged: boolean) {
     setRefusal(null);
     send({
       type: 'SUBMIT',

@@ -34,7 +34,7 @@ export function CertificateRequestPage() {
   const { loaded, created, markCreated } = useRequestFormSource(id, nav.cloneId);
   // A clone: a new draft with the form values, without documents, status or dates (and the source's subtype).
   const cloneFrom = loaded.status === 'ready' ? loaded.cloneFrom ?? null : null;
-  const initialValues = cloneFrom ? (cloneFrom as unknown as Record<string, unknown>) : prefill;
+  const initialValues = cloneFrom ?? prefill;
   const shownType = cloneFrom && isCertificateType(cloneFrom.certificateType) ? cloneFrom.certificateType : chosenType;
 
   const onCreated = (record: RequestRecord) => {

@@ -51,7 +51,7 @@ export function CredentialingFormPage() {
           {loaded.record?.requestNumber != null && <p className="request-meta">Request Number: {loaded.record.requestNumber}</p>}
           {loaded.record && <FormDiscussions record={loaded.record} isAdmin={user.isAdmin} />}
           <RequestForm key={loaded.key} kind={CREDENTIALING_KIND} createBody={{ requestType: 'credentialing' }} record={loaded.record}
-            user={user} initialValues={loaded.cloneFrom as Record<string, unknown> | undefined} cloneOf={loaded.cloneFrom?.id ?? null}
+            user={user} initialValues={loaded.cloneFrom} cloneOf={loaded.cloneFrom?.id ?? null}
             onCreated={onCreated} followUpOf={(values) => claimHistoryFollowUp(values, navigate)} />
         </>
       )}

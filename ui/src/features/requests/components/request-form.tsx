@@ -31,7 +31,7 @@ interface RequestFormProps {
   record: RequestRecord | null;
   user: User;
   /** values to start a new draft with (a clone, or a follow-up from another request) */
-  initialValues?: Record<string, unknown> | null;
+  initialValues?: RequestRecord | Readonly<Record<string, unknown>> | null;
   cloneOf?: number | null;
   onCreated: (record: RequestRecord) => void;
   /** the follow-up question the submit-success modal asks for these values (spec 1 §1), when one applies */

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMachine } from '@xstate/react';
 import { fromPromise, waitFor } from 'xstate';
-import { STATUS } from '../../../../../domain';
+import type { CreateRequestBody } from '../../../../../contract/request.schema';
+import { STATUS, type FormPayload } from '../../../../../domain';
 import { commandRequest, updateRequest } from '../../../lib/request-api';
 import type { RequestRecord } from '../../../types/api';
 import { createRequest } from '../api/create-request';
@@ -13,9 +14,9 @@ interface RequestDraftOptions {
   /** The version of the request as the page loaded it (undefined for a new form). */
   initialVersion?: number;
   /** The payload at the moment a call runs (so a queued save sends the latest form). */
-  payload: (mode: 'create' | 'update') => Record<string, unknown>;
+  payload: (mode: 'create' | 'update') => FormPayload;
   /** what the create call says besides the form: the type, subtype, clone source */
-  createBody: () => Record<string, unknown>;
+  createBody: () => Pick<CreateRequestBody, 'requestType' | 'certificateType' | 'cloneOf'>;
   onCreated: (record: RequestRecord) => void;
   onDone: () => void;
 }
@@ -45,7 +46,7 @@ export function useRequestDraft(options: RequestDraftOptions) {
   function saveCall(requestId: number | null): Promise<RequestRecord> {
     const { payload, createBody } = latest.current;
     return requestId == null
-      ? createRequest({ requestType: 'credentialing', ...createBody(), ...payload('create') })
+      ? createRequest({ ...createBody(), ...payload('create') })
       : updateRequest(requestId, payload('update'));
   }
 

@@ -14,5 +14,5 @@ export { formToPayload as valuesToPayload } from '../../../../../domain/request-
  * a follow-up's prefill), without the source's confirmations for its own documents (`perRequest`).
  */
 export const recordToValues = (
-  record: RequestRecord | Record<string, unknown> | null, kind: RequestKindDefinition, options: { startingNewDraft?: boolean } = {},
-): RequestFormValues => recordToKindForm(record as Record<string, unknown> | null, kind, { ...options, timeZone: officeTimeZone() });
+  record: RequestRecord | Readonly<Record<string, unknown>> | null, kind: RequestKindDefinition, options: { startingNewDraft?: boolean } = {},
+): RequestFormValues => recordToKindForm(record, kind, { ...options, timeZone: officeTimeZone() });
