@@ -49,7 +49,7 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/captcha-challenge': ['get'],
   '/api/v1/users': ['get', 'post'],
   '/api/v1/users/{id}': ['get', 'patch', 'put'],
-  // the administrators' desk (issue #9)
+  // the administrators' desk
   '/api/v1/search-requests': ['get'],
   '/api/v1/faqs': ['get', 'post'],
   '/api/v1/faqs/{id}': ['get', 'put', 'patch', 'delete'],
@@ -65,7 +65,7 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/export-requests': ['get', 'post'],
   '/api/v1/export-requests/{id}': ['get'],
   '/api/v1/export-requests/{id}/file': ['get'],
-  // requests that look after themselves (issue #10)
+  // requests that look after themselves
   '/api/v1/people/{id}': ['get', 'patch'],
   '/api/v1/events': ['get'],
   // the public check of an issued certificate or letter

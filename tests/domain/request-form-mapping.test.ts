@@ -1,5 +1,5 @@
 /**
- * Issue #19: one record ↔ form mapping, driven by a kind's field definitions (domain/request-form-mapping.ts), used by
+ * One record ↔ form mapping, driven by a kind's field definitions (domain/request-form-mapping.ts), used by
  * the UI's forms and the API's submit validation alike.
  */
 import { describe, expect, it } from 'vitest';

@@ -10,7 +10,7 @@ const OPTIONS = { longs: String, enums: String, bytes: String, defaults: false }
 
 /**
  * Writes a recorded history unless the file exists (then answers false): a saved history stands for the runs of the
- * code it was recorded on, so it is never replaced; a new shape gets a new file (issue #17 item 7).
+ * code it was recorded on, so it is never replaced; a new shape gets a new file.
  */
 export async function saveHistory(file: string, history: temporal.api.history.v1.IHistory): Promise<boolean> {
   const plain = History.toObject(History.fromObject(history as never), OPTIONS);

@@ -1,6 +1,6 @@
 /**
  * Records a history of every shape a request's workflow (and the small account-email and wake-up workflows) can take,
- * for tests/workflows/replay.test.ts (issue #17 item 7). Run by `npm run record:histories`; skipped in `npm test`.
+ * for tests/workflows/replay.test.ts. Run by `npm run record:histories`; skipped in `npm test`.
  *
  * Never overwrites: a file that exists is kept as it was recorded (it stands for the runs of its day), so a shape is
  * recorded once per workflow-code version. After a change guarded by a new `patched()` gate, raise SHAPE_VERSION and
@@ -85,7 +85,7 @@ describe.skipIf(!recording)('record a history of every workflow shape', () => {
     await record(requestWorkflowId(number), `${SHAPE_VERSION}-certificate-rental-approved`);
   });
 
-  it('a certificate approved, each command\'s reqId in the headers of the activities it caused (issue #21)', async () => {
+  it('a certificate approved, each command\'s reqId in the headers of the activities it caused', async () => {
     const id = await certificateDraft(h, employee, 'Rental');
     const number = await submit(employee, id);
     await decide(id, STATUS.approved);

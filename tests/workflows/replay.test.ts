@@ -17,7 +17,7 @@ import { REQUEST_CLOCKS_PATCH } from '../../workflows/request-clocks';
 const dir = path.join(import.meta.dirname, 'histories');
 
 /**
- * The shapes recorded by tests/workflows/record-histories.test.ts (issue #17 item 7) and what each history must
+ * The shapes recorded by tests/workflows/record-histories.test.ts and what each history must
  * hold: its workflow type (request workflow unless named), the updates it accepted, the activities it scheduled.
  */
 const LETTER_AND_EMAIL = ['renderEffectLetter', 'sendEffectEmail'];
@@ -36,7 +36,7 @@ const SHAPES: Record<string, { type?: string; updates?: string[]; activities?: s
   'v4-certificate-woken-by-policy-year-approved': { updates: ['submit', 'setStatus', 'wake'], activities: LETTER_AND_EMAIL },
   'v4-credentialing-discussions-continued-as-new': { updates: ['submit', 'discussionPosted'], continuedAsNew: true },
   'v4-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_AND_EMAIL, continuedFrom: true },
-  // Shape 5 (issue #18): the same commands, started with `shape: 5`.
+  // Shape 5: the same commands, started with `shape: 5`.
   'v5-certificate-approved-req-ids': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL, reqIds: true },
   'v5-certificate-rental-approved': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL },
   'v5-certificate-letter-of-intent': { updates: ['submit', 'setStatus'], activities: LETTER_AND_EMAIL },
@@ -47,7 +47,7 @@ const SHAPES: Record<string, { type?: string; updates?: string[]; activities?: s
   'v5-certificate-woken-by-policy-year-approved': { updates: ['submit', 'setStatus', 'wake'], activities: LETTER_AND_EMAIL },
   'v5-credentialing-discussions-continued-as-new': { updates: ['submit', 'discussionPosted'], continuedAsNew: true },
   'v5-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_AND_EMAIL, continuedFrom: true },
-  // Shape 6 (issue #18): the decision's letter and email in one activity.
+  // Shape 6: the decision's letter and email in one activity.
   'v6-certificate-approved-req-ids': { updates: ['submit', 'setStatus'], activities: LETTER_WITH_EMAIL, reqIds: true },
   'v6-certificate-rental-approved': { updates: ['submit', 'setStatus'], activities: LETTER_WITH_EMAIL },
   'v6-certificate-letter-of-intent': { updates: ['submit', 'setStatus'], activities: LETTER_WITH_EMAIL },
@@ -186,7 +186,7 @@ describe('replay of saved request workflow histories', async () => {
   });
 
   /**
-   * Issue #21: every activity a command caused carries that command's reqId (the HTTP call's), the approval's status
+   * Every activity a command caused carries that command's reqId (the HTTP call's), the approval's status
    * write, letter and email included although the main loop carries the effects out; each command has its own id.
    */
   function expectReqIdsFollowCommands(events: Awaited<ReturnType<typeof loadHistory>>['events'] & object, file: string) {

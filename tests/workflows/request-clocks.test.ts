@@ -1,5 +1,5 @@
 /**
- * The request's own clocks (issue #10) on the real dev server, PostgreSQL and SMTP sink, with every day compressed
+ * The request's own clocks on the real dev server, PostgreSQL and SMTP sink, with every day compressed
  * to 2 s (CLOCK_DAY_SECONDS): reminders after 1 and 2 business days, auto-close after 3, escalation after 2, the
  * signed release valid 180 (compressed) days. Each clock is asserted as the requester or the office notices it: the
  * email in the sink, the audit row, the status; and never before it is due.
