@@ -8,9 +8,9 @@ import { verificationBlockHtml, type VerificationMark } from './verification-blo
 
 export interface CertificateData {
   requestNumber: number;
-  /** the office's day of issue, `yyyy-mm-dd` (snapshots taken before issue #22: the ISO instant) */
+  /** the office's day of issue, `yyyy-mm-dd` (older snapshots: the ISO instant) */
   issuedOn: string;
-  /** the office's time zone the dates print in (absent in snapshots taken before issue #22) */
+  /** the office's time zone the dates print in (absent in older snapshots) */
   timeZone?: string;
   certificateType: string;
   /** "Auto Liability: Rental" and the like */

@@ -13,7 +13,7 @@
  *
  * A print that does not finish within `printTimeoutMs` (a hung Chromium: its page never answers, while the
  * activity's heartbeat keeps going) kills that lane's browser, frees the lane and fails the letter with a
- * retryable error: the activity's retry prints it in a new browser (issue #17 item 4). Each lane's browser is
+ * retryable error: the activity's retry prints it in a new browser. Each lane's browser is
  * started with `launchServer` for that reason: its process can be killed outright, where `browser.close()` waits
  * for an answer a hung browser never gives.
  */

@@ -7,9 +7,9 @@ export interface LetterClaim { claimNumber: string; reportDate: string; involvem
 
 export interface CredentialingLetterData {
   requestNumber: number;
-  /** the office's day of issue, `yyyy-mm-dd` (snapshots taken before issue #22: the ISO instant) */
+  /** the office's day of issue, `yyyy-mm-dd` (older snapshots: the ISO instant) */
   issuedOn: string;
-  /** the office's time zone the dates print in (absent in snapshots taken before issue #22) */
+  /** the office's time zone the dates print in (absent in older snapshots) */
   timeZone?: string;
   clinicianName: string;
   birthDate?: string | null;

@@ -35,7 +35,7 @@ export function renderLetterDocument(letter: LetterDocument | CredentialingLette
 
 /**
  * Launches the renderer's browsers at worker start and prints a sample letter on each (fonts and print path
- * loaded), so the first real letter after a start does not wait seconds for Chromium (issue #11: ≤ 2 s).
+ * loaded), so the first real letter after a start does not wait seconds for Chromium (a letter is printed within 2 s).
  */
 export function prelaunchLetterRenderer(renderer: { warmUp(html: string): Promise<void> }): Promise<void> {
   return renderer.warmUp(renderLetterDocument({

@@ -1,5 +1,5 @@
 /**
- * Abuse limits (issue #16 item 5), against the real PostgreSQL: sign-in limits that two API processes share, that see
+ * Abuse limits, against the real PostgreSQL: sign-in limits that two API processes share, that see
  * the client behind a trusted proxy and that never keep the owner's own browser out; the upload check made before a
  * byte is read; per-user quotas with clear 429s; uploads no document took up removed after a day.
  */

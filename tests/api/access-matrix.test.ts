@@ -1,5 +1,5 @@
 /**
- * The access matrix (issue #16 item 9): every route and method of the API × every kind of caller, with the answer
+ * The access matrix: every route and method of the API × every kind of caller, with the answer
  * the table says. "allowed" means the access rule let the call through: any answer but 401 and 403 (the call itself
  * may still be refused later, e.g. 400 for its body; tests/support/route-calls.ts makes it so where it would change
  * something) and never a 5xx. The table must name exactly the routes the OpenAPI document lists: a new route fails

@@ -1,5 +1,5 @@
 /**
- * Accounts (issue #8) on real PostgreSQL, Temporal and the SMTP sink: argon2id hashes and the upgrade of old ones,
+ * Accounts on real PostgreSQL, Temporal and the SMTP sink: argon2id hashes and the upgrade of old ones,
  * JWT pinning (alg none, wrong audience), logout revocation, deactivated users, the server-side hold of expired and
  * must-change users, change password messages, forgot/reset with a single-use expiring emailed link, headers.
  */

@@ -1,5 +1,5 @@
 /**
- * The administrators' desk (issue #9) through the API: search, FAQs, policies, email templates, CS-STARS upload,
+ * The administrators' desk through the API: search, FAQs, policies, email templates, CS-STARS upload,
  * claim history and the letter's claim table, export. Every rule and message of spec 1 §5 and spec 2 §8.3.
  */
 import ExcelJS from 'exceljs';
@@ -366,7 +366,7 @@ describe('export-requests', () => {
   });
 });
 
-/** The snapshot's document of a claim history request is the credentialing letter (a union since issue #6). */
+/** The snapshot's document of a claim history request is the credentialing letter (one kind of LetterDocument). */
 function asCredentialingLetter(letter: LetterDocument | null) {
   if (letter?.kind !== 'credentialing-letter') throw new Error(`expected a credentialing letter, got ${letter?.kind}`);
   return letter;

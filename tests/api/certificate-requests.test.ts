@@ -79,7 +79,7 @@ async function submitErrors(id: number) {
   return validateRequestOfKind(row.requestType, row.certificateType, formOf(row), { isExternal: false, today: '2026-11-26', documentCount: 1 });
 }
 
-describe('event and rental times; the Supervisor role (issue #22 items 6, 7)', () => {
+describe('event and rental times; the Supervisor role', () => {
   it('stores times on the half hour and returns them; a time off the half hour or a one-day period ending early is refused', async () => {
     const id = await certificateDraft(h, employee, 'Event', { eventStartTime: '09:15' });
     const off = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL away (issue #17 item 5): calls answer 503 in the spec's shape within seconds (a browser or client tries
+ * PostgreSQL away: calls answer 503 in the spec's shape within seconds (a browser or client tries
  * again), never a 500 or a hang, and the same calls work again once the database is back, without a restart. The
  * database is made unreachable the way an outage looks to the API: no new connections, the open ones cut.
  */

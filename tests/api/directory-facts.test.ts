@@ -1,5 +1,5 @@
 /**
- * The directory's facts on a request (issue #22 item 15; spec 1 §3 "Clinician or person: … hireDate,
+ * The directory's facts on a request (spec 1 §3 "Clinician or person: … hireDate,
  * employmentStatus (A active, T terminated), terminationDate"): a request naming a person by employee id carries their
  * hire date, employment status and termination date as the directory had them at the save. Administrators see them;
  * requesters never do (the directory's dates are for administrators), nor may they list by them.

@@ -1,4 +1,4 @@
-/** PATCH /api/v1/documents/:id (issue #7): administrators rename and redescribe; a duplicate name is refused. */
+/** PATCH /api/v1/documents/:id: administrators rename and redescribe; a duplicate name is refused. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';

@@ -1,5 +1,5 @@
 /**
- * Issue #7 on the API: documents (filename and description required, the attach flag is the administrators',
+ * Through the API: documents (filename and description required, the attach flag is the administrators',
  * requesters cannot remove what an administrator added or the portal generated, nothing changes once the request
  * is finished, every change audited) and the administrators' in-place edit (same rules as the form, one audit row
  * naming the changed fields, refused on finished requests; internal notes never reach requesters).

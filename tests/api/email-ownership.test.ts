@@ -1,5 +1,5 @@
 /**
- * Proven email ownership (issue #16 items 1, 2): nobody becomes an administrator, or reads someone else's request, by
+ * Proven email ownership: nobody becomes an administrator, or reads someone else's request, by
  * typing an email address. Real PostgreSQL, the Temporal dev server with a worker (the account-email workflow) and
  * the SMTP sink: the confirmation link is the one that arrives by email.
  */
@@ -46,7 +46,7 @@ async function addAdmin(email: string) {
   return res.body.id as number;
 }
 
-describe('the attacks of issue #16', () => {
+describe('an address typed but never proven', () => {
   it('changing one\'s own email grants nothing until the link sent to the new address is used', async () => {
     const boss = `pat.boss.${stamp}@partner.example`;
     const attackerEmail = `attacker.${stamp}@hospital.example`;

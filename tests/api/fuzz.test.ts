@@ -1,5 +1,5 @@
 /**
- * A seeded fuzz of every route's body, query and path parameters (issue #16 item 9): at least 200 cases a route
+ * A seeded fuzz of every route's body, query and path parameters: at least 200 cases a route
  * (FUZZ_CASES raises it; FUZZ_SEED replays a run), sent as an administrator (the widest rights) and as an external
  * requester, half each. Every answer must be below 500, and every refused call (4xx) must leave the database as it
  * was: a counter of committed row changes in the tables users see is read around each case.

@@ -1,5 +1,5 @@
 /**
- * What the fuzz test (tests/api/fuzz.test.ts) found, kept as plain regression tests (issue #16 item 9): a body can set
+ * What the fuzz test (tests/api/fuzz.test.ts) found, kept as plain regression tests: a body can set
  * only the fields its schema names (an external requester once made themself internal through their own profile),
  * and input PostgreSQL cannot store is a 400 in the spec's shape, not a 500.
  */

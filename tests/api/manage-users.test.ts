@@ -1,4 +1,4 @@
-/** Manage Administrative Users and Manage External Users (issue #8, spec 2 §7.11) against real PostgreSQL. */
+/** Manage Administrative Users and Manage External Users (spec 2 §7.11) against real PostgreSQL. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserSchema } from '../../db/entities';
 import { hashPassword } from '../../db/password-hash';
@@ -131,7 +131,7 @@ describe('Edit Profile and Edit External Requester (PATCH users/:id)', () => {
     const user = (await call(h, admin, 'GET', `/api/v1/search-registrants?email=${encodeURIComponent(email)}`)).body[0];
     const res = await call(h, admin, 'PATCH', `/api/v1/users/${user.id}`, { firstName: 'Edited', phone: '503-555-0123', email: ` NEW-${email.toUpperCase()} ` });
     expect(res.status).toBe(200);
-    // The new address waits for its confirmation link (issue #16): the old one stays in force until then.
+    // The new address waits for its confirmation link: the old one stays in force until then.
     expect(res.body).toMatchObject({ firstName: 'Edited', email, pendingEmail: `new-${email}` });
     await login(h, email, 'Edited-Pass1');
   });

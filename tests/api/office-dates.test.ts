@@ -1,5 +1,5 @@
 /**
- * The office's days across the API (issue #22 item 1), with the process in UTC and in Pacific time: a request
+ * The office's days across the API, with the process in UTC and in Pacific time: a request
  * submitted at 23:30 in Portland is found by a search for that day, exported with that day, counted in that day's
  * Today, and a certificate approved then is dated that day and covered by the policy year in force that day.
  */

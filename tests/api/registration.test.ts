@@ -1,4 +1,4 @@
-/** Registration of external requesters (issue #8): captcha required and single use, every rule and message, clean-up. */
+/** Registration of external requesters: captcha required and single use, every rule and message, clean-up. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';

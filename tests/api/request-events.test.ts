@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/events (issue #10 item 6) over a real socket: each signed-in user hears of the requests they may see
+ * GET /api/v1/events over a real socket: each signed-in user hears of the requests they may see
  * (an administrator all; a requester their own), ids only, whoever made the change; a stream ends with its session.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

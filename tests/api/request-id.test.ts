@@ -1,5 +1,5 @@
 /**
- * Each HTTP call's id (issue #21 item 4): answered as `x-request-id`, in the API's JSON log lines as `reqId`, and
+ * Each HTTP call's id: answered as `x-request-id`, in the API's JSON log lines as `reqId`, and
  * the context the Temporal client's interceptor reads (temporal/command-context.ts) while the handler awaits. An id sent
  * in `x-request-id` is believed only from a proxy TRUST_PROXY names. The id's path into the workflow and its
  * activities is proven on recorded histories (replay.test.ts) and in the production shape's logs.

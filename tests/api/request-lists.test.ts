@@ -1,5 +1,5 @@
 /**
- * Lists at a year's volume (issue #11): the admin dashboard answers pages and counts computed by the database, the
+ * Lists at a year's volume: the admin dashboard answers pages and counts computed by the database, the
  * request list filters by the dashboard's request-type label, and both keep the caller's visibility.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

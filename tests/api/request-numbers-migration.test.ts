@@ -1,4 +1,4 @@
-/** The certificates migration numbers the drafts an older release left without a number (issue #6 item 5). */
+/** The certificates migration numbers the drafts an older release left without a number. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';

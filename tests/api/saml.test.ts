@@ -41,7 +41,7 @@ const employee = (over: Partial<AssertedPerson> = {}): AssertedPerson => {
   return { employeeId: `7${parseInt(id, 16) % 100000}`, email: `pat.${id}@ohsu.example`, firstName: 'Pat', lastName: `Rivera${id}`, affiliation: ['employee'], ...over };
 };
 
-/** The browser's cookie from its last GET of the login route (the SAML request bound to it, issue #16). */
+/** The browser's cookie from its last GET of the login route (the SAML request is bound to it). */
 let jar = '';
 
 /** What the browser does on the login button: GET the login route; the IdP receives our AuthnRequest. */

@@ -1,4 +1,4 @@
-/** The security log (issue #16 item 8) and the people directory by role (item 6), against real PostgreSQL. */
+/** The security log and the people directory by role, against real PostgreSQL. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimsCsv } from '../../bench/generate-cs-stars';
 import { PasswordResetSchema } from '../../db/entities';
@@ -115,7 +115,7 @@ describe('GET /api/v1/security-log', () => {
   });
 });
 
-describe('people directory by role (issue #16 item 6)', () => {
+describe('people directory by role', () => {
   it('internal requesters see names, email, title and work phone; administrators everything; external users nothing', async () => {
     const employee = await loginEmployee(h);
     const seen = await call(h, employee, 'GET', '/api/v1/people?employeeId=400100');

@@ -1,5 +1,5 @@
 /**
- * `GET collection/{id}` on every resource that lists, and `GET users` (issue #22 item 13; spec 2 §7.1 "single record",
+ * `GET collection/{id}` on every resource that lists, and `GET users` (spec 2 §7.1 "single record",
  * §7.11 "find and get via users"): the record the list shows, under the list's access rule, 404 in the spec's shape.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Stale letters (issue #10 item 5) through the API: which CS-STARS uploads flag an issued claim-history letter
+ * Stale letters through the API: which CS-STARS uploads flag an issued claim-history letter
  * "Letter may be out of date" (a claim of the clinician, matched by last and first name as the claim search does,
  * reported within the request's dates, added or changed), with one audit row per flagged request; what leaves it
  * alone (another person, outside the dates, no letter, a re-upload of the same file, a refused file); who sees it.

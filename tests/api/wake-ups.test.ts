@@ -1,5 +1,5 @@
 /**
- * Requests that wake by themselves (issue #10 items 2 and 3), on the real worker, Temporal dev server and SMTP sink:
+ * Requests that wake by themselves, on the real worker, Temporal dev server and SMTP sink:
  * a policy year that covers a waiting request's dates, or a directory record that shows its clinician active, sends
  * the request back to Submitted through its workflow, with one audit row and one email to the administrators'
  * mailbox, however often the wake-up is triggered. A change the API never passed on is caught by the sweep.
@@ -130,7 +130,7 @@ describe('Pending Employment wakes by itself', () => {
   it('matches by the employee id the clinician search recorded first: a person who only shares the email does not wake it', async () => {
     const named = await directoryPerson('W7021', 'T');
     const namesake = await directoryPerson('W7022', 'T');
-    // The claim history form records the picked clinician's employee id with the email (issue #22 item 2).
+    // The claim history form records the picked clinician's employee id with the email.
     const waiting = await waitingRequest(STATUS.pendingEmployment, { employeeId: 'W7021', email: 'w7022@hospital.example' });
     const byEmailOnly = await waitingRequest(STATUS.pendingEmployment, { email: 'w7022@hospital.example' });
 

@@ -1,4 +1,4 @@
-/** Issue #7 rules in domain/: who removes which document, when documents and fields change, the audit texts. */
+/** Document and edit rules in domain/: who removes which document, when documents and fields change, the audit texts. */
 import { describe, expect, it } from 'vitest';
 import {
   adminMayEditFields, ALL_STATUSES, changedFieldLabels, documentsEditable, fieldEditAuditText, letterEmailTemplateFor,

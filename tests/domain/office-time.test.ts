@@ -1,5 +1,5 @@
 /**
- * Dates as the office reads them (issue #22 item 1): the same assertions with the process in UTC and in Pacific
+ * Dates as the office reads them: the same assertions with the process in UTC and in Pacific
  * time, at 23:30 in the office, when the UTC day is already the next one. Going back to a UTC day (or to the
  * process's own zone) fails here.
  */

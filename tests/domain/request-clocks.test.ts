@@ -1,5 +1,5 @@
 /**
- * The business calendar and the clock policy (issue #10): when reminders, escalation, auto-close and the signed
+ * The business calendar and the clock policy: when reminders, escalation, auto-close and the signed
  * release's expiry fall due, on the real calendar (weekends, office hours, holidays, DST) and compressed for tests.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** The wake-up rules (issue #10 items 2 and 3) and the lifecycle's WAKE event, as pure functions. */
+/** The wake-up rules and the lifecycle's WAKE event, as pure functions. */
 import { describe, expect, it } from 'vitest';
 import { seedPolicyYears } from '../../db/seed-data';
 import {
@@ -96,7 +96,7 @@ describe('the clinician in the directory', () => {
   });
 });
 
-describe('no certificate without coverage (issue #22 item 14)', () => {
+describe('no certificate without coverage', () => {
   const years = [year(2024), year(2025)];
   const event = (from: string, to: string) => ({ requestType: 'certificate' as const, certificateType: 'Event', eventStartDate: `${from}T11:00:00.000Z`, eventEndDate: `${to}T11:00:00.000Z` });
   it('refuses issuing when a day of the period lies outside every policy year, for both approvals', () => {

@@ -1,5 +1,5 @@
 /**
- * The account screens of issue #8 at 768 px (spec 2 §9.1): login, registration, forgot and reset password, change
+ * The account screens at 768 px (spec 2 §9.1): login, registration, forgot and reset password, change
  * password, Manage Administrative Users and Manage External Users. None scrolls sideways, each passes axe, and each is
  * photographed (test-results/screenshots/accounts768-*.png) to be looked at.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #9 in Chromium: every Manage screen of the desk and Search, as an administrator uses them; a 100,000-row
+ * In Chromium: every Manage screen of the administrators' desk and Search, as an administrator uses them; a 100,000-row
  * CS-STARS CSV uploads with progress; an export is read back with exceljs; a credentialing letter lists two linked
  * claims. Screenshots (1280 and 768 px wide) go to test-results/screenshots/desk-* (git-ignored); axe checks every
  * page and the dialogs (tests/support/portal-browser.ts).
@@ -265,7 +265,7 @@ describe("the administrators' desk in Chromium", () => {
     await page.locator('input[name="dateFrom"]').fill('');
     await page.locator('input[name="dateTo"]').fill('');
     await page.locator('select[name="filterByType"]').selectOption('Claim History and Insurance Verification');
-    // The browser downloads the xlsx by itself once it is written (spec 2 §7.11; issue #22 item 12).
+    // The browser downloads the xlsx by itself once it is written (spec 2 §7.11).
     const [file] = await Promise.all([
       page.waitForEvent('download', { timeout: 30_000 }),
       page.getByRole('button', { name: 'Export', exact: true }).click(),

@@ -1,5 +1,5 @@
 /**
- * Issue #22 items 3 and 4, in Chromium with axe, at 1280 and 768 px:
+ * Admin Edit in place and administrators' own drafts, in Chromium with axe, at 1280 and 768 px:
  * - Admin Edit of a certificate happens in place on its view page (spec 1 §2: "Admin Edit opens an in-place edit
  *   form with Save and cancel"): nothing is saved while the administrator pauses (no autosave, no audit row), Cancel
  *   discards, Save shows Save Successful and writes one "Field Edit" row naming the changed field. Not offered once

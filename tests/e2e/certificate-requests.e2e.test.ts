@@ -1,5 +1,5 @@
 /**
- * Issue #6 in Chromium on the whole portal: an internal requester fills a rental, an event and a contracts/lease
+ * Certificates in Chromium on the whole portal: an internal requester fills a rental, an event and a contracts/lease
  * certificate (picking people from the directory), the external requester a Clinician certificate; the
  * administrator approves them (contracts/lease with a Letter of Intent) and each requester gets the PDF by email.
  * axe checks every page (tests/support/portal-browser.ts). Screenshots: test-results/screenshots/certificate-*.png.
@@ -79,7 +79,7 @@ async function saveAndReadNumber(): Promise<string> {
 }
 
 /**
- * Submits, reads the submit-success modal (spec 1 §2, after every submit; issue #22 item 8): it names the request's
+ * Submits, reads the submit-success modal (spec 1 §2, after every submit): it names the request's
  * number and, with no follow-up question for this kind, offers OK, which leads to the dashboard.
  */
 async function submitAndExpectDashboard() {

@@ -1,5 +1,6 @@
 /**
- * Issue #2 steps 3–8 in a real browser (Chromium through playwright-core) against the whole portal on real parts.
+ * A claim history request from sign-in to the requester's downloaded letter, in a real browser (Chromium through
+ * playwright-core) against the whole portal on real parts.
  * Screenshots go to test-results/screenshots (git-ignored); axe checks every page (tests/support/portal-browser.ts).
  */
 import { readFileSync } from 'node:fs';
@@ -72,7 +73,7 @@ describe('a claim history request from the requester to the administrator and ba
     await page.locator('input[name="dateTo"]').fill('12/31/2024');
     await page.locator('select[name="providerType"]').selectOption('Current Employee/Fellow/Resident');
     await page.locator('select[name="reason"]').selectOption('Future employment');
-    // The Authorization section's confirmation (the definition's, since issue #22 item 2), required like the rest.
+    // The Authorization section's confirmation (from the kind's definition), required like the rest.
     expect(await page.locator('#field-releaseAuthorized-error').innerText()).toBe(MESSAGES.required);
     await page.locator('input[name="releaseAuthorized"]').check();
     // External requesters type the clinician themselves: no directory search.
@@ -189,7 +190,7 @@ describe('a claim history request from the requester to the administrator and ba
   });
 });
 
-describe('an internal requester fills the claim history form from its definition (issue #22 item 2)', () => {
+describe('an internal requester fills the claim history form from its definition', () => {
   const authorization = fieldsOf(CREDENTIALING_KIND).find((f) => f.name === 'releaseAuthorized')!;
 
   it('shows the definition\'s sections and labels, Add Clinician among them', async () => {

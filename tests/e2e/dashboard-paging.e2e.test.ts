@@ -1,5 +1,5 @@
 /**
- * Issue #11: the dashboards show one page of 15 rows per table, with counts from the server and a pager that works
+ * The dashboards show one page of 15 rows per table, with counts from the server and a pager that works
  * from the keyboard. A requester of their own (so the counts are known) with 31 drafts: Next shows rows 16–30 in the
  * server's order, the focus stays on the pager, axe stays clean, and at 768 px nothing scrolls sideways. Deleting a
  * draft refreshes the page and the count. The administrator's Filter By Request Type goes to the server.

@@ -1,5 +1,5 @@
 /**
- * Issue #7 item 1 in Chromium: a requester and an administrator hold a two-message thread on a submitted request;
+ * Discussions in Chromium: a requester and an administrator hold a two-message thread on a submitted request;
  * the requester sees it above the view page; the administrator's reply emails the requester; once the request is
  * closed the thread takes no new messages. axe checks every page and the dialogs (tests/support/portal-browser.ts).
  */

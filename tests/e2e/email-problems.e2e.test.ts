@@ -1,5 +1,5 @@
 /**
- * Issue #17 item 3 in Chromium: an email the mail server refused shows on the administrators' dashboard as a count
+ * Emails not sent, in Chromium: an email the mail server refused shows on the administrators' dashboard as a count
  * with a link; Emails Not Sent lists it with its request, recipient and reason; selecting it and pressing Send again
  * queues it, the mail arrives, and the row leaves the list. Keyboard, axe at 1280 and 768 px, screenshots.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #22 item 5: the request forms carry a help line that links to the FAQs and gives the risk-management phone
+ * The request forms carry a help line that links to the FAQs and gives the risk-management phone
  * number the portal is configured with (spec 1 §1 "{phone} appears in help lines"; spec 1 §2 "A help line links to
  * FAQs on certificate requests"). At 768 px, by keyboard, axe-clean. Screenshots: test-results/screenshots/help-line-*.png.
  * The link opens the requesters' FAQs for everyone: an administrator filling a form of their own needs those, not the

@@ -1,5 +1,5 @@
 /**
- * Issue #10 item 6 in Chromium: dashboards follow changes without a reload. An administrator's dashboard open in
+ * Live dashboards in Chromium: dashboards follow changes without a reload. An administrator's dashboard open in
  * one window shows a request a requester submits in another (another user, another browser context) within 2 s;
  * the requester's dashboard shows the office's status change the same way. axe checks the pages.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #8 in Chromium: an administrator adds an administrator, cannot remove themself, removes the new one after
+ * Manage users in Chromium: an administrator adds an administrator, cannot remove themself, removes the new one after
  * the confirmation; searches external users (messages of spec 2 §8.3) and deactivates one, who then sees
  * `User account has been deactivated.` at sign-in; reactivation lets them back in. Every page is scanned by axe.
  */

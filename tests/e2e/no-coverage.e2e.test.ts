@@ -1,5 +1,5 @@
 /**
- * No certificate without coverage (issue #22 item 14), as an administrator meets it in Chromium with axe, at 1280 and
+ * No certificate without coverage, as an administrator meets it in Chromium with axe, at 1280 and
  * 768 px: approving an Event certificate whose dates no policy year covers is refused with a message naming the dates;
  * nothing changes; one press on "Set to Pending New Policy Year" parks the request instead. Keyboard only.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #22 item 1 as an administrator meets it: a browser far from Portland (Tokyo, where 23:30 in Portland is
+ * The office's days as an administrator meets them: a browser far from Portland (Tokyo, where 23:30 in Portland is
  * already the afternoon of the next day, as it is in UTC) shows the office's day and clock: Search Submission History
  * finds a request submitted at 23:30 by that day and lists it with that day; its audit tab shows 11:30 PM that day.
  * At 768 px, by keyboard, axe-clean. Screenshots: test-results/screenshots/office-dates-*.png.

@@ -1,5 +1,5 @@
 /**
- * Issue #8 in Chromium: a user who forgot the password resets it from the emailed link and signs in; an external
+ * Passwords in Chromium: a user who forgot the password resets it from the emailed link and signs in; an external
  * user changes the password; an expired user is held on the password page with its heading; logout ends the token.
  * Every page is scanned by axe (tests/support/portal-browser.ts).
  */

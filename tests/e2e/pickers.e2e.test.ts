@@ -1,5 +1,5 @@
 /**
- * Issue #22 items 6 and 7 in Chromium, as an internal requester meets them: an event's period picked on one calendar
+ * The pickers in Chromium, as an internal requester meets them: an event's period picked on one calendar
  * (spec 1 §4: the first click sets the start, the second the end; by mouse and by keyboard) with times in 30-minute
  * steps (spec 2 §9.1); a rental's person corrected in the person edit modal and made a Supervisor, and a person not
  * in the directory added through Add New. axe checks every page and dialog; screenshots at 1280 and 768 px:

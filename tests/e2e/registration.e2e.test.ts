@@ -1,5 +1,5 @@
 /**
- * Issue #8 in Chromium: a new hospital user registers (the ALTCHA widget solves its proof of work; Register stays
+ * Registration in Chromium: a new hospital user registers (the ALTCHA widget solves its proof of work; Register stays
  * disabled until then), signs in, changes the password; a second registration with the same email (any case)
  * hears the duplicate message with the reset-password link. Every page is scanned by axe.
  */
@@ -73,7 +73,7 @@ describe('registration', () => {
     await portal.shot('registered');
   });
 
-  it('until the emailed link is used, the dashboard asks to confirm the address; the link confirms it (issue #16)', async () => {
+  it('until the emailed link is used, the dashboard asks to confirm the address; the link confirms it', async () => {
     const email = newEmail('confirm');
     await registerByApi(email);
     page = await portal.openAs({ email });

@@ -1,5 +1,5 @@
 /**
- * Issue #16 item 8 in Chromium: an administrator opens Security Log from the Manage menu with the keyboard, sees
+ * The security log in Chromium: an administrator opens Security Log from the Manage menu with the keyboard, sees
  * their own sign-in and an admin-list change, filters by kind and by a day with nothing ("No entries."), pages,
  * and reads the page at 1280 and 768 px. Every state is scanned by axe; screenshots in test-results/screenshots.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #5 points 9 (UI) and 10 in Chromium: the 404 page for everybody, what a failed re-authentication does to
+ * Sessions and error pages in Chromium: the 404 page for everybody, what a failed re-authentication does to
  * the stored token (spec 2 §8.1), the 403 page, keyboard use, and the axe harness itself. Every page opened here
  * is also scanned by axe (tests/support/portal-browser.ts).
  */

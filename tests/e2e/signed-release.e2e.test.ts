@@ -1,5 +1,5 @@
 /**
- * Issue #10 item 4 in Chromium, 768 px wide: the administrator records the signed release date in Manage Request
+ * The signed release date in Chromium, 768 px wide: the administrator records the signed release date in Manage Request
  * when verifying a claim history request. A date in the future is refused at the field; a valid one is saved through
  * the workflow (audit row) and shown again after a reload. Every page is scanned by axe.
  */

@@ -1,5 +1,5 @@
 /**
- * Stale letters (issue #10 item 5) in Chromium: a CS-STARS export with a new claim of a clinician whose claim-history
+ * Stale letters in Chromium: a CS-STARS export with a new claim of a clinician whose claim-history
  * letter was issued is uploaded; the admin dashboard lists the request under
  * "Letters that may be out of date" with the badge, and the request page explains it. Keyboard only from the
  * dashboard to the request; axe checks every page; screenshots at 1280 and 768 px (test-results/screenshots/stale-*).

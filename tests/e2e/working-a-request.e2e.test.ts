@@ -1,5 +1,5 @@
 /**
- * Issue #7 "Done means", in Chromium: a requester and an administrator hold a two-message thread on a submitted
+ * Working a request in Chromium: a requester and an administrator hold a two-message thread on a submitted
  * request; the administrator sends Additional Information Needed by hand, adds a document flagged for the approval
  * email (and renames it in the Edit dialog), edits a field in place, approves; the approval email (read from the
  * SMTP sink) carries the generated PDF and the flagged document; the audit tab shows every step; the thread is

@@ -1,5 +1,5 @@
 /**
- * The admin list from the command line (issue #21 item 3): `npm run admin -- add|remove|list` against the portal's
+ * The admin list from the command line: `npm run admin -- add|remove|list` against the portal's
  * database makes a university member an administrator on their next call, and takes it away the same way.
  */
 import { execFile } from 'node:child_process';

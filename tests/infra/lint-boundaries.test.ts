@@ -208,7 +208,7 @@ describe('UI boundaries (ESLint): contract types, a package allow-list, features
   });
 });
 
-describe('typed writes (issue #19 item 3)', () => {
+describe('typed writes', () => {
   const syntaxErrors = async (code: string) => {
     const [result] = await eslint.lintText(code, { filePath: 'api/services/x.ts' });
     return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);

@@ -1,5 +1,5 @@
 /**
- * A newcomer's path (issue #20): `npm start` on a machine where no PostgreSQL answers brings the whole portal up on
+ * A newcomer's path: `npm start` on a machine where no PostgreSQL answers brings the whole portal up on
  * an embedded PostgreSQL with its cluster under DATA_DIR/postgres, keeps it between starts, and stops it with
  * everything else. Every port is a free one, so the test runs beside a developer's own `npm start`.
  */

@@ -1,5 +1,5 @@
 /**
- * The production shape (issue #21 item 2), as users and operators meet it: the compiled portal (dist/) with NODE_ENV=production on
+ * The production shape, as users and operators meet it: the compiled portal (dist/) with NODE_ENV=production on
  * the real Temporal server, two APIs and two workers behind the reverse proxy, the portal on a least-privilege role.
  *   - a request created through one API is submitted through the other and approved through the first, with its
  *     confirmation and approval emails (the letter attached);

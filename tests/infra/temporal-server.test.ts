@@ -1,5 +1,5 @@
 /**
- * The real Temporal server on PostgreSQL (issue #21 item 1), not the dev server: built once, its role and two
+ * The real Temporal server on PostgreSQL, not the dev server: built once, its role and two
  * databases apart from the portal's, schemas set up by Temporal's SQL tool, the namespace and the search attributes
  * registered. A request then runs on it as users see it: submitted, approved, the approval email with its letter in
  * the mailbox; operators find it by RequestNumber (SQL visibility); and the server's own metrics answer.

@@ -1,5 +1,5 @@
 /**
- * Issue #11 target 4: the JavaScript a browser must load before the first screen (the entry chunk and its static
+ * The first screen's weight: the JavaScript a browser must load before the first screen (the entry chunk and its static
  * imports, read from Vite's manifest) stays within 150 KiB gzip with every screen built. The screens are split by
  * route (ui/src/app/lazy-page.ts); a static import of a heavy screen from the shell pulls it back into the entry
  * and fails here. The UI is built into a temporary folder, so ui/dist (served by the e2e tests) is left alone.

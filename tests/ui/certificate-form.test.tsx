@@ -1,5 +1,5 @@
 /**
- * The certificate request form in jsdom, no server (issue #19 item 6): an external requester's Clinician
+ * The certificate request form in jsdom, no server: an external requester's Clinician
  * certificate, from the spec's messages to the create and submit calls and the success modal.
  */
 import { screen, within } from '@testing-library/react';

@@ -1,5 +1,5 @@
 /**
- * The claim history request form in jsdom, no server (issue #19 item 6): the kind's messages at Submit, the API's
+ * The claim history request form in jsdom, no server: the kind's messages at Submit, the API's
  * field messages under their fields, and the submit command's body.
  */
 import { screen, waitFor, within } from '@testing-library/react';

@@ -1,5 +1,5 @@
 /**
- * The requester's and the administrator's dashboards in jsdom, no server (issue #19 item 6): rows from canned
+ * The requester's and the administrator's dashboards in jsdom, no server: rows from canned
  * answers, paging, and a live event that reloads what the screen shows (and nothing when no event comes).
  */
 import { screen, waitFor, within } from '@testing-library/react';

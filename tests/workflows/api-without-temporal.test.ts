@@ -1,5 +1,5 @@
 /**
- * The API starts without Temporal and reconnects by itself (issue #17 item 5, issue #21 item 4): sign-in, lists and
+ * The API starts without Temporal and reconnects by itself: sign-in, lists and
  * reads answer; readiness says Temporal is down without failing; a submit answers 503 in the spec's shape and keeps
  * the draft; once Temporal and a worker are up, the same submit goes through, with no restart of the API.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #6 on real parts: an approved certificate request gets its Certificate of Insurance (or, approved with a
+ * On real parts: an approved certificate request gets its Certificate of Insurance (or, approved with a
  * Letter of Intent, the letter) printed by Chromium from the right template, stored as a document of the request
  * and emailed with the certificate approval templates.
  */
@@ -50,7 +50,7 @@ async function submitAndDecide(subtype: string, status: string, verified = false
 
 describe('the certificate is issued by the request workflow', () => {
   it('a rental: "Certificate of Insurance <n>.pdf" with the holder and the VIN, emailed as Certificate Request Approved', async () => {
-    // the person chosen as Supervisor (issue #22 item 6) is named so on the certificate
+    // the person chosen as Supervisor is named so on the certificate
     const { id, number } = await submitAndDecide('Rental', STATUS.approved, false, { personRole: 'Supervisor' });
     const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} approved: certificate of insurance`, 60_000);
     expect(mail.text).toContain('Certificate holder: Hertz Rent-A-Car');
@@ -77,7 +77,7 @@ describe('the certificate is issued by the request workflow', () => {
     const mail = await h.sink.waitFor((m) => m.subject === `Request ${number} approved: certificate of insurance`, 60_000);
     const text = await pdfText(mail.attachments[0].content);
     expect(text).toContain('Spring Health Fair');
-    expect(text).toMatch(/05\/01\/2025 9:00 AM\s+–\s+05\/01\/2025 5:30 PM/); // times of day (issue #22 item 7)
+    expect(text).toMatch(/05\/01\/2025 9:00 AM\s+–\s+05\/01\/2025 5:30 PM/); // the event's times of day
     expect(text).toContain('City of Portland Parks');
     // The coverage's name wraps inside its column (the table keeps to the page's frame): the row starts with its
     // first words and the policy year covering the event's date, the rest of the name on the line under it.
@@ -106,7 +106,7 @@ describe('the certificate is issued by the request workflow', () => {
   });
 });
 
-describe('no certificate without coverage (issue #22 item 14)', () => {
+describe('no certificate without coverage', () => {
   it('refuses approving a certificate whose dates no policy year covers, naming them, and offers Pending New Policy Year', async () => {
     const id = await certificateDraft(h, employee, 'Event', { eventStartDate: '2090-04-18T11:00:00.000Z', eventEndDate: '2090-04-19T11:00:00.000Z' });
     const sub = await call(h, employee, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.submitted });

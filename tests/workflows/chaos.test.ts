@@ -1,5 +1,5 @@
 /**
- * The short chaos run (issue #5 "Done means"): a few submit/approve flows while worker, API and Temporal are
+ * The short chaos run: a few submit/approve flows while worker, API and Temporal are
  * killed with SIGKILL, plus kills aimed at the duplicate-email window. The long run is `npm run chaos`.
  */
 import { expect, it } from 'vitest';
@@ -13,8 +13,8 @@ it('loses no request, duplicates no audit row, misses no email, and answers repe
   });
   console.log(`[chaos] ${JSON.stringify(report)}`);
   expect(report.violations).toEqual([]);
-  // Every SIGKILL counts, the ones aimed at the duplicate-email window too (they kill the worker): since the flows
-  // got faster (issue #11) eight requests could finish after two random kills, so the run has twelve.
+  // Every SIGKILL counts, the ones aimed at the duplicate-email window too (they kill the worker): the flows are
+  // fast enough that eight requests could finish after two random kills, so the run has twelve.
   const { worker, api, temporal, emailWindow } = report.kills;
   expect(worker + api + temporal + emailWindow).toBeGreaterThanOrEqual(4);
   expect(api + temporal).toBeGreaterThanOrEqual(1);

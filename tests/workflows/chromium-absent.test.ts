@@ -1,5 +1,5 @@
 /**
- * Chromium absent, then present (issue #17 proof): an approval whose letter cannot be printed because no browser is
+ * Chromium absent, then present: an approval whose letter cannot be printed because no browser is
  * installed waits, retrying, without a failure row; once Chromium is there, the letter is printed and the approval
  * email goes out with it, without anyone pressing anything.
  */

@@ -1,5 +1,5 @@
 /**
- * Deleting a draft (issue #22 items 11 and 15; spec 2 §7.3 "It also removes the associated claim history,
+ * Deleting a draft (spec 2 §7.3 "It also removes the associated claim history,
  * discussions and documents"; spec 1 §6: one's own drafts): everything attached goes with it, including the workflow
  * a discussion started, and nobody deletes another person's draft, administrators included.
  */

@@ -1,5 +1,5 @@
 /**
- * Delivered means delivered (issue #17 item 2): the mail server takes an email, and right then the database is away
+ * Delivered means delivered: the mail server takes an email, and right then the database is away
  * (here: the audit table the "sent" mark writes to disappears for 30 s, in a database of this test's own). The email
  * is never sent a second time and never marked failed; its mark lands once the database is back.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #7 item 1 on real parts: discussions reach the request workflow as an update derived from the message; the
+ * Discussions on real parts: they reach the request workflow as an update derived from the message; the
  * workflow sends exactly one `Request Discussion` to the other side and writes the audit row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

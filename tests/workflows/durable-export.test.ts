@@ -1,5 +1,5 @@
 /**
- * Exports are durable work (issue #21 item 2): an export is written by its workflow on a worker, so the API that
+ * Exports are durable work: an export is written by its workflow on a worker, so the API that
  * started it may stop (or die) right after answering and the export still completes, with its progress, and any API
  * offers the file. With Temporal away, starting an export is refused (503) and the recorded run says why, never
  * "running" forever.

@@ -1,5 +1,5 @@
 /**
- * Issue #5 on real parts (PostgreSQL, the Temporal dev server, the SMTP sink, Chromium): effects that never block
+ * On real parts (PostgreSQL, the Temporal dev server, the SMTP sink, Chromium): effects that never block
  * and never hide, repeated commands answered like the first, snapshots, workflows that end and come back.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

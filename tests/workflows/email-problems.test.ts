@@ -1,5 +1,5 @@
 /**
- * Problems are visible in one place (issue #17 item 3), on real parts: an email the mail server refused for good is
+ * Problems are visible in one place, on real parts: an email the mail server refused for good is
  * listed as failed with its reason and leaves the list once sent again; one the server keeps deferring (450) is
  * listed as delayed, with the last attempt's error, once it has waited 10 minutes (the wait compressed by dating
  * its row back), and leaves the list when it goes out; the dashboard counts them and readiness reports the oldest

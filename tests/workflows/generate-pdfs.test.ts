@@ -1,5 +1,5 @@
 /**
- * generate-pdfs (spec 2 §7.7, issue #7) on real parts: it goes through the request's workflow (re-created from
+ * generate-pdfs (spec 2 §7.7) on real parts: it goes through the request's workflow (re-created from
  * PostgreSQL once an approved request's run has ended), the letter activity stores the new PDF with its audit row,
  * `sendWithEmail` emails it with the approval template, only approved requests have one, a repeat of the same command makes one letter, and an
  * approval email never carries older generated letters. Prints the answer time p50/p95 over 20 calls.

@@ -1,5 +1,5 @@
 /**
- * The restore drill (issue #21 item 5): PostgreSQL is the source of truth, so a `pg_dump` of a running portal,
+ * The restore drill: PostgreSQL is the source of truth, so a `pg_dump` of a running portal,
  * restored into a fresh database beside a fresh, empty Temporal, carries on every open request:
  *   - taken while the mail server is away: the requests' confirmation emails are still owed (pending effects) and
  *     their escalation clocks are running;

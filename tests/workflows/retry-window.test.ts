@@ -1,5 +1,5 @@
 /**
- * Outages are waited out, not failed (issue #17 item 1), with the days compressed: a mail server that refuses
+ * Outages are waited out, not failed, with the days compressed: a mail server that refuses
  * connections for a while, then accepts, gets exactly one copy of the email and leaves no failure row; one that stays
  * away past the retry window (EFFECT_RETRY_WINDOW_HOURS) fails the email visibly, saying how long it tried.
  */

@@ -1,5 +1,5 @@
 /**
- * Stale letters (issue #10 item 5) on real parts: a credentialing request approved through its workflow gets its
+ * Stale letters on real parts: a credentialing request approved through its workflow gets its
  * letter (Chromium), a CS-STARS upload with a new claim of that clinician within the request's dates flags it
  * "Letter may be out of date", and the next letter the workflow stores for it (Reopen, resubmit, approve: the
  * workflow's letter path, renderEffectLetter) clears the flag.

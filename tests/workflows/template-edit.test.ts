@@ -1,4 +1,4 @@
-/** Issue #9: an email template edited under Manage is the text of the next email the workflow sends. */
+/** An email template edited under Manage is the text of the next email the workflow sends. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmailTemplateSchema } from '../../db/entities';
 import { EMAIL_TEMPLATE_TITLES } from '../../domain';
