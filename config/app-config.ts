@@ -276,7 +276,7 @@ export function migrationDatabaseSetting(env: NodeJS.ProcessEnv = process.env): 
 
 /**
  * The database when DATABASE_URL is unset: trusted local connections on 127.0.0.1, where `npm start` and `npm test`
- * start an embedded PostgreSQL if nothing answers (db/embedded-postgres.ts). libpq's PGPORT moves it.
+ * start an embedded PostgreSQL if nothing answers (devtools/postgres/embedded-postgres.ts). libpq's PGPORT moves it.
  */
 export const defaultDatabaseUrl = (env: NodeJS.ProcessEnv = process.env, database = 'coi_portal') =>
   `postgres://postgres@127.0.0.1:${env.PGPORT || 5432}/${database}`;

@@ -25,7 +25,7 @@ export interface PortalInProcessOptions {
   env: NodeJS.ProcessEnv;
   /** Run the request workers here (default true); false: the API alone, commands wait for a worker elsewhere. */
   worker?: boolean;
-  /** A prebuilt workflow bundle (temporal/build-workflow-bundle.ts); otherwise the workers bundle at start (seconds). */
+  /** A prebuilt workflow bundle (devtools/temporal/build-workflow-bundle.ts); otherwise the workers bundle at start (seconds). */
   workflowBundlePath?: string;
   /** Workflow code on the main thread, for a CPU profile (temporal/request-worker.ts). */
   workflowsOnMainThread?: boolean;

@@ -3,7 +3,7 @@
  *   - PostgreSQL with two roles for the portal (db/least-privilege-role.ts): the owner of its database, which only
  *     migrates, and the runtime role the APIs and workers connect as (rows only; the security log append-only); and one
  *     role for Temporal;
- *   - the real Temporal server on PostgreSQL (temporal/temporal-server.ts), not the dev server;
+ *   - the real Temporal server on PostgreSQL (devtools/temporal/temporal-server.ts), not the dev server;
  *   - a real SMTP server standing in for the university's relay (devtools/smtp-sink.ts: mail kept as .eml files), and
  *     a SAML identity provider standing in for the university's (devtools/dev-idp: it signs in whom the directory
  *     lists), with the first administrator put on the admin list and in the directory;
@@ -29,8 +29,8 @@ import { AdminSchema, PersonSchema } from '../db/entities';
 import { ensureLoginRole, ensureRoleAndDatabases } from '../db/least-privilege-role';
 import { createOrm, type Orm } from '../db/orm';
 import { Supervisor } from './supervise';
-import { freePort, freePortInRange } from '../temporal/dev-server';
-import { startTemporalServer } from '../temporal/temporal-server';
+import { freePort, freePortInRange } from './temporal/dev-server';
+import { startTemporalServer } from './temporal/temporal-server';
 import { startDevIdp } from './dev-idp/dev-idp-server';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 import { LETTER_CHROMIUM_PATH } from '../config/app-config';

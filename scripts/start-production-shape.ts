@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/app-config';
-import { ensurePostgres, usesDefaultDatabase } from '../db/embedded-postgres';
+import { ensurePostgres, usesDefaultDatabase } from '../devtools/postgres/embedded-postgres';
 import { startProductionShape } from '../devtools/production-shape';
 import { buildProduction } from './build';
 

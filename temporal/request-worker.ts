@@ -22,7 +22,7 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows
  */
 const domainModule = (name: string) => fileURLToPath(new URL(`../domain/${name}.ts`, import.meta.url));
 export const WORKFLOW_PRELOAD_MODULES = ['request-lifecycle.machine', 'request-status', 'notification-template', 'request-clocks'].map(domainModule);
-/** What `bundleWorkflowCode` needs to build the bundle the workers load (temporal/build-workflow-bundle.ts). */
+/** What `bundleWorkflowCode` needs to build the bundle the workers load (devtools/temporal/build-workflow-bundle.ts). */
 export const WORKFLOW_BUNDLE_OPTIONS = {
   workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, preloadModules: WORKFLOW_PRELOAD_MODULES,
 };
@@ -68,7 +68,7 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
   const connection = await NativeConnection.connect({ address: options.address });
   const workflowSource: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'interceptors' | 'bundlerOptions'> = options.workflowBundlePath
     ? { workflowBundle: { codePath: options.workflowBundlePath } }
-    : WORKFLOW_SOURCE; // a prebuilt bundle has the interceptor modules in it (temporal/build-workflow-bundle.ts)
+    : WORKFLOW_SOURCE; // a prebuilt bundle has the interceptor modules in it (devtools/temporal/build-workflow-bundle.ts)
   const activityInterceptors = [reqIdActivityInterceptor, retryWindowInterceptor(options.deps.config.effectRetryWindowMs)];
   const requests = await Worker.create({
     connection,

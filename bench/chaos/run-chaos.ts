@@ -20,7 +20,7 @@ import { dropDatabase } from '../../db/database';
 import { prepareDatabase } from '../../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { startSmtpSink, type Received } from '../../devtools/smtp-sink';
-import { freePort } from '../../temporal/dev-server';
+import { freePort } from '../../devtools/temporal/dev-server';
 import { WORKFLOW_BUNDLE_OPTIONS } from '../../temporal/request-worker';
 import { createCluster, type Target } from './cluster';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { REQUEST_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes';
+import { REQUEST_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { ensureTemporalCli, type Log } from './temporal-cli';
 
 /**
@@ -90,7 +90,7 @@ export function isPortOpen(host: string, port: number, timeoutMs = 1000): Promis
 }
 
 // The port helpers live in ./ports (the production worker needs them without this module); re-exported for callers.
-export { freePort, freePortInRange } from './ports';
+export { freePort, freePortInRange } from '../../temporal/ports';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,7 +3,7 @@
  * and visibility, as production runs it, on this machine and without Docker.
  *
  *   - built once from the Go module proxy into ~/.cache/coi-portal/temporal-server-<version> (the server, Temporal's
- *     SQL tool and the PostgreSQL schema files), like the CLI (temporal/temporal-cli.ts); about 90 s when the CLI's
+ *     SQL tool and the PostgreSQL schema files), like the CLI (devtools/temporal/temporal-cli.ts); about 90 s when the CLI's
  *     modules are already downloaded;
  *   - a role and two databases of its own (`temporal`, `temporal_visibility`), apart from the portal's;
  *   - the schemas set up and brought to the latest version by Temporal's SQL tool (`setup-schema -v 0.0`, then
@@ -22,7 +22,7 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { ensureSearchAttributes, freePort, freePortInRange, isPortOpen, killChild, parseAddress, type TemporalServerHandle } from './dev-server';
 import { findGo, goInstallWithFallback, isExecutable, type Log } from './temporal-cli';
-import { ensureRoleAndDatabases } from '../db/least-privilege-role';
+import { ensureRoleAndDatabases } from '../../db/least-privilege-role';
 
 export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const MODULE = 'go.temporal.io/server';
@@ -153,7 +153,7 @@ dynamicConfigClient:
 `;
 }
 
-/** Update-with-start needs these on (the dev server is started with the same values, temporal/dev-server.ts). */
+/** Update-with-start needs these on (the dev server is started with the same values, devtools/temporal/dev-server.ts). */
 const DYNAMIC_CONFIG = `frontend.enableUpdateWorkflowExecution:
   - value: true
 frontend.enableExecuteMultiOperation:

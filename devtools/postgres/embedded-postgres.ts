@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { defaultDatabaseUrl } from '../config/app-config';
+import { defaultDatabaseUrl } from '../../config/app-config';
 
 /** Whether DATABASE_URL is unset or names the default address (then an embedded server may stand in). */
 export function usesDefaultDatabase(env: NodeJS.ProcessEnv = process.env): boolean {
