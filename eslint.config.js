@@ -40,7 +40,7 @@ const LAYERS = {
   },
   config: { folders: ['domain'], node: true, packages: [], why: 'config/ reads settings from the environment (defaults from domain/).' },
   storage: { folders: [], node: true, packages: ['file-type'], why: 'storage/ keeps document bytes on disk and knows nothing else.' },
-  // The API's route schemas (issue #19 item 1, the contract branch): the UI types its calls from them (import type).
+  // The API's route schemas: the UI types its calls from them (import type).
   contract: {
     folders: ['domain'], node: false, packages: ['typebox'],
     why: 'contract/ holds the route schemas the API checks and the UI types its calls with: TypeBox and domain/ only.',
@@ -203,7 +203,7 @@ export default defineConfig(
       // flavours, Fastify decorations, test doubles): visible as warnings, never a failure.
       '@typescript-eslint/no-explicit-any': 'warn',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
-      // Writes are typed by the entity definitions (issue #19 item 3): a cast to `never` in the data of a write
+      // Writes are typed by the entity definitions: a cast to `never` in the data of a write
       // switches that off, so it fails the lint. Fix the entity definition instead.
       'no-restricted-syntax': ['error', {
         selector: `CallExpression[callee.property.name=${ENTITY_WRITES}] TSAsExpression > TSNeverKeyword`,

@@ -66,7 +66,7 @@ import verificationRoutes from './routes/verification';
  */
 export const contentSecurityPolicy = () => ({
   defaultSrc: ["'self'"],
-  // 'unsafe-eval': the UI validates the certificate forms with ajv in the browser (issue #6), which compiles its
+  // 'unsafe-eval': the UI validates the certificate forms with ajv in the browser, which compiles its
   // schemas with new Function. No inline script is allowed. Precompiling those validators (ajv standalone) removes it.
   scriptSrc: ["'self'", "'unsafe-eval'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
@@ -128,13 +128,13 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(issuedLetterRoutes); // verification codes and revocation
     await api.register(discussionRoutes);
     await api.register(passwordRoutes);
-    await api.register(emailConfirmationRoutes); // proven email ownership (issue #16)
+    await api.register(emailConfirmationRoutes); // proven email ownership
     await api.register(adminRoutes);
     await api.register(userRoutes);
     await api.register(registrationRoutes);
     await api.register(peopleRoutes);
-    await api.register(eventRoutes); // live dashboards (issue #10)
-    // the administrators' desk (issue #9)
+    await api.register(eventRoutes); // live dashboards
+    // the administrators' desk
     await api.register(searchRequestRoutes);
     await api.register(faqRoutes);
     await api.register(policyRoutes);

@@ -46,7 +46,7 @@ async function seedUsers(client: pg.Client): Promise<void> {
       u <= ${REQUESTERS * 3 / 4}, 0, now() - interval '400 days'
     from names, generate_series(1, ${REQUESTERS}) as u
     on conflict do nothing`);
-  // Confirmed addresses (issue #16): an address on the admin list grants the rights only once it is proven.
+  // Confirmed addresses: an address on the admin list grants the rights only once it is proven.
   await client.query(`insert into users (created_at, updated_at, affiliation, person_type, email, first_name, last_name, is_external, session_version, email_confirmed_at)
     values (now(), now(), 'OHSU', 'Employee', $1, 'Bench', 'Admin', false, 0, now()) on conflict do nothing`, [BENCH_ADMIN_EMAIL]);
   await client.query(`insert into admins (created_at, updated_at, first_name, last_name, email) values (now(), now(), 'Bench', 'Admin', $1)

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:timers [-- --holders 10000 --step 1000 --firing 100]`: thousands of open requests each holding a
- * durable timer (issue #10). Does the worker's memory, and the time from a reminder's due instant to its audit row
+ * durable timer. Does the worker's memory, and the time from a reminder's due instant to its audit row
  * and email, stay flat from 1,000 to 10,000 open workflows?
  *
  *   setup      throw-away database (coi_bench_timers_<pid>), in-memory headless Temporal dev server, SMTP sink, the

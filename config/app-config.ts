@@ -1,5 +1,5 @@
 /**
- * Every setting, read once from the environment with embedded development defaults (issue #2).
+ * Every setting, read once from the environment with embedded development defaults.
  * Imported by the API, the worker and the scripts; never by workflows/ or ui/.
  * With NODE_ENV=production the development defaults that would be unsafe are refused: loadConfig throws when
  * JWT_SECRET is missing, shorter than 32 characters or a value committed to this repository, when
@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * The Chromium that prints letters: Debian's `chromium-headless-shell` (the headless-only build), about half the CPU
- * and two thirds of the time of the full browser per letter, a third of its start (bench/README.md, issue #18).
+ * and two thirds of the time of the full browser per letter, a third of its start (bench/README.md).
  */
 export const LETTER_CHROMIUM_PATH = '/usr/lib/chromium/chromium-headless-shell';
 
@@ -87,7 +87,7 @@ export interface AppConfig {
   eventsHeartbeatMs: number;
   /**
    * Prometheus metrics (`GET /metrics`) on a port of their own, on 127.0.0.1 unless METRICS_HOST says otherwise, so
-   * they never face users (issue #21 item 4): METRICS_PORT; unset or 0, no metrics server.
+   * they never face users: METRICS_PORT; unset or 0, no metrics server.
    */
   metrics: { host: string; port: number };
   /** NODE_ENV=production. */
@@ -109,7 +109,7 @@ export interface AppConfig {
   effectRetryWindowMs: number;
   /**
    * Workflows a worker keeps in memory at most (older ones are replayed from history when they wake). 250 by default:
-   * each costs the worker 0.8–1.7 MiB of RSS, and a miss only a replay of its history (bench/README.md, issue #18).
+   * each costs the worker 0.8–1.7 MiB of RSS, and a miss only a replay of its history (bench/README.md).
    */
   maxCachedWorkflows: number;
   /**
@@ -492,7 +492,7 @@ const LOOPBACK = /^(127(?:\.\d{1,3}){3}|::1|localhost|\[::1\])$/i;
 export const isLoopbackHost = (host: string) => LOOPBACK.test(host);
 
 /**
- * Development defaults never face a network (issue #16 item 7): with the development JWT secret (anyone can sign a
+ * Development defaults never face a network: with the development JWT secret (anyone can sign a
  * token with it) or the development accounts (their passwords are in the README), the API listens on a loopback
  * address only. Returns the reason to refuse, or null when listening on `config.apiHost` is safe.
  */

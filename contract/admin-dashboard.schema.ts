@@ -1,4 +1,4 @@
-/** `GET /admin-dashboard` (spec 2 §7.4; pages and database counts per issue #11). */
+/** `GET /admin-dashboard` (spec 2 §7.4): lists come in pages, counts are computed by the database. */
 import { Type } from 'typebox';
 import { ALL_STATUSES, CHECKLIST_ITEM_IDS, REQUEST_TYPE } from '../domain';
 import { RequestTypeLabelParam } from './find-query.schema';

@@ -1,4 +1,4 @@
-/** `GET api/v1/email-problems` (issue #17 item 3): emails and letters that did not go out. Administrators only. */
+/** `GET api/v1/email-problems`: emails and letters that did not go out. Administrators only. */
 import { Type, type Static } from 'typebox';
 import { REQUEST_TYPE } from '../domain';
 import { Nullable, StringEnum } from './primitives';

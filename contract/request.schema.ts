@@ -92,7 +92,7 @@ export const RequestRecord = Type.Object({
   addlRecipients: nullableText,
   recipientEmail: nullableText,
   internalNotes: Type.Optional(Nullable(Type.String({ description: 'administrators only' }))),
-  /** administrators only: when a CS-STARS upload made the issued claim-history letter possibly out of date (issue #10) */
+  /** administrators only: when a CS-STARS upload made the issued claim-history letter possibly out of date */
   letterStaleSince: nullableDate,
   verified: Type.Optional(Type.Boolean()),
   signedReleaseDate: Type.Optional(Nullable(Type.String({ description: 'yyyy-mm-dd: the signed release the administrator verified' }))),

@@ -1,4 +1,4 @@
-/** Development defaults seeded on first start (issue #2): users, the twelve email templates, policy years. */
+/** Development defaults seeded on first start: users, the twelve email templates, policy years. */
 import { ALL_EMAIL_TEMPLATE_ORDER, EMAIL_TEMPLATE_TITLES as T, type EmailTemplateTitle } from '../domain/notification-template';
 import { CLOCK_TEMPLATE_TITLES as C, type ClockTemplateTitle } from '../domain/request-clocks';
 import { REQUEST_RETURNED_TO_REVIEW, REQUEST_RETURNED_TO_REVIEW_ORDER } from '../domain/wake-ups';
@@ -102,7 +102,7 @@ const TEMPLATE_TEXT: Record<EmailTemplateTitle | ClockTemplateTitle, { subject: 
 export const SEED_EMAIL_TEMPLATES = ALL_EMAIL_TEMPLATE_ORDER.map(([title, order]) => ({ title, order, ...TEMPLATE_TEXT[title] }));
 export const TEMPLATE_PRODUCT_NAME = PRODUCT_NAME;
 
-/** Beyond the twelve (issue #10): the administrators hear that a waiting request returned to review by itself. */
+/** Beyond the twelve: the administrators hear that a waiting request returned to review by itself. */
 export const WAKE_UP_EMAIL_TEMPLATE = {
   title: REQUEST_RETURNED_TO_REVIEW,
   order: REQUEST_RETURNED_TO_REVIEW_ORDER,
@@ -121,7 +121,7 @@ export const CERTIFICATE_REVOKED_EMAIL_TEMPLATE = {
     'If you still need one, open your request or contact us.\n\n' + requestLine + link + signature,
 };
 
-/** Templates seeded beside the twelve of the spec (issue #10 onwards), each a separate entry with its own order. */
+/** Templates seeded beside the twelve of the spec, each a separate entry with its own order. */
 export const EXTRA_EMAIL_TEMPLATES = [WAKE_UP_EMAIL_TEMPLATE, CERTIFICATE_REVOKED_EMAIL_TEMPLATE];
 
 /** The first year (July 1) of the policy year in force on `now`. */
@@ -218,7 +218,7 @@ export function generateDirectory(count = 3000): SeedPerson[] {
 }
 
 /**
- * FAQs seeded on first start (issue #9): the requester set carries the help text of spec 1 §2; the administrator
+ * FAQs seeded on first start: the requester set carries the help text of spec 1 §2; the administrator
  * set covers the desk's own tools. Administrators edit both under Manage FAQs.
  */
 export const SEED_FAQS: { type: 'Admin' | 'Requester'; question: string; answer: string }[] = [

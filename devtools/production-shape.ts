@@ -1,5 +1,5 @@
 /**
- * The production topology on one machine, without Docker (issue #21 item 2), as docker-compose.yml describes it:
+ * The production topology on one machine, without Docker, as docker-compose.yml describes it:
  *   - PostgreSQL with two roles for the portal (db/least-privilege-role.ts): the owner of its database, which only
  *     migrates, and the runtime role the APIs and workers connect as (rows only; the security log append-only); and one
  *     role for Temporal;
@@ -15,7 +15,7 @@
  * Secrets (the JWT secret, the roles' passwords) are generated once into <dataDir>/secrets.json (mode 600).
  * Each process's output (JSON lines at LOG_LEVEL info, as production writes them) is appended to
  * <dataDir>/logs/<name>.log; the proxy gives every call an `x-request-id`, so a command's `reqId` finds its lines in
- * the API's log and its workflow's activities in the workers' (issue #21 item 4).
+ * the API's log and its workflow's activities in the workers'.
  * Used by `npm run start:production-shape` (scripts/start-production-shape.ts) and tests/infra/production-shape.test.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

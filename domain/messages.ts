@@ -49,7 +49,7 @@ export const MESSAGES = {
   resetFailed: 'Oops, something went wrong. Please try again or contact Risk Management for additional support.',
   resetSucceeded: 'Your password has been successfully reset!',
   emailInUse: 'The email address you provided is already in use.',
-  // Proven email ownership (issue #16; the spec is silent: our wording)
+  // Proven email ownership (the spec is silent: our wording)
   confirmationLinkInvalid: 'This confirmation link has expired, was already used, or cannot be found. Sign in and ask for a new one.',
   emailConfirmed: 'Thank you: your email address is confirmed.',
   confirmationAlreadyDone: 'Your email address is already confirmed.',

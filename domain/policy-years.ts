@@ -80,7 +80,7 @@ const usDay = (day: string) => formatOfficeDate(day, DEFAULT_OFFICE_TIME_ZONE);
 /** `data.reason` of that refusal, so a screen can offer the way out (set Pending New Policy Year) as a button. */
 export const NO_POLICY_YEAR_REASON = 'noPolicyYear';
 
-/** Why a certificate may not be issued for a period no policy year covers (issue #22 item 14), naming the dates. */
+/** Why a certificate may not be issued for a period no policy year covers, naming the dates. */
 export const uncoveredCertificateMessage = (from: string, to: string): string =>
   `No policy year on record covers ${from === to ? usDay(from) : `${usDay(from)} – ${usDay(to)}`}, so no certificate can be issued. `
   + `Add the policy year under Manage > Policies, or set the status to "${STATUS.pendingNewPolicyYear}": the request then waits, and returns to review when a policy year covering its dates is saved.`;

@@ -1,5 +1,5 @@
 /**
- * The clocks a request keeps by itself (issue #10), defined once: when each is due, what it does, what it says.
+ * The clocks a request keeps by itself, defined once: when each is due, what it does, what it says.
  * The request workflow holds them as durable Temporal timers computed with `nextClock`; nothing here reads a clock.
  *
  * - Reminders: a request in Pending Additional Information reminds the requester N and M business days after it

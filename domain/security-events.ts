@@ -1,5 +1,5 @@
 /**
- * The kinds of line in the security log (issue #16) and their labels on `/manage/security-log`. One list, read by the
+ * The kinds of line in the security log and their labels on `/manage/security-log`. One list, read by the
  * API (which writes and filters by them) and the UI (the kind filter). Kept a year (SECURITY_LOG_RETENTION_DAYS).
  */
 export const SECURITY_EVENT_KINDS = {

@@ -1,5 +1,5 @@
 /**
- * University single sign-on (SAML, spec 2 §7.2, issue #8): the one place for the attributes the identity provider
+ * University single sign-on (SAML, spec 2 §7.2): the one place for the attributes the identity provider
  * releases, how they map onto an internal user (spec 1 §3 User: entityId, affiliation {product}, personType Employee or
  * Student, email, names), and the codes and messages of a refused sign-in. The API's assertion consumer and the
  * development identity provider both use these names; the login page shows the messages.

@@ -1,5 +1,5 @@
 /**
- * Times of day on a request period (issue #22 item 7): an event's and a rental's start and end time. Spec 2 §9.1
+ * Times of day on a request period: an event's and a rental's start and end time. Spec 2 §9.1
  * sets the time picker's interval at 30 minutes, so a time is one of the 48 half hours of a day. It is a wall-clock
  * time of the period's own day (where the event or the rental happens), not an instant: it travels and is stored as
  * `HH:mm` (24-hour) and is shown as `h:mm AM`, never converted between zones.

@@ -1,5 +1,5 @@
 /**
- * Requests that wake by themselves (issue #10 items 2 and 3): a request waiting in Pending New Policy Year returns
+ * Requests that wake by themselves: a request waiting in Pending New Policy Year returns
  * to review when a policy year covering its dates exists; one waiting in Pending Employment when the directory
  * shows its clinician as active. The lifecycle machine allows the move (event `WAKE`); these rules say when.
  *

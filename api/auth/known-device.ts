@@ -1,5 +1,5 @@
 /**
- * Known browsers (issue #16 item 5): after a successful password sign-in the browser keeps an HttpOnly cookie that
+ * Known browsers: after a successful password sign-in the browser keeps an HttpOnly cookie that
  * names the accounts it signed in to, each by a keyed hash of the email (the cookie does not reveal addresses), with
  * an HMAC of the whole (server key) so it cannot be forged. An attacker's failures on an account are counted against
  * the account and the attacker's address; the owner's browser, carrying this cookie, is exempt from both and meets

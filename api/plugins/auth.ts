@@ -29,7 +29,7 @@ export default fp(async (app) => {
     secret: app.config.jwtSecret,
     sign: { algorithm: JWT_ALGORITHM, iss: JWT_ISSUER, aud: JWT_AUDIENCE, expiresIn: JWT_LIFETIME },
     // A verified token is remembered (fast-jwt's LRU, never past its expiry): the next call with it hashes it instead
-    // of checking its HMAC and claims again (3% of a list call's CPU, issue #18). A logout or password change still
+    // of checking its HMAC and claims again (3% of a list call's CPU). A logout or password change still
     // refuses it at once: the session version is read from PostgreSQL on every call.
     verify: { algorithms: [JWT_ALGORITHM], allowedIss: JWT_ISSUER, allowedAud: JWT_AUDIENCE, cache: VERIFIED_TOKENS_CACHED },
   });

@@ -1,4 +1,4 @@
-/** The counts of the admin dashboard (spec 2 §7.4, issue #11), each computed by the database in one statement. */
+/** The counts of the admin dashboard (spec 2 §7.4), each computed by the database in one statement. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { officeDayStart, officePeriodStarts, type RequestStatus, type RequestType } from '../../domain';
 import { columnsOf } from './request-list';

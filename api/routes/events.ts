@@ -5,7 +5,7 @@ import { errorResponses } from '../../contract/error.schema';
 import { sessionFromToken } from '../services/session-user';
 
 /**
- * `GET api/v1/events` (issue #10): a server-sent event stream of the changes the caller may see: `event: request`,
+ * `GET api/v1/events`: a server-sent event stream of the changes the caller may see: `event: request`,
  * `data: {"kind":"created"|"status"|"message"|"resync","requestId":…}`. Authorised with the Bearer header like every
  * call (the UI reads the stream with fetch, so the token never sits in a URL). The stream ends when the session does
  * (logout, password change, deactivation: checked at every heartbeat) or the token expires.

@@ -1,5 +1,5 @@
 /**
- * An administrator's in-place edit of a submitted request (spec 1 §2 "Admin Edit", issue #7): refused once the
+ * An administrator's in-place edit of a submitted request (spec 1 §2 "Admin Edit"): refused once the
  * request is completed or closed, validated with the same domain rules as the requester's submit, and audited
  * with ONE row naming the changed fields by label, flushed in the same transaction as the edit.
  */

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL half of a CS-STARS upload: the staging table the raw bytes are copied into, and the one statement that
- * merges it into claims_data and flags the letters it makes stale (issue #10 item 5), all inside the upload's
+ * merges it into claims_data and flags the letters it makes stale, all inside the upload's
  * transaction.
  *
  * Why it is shaped so (bench/desk.bench.ts measures it):

@@ -1,5 +1,5 @@
 /**
- * Discussions (spec 2 §7.8, issue #7): the message is stored, then handed to the request's workflow as an update
+ * Discussions (spec 2 §7.8): the message is stored, then handed to the request's workflow as an update
  * whose id derives from the message; the workflow emails the other side and writes the audit row.
  */
 import { assertMessageQuota } from './quotas';

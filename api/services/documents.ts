@@ -1,5 +1,5 @@
 /**
- * Documents of a request (spec 2 §7.7, issue #7): record, rename/redescribe/flag (administrators), remove. Each
+ * Documents of a request (spec 2 §7.7): record, rename/redescribe/flag (administrators), remove. Each
  * change writes its audit row in the same transaction as the change. Routes only parse, call and answer.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';

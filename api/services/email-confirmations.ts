@@ -1,5 +1,5 @@
 /**
- * Proven email ownership (issue #16). A registration, or a change of address (the user's own profile, or an
+ * Proven email ownership. A registration, or a change of address (the user's own profile, or an
  * administrator editing a registrant), sends a confirmation link to the address to prove; a change also tells the
  * address in force. Until the link is used nothing is granted by the new address: the session sees
  * `emailConfirmed: false` (no administrator rights, no requests that merely name it; session-user.ts,

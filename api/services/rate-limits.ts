@@ -1,5 +1,5 @@
 /**
- * Fixed-window counters in PostgreSQL (table `rate_limit_counters`, issue #16 item 5): every API process counts in
+ * Fixed-window counters in PostgreSQL (table `rate_limit_counters`): every API process counts in
  * the same row, so two replicas behind a load balancer share one limit. One statement per hit (an upsert that starts
  * a new window when the old one has ended), no lock held across calls.
  */

@@ -12,7 +12,7 @@ import type { SessionUser } from '../../contract/session-user.schema';
 
 /**
  * Whose requests a requester sees: those they filed, and those naming their email (null: an administrator sees all).
- * The email half only for a proven address (issue #16): `email` is null while the user's address is unconfirmed, so
+ * The email half only for a proven address: `email` is null while the user's address is unconfirmed, so
  * typing someone's address into a profile never shows their requests.
  */
 export interface RequestOwner { requesterId: number; email: string | null }

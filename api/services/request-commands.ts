@@ -170,7 +170,7 @@ async function changeStatusAsAdmin(
   if (body.status === STATUS.draft) {
     await reopenRequest(ctx.workflows, workflowRow, actor, seenVersion);
   } else {
-    // No certificate saying no policy covers it (issue #22 item 14): refused before anything is written. The policy
+    // No certificate saying no policy covers it: refused before anything is written. The policy
     // years are read only for a change that issues a certificate.
     const uncovered = issuesCertificate(row, body.status)
       ? certificateCoverageError(row, body.status, await ctx.em.find(PolicyYearSchema, {}), officeToday(ctx.clockPolicy.calendar.timeZone))

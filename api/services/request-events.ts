@@ -1,5 +1,5 @@
 /**
- * Live dashboards (issue #10 item 6). PostgreSQL triggers NOTIFY `request_events` when a request is created or
+ * Live dashboards. PostgreSQL triggers NOTIFY `request_events` when a request is created or
  * changes status and when a message is posted, whoever made the change (API, workflow activity, import): see
  * Migration20261122064000. The API holds one LISTEN connection and passes each event to the signed-in users who
  * may see the request, by the rules of the lists (request-access.ts `canSee`). What a browser receives is the

@@ -1,5 +1,5 @@
 /**
- * Export Requests (spec 2 §7.11) as durable work (issue #21 item 2): the API checks the input, records the export
+ * Export Requests (spec 2 §7.11) as durable work: the API checks the input, records the export
  * (request_exports, with its progress) and starts its workflow (workflows/export.workflow.ts); a worker writes the sheet
  * (db/request-export-sheet.ts). The export survives the API that started it; the list of past exports offers the files.
  */

@@ -117,7 +117,7 @@ export async function signInWithPassword(
     // The places taken stay: they count this failure.
     await recordSecurityEvent(em, { kind: 'signInFailed', userId: user?.id ?? null, email, ip: origin.ip, detail: { knownDevice: Boolean(origin.knownDeviceId) } });
     if (!user && await em.count(UserSchema, { email, isExternal: false, passwordHash: null, deletedAt: null })) {
-      // A single-sign-on user: no password here to guess; point at the right button (issue #16).
+      // A single-sign-on user: no password here to guess; point at the right button.
       throw notAuthenticated(MESSAGES.useSingleSignOn, { reason: 'useSingleSignOn' });
     }
     throw notAuthenticated(MESSAGES.loginFailed);

@@ -1,5 +1,5 @@
 /**
- * Chaos run (issue #5): submit/approve flows over HTTP while worker, API and Temporal are killed with SIGKILL at
+ * Chaos run: submit/approve flows over HTTP while worker, API and Temporal are killed with SIGKILL at
  * random, plus kills aimed at the one duplicate-email window (the mail server has the message, the worker has not
  * marked it sent). Then it checks what users and operators would notice:
  *   - every request ends Approved, with its letter, and no email is missing;

@@ -32,7 +32,7 @@ export const UsedChallengeSchema = defineEntity({
 export type UsedChallenge = InferEntity<typeof UsedChallengeSchema>;
 
 /**
- * An email-confirmation link (issue #16): proves that `userId` owns `email`, either the address they registered with or
+ * An email-confirmation link: proves that `userId` owns `email`, either the address they registered with or
  * the one they asked to change to. Like a reset token: the link carries `<id>.<secret>`, only the secret's SHA-256 is
  * stored, single use, valid 24 hours.
  */

@@ -16,7 +16,7 @@ export const DocumentSchema = defineEntity({
     size: p.integer(),
     isAttachment: p.boolean().default(false),
     uploadedBy: p.string().nullable(),
-    /** added by an administrator: a requester may not remove it (issue #7) */
+    /** added by an administrator: a requester may not remove it */
     addedByAdmin: p.boolean().default(false),
     legacyId: p.string().nullable(),
     /** Set on generated letters so a retried activity finds the letter it already made. */

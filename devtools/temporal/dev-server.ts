@@ -23,7 +23,7 @@ export const SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(
 const INDEXED_VALUE_TYPE: Record<string, number> = { Text: 1, Keyword: 2, Int: 3, Double: 4, Bool: 5, Datetime: 6, KeywordList: 7 };
 
 /**
- * Settings that fit a single-node dev server (issue #11, bench/README.md), each one a production cluster may set too:
+ * Settings that fit a single-node dev server (bench/README.md), each one a production cluster may set too:
  * - eager activities: a workflow task that schedules an activity on its own task queue gets the activity task back
  *   in the same answer when the worker has a free slot (the SDK asks for it), instead of a trip through matching;
  * - one partition per task queue: the default four exist to spread a busy queue over matching hosts; on one node

@@ -1,5 +1,5 @@
 /**
- * The real Temporal server (issue #21 item 1), not the dev server: `temporal-server` with PostgreSQL for persistence
+ * The real Temporal server, not the dev server: `temporal-server` with PostgreSQL for persistence
  * and visibility, as production runs it, on this machine and without Docker.
  *
  *   - built once from the Go module proxy into ~/.cache/coi-portal/temporal-server-<version> (the server, Temporal's

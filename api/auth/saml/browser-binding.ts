@@ -1,5 +1,5 @@
 /**
- * Login CSRF (issue #16 item 4): a SAML answer is accepted only in the browser that started that sign-in. At
+ * Login CSRF: a SAML answer is accepted only in the browser that started that sign-in. At
  * /saml/{product}/login the browser gets a short-lived HttpOnly cookie naming the AuthnRequest id with an HMAC of it
  * (server key): no server memory, so any API process can check it. An attacker who signs in at the IdP as
  * themself and makes a victim's browser post the answer fails: the victim's browser holds no cookie for that
