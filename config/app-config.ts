@@ -457,7 +457,7 @@ const numberList = (value: string, name: string): number[] => {
 };
 
 /**
- * The clocks of domain/request-clocks.ts from the environment (README "Request clocks"), each with the default of
+ * The clocks of domain/request-clocks.ts from the environment (docs/OPERATIONS.md "The request's timers"), each with the default of
  * DEFAULT_CLOCK_POLICY. CLOCK_DAY_SECONDS compresses every day to that many seconds (tests, demonstrations).
  */
 export function clockPolicySetting(env: NodeJS.ProcessEnv = process.env): ClockPolicy {
