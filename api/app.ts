@@ -64,7 +64,7 @@ import verificationRoutes from './routes/verification';
  * proof-of-work runs in a worker made from a blob and may set inline styles; forms post to this origin only (the
  * identity provider's page posting its assertion to /saml/…/acs runs under the IdP's own policy); no framing.
  */
-export const contentSecurityPolicy = () => ({
+const contentSecurityPolicy = () => ({
   defaultSrc: ["'self'"],
   // 'unsafe-eval': the UI validates the certificate forms with ajv in the browser, which compiles its
   // schemas with new Function. No inline script is allowed. Precompiling those validators (ajv standalone) removes it.
@@ -81,7 +81,7 @@ export const contentSecurityPolicy = () => ({
   upgradeInsecureRequests: null, // the development portal is plain http on 127.0.0.1; production terminates TLS in front
 });
 
-export interface AppDeps { config: AppConfig; orm: Orm; temporal: Client; files: DocumentFiles }
+interface AppDeps { config: AppConfig; orm: Orm; temporal: Client; files: DocumentFiles }
 
 export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}) {
   const app = Fastify({

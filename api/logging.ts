@@ -34,7 +34,7 @@ function loggablePath(path: string): string {
 }
 
 /** The URL as it may be logged: secrets in the path replaced by their parameter's name, query values by `…`. */
-export function loggableUrl(url: string): string {
+function loggableUrl(url: string): string {
   const at = url.indexOf('?');
   const path = loggablePath(at < 0 ? url : url.slice(0, at));
   if (at < 0) return path;

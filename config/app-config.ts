@@ -30,14 +30,14 @@ const COMMITTED_JWT_SECRETS = new Set([
   DEVELOPMENT_JWT_SECRET,
   'change-me-in-production-0123456789abcdef0123456789abcdef',
 ]);
-export const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
+const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
 /** A development sample in the office's format; production requires RISK_MANAGEMENT_PHONE. */
 export const DEFAULT_RISK_MANAGEMENT_PHONE = '503-494-0000';
 /** A development sample mailbox; production requires RISK_MANAGEMENT_EMAIL. */
 export const DEFAULT_RISK_MANAGEMENT_EMAIL = 'riskmanagement@coi-portal.local';
 
 /** The domain of the seeded directory's people (db/seed-data.ts): the university's, outside production. */
-export const DEVELOPMENT_UNIVERSITY_DOMAIN = 'ohsu.example';
+const DEVELOPMENT_UNIVERSITY_DOMAIN = 'ohsu.example';
 
 /** Thrown by loadConfig for a setting the process must not start with. */
 export class ConfigError extends Error {
@@ -138,7 +138,7 @@ export interface AppConfig {
  * carry `Reply-To: <local>+<token>@<domain>`; the university's MTA forwards that domain (or the mailbox polled) to the
  * portal's inbound side.
  */
-export interface ReplySettings {
+interface ReplySettings {
   /** REPLY_TO_LOCAL: the local part before `+<token>`; default `reply`. */
   local: string;
   /**
@@ -164,7 +164,7 @@ export interface ReplySettings {
  * signing on, the worker (the one process that holds the key and signs) refuses to start without both; elsewhere a
  * self-signed development certificate is made at first start under `<DATA_DIR>/letter-signing/`.
  */
-export interface LetterSigningSettings {
+interface LetterSigningSettings {
   enabled: boolean;
   p12: Buffer | null;
   p12Password: string | null;
@@ -173,12 +173,12 @@ export interface LetterSigningSettings {
 }
 
 /** What production needs to sign letters, and what each is for (the worker's refusal names the missing ones). */
-export const LETTER_SIGNING_SETTINGS = {
+const LETTER_SIGNING_SETTINGS = {
   LETTER_SIGNING_P12: "the office's signing certificate and key (PKCS#12), base64: every issued PDF is signed with it",
   LETTER_SIGNING_P12_PASSWORD: 'the password of that PKCS#12 file',
 } as const;
 
-export function letterSigningSettings(env: NodeJS.ProcessEnv, dataDir: string): LetterSigningSettings {
+function letterSigningSettings(env: NodeJS.ProcessEnv, dataDir: string): LetterSigningSettings {
   const raw = env.LETTER_SIGNING?.trim().toLowerCase() || 'on';
   if (raw !== 'on' && raw !== 'off') throw new ConfigError(`LETTER_SIGNING must be on or off (got "${env.LETTER_SIGNING}")`);
   const p12 = env.LETTER_SIGNING_P12?.replace(/\s+/g, '') || '';
@@ -223,7 +223,7 @@ export interface SamlSettings {
 
 const optional = (value: string | undefined) => (value?.trim() ? value.trim() : null);
 
-export function samlSettings(env: NodeJS.ProcessEnv = process.env): SamlSettings {
+function samlSettings(env: NodeJS.ProcessEnv = process.env): SamlSettings {
   const settings = {
     idpMetadataUrl: optional(env.SAML_IDP_METADATA_URL),
     idpEntryPoint: optional(env.SAML_IDP_ENTRY_POINT),
@@ -291,12 +291,12 @@ export const PRODUCTION_REQUIRED_SETTINGS = {
   RISK_MANAGEMENT_PHONE: 'the office\'s phone number, shown in the request forms\' help line and in password messages',
   RISK_MANAGEMENT_EMAIL: 'the office\'s mailbox: requesters\' messages and resubmissions go there, and emails are sent from it',
 } as const;
-export type RequiredSetting = keyof typeof PRODUCTION_REQUIRED_SETTINGS;
+type RequiredSetting = keyof typeof PRODUCTION_REQUIRED_SETTINGS;
 /** The required settings development runs with a sample of. */
-export type OfficeSetting = Exclude<RequiredSetting, 'JWT_SECRET'>;
+type OfficeSetting = Exclude<RequiredSetting, 'JWT_SECRET'>;
 
 /** With NODE_ENV=production, refuses to start while any required setting is unset, naming every one in one message. */
-export function refuseMissingProductionSettings(env: NodeJS.ProcessEnv): void {
+function refuseMissingProductionSettings(env: NodeJS.ProcessEnv): void {
   if (env.NODE_ENV !== 'production') return;
   const missing = (Object.keys(PRODUCTION_REQUIRED_SETTINGS) as RequiredSetting[]).filter((name) => !env[name]?.trim());
   if (!missing.length) return;
@@ -362,8 +362,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 /** The reply domain outside production when REPLY_TO_DOMAIN is unset: the development inbound listener accepts it. */
-export const DEVELOPMENT_REPLY_TO_DOMAIN = 'coi-portal.local';
-export const DEFAULT_REPLY_TO_LOCAL = 'reply';
+const DEVELOPMENT_REPLY_TO_DOMAIN = 'coi-portal.local';
+const DEFAULT_REPLY_TO_LOCAL = 'reply';
 /** The longest token (a 10-digit request number) and its `+`: what a local part must leave room for. */
 const LONGEST_TOKEN_SUFFIX = 1 + 10 + 1 + 24;
 
@@ -394,10 +394,10 @@ export function replySettings(env: NodeJS.ProcessEnv = process.env): ReplySettin
   };
 }
 
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 export type LogLevelSetting = (typeof LOG_LEVELS)[number];
 
-export function logLevelSetting(value: string | undefined, production: boolean): LogLevelSetting {
+function logLevelSetting(value: string | undefined, production: boolean): LogLevelSetting {
   const raw = value?.trim().toLowerCase();
   if (!raw) return production ? 'info' : 'warn';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`);
@@ -424,7 +424,7 @@ function positiveSetting(name: string, value: string | undefined, fallback: numb
   return number;
 }
 
-export function trustProxySetting(value: string | undefined): boolean | number | string[] {
+function trustProxySetting(value: string | undefined): boolean | number | string[] {
   const raw = value?.trim() ?? '';
   if (raw === '' || raw.toLowerCase() === 'false') return false;
   if (raw.toLowerCase() === 'true') return true;
@@ -441,7 +441,7 @@ export function trustProxySetting(value: string | undefined): boolean | number |
  * $proxy_add_x_forwarded_for), anyone would choose the address every per-address limit and the security log see.
  * The proxy's address or CIDR (or the number of proxies in front) names whom to believe.
  */
-export function productionTrustProxySetting(value: string | undefined): boolean | number | string[] {
+function productionTrustProxySetting(value: string | undefined): boolean | number | string[] {
   const setting = trustProxySetting(value);
   if (setting === true) {
     throw new ConfigError('TRUST_PROXY=true is refused with NODE_ENV=production: every caller could choose the address the limits and the security log see. '

@@ -7,7 +7,7 @@ import { RequestListItem } from './request.schema';
 
 /** The dashboard's page size when `$limit` is not given, and the most it answers. */
 export const DASHBOARD_DEFAULT_LIMIT = 15;
-export const DASHBOARD_MAX_LIMIT = 50;
+const DASHBOARD_MAX_LIMIT = 50;
 
 export const AdminDashboardQuery = Type.Object({
   $limit: Type.Optional(Type.Integer({ minimum: 1, maximum: DASHBOARD_MAX_LIMIT, default: DASHBOARD_DEFAULT_LIMIT, description: 'rows of each list' })),

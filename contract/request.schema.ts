@@ -28,11 +28,10 @@ function payloadTypeOf(field: FieldDefinition): TSchema {
  * Fields a requester types, of every request kind (spec 1 §3): declared once in domain/request-kinds.ts. Which
  * of them a kind uses and requires is checked at submit (domain/request-rules.ts).
  */
-export const FORM_FIELDS = {
+const FORM_FIELDS = {
   ...Object.fromEntries(ALL_FORM_FIELDS.map((f) => [f.name, payloadTypeOf(f)])),
   credentialingCompany: text,
 } as Record<string, TSchema>;
-export type FormFieldName = string;
 export const FORM_FIELD_NAMES = Object.keys(FORM_FIELDS);
 export const DATE_FIELDS: readonly string[] = ALL_FORM_FIELDS.filter((f) => f.kind === 'date').map((f) => f.name);
 export const BOOLEAN_FIELDS: readonly string[] = ALL_FORM_FIELDS.filter((f) => f.kind === 'checkbox').map((f) => f.name);

@@ -16,7 +16,7 @@ export const CONFIRMATION_TOKEN_TTL_MS = 24 * 60 * 60_000;
 export const confirmationLinkToken = (serverKey: string, id: string) => `${id}.${secretOf(serverKey, id, 'email-confirmation')}`;
 export const confirmationSecretHash = (serverKey: string, id: string) => hashSecret(secretOf(serverKey, id, 'email-confirmation'));
 
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 export const resetLinkToken = (serverKey: string, id: string) => `${id}.${secretOf(serverKey, id)}`;
 export const resetSecretHash = (serverKey: string, id: string) => hashSecret(secretOf(serverKey, id));

@@ -39,7 +39,7 @@ import { API_NODE_FLAGS, API_PROCESS_ENV } from '../config/api-process';
 
 type Log = (line: string) => void;
 
-export interface ProductionShapeOptions {
+interface ProductionShapeOptions {
   /** A PostgreSQL administrator's connection (creates the roles and databases once). */
   adminDatabaseUrl: string;
   /** Where secrets, files, mail and Temporal's config live. */

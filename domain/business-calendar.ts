@@ -104,7 +104,7 @@ const isoWeekDay = (day: string) => {
   return ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1;
 };
 
-export const isBusinessDay = (calendar: BusinessCalendar, day: string): boolean =>
+const isBusinessDay = (calendar: BusinessCalendar, day: string): boolean =>
   calendar.workDays.includes(isoWeekDay(day)) && !calendar.holidays.includes(day);
 
 /** Length of one business day (office hours) in milliseconds, as written (DST days are counted by the wall clock). */

@@ -81,7 +81,7 @@ export const automatedEmailAuditText = (templateTitle: string): string => `"${te
  * The one window where an email may arrive twice: the mail server took it, and the worker died before marking it
  * sent. The retry sends it again with the same Message-ID and the audit row says so.
  */
-export const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
+const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
 
 /** The suffix for an email that `times` attempts handed to the mail server: '' once, ' (possibly twice)', ' (possibly 3 times)'. */
 export const possiblyRepeatedSuffix = (times: number): string =>

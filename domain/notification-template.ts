@@ -44,7 +44,7 @@ export const ALL_EMAIL_TEMPLATE_TITLES: readonly string[] = [
   ...ALL_EMAIL_TEMPLATE_ORDER.map(([title]) => title), REQUEST_RETURNED_TO_REVIEW, CERTIFICATE_REVOKED_TEMPLATE,
 ];
 
-export interface StatusChange {
+interface StatusChange {
   requestType: RequestType;
   previousStatus: RequestStatus;
   newStatus: RequestStatus;

@@ -7,11 +7,11 @@
  */
 import { NON_EMPLOYEE_IS_CODES } from './reference-lists';
 
-export const DIRECTORY_FIELDS_FOR_REQUESTERS = [
+const DIRECTORY_FIELDS_FOR_REQUESTERS = [
   'id', 'employeeId', 'email', 'lastName', 'firstName', 'middleInitial', 'title', 'workPhone',
 ] as const;
 
-export const DIRECTORY_FIELDS_FOR_ADMINS = [
+const DIRECTORY_FIELDS_FOR_ADMINS = [
   ...DIRECTORY_FIELDS_FOR_REQUESTERS, 'birthDate', 'hireDate', 'employmentStatus', 'terminationDate', 'personType',
 ] as const;
 

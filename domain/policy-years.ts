@@ -3,7 +3,7 @@ import { DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate } from './office-time';
 import { STATUS } from './request-status';
 
 /** Policy years run July 1 to June 30 (spec 2 §9.2). */
-export interface PolicyYearLimits {
+interface PolicyYearLimits {
   startDate: string; // ISO
   endDate: string;   // ISO
   policyNumber: string;
@@ -27,7 +27,7 @@ export function formatUsd(money: string | number): string {
 const day = (value: Date | string | null | undefined) =>
   value ? (typeof value === 'string' ? value : value.toISOString()).slice(0, 10) : null;
 
-export interface CoveredPeriodFields {
+interface CoveredPeriodFields {
   requestType: string;
   certificateType?: string | null;
   autoType?: string | null;
@@ -72,7 +72,7 @@ export function periodCovered(years: ReadonlyArray<{ startDate: Date | string; e
 }
 
 /** The statuses whose approval issues a document that shows the policy years: a certificate, or a letter of intent. */
-export const ISSUING_CERTIFICATE_STATUSES: readonly string[] = [STATUS.approved, STATUS.approvedWithLetterOfIntent];
+const ISSUING_CERTIFICATE_STATUSES: readonly string[] = [STATUS.approved, STATUS.approvedWithLetterOfIntent];
 
 /** A calendar day (`yyyy-mm-dd`) as the office reads it: the one date format of domain/office-time.ts. */
 const usDay = (day: string) => formatOfficeDate(day, DEFAULT_OFFICE_TIME_ZONE);

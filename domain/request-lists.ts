@@ -22,10 +22,10 @@ export function requestTypeLabelOf(r: { requestType: string; certificateType?: s
   return r.certificateType ? `COI Request: ${r.certificateType}` : REQUEST_TYPE_LABEL.certificate;
 }
 
-export type RequestTypeFilter = (typeof REQUEST_TYPE_FILTERS)[number];
+type RequestTypeFilter = (typeof REQUEST_TYPE_FILTERS)[number];
 const RENTAL_FILTER: RequestTypeFilter = 'COI Request: Rental';
 
-export const isRequestTypeFilter = (label: unknown): label is RequestTypeFilter =>
+const isRequestTypeFilter = (label: unknown): label is RequestTypeFilter =>
   typeof label === 'string' && (REQUEST_TYPE_FILTERS as readonly string[]).includes(label);
 
 /**

@@ -28,7 +28,5 @@ export const SECURITY_EVENT_KINDS = {
 
 export type SecurityEventKind = keyof typeof SECURITY_EVENT_KINDS;
 
-export const isSecurityEventKind = (value: string): value is SecurityEventKind => Object.hasOwn(SECURITY_EVENT_KINDS, value);
-
 /** How long a line of the security log is kept. */
 export const SECURITY_LOG_RETENTION_DAYS = 366;

@@ -21,13 +21,13 @@ export const SAML_ATTRIBUTES = {
 } as const;
 
 /** The user's kind as the spec names it (spec 1 §3 User.personType). */
-export type SsoPersonType = 'Employee' | 'Student';
+type SsoPersonType = 'Employee' | 'Student';
 
 /**
  * eduPersonAffiliation values (or the spec's own words) → person type. Anyone the university employs is an
  * Employee, also when they study too; student only is a Student. Nothing recognisable: null (refused).
  */
-export function personTypeFromAffiliation(values: readonly string[]): SsoPersonType | null {
+function personTypeFromAffiliation(values: readonly string[]): SsoPersonType | null {
   const lower = values.map((v) => v.trim().toLowerCase());
   if (lower.some((v) => ['employee', 'staff', 'faculty'].includes(v))) return 'Employee';
   if (lower.includes('student')) return 'Student';

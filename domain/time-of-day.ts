@@ -6,7 +6,7 @@
  */
 
 /** Spec 2 §9.1 "Time picker interval: 30 minutes". */
-export const TIME_STEP_MINUTES = 30;
+const TIME_STEP_MINUTES = 30;
 
 /** `HH:mm` on a 30-minute step: 00:00, 00:30, … 23:30. */
 export const TIME_OF_DAY_PATTERN = '^([01]\\d|2[0-3]):(00|30)$';

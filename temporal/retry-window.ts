@@ -12,7 +12,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 
 /** The activities that send or print something a person waits for. Status writes retry until they land. */
-export const WINDOWED_ACTIVITIES: ReadonlySet<string> = new Set(['sendEffectEmail', 'renderEffectLetter', 'issueLetterAndEmail', 'sendAccountEmail']);
+const WINDOWED_ACTIVITIES: ReadonlySet<string> = new Set(['sendEffectEmail', 'renderEffectLetter', 'issueLetterAndEmail', 'sendAccountEmail']);
 
 /** Account emails carry a link that lasts 24 hours: retrying past it would deliver a dead link. */
 const ACCOUNT_LINK_LIFE_MS = 24 * 3_600_000;

@@ -9,7 +9,7 @@ import { activityMetrics } from '../activities/metrics';
 import type { Orm } from '../db/orm';
 import { startMetricsServer, type MetricsServer } from './metrics-server';
 
-export function workerMetricsRegistry(orm: Orm): Registry {
+function workerMetricsRegistry(orm: Orm): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'coi_worker_' });
   const effects = new Gauge({

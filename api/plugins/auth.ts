@@ -10,7 +10,7 @@ import type { SessionUser } from '../../contract/session-user.schema';
 export const JWT_ALGORITHM = 'HS256';
 export const JWT_ISSUER = 'coi-portal';
 export const JWT_AUDIENCE = 'coi-portal-api';
-export const JWT_LIFETIME = '1d';
+const JWT_LIFETIME = '1d';
 /** Verified tokens a process remembers (about 300 bytes each). */
 const VERIFIED_TOKENS_CACHED = 10_000;
 
@@ -52,7 +52,7 @@ export function verifySessionToken(app: FastifyInstance, token: string): TokenCl
   }
 }
 
-export const passwordChangeRequired = () =>
+const passwordChangeRequired = () =>
   new ApiError(403, MESSAGES.passwordChangeRequired, { reason: 'passwordChangeRequired' });
 
 async function authenticate(request: FastifyRequest, options: { allowPasswordChange: boolean }): Promise<SessionUser> {

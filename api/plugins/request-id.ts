@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { commandContext } from '../../temporal/command-context';
 import { ACCEPTABLE_REQ_ID } from '../../workflows/log-header';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 /** Whether the peer at `address` is a proxy TRUST_PROXY trusts (config/app-config.ts trustProxySetting). */
 export function trustedPeer(trustProxy: boolean | number | string[]): (address: string | undefined) => boolean {

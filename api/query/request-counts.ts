@@ -4,7 +4,7 @@ import { officeDayStart, officePeriodStarts, type RequestStatus, type RequestTyp
 import { columnsOf } from './request-list';
 import { whereSql } from './where-sql';
 
-export interface QueueCount { requestType: RequestType; status: RequestStatus; count: number }
+interface QueueCount { requestType: RequestType; status: RequestStatus; count: number }
 
 /**
  * How many requests match `where` of each request type and status, from `request_counts` (kept exactly by triggers,

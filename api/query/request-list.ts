@@ -15,7 +15,7 @@ import { fieldsOf, whereSql, type SqlCondition } from './where-sql';
 
 const COUNTED_FIELDS = new Set(['requestType', 'certificateType', 'autoType', 'status']);
 
-export interface RequestPageQuery {
+interface RequestPageQuery {
   where: Record<string, unknown>;
   orderBy: Record<string, 'asc' | 'desc'>;
   limit: number;

@@ -58,7 +58,7 @@ const usDay = (column: string) => `to_char(${column} at time zone 'UTC', 'MM/DD/
  * added or changed claim reported within the request's dates (before or after the change) is flagged, once, with one
  * audit row naming those claims.
  */
-export function mergeSql(fields: (ClaimField | null)[]) {
+function mergeSql(fields: (ClaimField | null)[]) {
   return `
     with joined as materialized (
       select s.*, d.id as existing_id, d.report_date as old_report_date,

@@ -9,7 +9,7 @@ import type { WindowLimit } from '../../domain/abuse-limits';
 /** A connection that can run SQL (the request's EntityManager or the ORM's). */
 export type SqlRunner = Pick<EntityManager, 'getConnection'>;
 
-export interface WindowCount { hits: number; resetInMs: number }
+interface WindowCount { hits: number; resetInMs: number }
 
 const HIT_SQL = `
   insert into "rate_limit_counters" as c ("key", "hits", "window_ends") values (?, 1, now() + ? * interval '1 millisecond')

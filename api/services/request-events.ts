@@ -10,10 +10,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { SessionUser } from '../../contract/session-user.schema';
 import { canSee } from './request-access';
 
-export const REQUEST_EVENTS_CHANNEL = 'request_events';
+const REQUEST_EVENTS_CHANNEL = 'request_events';
 
 /** What a browser receives: `resync` asks it to reload everything (the server may have missed events). */
-export interface RequestEvent { kind: 'created' | 'status' | 'message' | 'activity' | 'resync'; requestId: number | null }
+interface RequestEvent { kind: 'created' | 'status' | 'message' | 'activity' | 'resync'; requestId: number | null }
 
 /** The trigger's payload: ids plus who may see the request (kept on the server). */
 interface Notification { kind: 'created' | 'status' | 'message' | 'activity'; requestId: number; requesterId: number | null; email: string | null }

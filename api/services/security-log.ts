@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyRequest } from 'fastify';
 import { SECURITY_LOG_RETENTION_DAYS, type SecurityEventKind } from '../../domain/security-events';
 
-export interface SecurityEventInput {
+interface SecurityEventInput {
   kind: SecurityEventKind;
   userId?: number | null;
   email?: string | null;

@@ -22,14 +22,14 @@ import { clearHits, countHit, releaseHit, reserveHit } from './rate-limits';
 import { recordSecurityEvent } from './security-log';
 
 /** Where an attempt comes from: the client's address and, when the browser signed in to this account before, its id. */
-export interface SignInOrigin {
+interface SignInOrigin {
   ip: string;
   /** the id of a browser that signed in to this email before (known-device cookie), else null */
   knownDeviceId: string | null;
 }
 
 /** The proof-of-work check an attempt may carry: asked for once its address's window is full. */
-export interface SignInCheck {
+interface SignInCheck {
   /** the solved ALTCHA payload the browser sent, if any */
   solution?: string;
   /** the server secret the challenges are signed with */

@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { baseProperties } from './common';
 
 /** Audit trail entry (spec 1 §3): date, activity type, activity text, performed by, email recipients. */
@@ -20,4 +20,3 @@ export const RequestActivitySchema = defineEntity({
     effectId: p.integer().nullable(),
   },
 });
-export type RequestActivity = InferEntity<typeof RequestActivitySchema>;

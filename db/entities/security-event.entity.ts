@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * One line of the security log: sign-ins, refusals, admin-list changes, deactivations, email changes and
@@ -21,4 +21,3 @@ export const SecurityEventSchema = defineEntity({
     detail: p.json<Record<string, unknown>>(),
   },
 });
-export type SecurityEvent = InferEntity<typeof SecurityEventSchema>;

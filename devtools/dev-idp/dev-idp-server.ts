@@ -19,7 +19,7 @@ import { escapeHtml } from '../outbox-server';
 import { loadOrCreateIdpKeys } from './idp-keys';
 import { signedResponse, type AssertedPerson } from './saml-response';
 
-export interface DevIdpOptions {
+interface DevIdpOptions {
   orm: Orm;
   /** where the key and certificate live (a `dev-idp` folder is made in it) */
   dataDir: string;

@@ -43,7 +43,7 @@ export interface LocalPostgres {
   stop(): Promise<void>;
 }
 
-export interface EmbeddedOptions {
+interface EmbeddedOptions {
   /** the address to serve (its port is used) */
   databaseUrl: string;
   /** the cluster's folder: kept between starts for `npm start`, a throwaway for tests */

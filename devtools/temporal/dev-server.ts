@@ -31,7 +31,7 @@ const INDEXED_VALUE_TYPE: Record<string, number> = { Text: 1, Keyword: 2, Int: 3
  *   A server with a history on disk (`npm start`) writes to one partition but keeps reading four, so tasks an
  *   earlier start left in the other partitions are still delivered.
  */
-export function devServerSpeedFlags(persistent: boolean): string[] {
+function devServerSpeedFlags(persistent: boolean): string[] {
   return [
     'system.enableActivityEagerExecution=true',
     'matching.numTaskqueueWritePartitions=1',
@@ -39,7 +39,7 @@ export function devServerSpeedFlags(persistent: boolean): string[] {
   ];
 }
 
-export interface TemporalServerOptions {
+interface TemporalServerOptions {
   /** host:port of the frontend, e.g. 127.0.0.1:7233. */
   address: string;
   /** Directory for temporal.sqlite; omit for an in-memory server (tests). */

@@ -24,13 +24,13 @@ import { ensureSearchAttributes, freePort, freePortInRange, isPortOpen, killChil
 import { findGo, goInstallWithFallback, isExecutable, type Log } from './temporal-cli';
 import { ensureRoleAndDatabases } from '../../db/least-privilege-role';
 
-export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
+const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const MODULE = 'go.temporal.io/server';
 
-export interface TemporalServerBuild { server: string; sqlTool: string; schemaDir: string }
+interface TemporalServerBuild { server: string; sqlTool: string; schemaDir: string }
 
 /** `$XDG_CACHE_HOME or ~/.cache` + `/coi-portal/temporal-server-v1.29.1`. */
-export function cachedTemporalServerDir(env: NodeJS.ProcessEnv = process.env): string {
+function cachedTemporalServerDir(env: NodeJS.ProcessEnv = process.env): string {
   const cacheHome = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(cacheHome, 'coi-portal', `temporal-server-${TEMPORAL_SERVER_VERSION}`);
 }
@@ -60,7 +60,7 @@ export async function ensureTemporalServerBuild(log: Log = (line) => console.log
   return build;
 }
 
-export interface TemporalServerOptions {
+interface TemporalServerOptions {
   /** A connection to the PostgreSQL server as a role that may create roles and databases (set-up only). */
   adminDatabaseUrl: string;
   /** host:port of the frontend, e.g. 127.0.0.1:7233 (a port below 32768: see freePortInRange) */

@@ -14,7 +14,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SSO_HANDOFF_COOKIE } from '../../../domain/single-sign-on';
 import { REQUEST_LIFETIME_MS } from './service-provider';
 
-export const BINDING_COOKIE = 'coi_sso_request';
+const BINDING_COOKIE = 'coi_sso_request';
 const COOKIE_PATH = '/saml/';
 
 const mac = (serverKey: string, requestId: string) => createHmac('sha256', `saml-browser:${serverKey}`).update(requestId).digest('base64url');

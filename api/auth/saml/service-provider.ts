@@ -27,7 +27,7 @@ export const SAML_PATHS = {
 
 /** How long the IdP may take to answer a request (the person signs in there meanwhile). */
 export const REQUEST_LIFETIME_MS = 10 * 60_000;
-export const CLOCK_SKEW_MS = 60_000;
+const CLOCK_SKEW_MS = 60_000;
 
 /** Our entity id and consumer URL, from PUBLIC_URL (what the IdP must be told, and what assertions must name). */
 export function serviceProviderUrls(config: Pick<AppConfig, 'publicUrl' | 'saml'>) {
