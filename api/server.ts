@@ -32,7 +32,7 @@ const temporal = await createTemporalClient(config.temporalAddress, config.tempo
 const files = await new DocumentFiles(config.uploadsDir).init();
 const app = await buildApp({ config, orm, temporal, files }, { logger: apiLoggerOptions(config.logLevel) });
 
-// Prometheus metrics on a port of their own (issue #21 item 4), when METRICS_PORT is set.
+// Prometheus metrics on a port of their own, when METRICS_PORT is set.
 const metrics = config.metrics.port ? await startMetricsServer(app.metrics, config.metrics.host, config.metrics.port) : null;
 if (metrics) console.log(`API metrics on ${metrics.url}`);
 

@@ -14,7 +14,7 @@ import { JWT_ALGORITHM, JWT_AUDIENCE, JWT_ISSUER } from '../api/plugins/auth';
 import { API_NODE_FLAGS, API_PROCESS_ENV } from '../config/api-process';
 import { DEVELOPMENT_JWT_SECRET } from '../config/app-config';
 import { buildProduction, bundleModule } from '../scripts/build';
-import { freePort } from '../temporal/dev-server';
+import { freePort } from '../devtools/temporal/dev-server';
 import { hwmOf } from './memory/peak-sampler';
 import { rssOf } from './process-profile';
 

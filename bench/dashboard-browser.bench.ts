@@ -1,5 +1,5 @@
 /**
- * `npm run bench:browser [-- --loads 10 --small 3000]`: issue #11 target 4, the dashboard in Chromium at 100,000
+ * `npm run bench:browser [-- --loads 10 --small 3000]`: the dashboard in Chromium at 100,000
  * requests. On the kept database of the lists benchmark (`coi_bench_lists`, filled by `npm run seed:requests`;
  * LISTS_BENCH_DATABASE_URL to change it), it
  *

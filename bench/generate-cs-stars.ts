@@ -1,5 +1,5 @@
 /**
- * Realistic CS-STARS CSV exports of any size (issue #9): `npm run generate:cs-stars -- <rows> [file] [seed]`
+ * Realistic CS-STARS CSV exports of any size: `npm run generate:cs-stars -- <rows> [file] [seed]`
  * (default 1,000 rows to stdout). Deterministic for a seed; claim numbers are unique per physician, so the file
  * loads cleanly and loads again without adding claims. Values follow spec 1 §3.
  */

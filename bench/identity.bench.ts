@@ -1,5 +1,5 @@
 /**
- * `npm run bench:identity [-- --signins 20]` against a portal started with `npm start` (issue #16 targets):
+ * `npm run bench:identity [-- --signins 20]` against a portal started with `npm start`, against two targets:
  *
  *   1. registration → confirmation email: registers a new external account through the API (solving the ALTCHA
  *      challenge like the browser does) and waits for the confirmation email to land in the outbox folder

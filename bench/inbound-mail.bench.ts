@@ -26,7 +26,7 @@ import { dropDatabase, dropOrphanedDatabases } from '../db/database';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_REQUESTER } from '../db/seed-data';
 import { startPortalInProcess } from '../devtools/portal-in-process';
-import { ensureTemporalServer, freePort } from '../temporal/dev-server';
+import { ensureTemporalServer, freePort } from '../devtools/temporal/dev-server';
 import { startInboundSmtpListener } from '../temporal/inbound-smtp-listener';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -36,7 +36,7 @@ import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
 import { startPortalInProcess } from '../devtools/portal-in-process';
 import type { Received } from '../devtools/smtp-sink';
-import { ensureTemporalServer, freePort } from '../temporal/dev-server';
+import { ensureTemporalServer, freePort } from '../devtools/temporal/dev-server';
 import { LETTER_CHROMIUM_PATH } from '../config/app-config';
 
 const TARGETS = { warmP95Ms: 300, burstPerSecond: 20, firstLetterMs: 2000, signingP95Ms: 30 };

@@ -1,5 +1,5 @@
 /**
- * Where the bench process's CPU goes (issue #11: "profile API, worker and Temporal separately"):
+ * Where the bench process's CPU goes ("profile API, worker and Temporal separately"):
  *
  * - `threadCpu()`: CPU-ms per thread of this process from /proc/self/task, grouped by thread name. The main thread
  *   runs the API, the activities and the SDK's JavaScript; workflow code runs in the SDK's worker threads; the SDK's

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:shape [-- --requests 60 --concurrency 8]` (issue #21 item 6): the request flow on the production shape
+ * `npm run bench:shape [-- --requests 60 --concurrency 8]`: the request flow on the production shape
  * (compiled dist/, NODE_ENV=production, the real Temporal server on PostgreSQL, the reverse proxy), once with one API
  * and one worker and once with two and two, on the same machine in the same run: submit and approve call p50/p95,
  * submits per second, approve → approval email p50/p95, approvals with letter and email per second. Builds dist/ first.

@@ -29,7 +29,7 @@ import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
 import { startPortalInProcess } from '../devtools/portal-in-process';
 import { startMailSinkProcess, type MailSinkProcess, type MailSummary } from './mail-sink-process';
-import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../temporal/dev-server';
+import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../devtools/temporal/dev-server';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 import { startApiProcess, type ApiProcess } from './api-process';
 import { API_PROCESS_ENV } from '../config/api-process';
@@ -52,12 +52,12 @@ function parseArgs(argv: string[]) {
    * `profile`: 1 records the main thread's CPU profile per phase (bench/results/*.cpuprofile) and prints where it
    * went; 2 also runs the workflow code on the main thread so the profile includes it; 3 keeps the worker in its own
    * process and profiles the API alone (this process's main thread).
-   * `floor`: 1 measures the Temporal floor (issue #18) in the same run, after the warm-up, and compares.
+   * `floor`: 1 measures the Temporal floor in the same run, after the warm-up, and compares.
    * `think`: each simulated user pauses this long between two clicks (0: back to back, the issue's measure).
    * `processes`: 2 runs the worker as its own process, as production does (the API stays in this one); 1 runs both
    *   here, which `--profile` needs to see the worker's code.
-   * `memory`: 1 measures the worker process's memory before and after the submit phase, by holder (issue #18
-   *   target 6; bench/memory/worker-memory.ts); `--requests 1000` fills its workflow cache. Needs `--processes 2`.
+   * `memory`: 1 measures the worker process's memory before and after the submit phase, by holder
+   *   (bench/memory/worker-memory.ts); `--requests 1000` fills its workflow cache. Needs `--processes 2`.
    */
   const options = { requests: 200, concurrency: 8, warmup: 5, profile: 0, floor: 1, think: 0, processes: 2, memory: 0 };
   for (let i = 0; i < argv.length; i++) {
@@ -422,7 +422,7 @@ async function startPortal(): Promise<Portal> {
     SMTP_URL: sink.url,
     DATA_DIR: dataDir,
     PORT: '0',
-    // One requester files every draft of the run: the per-user quotas (issue #16) would stop it at 25.
+    // One requester files every draft of the run: the per-user quotas would stop it at 25.
     OPEN_DRAFTS_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000',
     ...API_PROCESS_ENV, // the image's environment, for the worker too
   };
@@ -674,7 +674,7 @@ async function main(): Promise<number> {
       'workflow start-up, Chromium launch and first letter are excluded from the figures)');
   }
 
-  // The floor (issue #18): on the same dev server, warm, the portal idle; the same number of commands and concurrency.
+  // The floor: on the same dev server, warm, the portal idle; the same number of commands and concurrency.
   let floor: Floor | null = null;
   if (options.floor) {
     log(`floor: ${options.requests} minimal workflows by update-with-start, then one more update each, concurrency ${options.concurrency}…`);
@@ -777,7 +777,7 @@ async function main(): Promise<number> {
     submitsPerSecond: options.requests / (phase1.wallMs / 1000) >= 100,
   };
   const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
-  console.log(`targets (issue #11, concurrency ${options.concurrency}): submit call p95 ≤ 100 ms ${yes(targets.submitP95)} (${s.submitCall.p95}); ` +
+  console.log(`targets (concurrency ${options.concurrency}): submit call p95 ≤ 100 ms ${yes(targets.submitP95)} (${s.submitCall.p95}); ` +
     `approve call p95 ≤ 100 ms ${yes(targets.approveP95)} (${s.approveCall.p95}); ≥ 100 submits/s with their confirmations ` +
     `${yes(targets.submitsPerSecond)} (${rate(options.requests, phase1.wallMs)}); 1-minute load average ${os.loadavg()[0].toFixed(2)}`);
   let floorTargets: TargetRow[] | null = null;

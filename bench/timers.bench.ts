@@ -1,6 +1,6 @@
 /**
  * `npm run bench:timers [-- --holders 10000 --step 1000 --firing 100]`: thousands of open requests each holding a
- * durable timer (issue #10). Does the worker's memory, and the time from a reminder's due instant to its audit row
+ * durable timer. Does the worker's memory, and the time from a reminder's due instant to its audit row
  * and email, stay flat from 1,000 to 10,000 open workflows?
  *
  *   setup      throw-away database (coi_bench_timers_<pid>), in-memory headless Temporal dev server, SMTP sink, the
@@ -28,7 +28,7 @@ import { RequestActivitySchema, RequestSchema } from '../db/entities';
 import { prepareDatabase } from '../db/prepare-database';
 import { startPortalInProcess } from '../devtools/portal-in-process';
 import { STATUS, type ClockState } from '../domain';
-import { ensureTemporalServer, freePort } from '../temporal/dev-server';
+import { ensureTemporalServer, freePort } from '../devtools/temporal/dev-server';
 import { REQUEST_WORKFLOW_TYPE, type RequestWorkflowInput } from '../workflows/request.messages';
 
 const options = { holders: 10_000, step: 1_000, firing: 50, concurrency: 64 };

@@ -1,5 +1,5 @@
 /**
- * The worker as its own process, as `npm start`, docker-compose.yml and the production shape run it (issue #18: the
+ * The worker as its own process, as `npm start`, docker-compose.yml and the production shape run it (the
  * figures must hold for the final wiring). `node --import tsx temporal/worker.ts` with the bench's settings; ready
  * when it says it polls. Its stderr and any line above `warn` are passed on.
  */

@@ -1,5 +1,5 @@
 /**
- * Every setting, read once from the environment with embedded development defaults (issue #2).
+ * Every setting, read once from the environment with embedded development defaults.
  * Imported by the API, the worker and the scripts; never by workflows/ or ui/.
  * With NODE_ENV=production the development defaults that would be unsafe are refused: loadConfig throws when
  * JWT_SECRET is missing, shorter than 32 characters or a value committed to this repository, when
@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * The Chromium that prints letters: Debian's `chromium-headless-shell` (the headless-only build), about half the CPU
- * and two thirds of the time of the full browser per letter, a third of its start (bench/README.md, issue #18).
+ * and two thirds of the time of the full browser per letter, a third of its start (bench/README.md).
  */
 export const LETTER_CHROMIUM_PATH = '/usr/lib/chromium/chromium-headless-shell';
 
@@ -30,14 +30,14 @@ const COMMITTED_JWT_SECRETS = new Set([
   DEVELOPMENT_JWT_SECRET,
   'change-me-in-production-0123456789abcdef0123456789abcdef',
 ]);
-export const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
+const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
 /** A development sample in the office's format; production requires RISK_MANAGEMENT_PHONE. */
 export const DEFAULT_RISK_MANAGEMENT_PHONE = '503-494-0000';
 /** A development sample mailbox; production requires RISK_MANAGEMENT_EMAIL. */
 export const DEFAULT_RISK_MANAGEMENT_EMAIL = 'riskmanagement@coi-portal.local';
 
 /** The domain of the seeded directory's people (db/seed-data.ts): the university's, outside production. */
-export const DEVELOPMENT_UNIVERSITY_DOMAIN = 'ohsu.example';
+const DEVELOPMENT_UNIVERSITY_DOMAIN = 'ohsu.example';
 
 /** Thrown by loadConfig for a setting the process must not start with. */
 export class ConfigError extends Error {
@@ -87,7 +87,7 @@ export interface AppConfig {
   eventsHeartbeatMs: number;
   /**
    * Prometheus metrics (`GET /metrics`) on a port of their own, on 127.0.0.1 unless METRICS_HOST says otherwise, so
-   * they never face users (issue #21 item 4): METRICS_PORT; unset or 0, no metrics server.
+   * they never face users: METRICS_PORT; unset or 0, no metrics server.
    */
   metrics: { host: string; port: number };
   /** NODE_ENV=production. */
@@ -109,7 +109,7 @@ export interface AppConfig {
   effectRetryWindowMs: number;
   /**
    * Workflows a worker keeps in memory at most (older ones are replayed from history when they wake). 250 by default:
-   * each costs the worker 0.8–1.7 MiB of RSS, and a miss only a replay of its history (bench/README.md, issue #18).
+   * each costs the worker 0.8–1.7 MiB of RSS, and a miss only a replay of its history (bench/README.md).
    */
   maxCachedWorkflows: number;
   /**
@@ -138,7 +138,7 @@ export interface AppConfig {
  * carry `Reply-To: <local>+<token>@<domain>`; the university's MTA forwards that domain (or the mailbox polled) to the
  * portal's inbound side.
  */
-export interface ReplySettings {
+interface ReplySettings {
   /** REPLY_TO_LOCAL: the local part before `+<token>`; default `reply`. */
   local: string;
   /**
@@ -164,7 +164,7 @@ export interface ReplySettings {
  * signing on, the worker (the one process that holds the key and signs) refuses to start without both; elsewhere a
  * self-signed development certificate is made at first start under `<DATA_DIR>/letter-signing/`.
  */
-export interface LetterSigningSettings {
+interface LetterSigningSettings {
   enabled: boolean;
   p12: Buffer | null;
   p12Password: string | null;
@@ -173,12 +173,12 @@ export interface LetterSigningSettings {
 }
 
 /** What production needs to sign letters, and what each is for (the worker's refusal names the missing ones). */
-export const LETTER_SIGNING_SETTINGS = {
+const LETTER_SIGNING_SETTINGS = {
   LETTER_SIGNING_P12: "the office's signing certificate and key (PKCS#12), base64: every issued PDF is signed with it",
   LETTER_SIGNING_P12_PASSWORD: 'the password of that PKCS#12 file',
 } as const;
 
-export function letterSigningSettings(env: NodeJS.ProcessEnv, dataDir: string): LetterSigningSettings {
+function letterSigningSettings(env: NodeJS.ProcessEnv, dataDir: string): LetterSigningSettings {
   const raw = env.LETTER_SIGNING?.trim().toLowerCase() || 'on';
   if (raw !== 'on' && raw !== 'off') throw new ConfigError(`LETTER_SIGNING must be on or off (got "${env.LETTER_SIGNING}")`);
   const p12 = env.LETTER_SIGNING_P12?.replace(/\s+/g, '') || '';
@@ -223,7 +223,7 @@ export interface SamlSettings {
 
 const optional = (value: string | undefined) => (value?.trim() ? value.trim() : null);
 
-export function samlSettings(env: NodeJS.ProcessEnv = process.env): SamlSettings {
+function samlSettings(env: NodeJS.ProcessEnv = process.env): SamlSettings {
   const settings = {
     idpMetadataUrl: optional(env.SAML_IDP_METADATA_URL),
     idpEntryPoint: optional(env.SAML_IDP_ENTRY_POINT),
@@ -276,7 +276,7 @@ export function migrationDatabaseSetting(env: NodeJS.ProcessEnv = process.env): 
 
 /**
  * The database when DATABASE_URL is unset: trusted local connections on 127.0.0.1, where `npm start` and `npm test`
- * start an embedded PostgreSQL if nothing answers (db/embedded-postgres.ts). libpq's PGPORT moves it.
+ * start an embedded PostgreSQL if nothing answers (devtools/postgres/embedded-postgres.ts). libpq's PGPORT moves it.
  */
 export const defaultDatabaseUrl = (env: NodeJS.ProcessEnv = process.env, database = 'coi_portal') =>
   `postgres://postgres@127.0.0.1:${env.PGPORT || 5432}/${database}`;
@@ -291,12 +291,12 @@ export const PRODUCTION_REQUIRED_SETTINGS = {
   RISK_MANAGEMENT_PHONE: 'the office\'s phone number, shown in the request forms\' help line and in password messages',
   RISK_MANAGEMENT_EMAIL: 'the office\'s mailbox: requesters\' messages and resubmissions go there, and emails are sent from it',
 } as const;
-export type RequiredSetting = keyof typeof PRODUCTION_REQUIRED_SETTINGS;
+type RequiredSetting = keyof typeof PRODUCTION_REQUIRED_SETTINGS;
 /** The required settings development runs with a sample of. */
-export type OfficeSetting = Exclude<RequiredSetting, 'JWT_SECRET'>;
+type OfficeSetting = Exclude<RequiredSetting, 'JWT_SECRET'>;
 
 /** With NODE_ENV=production, refuses to start while any required setting is unset, naming every one in one message. */
-export function refuseMissingProductionSettings(env: NodeJS.ProcessEnv): void {
+function refuseMissingProductionSettings(env: NodeJS.ProcessEnv): void {
   if (env.NODE_ENV !== 'production') return;
   const missing = (Object.keys(PRODUCTION_REQUIRED_SETTINGS) as RequiredSetting[]).filter((name) => !env[name]?.trim());
   if (!missing.length) return;
@@ -362,8 +362,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 /** The reply domain outside production when REPLY_TO_DOMAIN is unset: the development inbound listener accepts it. */
-export const DEVELOPMENT_REPLY_TO_DOMAIN = 'coi-portal.local';
-export const DEFAULT_REPLY_TO_LOCAL = 'reply';
+const DEVELOPMENT_REPLY_TO_DOMAIN = 'coi-portal.local';
+const DEFAULT_REPLY_TO_LOCAL = 'reply';
 /** The longest token (a 10-digit request number) and its `+`: what a local part must leave room for. */
 const LONGEST_TOKEN_SUFFIX = 1 + 10 + 1 + 24;
 
@@ -394,10 +394,10 @@ export function replySettings(env: NodeJS.ProcessEnv = process.env): ReplySettin
   };
 }
 
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 export type LogLevelSetting = (typeof LOG_LEVELS)[number];
 
-export function logLevelSetting(value: string | undefined, production: boolean): LogLevelSetting {
+function logLevelSetting(value: string | undefined, production: boolean): LogLevelSetting {
   const raw = value?.trim().toLowerCase();
   if (!raw) return production ? 'info' : 'warn';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`);
@@ -424,7 +424,7 @@ function positiveSetting(name: string, value: string | undefined, fallback: numb
   return number;
 }
 
-export function trustProxySetting(value: string | undefined): boolean | number | string[] {
+function trustProxySetting(value: string | undefined): boolean | number | string[] {
   const raw = value?.trim() ?? '';
   if (raw === '' || raw.toLowerCase() === 'false') return false;
   if (raw.toLowerCase() === 'true') return true;
@@ -441,7 +441,7 @@ export function trustProxySetting(value: string | undefined): boolean | number |
  * $proxy_add_x_forwarded_for), anyone would choose the address every per-address limit and the security log see.
  * The proxy's address or CIDR (or the number of proxies in front) names whom to believe.
  */
-export function productionTrustProxySetting(value: string | undefined): boolean | number | string[] {
+function productionTrustProxySetting(value: string | undefined): boolean | number | string[] {
   const setting = trustProxySetting(value);
   if (setting === true) {
     throw new ConfigError('TRUST_PROXY=true is refused with NODE_ENV=production: every caller could choose the address the limits and the security log see. '
@@ -457,7 +457,7 @@ const numberList = (value: string, name: string): number[] => {
 };
 
 /**
- * The clocks of domain/request-clocks.ts from the environment (README "Request clocks"), each with the default of
+ * The clocks of domain/request-clocks.ts from the environment (docs/OPERATIONS.md "The request's timers"), each with the default of
  * DEFAULT_CLOCK_POLICY. CLOCK_DAY_SECONDS compresses every day to that many seconds (tests, demonstrations).
  */
 export function clockPolicySetting(env: NodeJS.ProcessEnv = process.env): ClockPolicy {
@@ -492,7 +492,7 @@ const LOOPBACK = /^(127(?:\.\d{1,3}){3}|::1|localhost|\[::1\])$/i;
 export const isLoopbackHost = (host: string) => LOOPBACK.test(host);
 
 /**
- * Development defaults never face a network (issue #16 item 7): with the development JWT secret (anyone can sign a
+ * Development defaults never face a network: with the development JWT secret (anyone can sign a
  * token with it) or the development accounts (their passwords are in the README), the API listens on a loopback
  * address only. Returns the reason to refuse, or null when listening on `config.apiHost` is safe.
  */

@@ -1,6 +1,6 @@
 /**
  * Settings of answers by email, inbound side: the SMTP listener a university MTA forwards replies to, and the
- * mailbox poller (IMAP) for an office that only gets a mailbox. See README (settings) and docs/OPERATIONS.md.
+ * mailbox poller (IMAP) for an office that only gets a mailbox. See docs/SETTINGS.md and docs/OPERATIONS.md.
  */
 import { INBOUND_MAX_BYTES_DEFAULT } from '../domain';
 

@@ -21,7 +21,7 @@ const MAC_BYTES = 9;
 export const DEFAULT_REPLY_TOKEN_MAX_AGE_DAYS = 365;
 
 /** What a genuine token says. `expired`: older than the allowed age (the sender is told to use a newer email). */
-export interface ReplyTokenClaims {
+interface ReplyTokenClaims {
   requestNumber: number;
   /** the keyed fingerprint of the address the token was issued to: compare with `isIssuedTo` */
   recipientFingerprint: string;

@@ -1,5 +1,5 @@
 /** Audit trail entries (spec 2 §7.10). */
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { Id, Nullable, Timestamp } from './primitives';
 
 /** An audit entry. Not listed, so never sent: the workflow's idempotency key. */
@@ -18,4 +18,3 @@ export const ActivityRecord = Type.Object({
   createdAt: Timestamp,
   updatedAt: Type.Optional(Timestamp),
 });
-export type ActivityRecord = Static<typeof ActivityRecord>;

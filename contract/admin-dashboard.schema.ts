@@ -1,4 +1,4 @@
-/** `GET /admin-dashboard` (spec 2 §7.4; pages and database counts per issue #11). */
+/** `GET /admin-dashboard` (spec 2 §7.4): lists come in pages, counts are computed by the database. */
 import { Type } from 'typebox';
 import { ALL_STATUSES, CHECKLIST_ITEM_IDS, REQUEST_TYPE } from '../domain';
 import { RequestTypeLabelParam } from './find-query.schema';
@@ -7,7 +7,7 @@ import { RequestListItem } from './request.schema';
 
 /** The dashboard's page size when `$limit` is not given, and the most it answers. */
 export const DASHBOARD_DEFAULT_LIMIT = 15;
-export const DASHBOARD_MAX_LIMIT = 50;
+const DASHBOARD_MAX_LIMIT = 50;
 
 export const AdminDashboardQuery = Type.Object({
   $limit: Type.Optional(Type.Integer({ minimum: 1, maximum: DASHBOARD_MAX_LIMIT, default: DASHBOARD_DEFAULT_LIMIT, description: 'rows of each list' })),

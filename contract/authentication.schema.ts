@@ -1,5 +1,5 @@
 /** `api/v1/authentication` payloads (spec 2 §7.2). */
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { TEXT_MAX } from '../domain';
 import { SessionUserRecord } from './session-user.schema';
 
@@ -18,7 +18,6 @@ export const AuthenticationBody = Type.Object({
     description: "local: a solved ALTCHA challenge (GET captcha-challenge), needed once the address's failed sign-ins fill their window (401 with data.reason 'checkRequired')",
   })),
 });
-export type AuthenticationBody = Static<typeof AuthenticationBody>;
 
 export const AuthenticationResult = Type.Object({
   accessToken: Type.String(),

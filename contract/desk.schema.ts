@@ -2,7 +2,7 @@
  * Route schemas of the administrators' desk (spec 2 §7.5, §7.6, §7.9, §7.11): search-requests, faqs, policies,
  * email-templates, cs-stars, claim-history and export-requests. Responses list only what callers see.
  */
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { FAQ_TYPES, REQUEST_TYPE_FILTERS } from '../domain';
 import { Id, Nullable, NullableTimestamp, StringEnum, Timestamp } from './primitives';
 
@@ -37,7 +37,6 @@ const OrderValue = Type.Optional(Type.Union([Type.Number(), Type.String(), Type.
 export const CreateFaqBody = Type.Object({
   type: Type.String(), question: Type.String({ maxLength: 2000 }), answer: Type.String({ maxLength: 10000 }), order: OrderValue,
 }, { additionalProperties: false });
-export type CreateFaqBody = Static<typeof CreateFaqBody>;
 export const UpdateFaqBody = Type.Object({
   question: Type.String({ maxLength: 2000 }), answer: Type.String({ maxLength: 10000 }), order: OrderValue,
   type: Type.Optional(Type.String({ description: 'ignored: the type is chosen only when adding' })),

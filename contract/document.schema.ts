@@ -7,7 +7,7 @@ import { Id, Nullable, StringEnum, Timestamp } from './primitives';
  * The upload handle: the generated name the bytes were stored under (`r<requestId>-<uuid>.<ext>`). `POST /upload`
  * answers it and `POST /documents` takes it back; document records never carry it.
  */
-export const StoredName = Type.String({ pattern: '^r[0-9]+-[a-f0-9-]{36}\\.[a-z0-9]{1,8}$' });
+const StoredName = Type.String({ pattern: '^r[0-9]+-[a-f0-9-]{36}\\.[a-z0-9]{1,8}$' });
 
 /** `POST /upload` (multipart: `requestId`, `file`). */
 export const UploadResult = Type.Object({
@@ -16,7 +16,6 @@ export const UploadResult = Type.Object({
   size: Type.Integer({ minimum: 1 }),
   mimeType: Type.String({ description: 'what the bytes are (sniffed), not what the client claimed' }),
 });
-export type UploadResult = Static<typeof UploadResult>;
 
 export const CreateDocumentBody = Type.Object({
   requestId: Id,

@@ -1,4 +1,4 @@
-/** Email confirmation links (issue #16): ask for a link again, check one, use one. */
+/** Email confirmation links: ask for a link again, check one, use one. */
 import { Type } from 'typebox';
 import { Nullable } from './primitives';
 

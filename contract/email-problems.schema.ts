@@ -1,4 +1,4 @@
-/** `GET api/v1/email-problems` (issue #17 item 3): emails and letters that did not go out. Administrators only. */
+/** `GET api/v1/email-problems`: emails and letters that did not go out. Administrators only. */
 import { Type, type Static } from 'typebox';
 import { REQUEST_TYPE } from '../domain';
 import { Nullable, StringEnum } from './primitives';
@@ -23,7 +23,6 @@ export const EmailProblem = Type.Object({
   since: Type.String({ format: 'date-time', description: 'failed: when it failed; delayed: when it was queued' }),
   retryOf: Nullable(Type.Integer({ description: 'the "Email Failed" audit entry to pass as `retryOf` to POST /send-email; null when it cannot be sent again' })),
 });
-export type EmailProblem = Static<typeof EmailProblem>;
 
 export const EmailProblemsPage = Type.Object({
   total: Type.Integer({ minimum: 0 }), limit: Type.Integer({ minimum: 0 }), skip: Type.Integer({ minimum: 0 }), data: Type.Array(EmailProblem),

@@ -1,5 +1,5 @@
 /** The error shape of spec 2 §8.1, as every route documents it (api/errors.ts builds it). */
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 
 export const ApiErrorBody = Type.Object({
   name: Type.String({ description: 'BadRequest, NotAuthenticated, Forbidden, NotFound, Conflict, …' }),
@@ -11,7 +11,6 @@ export const ApiErrorBody = Type.Object({
     type: 'object', additionalProperties: { type: 'string' }, description: 'one message per invalid field',
   } as TSchema),
 });
-export type ApiErrorBody = Static<typeof ApiErrorBody>;
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 422 | 429 | 500 | 503;
 

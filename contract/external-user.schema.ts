@@ -14,7 +14,7 @@ export const ExternalUserRecord = Type.Object({
   /** false when an administrator deactivated the account. */
   active: Type.Boolean(),
   lastLogin: Nullable(Type.String({ format: 'date-time' })),
-  /** The account proved it owns `email` (issue #16). */
+  /** The account proved it owns `email`. */
   emailConfirmed: Type.Boolean(),
   /** An address change waiting for its confirmation link; `email` stays in force until then. */
   pendingEmail: Nullable(Type.String()),

@@ -8,7 +8,7 @@ import { CERTIFICATE_STATUSES, ISSUED_LETTER_KINDS, REVOKE_NOTE_MAX_LENGTH, REVO
 import { Id, Nullable, NullableTimestamp, StringEnum, Timestamp } from './primitives';
 
 /** A code as printed (`XXXX-XXXX-XXXXX`) or typed: the server normalizes it (case, dashes, look-alikes). */
-export const VerificationCodeParam = Type.String({ minLength: 1, maxLength: 40, description: 'the verification code, as printed or typed' });
+const VerificationCodeParam = Type.String({ minLength: 1, maxLength: 40, description: 'the verification code, as printed or typed' });
 
 /** One issued letter of a request, newest first in the list. */
 export const IssuedLetterItem = Type.Object({
@@ -24,10 +24,8 @@ export const IssuedLetterItem = Type.Object({
 export type IssuedLetterItem = Static<typeof IssuedLetterItem>;
 
 export const IssuedLetterList = Type.Object({ items: Type.Array(IssuedLetterItem) });
-export type IssuedLetterList = Static<typeof IssuedLetterList>;
 
 export const CertificateParams = Type.Object({ id: Id, code: VerificationCodeParam });
-export type CertificateParams = Static<typeof CertificateParams>;
 
 /** `POST /requests/:id/certificates/:code/revoke` (administrators). */
 export const RevokeCertificateBody = Type.Object({

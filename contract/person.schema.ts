@@ -31,7 +31,7 @@ export type PersonRecord = Static<typeof PersonRecord>;
 export const PeopleList = Type.Object({ total: Type.Integer(), data: Type.Array(PersonRecord) });
 
 /**
- * A directory record as an administrator or the directory feed writes it (issue #10): dates as ISO timestamps,
+ * A directory record as an administrator or the directory feed writes it: dates as ISO timestamps,
  * employment status A (active) or T (terminated). PATCH sends only what changes; POST (a directory update) names
  * the person by employee id and adds or replaces the record.
  */

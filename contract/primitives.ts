@@ -27,4 +27,3 @@ export const NullableTimestamp = Type.Unsafe<Date | string | null>({ type: ['str
 /** Record ids are positive integers. */
 export const Id = Type.Integer({ minimum: 1 });
 export const IdParams = Type.Object({ id: Id });
-export type IdParams = Static<typeof IdParams>;

@@ -108,6 +108,3 @@ export const Reports = Type.Object({
   }),
 });
 export type Reports = Static<typeof Reports>;
-
-/** The live events a reports page refreshes on (api/services/request-events.ts): a status change or a clock's audit row. */
-export const REPORTS_LIVE_EVENT_KINDS = ['status', 'activity', 'resync'] as const;

@@ -37,7 +37,7 @@ type FormFieldSchemas = { [F in FormField as F['name']]: F['kind'] extends 'chec
  * Fields a requester types, of every request kind (spec 1 §3): declared once in domain/request-kinds.ts. Which
  * of them a kind uses and requires is checked at submit (domain/request-rules.ts).
  */
-export const FORM_FIELDS = {
+const FORM_FIELDS = {
   // the field list is data: its entries are the mapped type's properties, one per declared name
   ...(Object.fromEntries(ALL_FORM_FIELDS.map((f) => [f.name, payloadTypeOf(f)])) as FormFieldSchemas),
   credentialingCompany: text,

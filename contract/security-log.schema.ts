@@ -1,4 +1,4 @@
-/** `GET api/v1/security-log` (issue #16 item 8): administrators only. */
+/** `GET api/v1/security-log`: administrators only. */
 import { Type, type Static } from 'typebox';
 import { SECURITY_EVENT_KINDS } from '../domain/security-events';
 import { Nullable, StringEnum } from './primitives';

@@ -11,11 +11,11 @@ import { CERTIFICATE_STATUSES, ISSUED_LETTER_KINDS, REVOKE_REASONS } from '../do
 import { Nullable, NullableTimestamp, StringEnum } from './primitives';
 
 /** What a check can answer: the statuses of an issued letter, or that we did not issue it. */
-export const VERIFICATION_STATUSES = [...CERTIFICATE_STATUSES, 'NotIssued'] as const;
+const VERIFICATION_STATUSES = [...CERTIFICATE_STATUSES, 'NotIssued'] as const;
 
 const Day = Type.String({ description: 'a day, `yyyy-mm-dd` (or an ISO instant in older snapshots), read in `timeZone`' });
 
-export const VerifiedCertificate = Type.Object({
+const VerifiedCertificate = Type.Object({
   subtypeLabel: Type.String({ description: '"Auto Liability: Rental" and the like' }),
   certificateHolder: Type.String(),
   insuredActivity: Type.String({ description: 'the insured activity in one line' }),
@@ -32,7 +32,7 @@ export const VerifiedCertificate = Type.Object({
   timeZone: Type.String({ description: 'the office time zone the dates read in' }),
 });
 
-export const VerifiedClaimHistoryLetter = Type.Object({
+const VerifiedClaimHistoryLetter = Type.Object({
   clinicianName: Type.String(),
   letterDate: Day,
   timeZone: Type.String(),
@@ -62,4 +62,3 @@ export type VerificationAnswer = Static<typeof VerificationAnswer>;
  * code reaches the same lookup and the same answer as an unknown one.
  */
 export const VerificationCodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 100, description: 'the verification code, as printed or typed (the router refuses longer path segments, 414, on every route)' }) });
-export type VerificationCodeParams = Static<typeof VerificationCodeParams>;

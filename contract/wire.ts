@@ -5,7 +5,7 @@
  */
 import type { Static, TSchema } from 'typebox';
 
-export type Json<T> = T extends Date
+type Json<T> = T extends Date
   ? string
   : T extends readonly (infer Item)[]
     ? Json<Item>[]

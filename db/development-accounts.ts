@@ -7,9 +7,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from './seed-data';
 
-export const DEVELOPMENT_ACCOUNT_EMAILS: readonly string[] = [DEV_ADMIN.email, DEV_REQUESTER.email, DEV_INTERNAL_REQUESTER.email];
+const DEVELOPMENT_ACCOUNT_EMAILS: readonly string[] = [DEV_ADMIN.email, DEV_REQUESTER.email, DEV_INTERNAL_REQUESTER.email];
 
-export const RETIRE_COMMAND = 'npm run admin -- retire-dev-accounts (in the image: node dist/admin.js retire-dev-accounts)';
+const RETIRE_COMMAND = 'npm run admin -- retire-dev-accounts (in the image: node dist/admin.js retire-dev-accounts)';
 
 /** The development accounts that can still sign in with a password: active, with a password set. */
 export async function liveDevelopmentAccounts(em: EntityManager): Promise<string[]> {

@@ -4,7 +4,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { fileURLToPath } from 'node:url';
 import { ALL_ENTITIES } from './entities';
 
-export const MIGRATIONS_PATH = fileURLToPath(new URL('./migrations', import.meta.url));
+const MIGRATIONS_PATH = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export async function createOrm(databaseUrl: string, options: { debug?: boolean; poolMax?: number } = {}) {
   return MikroORM.init({

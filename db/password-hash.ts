@@ -9,7 +9,7 @@ import { scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:cr
 import argon2 from 'argon2';
 import { PASSWORD_HASHING } from '../domain/abuse-limits';
 
-export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 /** Hashing refused because this process already runs and queues as many as it takes (the API answers 503). */
 export class PasswordHashingBusy extends Error {

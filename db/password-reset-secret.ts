@@ -1,5 +1,5 @@
 /**
- * Account link secrets: password-reset links and (issue #16) email-confirmation links, each purpose with its own key.
+ * Account link secrets: password-reset links and email-confirmation links, each purpose with its own key.
  * Password-reset link secrets. The secret of token `<id>` is HMAC-SHA256(server key, id): the API and the email
  * activity derive the same one, so it never travels through Temporal's history, and the database stores only its
  * SHA-256. The link carries `<id>.<secret>`.
@@ -11,12 +11,12 @@ export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 const secretOf = (serverKey: string, id: string, purpose = 'password-reset') =>
   createHmac('sha256', `${purpose}:${serverKey}`).update(id).digest('base64url');
 
-/** An email-confirmation link is valid this long (issue #16: 24 hours). */
+/** An email-confirmation link is valid this long (24 hours). */
 export const CONFIRMATION_TOKEN_TTL_MS = 24 * 60 * 60_000;
 export const confirmationLinkToken = (serverKey: string, id: string) => `${id}.${secretOf(serverKey, id, 'email-confirmation')}`;
 export const confirmationSecretHash = (serverKey: string, id: string) => hashSecret(secretOf(serverKey, id, 'email-confirmation'));
 
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 export const resetLinkToken = (serverKey: string, id: string) => `${id}.${secretOf(serverKey, id)}`;
 export const resetSecretHash = (serverKey: string, id: string) => hashSecret(secretOf(serverKey, id));

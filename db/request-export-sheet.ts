@@ -97,7 +97,7 @@ export function exportPath(dataDir: string, storedName: string) {
 export async function writeExportSheet(databaseUrl: string, file: string, where: string, values: unknown[], timeZone: string,
   progress: (counts: { rowsTotal?: number; rowsWritten?: number }) => Promise<void>): Promise<{ rowsWritten: number; size: number }> {
   // Loaded here, by the worker's export activity only: the API imports this module for whereOf and exportPath, and
-  // exceljs would add 7.8 MiB to every API process's heap (issue #18, bench/memory/api-heap.ts).
+  // exceljs would add 7.8 MiB to every API process's heap (bench/memory/api-heap.ts).
   const { default: Excel } = await import('exceljs');
   const client = new pg.Client({ connectionString: databaseUrl });
   try {

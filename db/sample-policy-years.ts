@@ -9,7 +9,7 @@ import { SAMPLE_POLICY_NUMBER, samplePolicyYear } from './seed-data';
 
 type PolicyFields = Pick<PolicyYear, 'startDate' | 'endDate' | 'policyNumber' | 'limitClaim' | 'annualAggregate'>;
 
-export function isSamplePolicyYear(row: PolicyFields): boolean {
+function isSamplePolicyYear(row: PolicyFields): boolean {
   const match = SAMPLE_POLICY_NUMBER.exec(row.policyNumber);
   if (!match) return false;
   const sample = samplePolicyYear(Number(match[1]));
@@ -33,7 +33,7 @@ export async function removeSamplePolicyYears(em: EntityManager): Promise<Policy
 }
 
 /** The command that removes them, in development and in the image. */
-export const REMOVE_SAMPLE_POLICY_YEARS_COMMAND = 'node dist/admin.js remove-sample-policy-years  (npm run admin -- remove-sample-policy-years from a checkout)';
+const REMOVE_SAMPLE_POLICY_YEARS_COMMAND = 'node dist/admin.js remove-sample-policy-years  (npm run admin -- remove-sample-policy-years from a checkout)';
 
 /** What to tell an operator whose database holds sample years. */
 export const samplePolicyYearsFound = (samples: readonly PolicyFields[]): string =>

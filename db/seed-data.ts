@@ -1,9 +1,9 @@
-/** Development defaults seeded on first start (issue #2): users, the twelve email templates, policy years. */
+/** Development defaults seeded on first start: users, the twelve email templates, policy years. */
 import { ALL_EMAIL_TEMPLATE_ORDER, EMAIL_TEMPLATE_TITLES as T, type EmailTemplateTitle } from '../domain/notification-template';
 import { CLOCK_TEMPLATE_TITLES as C, type ClockTemplateTitle } from '../domain/request-clocks';
 import { REQUEST_RETURNED_TO_REVIEW, REQUEST_RETURNED_TO_REVIEW_ORDER } from '../domain/wake-ups';
 import { CERTIFICATE_REVOKED_TEMPLATE, CERTIFICATE_REVOKED_TEMPLATE_ORDER } from '../domain/issued-letters';
-import { NON_EMPLOYEE_IS_CODES, PRODUCT_NAME, STUDENT_IS_CODE } from '../domain/reference-lists';
+import { NON_EMPLOYEE_IS_CODES, STUDENT_IS_CODE } from '../domain/reference-lists';
 
 export const DEV_ADMIN = { email: 'admin@coi-portal.local', password: 'Admin-Pass1', firstName: 'Riley', lastName: 'Manager' };
 export const DEV_REQUESTER = {
@@ -20,9 +20,9 @@ const certificateLine = 'Request number: {{requestNumber}}\nCertificate: {{certi
  * The body of Additional Information Needed. `{{additionalInformation}}` says what is asked when the portal asks by
  * itself (an expired signed release); migration 20261122063000 adds the block to a body still as first seeded.
  */
-export const ADDITIONAL_INFORMATION_BODY_BEFORE_CLOCKS = 'Dear {{requesterName}},\n\nWe need more information before we can complete your request. Please open it, ' +
+const ADDITIONAL_INFORMATION_BODY_BEFORE_CLOCKS = 'Dear {{requesterName}},\n\nWe need more information before we can complete your request. Please open it, ' +
   'read the discussion and resubmit.\n\n' + requestLine + link + signature;
-export const ADDITIONAL_INFORMATION_BLOCK = '{{#if additionalInformation}}{{additionalInformation}}\n\n{{/if}}';
+const ADDITIONAL_INFORMATION_BLOCK = '{{#if additionalInformation}}{{additionalInformation}}\n\n{{/if}}';
 const ADDITIONAL_INFORMATION_BODY = ADDITIONAL_INFORMATION_BODY_BEFORE_CLOCKS.replace('resubmit.\n\n', `resubmit.\n\n${ADDITIONAL_INFORMATION_BLOCK}`);
 
 /** Handlebars variables: requesterName, requestNumber, requestTypeLabel, clinicianName, status, requestUrl, portalUrl, productName,
@@ -100,10 +100,9 @@ const TEMPLATE_TEXT: Record<EmailTemplateTitle | ClockTemplateTitle, { subject: 
 };
 
 export const SEED_EMAIL_TEMPLATES = ALL_EMAIL_TEMPLATE_ORDER.map(([title, order]) => ({ title, order, ...TEMPLATE_TEXT[title] }));
-export const TEMPLATE_PRODUCT_NAME = PRODUCT_NAME;
 
-/** Beyond the twelve (issue #10): the administrators hear that a waiting request returned to review by itself. */
-export const WAKE_UP_EMAIL_TEMPLATE = {
+/** Beyond the twelve: the administrators hear that a waiting request returned to review by itself. */
+const WAKE_UP_EMAIL_TEMPLATE = {
   title: REQUEST_RETURNED_TO_REVIEW,
   order: REQUEST_RETURNED_TO_REVIEW_ORDER,
   subject: 'Request {{requestNumber}} is back in review',
@@ -113,7 +112,7 @@ export const WAKE_UP_EMAIL_TEMPLATE = {
 };
 
 /** The requester hears that a certificate or claim-history letter of the request was revoked, and why. */
-export const CERTIFICATE_REVOKED_EMAIL_TEMPLATE = {
+const CERTIFICATE_REVOKED_EMAIL_TEMPLATE = {
   title: CERTIFICATE_REVOKED_TEMPLATE,
   order: CERTIFICATE_REVOKED_TEMPLATE_ORDER,
   subject: 'Request {{requestNumber}}: certificate revoked',
@@ -121,7 +120,7 @@ export const CERTIFICATE_REVOKED_EMAIL_TEMPLATE = {
     'If you still need one, open your request or contact us.\n\n' + requestLine + link + signature,
 };
 
-/** Templates seeded beside the twelve of the spec (issue #10 onwards), each a separate entry with its own order. */
+/** Templates seeded beside the twelve of the spec, each a separate entry with its own order. */
 export const EXTRA_EMAIL_TEMPLATES = [WAKE_UP_EMAIL_TEMPLATE, CERTIFICATE_REVOKED_EMAIL_TEMPLATE];
 
 /** The first year (July 1) of the policy year in force on `now`. */
@@ -135,7 +134,7 @@ const policyYearStartOf = (now: Date) => (now.getUTCMonth() >= 6 ? now.getUTCFul
 export const seedPolicyYears = (now = new Date()) =>
   Array.from({ length: policyYearStartOf(now) + 2 - FIRST_SAMPLE_POLICY_YEAR }, (_, i) => samplePolicyYear(FIRST_SAMPLE_POLICY_YEAR + i));
 
-export const FIRST_SAMPLE_POLICY_YEAR = 2002;
+const FIRST_SAMPLE_POLICY_YEAR = 2002;
 /** The sample numbers: `UHS-PL-2024-25` for the year from July 1 2024. */
 export const SAMPLE_POLICY_NUMBER = /^UHS-PL-(\d{4})-(\d{2})$/;
 
@@ -177,7 +176,7 @@ const TITLES = ['Physician', 'Nurse Practitioner', 'Registered Nurse', 'Physicia
 /** IS codes used as employee ids for non-employees other than students (spec 2 §9.3, listed in domain/). */
 const NON_EMPLOYEE_CODES = NON_EMPLOYEE_IS_CODES.map((c) => c.code).filter((code) => code !== STUDENT_IS_CODE);
 
-export interface SeedPerson {
+interface SeedPerson {
   employeeId: string; email: string; lastName: string; firstName: string; middleInitial: string | null; title: string;
   workPhone: string; birthDate: Date; hireDate: Date | null; employmentStatus: 'A' | 'T'; terminationDate: Date | null;
   personType: 'Employee' | 'Student';
@@ -218,7 +217,7 @@ export function generateDirectory(count = 3000): SeedPerson[] {
 }
 
 /**
- * FAQs seeded on first start (issue #9): the requester set carries the help text of spec 1 §2; the administrator
+ * FAQs seeded on first start: the requester set carries the help text of spec 1 §2; the administrator
  * set covers the desk's own tools. Administrators edit both under Manage FAQs.
  */
 export const SEED_FAQS: { type: 'Admin' | 'Requester'; question: string; answer: string }[] = [

@@ -15,7 +15,7 @@ import {
 import { PRODUCT_NAME } from '../domain/reference-lists';
 import { findSamplePolicyYears, samplePolicyYearsFound } from './sample-policy-years';
 
-export interface SeedOptions {
+interface SeedOptions {
   devAccounts: boolean;
   /** Development and tests: sample policy years, so a demo certificate has coverage. Production: none. */
   samplePolicyYears: boolean;

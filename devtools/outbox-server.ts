@@ -14,7 +14,7 @@ import type { Orm } from '../db/orm';
 import type { Received, SmtpSink } from './smtp-sink';
 
 /** One message the reply listener received (table inbound_messages). */
-export interface InboundSummary {
+interface InboundSummary {
   id: number; receivedAt: string; source: string; envelopeFrom: string | null; envelopeTo: string; size: number;
   state: string; outcome: string | null; requestId: number | null;
 }
@@ -32,7 +32,7 @@ export async function recentInboundMessages(orm: Orm, limit = 100): Promise<Inbo
   }));
 }
 
-export interface OutboxOptions {
+interface OutboxOptions {
   sink: SmtpSink;
   /** What the portal received by email (replies), listed under the sent mail. */
   inbound?: () => Promise<InboundSummary[]>;

@@ -8,10 +8,10 @@ import { hashPassword } from '../db/password-hash';
 import { PRODUCT_NAME } from '../domain/reference-lists';
 
 export type Session = { token: string };
-export interface Account { email: string; password: string }
+interface Account { email: string; password: string }
 
 /** A one-page PDF, the signed release every claim-history draft carries. */
-export const SIGNED_RELEASE_PDF = Buffer.from(
+const SIGNED_RELEASE_PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj ' +
   '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 

@@ -20,12 +20,12 @@ import { createTemporalClient } from '../temporal/connection';
 import { createRequestWorker, type RequestWorkers } from '../temporal/request-worker';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 
-export interface PortalInProcessOptions {
+interface PortalInProcessOptions {
   /** The settings, as `loadConfig` reads them from an environment (DATABASE_URL, TEMPORAL_ADDRESS, DATA_DIR, …). */
   env: NodeJS.ProcessEnv;
   /** Run the request workers here (default true); false: the API alone, commands wait for a worker elsewhere. */
   worker?: boolean;
-  /** A prebuilt workflow bundle (temporal/build-workflow-bundle.ts); otherwise the workers bundle at start (seconds). */
+  /** A prebuilt workflow bundle (devtools/temporal/build-workflow-bundle.ts); otherwise the workers bundle at start (seconds). */
   workflowBundlePath?: string;
   /** Workflow code on the main thread, for a CPU profile (temporal/request-worker.ts). */
   workflowsOnMainThread?: boolean;

@@ -1,9 +1,9 @@
 /**
- * The production topology on one machine, without Docker (issue #21 item 2), as docker-compose.yml describes it:
+ * The production topology on one machine, without Docker, as docker-compose.yml describes it:
  *   - PostgreSQL with two roles for the portal (db/least-privilege-role.ts): the owner of its database, which only
  *     migrates, and the runtime role the APIs and workers connect as (rows only; the security log append-only); and one
  *     role for Temporal;
- *   - the real Temporal server on PostgreSQL (temporal/temporal-server.ts), not the dev server;
+ *   - the real Temporal server on PostgreSQL (devtools/temporal/temporal-server.ts), not the dev server;
  *   - a real SMTP server standing in for the university's relay (devtools/smtp-sink.ts: mail kept as .eml files), and
  *     a SAML identity provider standing in for the university's (devtools/dev-idp: it signs in whom the directory
  *     lists), with the first administrator put on the admin list and in the directory;
@@ -15,7 +15,7 @@
  * Secrets (the JWT secret, the roles' passwords) are generated once into <dataDir>/secrets.json (mode 600).
  * Each process's output (JSON lines at LOG_LEVEL info, as production writes them) is appended to
  * <dataDir>/logs/<name>.log; the proxy gives every call an `x-request-id`, so a command's `reqId` finds its lines in
- * the API's log and its workflow's activities in the workers' (issue #21 item 4).
+ * the API's log and its workflow's activities in the workers'.
  * Used by `npm run start:production-shape` (scripts/start-production-shape.ts) and tests/infra/production-shape.test.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,8 +29,8 @@ import { AdminSchema, PersonSchema } from '../db/entities';
 import { ensureLoginRole, ensureRoleAndDatabases } from '../db/least-privilege-role';
 import { createOrm, type Orm } from '../db/orm';
 import { Supervisor } from './supervise';
-import { freePort, freePortInRange } from '../temporal/dev-server';
-import { startTemporalServer } from '../temporal/temporal-server';
+import { freePort, freePortInRange } from './temporal/dev-server';
+import { startTemporalServer } from './temporal/temporal-server';
 import { startDevIdp } from './dev-idp/dev-idp-server';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 import { LETTER_CHROMIUM_PATH } from '../config/app-config';
@@ -39,7 +39,7 @@ import { API_NODE_FLAGS, API_PROCESS_ENV } from '../config/api-process';
 
 type Log = (line: string) => void;
 
-export interface ProductionShapeOptions {
+interface ProductionShapeOptions {
   /** A PostgreSQL administrator's connection (creates the roles and databases once). */
   adminDatabaseUrl: string;
   /** Where secrets, files, mail and Temporal's config live. */

@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import PostalMime, { type Address } from 'postal-mime';
 
-export const SMTP_SINK_SIZE_LIMIT = 25 * 1024 * 1024;
+const SMTP_SINK_SIZE_LIMIT = 25 * 1024 * 1024;
 
-export interface ReceivedAttachment {
+interface ReceivedAttachment {
   filename: string;
   contentType: string;
   content: Uint8Array;
@@ -49,7 +49,7 @@ export interface Received {
   file: string | null;
 }
 
-export interface SmtpSinkOptions {
+interface SmtpSinkOptions {
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
@@ -60,7 +60,7 @@ export interface SmtpSinkOptions {
 }
 
 /** Returns the 550 text for a recipient the sink refuses, or null to accept it. */
-export type RecipientRule = (address: string) => string | null;
+type RecipientRule = (address: string) => string | null;
 export const refuseInvalidDomains: RecipientRule = (address) =>
   /\.invalid$/i.test(address) ? `550 5.1.1 <${address}>: mailbox unavailable` : null;
 
@@ -94,7 +94,7 @@ function toUint8Array(content: ArrayBuffer | Uint8Array | string): Uint8Array {
 }
 
 /** Parses a raw RFC 5322 message into the sink's shape. */
-export async function parseMessage(
+async function parseMessage(
   raw: Buffer,
   meta: { n: number; receivedAt: Date; envelope?: { from: string | null; to: string[] }; file?: string | null },
 ): Promise<Received> {

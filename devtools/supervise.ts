@@ -27,7 +27,7 @@ export interface SuperviseOptions {
   /**
    * A child that stayed up this long before crashing restarts after `initialDelayMs` again (default 10 000 ms).
    * 10 s: the worker and the API are ready within about 5 s of their start, so a child that ran 10 s had run
-   * stably; a crash then is a new incident, not a crash loop, and waits 1 s (issue #17 item 6: with 60 s, a worker
+   * stably; a crash then is a new incident, not a crash loop, and waits 1 s (with 60 s, a worker
    * killed five times in an afternoon, each after a few seconds of traffic, waited 30 s).
    */
   resetAfterMs?: number;

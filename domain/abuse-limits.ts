@@ -1,5 +1,5 @@
 /**
- * Abuse limits (issue #16 item 5): how often a caller may try to sign in, and how much one user may create. The
+ * Abuse limits: how often a caller may try to sign in, and how much one user may create. The
  * spec names none of these; they are set well above what an honest user does in a day at the office, so that only
  * scripts meet them. Counted in PostgreSQL (api/services/rate-limits.ts, api/services/quotas.ts), so every API
  * process sees the same counts.

@@ -1,8 +1,8 @@
 /** The administrators' search (spec 2 §7.5): its parameters and their own rules. */
 import { DESK_MESSAGES } from './messages';
 
-export const SEARCH_TEXT_PARAMS = ['clinLastName', 'reqstrLastName', 'reqstrCompany', 'reqstrEmail', 'fleetVIN', 'plateNumber', 'driverName'] as const;
-export type SearchTextParam = (typeof SEARCH_TEXT_PARAMS)[number];
+const SEARCH_TEXT_PARAMS = ['clinLastName', 'reqstrLastName', 'reqstrCompany', 'reqstrEmail', 'fleetVIN', 'plateNumber', 'driverName'] as const;
+type SearchTextParam = (typeof SEARCH_TEXT_PARAMS)[number];
 export interface SearchParams extends Partial<Record<SearchTextParam, string>> { searchFrom?: string; searchTo?: string; limit?: number | string }
 
 /** VIN and plate numbers match with dashes and spaces ignored. */
@@ -23,4 +23,3 @@ export function searchErrors(params: SearchParams): Record<string, string> {
   }
   return errors;
 }
-

@@ -1,5 +1,5 @@
 /**
- * The office's business calendar (issue #10): work days, office hours and holidays in the office's time zone, and
+ * The office's business calendar: work days, office hours and holidays in the office's time zone, and
  * "N business days after an instant" as a pure function. Deterministic (no clock is read; time zones come from the
  * JavaScript engine's Intl data), so the request workflow can compute its timers from it.
  *
@@ -24,7 +24,8 @@ const DAY = 24 * 60 * MINUTE;
 /**
  * One formatter per zone: building an `Intl.DateTimeFormat` and formatting once took 131 µs against 8 µs for
  * formatting with a built one (Node 24, this machine), and a search by dates or a dashboard converts a few instants
- * per call (issue #18's lists profile: 30% of the search's CPU). Pure memoisation, nothing shared between calls but the formatter; the office has one zone.
+ * per call (without it, 30% of a search's CPU in the lists profile). Pure memoisation, nothing shared between calls but
+ * the formatter; the office has one zone.
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatterOf(timeZone: string): Intl.DateTimeFormat {
@@ -54,7 +55,7 @@ function offsetAt(ms: number, timeZone: string): number {
 
 /**
  * Instants already worked out, by zone, day and time: a search by dates or a dashboard asks for the same few day
- * boundaries on every call, and each costs two zone conversions (issue #18 lists profile: 5% of a search's CPU).
+ * boundaries on every call, and each costs two zone conversions (5% of a search's CPU in the lists profile).
  * Pure memoisation, bounded.
  */
 const instants = new Map<string, number>();
@@ -103,7 +104,7 @@ const isoWeekDay = (day: string) => {
   return ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1;
 };
 
-export const isBusinessDay = (calendar: BusinessCalendar, day: string): boolean =>
+const isBusinessDay = (calendar: BusinessCalendar, day: string): boolean =>
   calendar.workDays.includes(isoWeekDay(day)) && !calendar.holidays.includes(day);
 
 /** Length of one business day (office hours) in milliseconds, as written (DST days are counted by the wall clock). */

@@ -7,8 +7,8 @@ import { parseMoney } from './money';
 import { parseUsDate } from './request-dates';
 
 export const CLAIM_INVOLVEMENTS = ['Defendant - Staff', 'Named in Claim'] as const;
-export const CLAIM_TYPES = ['Claim', 'Lawsuit'] as const;
-export const CLAIM_STATUSES = ['Open', 'Final', 'Reopened'] as const;
+const CLAIM_TYPES = ['Claim', 'Lawsuit'] as const;
+const CLAIM_STATUSES = ['Open', 'Final', 'Reopened'] as const;
 export const CLAIM_OUTCOMES = ['Dismissed', 'Claim Denied', 'Settled', 'Closed - No Payment', 'Summary Judgement'] as const;
 
 /** CSV columns, in the order the generator writes them; headers match case- and space-insensitively. */
@@ -29,7 +29,7 @@ export const CLAIM_COLUMNS = [
 ] as const;
 export type ClaimField = (typeof CLAIM_COLUMNS)[number][0];
 
-export const headerKey = (header: string) => header.toLowerCase().replace(/[^a-z]/g, '');
+const headerKey = (header: string) => header.toLowerCase().replace(/[^a-z]/g, '');
 const FIELD_BY_HEADER = new Map<string, ClaimField>(CLAIM_COLUMNS.flatMap(([field, label]) => [[headerKey(field), field], [headerKey(label), field]]));
 
 /** The field of a CSV header, or null. */
@@ -38,7 +38,7 @@ export const REQUIRED_CLAIM_FIELDS: ClaimField[] = [
   'exportDate', 'physicianLastName', 'physicianFirstName', 'involvement', 'claimNumber', 'type', 'status', 'claimDate', 'reportDate', 'indemnityPaid',
 ];
 
-export interface ClaimRow {
+interface ClaimRow {
   exportDate: string; physicianLastName: string; physicianFirstName: string; physicianMiddleInitial: string;
   involvement: string; claimNumber: string; type: string; status: string; outcome: string;
   claimDate: string; reportDate: string; indemnityPaid: string; description: string;

@@ -8,7 +8,7 @@ import { MESSAGES } from './messages';
 import { isFinished, type RequestStatus } from './request-status';
 
 export const DISCUSSION_TOPIC_MAX = 200;
-export const THREAD_ID_LENGTH = 12;
+const THREAD_ID_LENGTH = 12;
 export const THREAD_ID_PATTERN = /^[A-Z]{12}$/;
 export const DISCUSSION_ACTIVITY = 'Discussion';
 
@@ -20,7 +20,7 @@ export function threadIdFrom(randomBytes: Uint8Array): string {
 export const discussionsOpen = (status: RequestStatus): boolean => !isFinished(status);
 export const DISCUSSIONS_CLOSED_MESSAGE = 'This request is completed or closed: its discussions are closed to new messages.';
 
-export interface DiscussionInput { topic?: string | null; message?: string | null; discussionId?: string | null }
+interface DiscussionInput { topic?: string | null; message?: string | null; discussionId?: string | null }
 
 /** Field errors of a new message (empty when it may be posted). */
 export function discussionErrors(input: DiscussionInput): Record<string, string> {

@@ -1,5 +1,5 @@
 /**
- * Emails and letters that did not go out (issue #17 item 3), as administrators and monitors see them: failed ones
+ * Emails and letters that did not go out, as administrators and monitors see them: failed ones
  * (the retry window passed, or the mail server refused for good) and delayed ones (still being retried).
  */
 

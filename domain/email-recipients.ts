@@ -29,11 +29,6 @@ export function emailRecipients(request: { requesterEmail?: string | null; recip
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const isEmailAddress = (value: string): boolean => EMAIL_PATTERN.test(value);
 
-/** The addresses of an additional-recipients string that are not email addresses (empty when all are). */
-export function invalidAddresses(addlRecipients: string | null | undefined): string[] {
-  return (addlRecipients ?? '').split(/[\s;,]+/).map((e) => e.trim()).filter((e) => e && !isEmailAddress(e));
-}
-
 /**
  * An email an administrator sends by hand (spec 2 §7.9): the requester first, then the additional recipients typed
  * in the dialog, split on spaces, semicolons and commas; each must be an email address. Duplicates are dropped.

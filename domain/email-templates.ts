@@ -14,10 +14,10 @@ export const TEMPLATE_VARIABLES = [
   'productName', 'requesterName', 'requestNumber', 'requestTypeLabel', 'clinicianName', 'status', 'requestUrl', 'portalUrl',
   'certificateType', 'certificateHolder', 'additionalInformation',
 ] as const;
-export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
 
 /** The request fields the variables are made of. */
-export interface TemplateRequestFields {
+interface TemplateRequestFields {
   id: number; requestNumber?: number | null; requestType: string; status: string;
   requesterName?: string | null; requesterEmail?: string | null;
   firstName?: string | null; middleInitial?: string | null; lastName?: string | null;

@@ -8,13 +8,13 @@ import { formatOfficeDate } from './office-time';
 import { periodCovered } from './policy-years';
 
 export const CHECKLIST_ITEM_IDS = ['policyYear', 'phone', 'mailbox', 'portalAddress'] as const;
-export type ChecklistItemId = (typeof CHECKLIST_ITEM_IDS)[number];
+type ChecklistItemId = (typeof CHECKLIST_ITEM_IDS)[number];
 
-export interface ChecklistItem { id: ChecklistItemId; label: string; done: boolean; detail: string }
+interface ChecklistItem { id: ChecklistItemId; label: string; done: boolean; detail: string }
 export interface FirstCertificateChecklist { complete: boolean; items: ChecklistItem[] }
 
 /** A setting as the server runs with it: its value, and whether that is the development sample. */
-export interface OfficeSettingState { value: string; sample: boolean }
+interface OfficeSettingState { value: string; sample: boolean }
 
 export interface ChecklistFacts {
   policyYears: ReadonlyArray<{ startDate: Date | string; endDate: Date | string; policyNumber: string }>;

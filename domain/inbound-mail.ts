@@ -7,7 +7,7 @@
 /** Largest message the listener takes (SIZE extension and counted bytes): a 10 MB document grows ~37% in base64. */
 export const INBOUND_MAX_BYTES_DEFAULT = 20 * 1024 * 1024;
 
-export interface AutomationHeaders {
+interface AutomationHeaders {
   autoSubmitted?: string | null;
   precedence?: string | null;
   listId?: string | null;

@@ -20,7 +20,7 @@ export const ISSUED_LETTER_KIND_LABELS: Record<IssuedLetterKind, string> = {
 };
 
 export const CERTIFICATE_STATUSES = ['Valid', 'Superseded', 'Revoked'] as const;
-export type CertificateStatus = (typeof CERTIFICATE_STATUSES)[number];
+type CertificateStatus = (typeof CERTIFICATE_STATUSES)[number];
 
 /**
  * Why an administrator revokes a letter (the category is shown on the public page; a note is not):
@@ -44,7 +44,7 @@ export const ISSUED_LETTER_MESSAGES = {
 } as const;
 
 /** The parts of an issued-letter row the status depends on. */
-export interface IssuedLetterState {
+interface IssuedLetterState {
   revokedAt?: Date | string | null;
   supersededAt?: Date | string | null;
 }
@@ -77,7 +77,7 @@ export function revokeRefusal(row: IssuedLetterState): string | null {
 }
 
 /** One coverage line of a certificate: policy number, its period and its limits, as printed. */
-export interface CertificateFactsPolicy {
+interface CertificateFactsPolicy {
   policyNumber: string;
   /** `yyyy-mm-dd` or ISO instants, as the letter's snapshot holds them */
   effective: string;
@@ -88,7 +88,7 @@ export interface CertificateFactsPolicy {
 }
 
 /** What a certificate states, for the public page (a snapshot taken when it was printed). */
-export interface CertificateFacts {
+interface CertificateFacts {
   kind: 'certificate';
   /** "Certificate of Insurance" */
   kindLabel: string;
@@ -108,7 +108,7 @@ export interface CertificateFacts {
 }
 
 /** What a claim-history letter states, for the public page: the clinician and the date only (no claims data). */
-export interface ClaimHistoryLetterFacts {
+interface ClaimHistoryLetterFacts {
   kind: 'claimHistoryLetter';
   kindLabel: string;
   clinicianName: string;
@@ -138,7 +138,7 @@ export const REVOKED_EMAIL_ON_DEMAND = 'The "Certificate Revoked" email goes out
 /** the audit trail's activity type of a revocation */
 export const CERTIFICATE_REVOKED_ACTIVITY = 'Certificate Revoked';
 
-export interface RevokedLetterDescription {
+interface RevokedLetterDescription {
   kindLabel: string;
   /** printed form `XXXX-XXXX-XXXXX` */
   code: string;

@@ -49,7 +49,7 @@ export const MESSAGES = {
   resetFailed: 'Oops, something went wrong. Please try again or contact Risk Management for additional support.',
   resetSucceeded: 'Your password has been successfully reset!',
   emailInUse: 'The email address you provided is already in use.',
-  // Proven email ownership (issue #16; the spec is silent: our wording)
+  // Proven email ownership (the spec is silent: our wording)
   confirmationLinkInvalid: 'This confirmation link has expired, was already used, or cannot be found. Sign in and ask for a new one.',
   emailConfirmed: 'Thank you: your email address is confirmed.',
   confirmationAlreadyDone: 'Your email address is already confirmed.',
@@ -81,7 +81,7 @@ export const automatedEmailAuditText = (templateTitle: string): string => `"${te
  * The one window where an email may arrive twice: the mail server took it, and the worker died before marking it
  * sent. The retry sends it again with the same Message-ID and the audit row says so.
  */
-export const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
+const POSSIBLY_TWICE_SUFFIX = ' (possibly twice)';
 
 /** The suffix for an email that `times` attempts handed to the mail server: '' once, ' (possibly twice)', ' (possibly 3 times)'. */
 export const possiblyRepeatedSuffix = (times: number): string =>

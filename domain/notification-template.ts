@@ -44,7 +44,7 @@ export const ALL_EMAIL_TEMPLATE_TITLES: readonly string[] = [
   ...ALL_EMAIL_TEMPLATE_ORDER.map(([title]) => title), REQUEST_RETURNED_TO_REVIEW, CERTIFICATE_REVOKED_TEMPLATE,
 ];
 
-export interface StatusChange {
+interface StatusChange {
   requestType: RequestType;
   previousStatus: RequestStatus;
   newStatus: RequestStatus;
@@ -53,7 +53,7 @@ export interface StatusChange {
 /** Template for a status change, or null when no email goes out. */
 export function notificationTemplateFor({ requestType, previousStatus, newStatus }: StatusChange): EmailTemplateTitle | typeof REQUEST_RETURNED_TO_REVIEW | null {
   const T = EMAIL_TEMPLATE_TITLES;
-  // Submitting a draft is the submission itself, confirmed by its own email (issue #2 step 5); any other change
+  // Submitting a draft is the submission itself, confirmed by its own email; any other change
   // away from Draft (there is none in the lifecycle) and every change *to* Draft (Reopen) sends nothing.
   if (previousStatus === STATUS.draft) return newStatus === STATUS.submitted ? T.submissionConfirmation : null;
   if (newStatus === STATUS.draft) return null;

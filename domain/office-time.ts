@@ -1,5 +1,5 @@
 /**
- * Dates and times as the office reads them (issue #22 item 1). Every date a person sees or prints (dashboards,
+ * Dates and times as the office reads them. Every date a person sees or prints (dashboards,
  * search, the request page, the audit tab, exports, emails, letters) and every "which day is it" the rules ask
  * (today's date on a form, Today/MTD/YTD, the policy year in force on the issue date, a search by dates) goes through
  * these functions with the office's time zone (OFFICE_TIME_ZONE; the UI reads it from the page, ui/src/lib/office.ts).

@@ -1,5 +1,5 @@
 /**
- * Who sees what of the people directory (issue #16 item 6; spec 1 §3 "Person search result"). Internal requesters
+ * Who sees what of the people directory (spec 1 §3 "Person search result"). Internal requesters
  * pick a person by search and need only what the request form copies: names, email, title and work phone. Birth,
  * hire and termination dates, the employment status (it tells who was terminated) and the type (Employee or Student;
  * "shown to admins") are personnel data: administrators only. External requesters do not search at all (spec 1 §2
@@ -7,11 +7,11 @@
  */
 import { NON_EMPLOYEE_IS_CODES } from './reference-lists';
 
-export const DIRECTORY_FIELDS_FOR_REQUESTERS = [
+const DIRECTORY_FIELDS_FOR_REQUESTERS = [
   'id', 'employeeId', 'email', 'lastName', 'firstName', 'middleInitial', 'title', 'workPhone',
 ] as const;
 
-export const DIRECTORY_FIELDS_FOR_ADMINS = [
+const DIRECTORY_FIELDS_FOR_ADMINS = [
   ...DIRECTORY_FIELDS_FOR_REQUESTERS, 'birthDate', 'hireDate', 'employmentStatus', 'terminationDate', 'personType',
 ] as const;
 

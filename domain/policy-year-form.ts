@@ -7,15 +7,15 @@ import { DESK_MESSAGES, MESSAGES } from './messages';
 import { MONEY_MESSAGE, parseMoney } from './money';
 import { parseUsDate } from './request-dates';
 
-export const POLICY_RANGE_MESSAGE = 'End date cannot be before start date';
+const POLICY_RANGE_MESSAGE = 'End date cannot be before start date';
 export const policyOverlapMessage = (from: string, to: string) =>
   `This policy year overlaps the policy year ${from} – ${to}.`;
 
 export interface PolicyInput { startDate?: string; endDate?: string; policyNumber?: string; limitClaim?: string; annualAggregate?: string }
-export interface PolicyValues { startDay: string; endDay: string; policyNumber: string; limitClaim: string; annualAggregate: string }
+interface PolicyValues { startDay: string; endDay: string; policyNumber: string; limitClaim: string; annualAggregate: string }
 
 /** A policy date as typed (mm/dd/yyyy) or as sent (ISO): its calendar day, or null. */
-export function policyDay(text: string | undefined, allowIso = true): string | null {
+function policyDay(text: string | undefined, allowIso = true): string | null {
   const value = text?.trim() ?? '';
   if (allowIso && /^\d{4}-\d{2}-\d{2}T/.test(value)) return value.slice(0, 10);
   return parseUsDate(value);

@@ -3,7 +3,7 @@ import { DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate } from './office-time';
 import { STATUS } from './request-status';
 
 /** Policy years run July 1 to June 30 (spec 2 §9.2). */
-export interface PolicyYearLimits {
+interface PolicyYearLimits {
   startDate: string; // ISO
   endDate: string;   // ISO
   policyNumber: string;
@@ -27,7 +27,7 @@ export function formatUsd(money: string | number): string {
 const day = (value: Date | string | null | undefined) =>
   value ? (typeof value === 'string' ? value : value.toISOString()).slice(0, 10) : null;
 
-export interface CoveredPeriodFields {
+interface CoveredPeriodFields {
   requestType: string;
   certificateType?: string | null;
   autoType?: string | null;
@@ -72,7 +72,7 @@ export function periodCovered(years: ReadonlyArray<{ startDate: Date | string; e
 }
 
 /** The statuses whose approval issues a document that shows the policy years: a certificate, or a letter of intent. */
-export const ISSUING_CERTIFICATE_STATUSES: readonly string[] = [STATUS.approved, STATUS.approvedWithLetterOfIntent];
+const ISSUING_CERTIFICATE_STATUSES: readonly string[] = [STATUS.approved, STATUS.approvedWithLetterOfIntent];
 
 /** A calendar day (`yyyy-mm-dd`) as the office reads it: the one date format of domain/office-time.ts. */
 const usDay = (day: string) => formatOfficeDate(day, DEFAULT_OFFICE_TIME_ZONE);
@@ -80,7 +80,7 @@ const usDay = (day: string) => formatOfficeDate(day, DEFAULT_OFFICE_TIME_ZONE);
 /** `data.reason` of that refusal, so a screen can offer the way out (set Pending New Policy Year) as a button. */
 export const NO_POLICY_YEAR_REASON = 'noPolicyYear';
 
-/** Why a certificate may not be issued for a period no policy year covers (issue #22 item 14), naming the dates. */
+/** Why a certificate may not be issued for a period no policy year covers, naming the dates. */
 export const uncoveredCertificateMessage = (from: string, to: string): string =>
   `No policy year on record covers ${from === to ? usDay(from) : `${usDay(from)} – ${usDay(to)}`}, so no certificate can be issued. `
   + `Add the policy year under Manage > Policies, or set the status to "${STATUS.pendingNewPolicyYear}": the request then waits, and returns to review when a policy year covering its dates is saved.`;

@@ -56,10 +56,6 @@ export const PROVIDER_REASONS = [
   'Other',
 ] as const;
 
-export const PERSON_ROLES = ['Clinician', 'Employee', 'Event Organizer', 'Provider', 'Supervisor'] as const;
-export const EMPLOYER_TYPES = ['external', 'internal'] as const;
-export type EmployerType = (typeof EMPLOYER_TYPES)[number];
-
 export const US_STATES = [
   'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA',
   'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR',
@@ -105,13 +101,4 @@ export const NON_EMPLOYEE_IS_CODES = [
   { code: '22222', label: 'Not yet at the university' },
 ] as const;
 export const STUDENT_IS_CODE = '12345';
-export const EMPLOYMENT_STATUSES = [{ code: 'A', label: 'Active' }, { code: 'T', label: 'Terminated' }] as const;
-export const PERSON_TYPES = ['Employee', 'Student'] as const;
-export type PersonRole = (typeof PERSON_ROLES)[number];
-
-/** The dashboard filter option of a request (spec 1 §2 "Filter By Request Type"). */
-export function requestFilterOf(r: { requestType: string; certificateType?: string | null; autoType?: string | null }): string {
-  if (r.requestType === REQUEST_TYPE.credentialing) return REQUEST_TYPE_FILTERS[0];
-  if (r.certificateType === 'Auto Liability' && r.autoType === RENTAL_AUTO_TYPE) return 'COI Request: Rental';
-  return `COI Request: ${r.certificateType ?? ''}`;
-}
+export type PersonRole = 'Clinician' | 'Employee' | 'Event Organizer' | 'Provider' | 'Supervisor';

@@ -7,7 +7,7 @@ import { cleanMiddleInitial, cleanText } from './form-text';
 import { MESSAGES } from './messages';
 import { PASSWORD_RULE } from './password-policy';
 
-export interface ProfileFields {
+interface ProfileFields {
   lastName: string;
   firstName: string;
   middleInitial: string;
@@ -17,9 +17,8 @@ export interface ProfileFields {
 }
 export interface RegistrationFields extends ProfileFields { password: string }
 
-export const PROFILE_TEXT_MAX = 200;
-export const PHONE_MAX = 12;
-export const PHONE_PATTERN = /^\d{3}-\d{3}-\d{4}$/;
+const PROFILE_TEXT_MAX = 200;
+const PHONE_PATTERN = /^\d{3}-\d{3}-\d{4}$/;
 
 /** Strings cleaned (cleanText, and curly double quotes made straight too), middle-initial periods stripped, email lowercased. */
 export function cleanProfile<T extends Partial<RegistrationFields>>(fields: T): T {

@@ -72,7 +72,7 @@ export function portalMessageId(key: string, domain: string, recipientIndex = 0)
  * - every other email about a request (status changes, reminders, the automatic close, discussion messages either
  *   way, a template an administrator sends by hand): yes.
  */
-export type PortalEmail = { about: 'account' } | { about: 'request'; templateTitle: string };
+type PortalEmail = { about: 'account' } | { about: 'request'; templateTitle: string };
 
 export function invitesAnswer(email: PortalEmail): boolean {
   return email.about === 'request' && !ADMINISTRATOR_TEMPLATES.includes(email.templateTitle);

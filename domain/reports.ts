@@ -29,14 +29,14 @@ export const REPORT_KINDS = REQUEST_TYPE_FILTERS;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 /** Longest date range a report covers (two years and a day: "last year against this year" fits). */
-export const REPORT_MAX_RANGE_DAYS = 732;
+const REPORT_MAX_RANGE_DAYS = 732;
 
 /** The days the office calendar of the reports covers (the database builds it for these years). */
-export const REPORT_FIRST_DAY = '2000-01-03';
-export const REPORT_LAST_DAY = '2060-12-30';
+const REPORT_FIRST_DAY = '2000-01-03';
+const REPORT_LAST_DAY = '2060-12-30';
 
 export const WAITING_ON = ['office', 'requester'] as const;
-export type WaitingOn = (typeof WAITING_ON)[number];
+type WaitingOn = (typeof WAITING_ON)[number];
 
 /**
  * Who a request waits on in each status, for "where the time goes". Finished statuses wait on nobody (the clock
@@ -96,7 +96,7 @@ export const TOP_REQUESTERS_LIMIT = 10;
 export const NOT_GIVEN_NAME = '(not given)';
 
 /** The first day of the week (ISO: Monday) or month a `yyyy-mm-dd` falls in. */
-export function reportPeriodStart(day: string, period: ReportPeriod): string {
+function reportPeriodStart(day: string, period: ReportPeriod): string {
   if (period === 'month') return `${day.slice(0, 7)}-01`;
   const [y, m, d] = day.split('-').map(Number);
   const isoWeekDay = ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1;

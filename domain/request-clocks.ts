@@ -33,7 +33,7 @@ export interface ClockPolicy {
 }
 
 /** University holidays the office closes for (local days); configurable with OFFICE_HOLIDAYS. */
-export const DEFAULT_OFFICE_HOLIDAYS = [
+const DEFAULT_OFFICE_HOLIDAYS = [
   '2026-01-01', '2026-01-19', '2026-05-25', '2026-06-19', '2026-07-03', '2026-09-07', '2026-11-11', '2026-11-26', '2026-11-27', '2026-12-25',
   '2027-01-01', '2027-01-18', '2027-05-31', '2027-06-18', '2027-07-05', '2027-09-06', '2027-11-11', '2027-11-25', '2027-11-26', '2027-12-24',
 ];
@@ -84,7 +84,7 @@ export interface ClockState {
 export interface DueClock { kind: ClockKind; dueAt: number; summary: string }
 
 /** `days` business days after an instant, under the policy (compressed: plain elapsed time). */
-export function businessDaysAfter(policy: ClockPolicy, fromMs: number, days: number): number {
+function businessDaysAfter(policy: ClockPolicy, fromMs: number, days: number): number {
   return policy.compressedDayMs ? fromMs + days * policy.compressedDayMs : addBusinessDays(policy.calendar, fromMs, days);
 }
 
@@ -104,7 +104,7 @@ export function releaseExpiresAt(policy: ClockPolicy, releaseDay: string, record
 }
 
 /** Timer summaries, as operators see them on the pending timers in the Temporal UI. */
-export const CLOCK_SUMMARY: Record<ClockKind, string> = {
+const CLOCK_SUMMARY: Record<ClockKind, string> = {
   'reminder-1': 'First reminder: waiting for the requester\'s additional information',
   'reminder-2': 'Second reminder: waiting for the requester\'s additional information',
   'auto-close': 'Auto-close: no answer from the requester',

@@ -25,7 +25,7 @@ export const dayToServerIso = (day: string): string => `${day}T11:00:00.000Z`;
 
 // Showing a date, and "today", are the office's: domain/office-time.ts.
 
-export interface DateRangeErrors { dateFrom?: string; dateTo?: string }
+interface DateRangeErrors { dateFrom?: string; dateTo?: string }
 
 /** Messages for the request period. Spec messages where named; our own wording for range rules. */
 export const DATE_RANGE_MESSAGES = {

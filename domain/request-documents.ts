@@ -1,5 +1,5 @@
 /**
- * Documents of a request (spec 1 §3 "Document", §5 "Documents and messages", issue #7): who may remove which,
+ * Documents of a request (spec 1 §3 "Document", §5 "Documents and messages"): who may remove which,
  * when the action columns show, the audit texts of every document event, and what `generate-pdfs` may do.
  */
 import { EMAIL_TEMPLATE_TITLES, type EmailTemplateTitle } from './notification-template';

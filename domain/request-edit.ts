@@ -1,5 +1,5 @@
 /**
- * An administrator's in-place edit of a submitted request (spec 1 §2 "Admin Edit", issue #7): allowed until the
+ * An administrator's in-place edit of a submitted request (spec 1 §2 "Admin Edit"): allowed until the
  * request is completed or closed, and audited with one row naming the fields that changed, by their labels.
  */
 import type { RequestFormValues } from './request-kinds';

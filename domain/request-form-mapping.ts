@@ -13,7 +13,7 @@ import {
 } from './request-kinds';
 import { cleanFormValues } from './request-rules';
 
-export interface RecordToFormOptions {
+interface RecordToFormOptions {
   /** the office's time zone: a stored date is shown as its day there */
   timeZone: string;
   /** the values a new draft starts from (a clone, a follow-up's prefill): not the source's confirmations for its own documents */

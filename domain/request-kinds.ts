@@ -17,15 +17,15 @@ import {
 } from './reference-lists';
 
 export const TEXT_MAX = 200;
-export const MIDDLE_INITIAL_MAX = 1;
+const MIDDLE_INITIAL_MAX = 1;
 export const LONG_TEXT_MAX = 1000;
-export const LICENSING_REASON = 'Licensing in another state';
+const LICENSING_REASON = 'Licensing in another state';
 
 /** The form as typed: text, mm/dd/yyyy dates, Yes/No as text, checkboxes as booleans. */
-export type FormValue = string | boolean | undefined;
+type FormValue = string | boolean | undefined;
 export type RequestFormValues = Record<string, FormValue>;
 
-export type FieldKind =
+type FieldKind =
   | 'text' | 'textarea' | 'email' | 'emailList' | 'phone' | 'date' | 'time' | 'select' | 'yesNo' | 'checkbox' | 'year' | 'vin';
 
 /** A field's value equals one of `equals`, or the caller is (not) external. */
@@ -258,7 +258,7 @@ const vehicleBlock = () => [
   field({ name: 'vehicleTransferred', label: 'Vehicle transferred', kind: 'checkbox', adminOnly: true }),
 ];
 
-export const AUTO_LIABILITY_PERSON_ROLES: readonly PersonRole[] = ['Employee', 'Supervisor'];
+const AUTO_LIABILITY_PERSON_ROLES: readonly PersonRole[] = ['Employee', 'Supervisor'];
 
 const AUTO_LIABILITY_KIND = {
   key: 'Auto Liability',
@@ -423,7 +423,7 @@ export const fieldsOf = (kind: RequestKindDefinition): FieldDefinition[] => kind
 
 export interface ConditionContext { isExternal: boolean }
 
-export function conditionHolds(condition: Condition, values: RequestFormValues, ctx: ConditionContext): boolean {
+function conditionHolds(condition: Condition, values: RequestFormValues, ctx: ConditionContext): boolean {
   if ('context' in condition) return ctx[condition.context];
   if ('all' in condition) return condition.all.every((c) => conditionHolds(c, values, ctx));
   return condition.equals.includes(values[condition.field] as string | boolean);

@@ -39,7 +39,7 @@ export function adminStatusChoices(ctx: LifecycleContext): RequestStatus[] {
 }
 
 /** "Admin saving completed or in-progress on credentialing or the contract subtype requires the verified checkbox". */
-export function requiresVerification(ctx: LifecycleContext, status: RequestStatus): boolean {
+function requiresVerification(ctx: LifecycleContext, status: RequestStatus): boolean {
   return COMPLETED_STATUSES.includes(status)
     && (ctx.requestType === 'credentialing' || ctx.certificateType === CONTRACTS_CERTIFICATE);
 }
@@ -73,7 +73,7 @@ const stateFor = (status: RequestStatus) => {
   };
 };
 
-export const requestLifecycleMachine = setup({
+const requestLifecycleMachine = setup({
   types: {
     context: {} as LifecycleContext,
     events: {} as LifecycleEvent,
@@ -95,7 +95,7 @@ export const requestLifecycleMachine = setup({
   states: Object.fromEntries(ALL_STATUSES.map((s) => [statusKeyOf(s), stateFor(s)])) as any,
 });
 
-export type LifecycleSnapshot = SnapshotFrom<typeof requestLifecycleMachine>;
+type LifecycleSnapshot = SnapshotFrom<typeof requestLifecycleMachine>;
 
 /** A snapshot of the machine standing at `status`. */
 export function snapshotFor(status: RequestStatus, ctx: LifecycleContext): LifecycleSnapshot {
@@ -105,7 +105,7 @@ export function snapshotFor(status: RequestStatus, ctx: LifecycleContext): Lifec
   });
 }
 
-export const statusOf = (snapshot: LifecycleSnapshot): RequestStatus => STATUS[snapshot.value as unknown as StatusKey];
+const statusOf = (snapshot: LifecycleSnapshot): RequestStatus => STATUS[snapshot.value as unknown as StatusKey];
 
 export const canApply = (status: RequestStatus, ctx: LifecycleContext, event: LifecycleEvent): boolean =>
   snapshotFor(status, ctx).can(event);

@@ -6,7 +6,7 @@ import { RENTAL_AUTO_TYPE, REQUEST_TYPE, REQUEST_TYPE_FILTERS, REQUEST_TYPE_LABE
 
 /**
  * The fields a dashboard table shows or decides with (the UI's request columns and labels, the stale-letter list):
- * the dashboard call and the UI's table pages ask for these only, about a tenth of a whole request (issue #11).
+ * the dashboard call and the UI's table pages ask for these only, about a tenth of a whole request.
  */
 export const DASHBOARD_FIELDS = [
   'requestNumber', 'requestType', 'certificateType', 'autoType', 'status', 'lastName', 'firstName', 'middleInitial',
@@ -22,10 +22,10 @@ export function requestTypeLabelOf(r: { requestType: string; certificateType?: s
   return r.certificateType ? `COI Request: ${r.certificateType}` : REQUEST_TYPE_LABEL.certificate;
 }
 
-export type RequestTypeFilter = (typeof REQUEST_TYPE_FILTERS)[number];
+type RequestTypeFilter = (typeof REQUEST_TYPE_FILTERS)[number];
 const RENTAL_FILTER: RequestTypeFilter = 'COI Request: Rental';
 
-export const isRequestTypeFilter = (label: unknown): label is RequestTypeFilter =>
+const isRequestTypeFilter = (label: unknown): label is RequestTypeFilter =>
   typeof label === 'string' && (REQUEST_TYPE_FILTERS as readonly string[]).includes(label);
 
 /**

@@ -12,13 +12,13 @@ import { EMAIL_PATTERN } from './email-recipients';
 import { cleanMiddleInitial, cleanText } from './form-text';
 import { MESSAGES } from './messages';
 import {
-  MIDDLE_INITIAL_MAX, fieldsOf, requestKindOf, type Condition, type ConditionContext,
+  fieldsOf, requestKindOf, type Condition, type ConditionContext,
   type FieldDefinition, type RequestFormValues, type RequestKindDefinition,
 } from './request-kinds';
 import { DATE_RANGE_MESSAGES, EARLIEST_REQUEST_DAY, parseUsDate } from './request-dates';
 import { TIME_OF_DAY_PATTERN } from './time-of-day';
 
-export type FieldErrors = Record<string, string>;
+type FieldErrors = Record<string, string>;
 
 export interface ValidationContext extends ConditionContext {
   /** today's calendar day, yyyy-mm-dd (never read from a clock here) */
@@ -175,5 +175,3 @@ function checkTimesOfOneDay(period: RequestKindDefinition['periods'][number], fo
 /** The rules of a stored request's kind. */
 export const validateRequestOfKind = (requestType: string, certificateType: string | null | undefined, form: RequestFormValues, ctx: ValidationContext) =>
   validateRequestForm(requestKindOf(requestType, certificateType), form, ctx);
-
-export { MIDDLE_INITIAL_MAX };

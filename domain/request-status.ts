@@ -19,9 +19,6 @@ export type StatusKey = keyof typeof STATUS;
 export type RequestStatus = (typeof STATUS)[StatusKey];
 export const ALL_STATUSES = Object.values(STATUS) as RequestStatus[];
 
-export const isRequestStatus = (value: unknown): value is RequestStatus =>
-  typeof value === 'string' && (ALL_STATUSES as string[]).includes(value);
-
 export const statusKeyOf = (status: RequestStatus): StatusKey =>
   (Object.keys(STATUS) as StatusKey[]).find((key) => STATUS[key] === status)!;
 
@@ -30,7 +27,7 @@ export const statusKeyOf = (status: RequestStatus): StatusKey =>
  * Intent is the "in-progress" one (certificate contracts). "closed" statuses stamp the date only.
  */
 export const COMPLETED_STATUSES: readonly RequestStatus[] = [STATUS.approved, STATUS.approvedWithLetterOfIntent];
-export const CLOSED_STATUSES: readonly RequestStatus[] = [STATUS.denied, STATUS.closed];
+const CLOSED_STATUSES: readonly RequestStatus[] = [STATUS.denied, STATUS.closed];
 export const FINISHED_STATUSES: readonly RequestStatus[] = [...COMPLETED_STATUSES, ...CLOSED_STATUSES];
 
 /** Statuses after which no status-change notification is sent and which leave the admin work queue (spec 1 §4). */
@@ -52,7 +49,7 @@ export function requesterGroupOf(status: RequestStatus): RequesterGroup {
 }
 
 /** Admin dashboard: "Rows are grouped under status headings, with Pending Review as the general group." */
-export const ADMIN_GENERAL_GROUP = 'Pending Review';
+const ADMIN_GENERAL_GROUP = 'Pending Review';
 export function adminGroupOf(status: RequestStatus): string {
   return status === STATUS.submitted ? ADMIN_GENERAL_GROUP : status;
 }

@@ -1,5 +1,5 @@
 /**
- * The kinds of line in the security log (issue #16) and their labels on `/manage/security-log`. One list, read by the
+ * The kinds of line in the security log and their labels on `/manage/security-log`. One list, read by the
  * API (which writes and filters by them) and the UI (the kind filter). Kept a year (SECURITY_LOG_RETENTION_DAYS).
  */
 export const SECURITY_EVENT_KINDS = {
@@ -27,8 +27,6 @@ export const SECURITY_EVENT_KINDS = {
 } as const;
 
 export type SecurityEventKind = keyof typeof SECURITY_EVENT_KINDS;
-
-export const isSecurityEventKind = (value: string): value is SecurityEventKind => Object.hasOwn(SECURITY_EVENT_KINDS, value);
 
 /** How long a line of the security log is kept. */
 export const SECURITY_LOG_RETENTION_DAYS = 366;

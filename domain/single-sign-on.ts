@@ -1,5 +1,5 @@
 /**
- * University single sign-on (SAML, spec 2 §7.2, issue #8): the one place for the attributes the identity provider
+ * University single sign-on (SAML, spec 2 §7.2): the one place for the attributes the identity provider
  * releases, how they map onto an internal user (spec 1 §3 User: entityId, affiliation {product}, personType Employee or
  * Student, email, names), and the codes and messages of a refused sign-in. The API's assertion consumer and the
  * development identity provider both use these names; the login page shows the messages.
@@ -21,13 +21,13 @@ export const SAML_ATTRIBUTES = {
 } as const;
 
 /** The user's kind as the spec names it (spec 1 §3 User.personType). */
-export type SsoPersonType = 'Employee' | 'Student';
+type SsoPersonType = 'Employee' | 'Student';
 
 /**
  * eduPersonAffiliation values (or the spec's own words) → person type. Anyone the university employs is an
  * Employee, also when they study too; student only is a Student. Nothing recognisable: null (refused).
  */
-export function personTypeFromAffiliation(values: readonly string[]): SsoPersonType | null {
+function personTypeFromAffiliation(values: readonly string[]): SsoPersonType | null {
   const lower = values.map((v) => v.trim().toLowerCase());
   if (lower.some((v) => ['employee', 'staff', 'faculty'].includes(v))) return 'Employee';
   if (lower.includes('student')) return 'Student';

@@ -1,5 +1,5 @@
 /**
- * Stale letters (issue #10 item 5): the words an administrator sees when a CS-STARS upload touched the claims an
+ * Stale letters: the words an administrator sees when a CS-STARS upload touched the claims an
  * issued claim-history letter covers, and the author names of the audit rows on both sides.
  */
 export const STALE_LETTER_LABEL = 'Letter may be out of date';

@@ -1,12 +1,12 @@
 /**
- * Times of day on a request period (issue #22 item 7): an event's and a rental's start and end time. Spec 2 §9.1
+ * Times of day on a request period: an event's and a rental's start and end time. Spec 2 §9.1
  * sets the time picker's interval at 30 minutes, so a time is one of the 48 half hours of a day. It is a wall-clock
  * time of the period's own day (where the event or the rental happens), not an instant: it travels and is stored as
  * `HH:mm` (24-hour) and is shown as `h:mm AM`, never converted between zones.
  */
 
 /** Spec 2 §9.1 "Time picker interval: 30 minutes". */
-export const TIME_STEP_MINUTES = 30;
+const TIME_STEP_MINUTES = 30;
 
 /** `HH:mm` on a 30-minute step: 00:00, 00:30, … 23:30. */
 export const TIME_OF_DAY_PATTERN = '^([01]\\d|2[0-3]):(00|30)$';

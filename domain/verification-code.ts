@@ -14,7 +14,7 @@ export const VERIFICATION_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** symbols in a code; 13 × 5 bits = 65 bits of randomness */
 export const VERIFICATION_CODE_LENGTH = 13;
 /** how the symbols are grouped when printed */
-export const VERIFICATION_CODE_GROUPS = [4, 4, 5] as const;
+const VERIFICATION_CODE_GROUPS = [4, 4, 5] as const;
 /** random bytes one code needs (65 bits rounded up to whole bytes) */
 export const VERIFICATION_CODE_RANDOM_BYTES = Math.ceil((VERIFICATION_CODE_LENGTH * 5) / 8);
 

@@ -1,5 +1,5 @@
 /**
- * Requests that wake by themselves (issue #10 items 2 and 3): a request waiting in Pending New Policy Year returns
+ * Requests that wake by themselves: a request waiting in Pending New Policy Year returns
  * to review when a policy year covering its dates exists; one waiting in Pending Employment when the directory
  * shows its clinician as active. The lifecycle machine allows the move (event `WAKE`); these rules say when.
  *
@@ -9,8 +9,7 @@
 import { personalEmployeeId } from './people-directory';
 import { STATUS, type RequestStatus } from './request-status';
 
-export const WAKE_REASONS = ['policy-year', 'employment'] as const;
-export type WakeReason = (typeof WAKE_REASONS)[number];
+export type WakeReason = 'policy-year' | 'employment';
 
 /** The status a request waits in for each reason. */
 export const WAITING_STATUS: Record<WakeReason, RequestStatus> = {
@@ -41,7 +40,7 @@ export const isActiveInDirectory = (person: { employmentStatus?: string | null }
 type DirectoryDate = Date | string | null | undefined;
 
 /** The people a request and the directory can name: an employee id, names, birth date, email. */
-export interface NamedPerson {
+interface NamedPerson {
   employeeId?: string | null;
   email?: string | null;
   lastName?: string | null;

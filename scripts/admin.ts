@@ -1,5 +1,5 @@
 /**
- * The admin list from the command line (issue #21 item 3, an operator's first day): `npm run admin -- <command>` in
+ * The admin list from the command line (an operator's first day): `npm run admin -- <command>` in
  * development, `node dist/admin.js <command>` in the image (docker compose run --rm api node dist/admin.js …).
  *
  *   add <email> --first <name> --last <name>   put an address on the admin list (again: updates the names)

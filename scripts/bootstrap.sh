@@ -41,7 +41,7 @@ if [ -n "$reason" ]; then
   say "dependencies installed in $(( $(date +%s) - started )) s"
 fi
 
-# System packages the portal needs, installed once when missing (issue #20): Chromium and fonts (letters are PDFs
+# System packages the portal needs, installed once when missing: Chromium and fonts (letters are PDFs
 # printed by Chromium; the e2e tests drive it) and, for the tests, pdftotext (they read the letters' text) and zbarimg
 # (they read the letters' QR codes).
 ensure_system_packages() {
@@ -90,7 +90,7 @@ fi
 # found at once.
 if [ -z "${TEMPORAL_CLI:-}" ] && ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then PATH="$PATH:/usr/local/go/bin"; export PATH; fi
 node_modules/.bin/node --import tsx scripts/install-temporal-cli.ts || exit 1
-# The real Temporal server (the production shape's, issue #21), for the tests that run on it: built once too.
+# The real Temporal server (the production shape's), for the tests that run on it: built once too.
 if [ "$mode" = "test" ]; then node_modules/.bin/node --import tsx scripts/install-temporal-server.ts || exit 1; fi
 
 case "$mode" in

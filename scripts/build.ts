@@ -14,7 +14,7 @@
  *      plain tsc output could not run on Node's ESM loader.
  *   3. the migrations, one file each, to dist/migrations/*.js: MikroORM finds them by glob next to the bundle
  *      (db/orm.ts: MIGRATIONS_PATH = new URL('./migrations', import.meta.url) → dist/migrations)
- *   4. the workflow bundle dist/workflow-bundle.js (temporal/build-workflow-bundle.ts), for WORKFLOW_BUNDLE_PATH
+ *   4. the workflow bundle dist/workflow-bundle.js (devtools/temporal/build-workflow-bundle.ts), for WORKFLOW_BUNDLE_PATH
  * dist/ sits one folder below the repository root, like config/ and db/, so every path the code derives from
  * import.meta.url (the repository root, ui/dist for the UI, the migrations) stays right. The UI is built separately
  * (`npm run build:ui` → ui/dist).
@@ -146,8 +146,8 @@ export async function buildProduction(options: BuildOptions = {}): Promise<Build
   if (options.workflowBundle ?? true) {
     started = Date.now();
     const out = path.join(outDir, 'workflow-bundle.js');
-    log('bundling the workflows (temporal/build-workflow-bundle.ts)…');
-    await run(['--import', 'tsx', 'temporal/build-workflow-bundle.ts', out], 'the workflow bundle');
+    log('bundling the workflows (devtools/temporal/build-workflow-bundle.ts)…');
+    await run(['--import', 'tsx', 'devtools/temporal/build-workflow-bundle.ts', out], 'the workflow bundle');
     log(`workflow bundle built in ${seconds(started)}`);
   }
 

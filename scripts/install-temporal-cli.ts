@@ -3,7 +3,7 @@
  * Used by .ci/run so the slow first build is a separate, visible step:
  *   node_modules/.bin/node --import tsx scripts/install-temporal-cli.ts
  */
-import { ensureTemporalCli } from '../temporal/temporal-cli';
+import { ensureTemporalCli } from '../devtools/temporal/temporal-cli';
 
 try {
   const cli = await ensureTemporalCli((line) => console.log(line));

@@ -3,7 +3,7 @@
  * #21), then prints where. `npm test` runs it after the CLI so the slow first build is a visible step of its own:
  *   node_modules/.bin/node --import tsx scripts/install-temporal-server.ts
  */
-import { ensureTemporalServerBuild } from '../temporal/temporal-server';
+import { ensureTemporalServerBuild } from '../devtools/temporal/temporal-server';
 
 try {
   const build = await ensureTemporalServerBuild((line) => console.log(line));

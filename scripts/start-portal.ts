@@ -1,7 +1,7 @@
 /**
  * `npm start` → `npm run portal` (Node 24): everything the portal needs on one machine, without Docker.
  *   1. PostgreSQL database: created, migrated and seeded (db/prepare-database.ts); when nothing answers at the default
- *      DATABASE_URL, an embedded PostgreSQL 15 with its cluster in data/postgres (db/embedded-postgres.ts)
+ *      DATABASE_URL, an embedded PostgreSQL 15 with its cluster in data/postgres (devtools/postgres/embedded-postgres.ts)
  *   2. Temporal dev server with its state in data/temporal/temporal.sqlite (reused if one answers on TEMPORAL_ADDRESS)
  *   3. SMTP sink on 127.0.0.1:2525 (SMTP_SINK_PORT; mail kept in data/mail) + the outbox web page, unless SMTP_URL is set
  *   4. the UI build (ui/dist) when it is missing or older than the sources, and the development identity provider
@@ -19,10 +19,10 @@ import path from 'node:path';
 import { serviceProviderUrls } from '../api/auth/saml/service-provider';
 import { loadConfig, unsafeListenReason } from '../config/app-config';
 import { createOrm, type Orm } from '../db/orm';
-import { ensurePostgres, usesDefaultDatabase, type LocalPostgres } from '../db/embedded-postgres';
+import { ensurePostgres, usesDefaultDatabase, type LocalPostgres } from '../devtools/postgres/embedded-postgres';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../db/seed-data';
-import { ensureTemporalServer, isPortOpen, type TemporalServerHandle } from '../temporal/dev-server';
+import { ensureTemporalServer, isPortOpen, type TemporalServerHandle } from '../devtools/temporal/dev-server';
 import { startSmtpSink, type SmtpSink } from '../devtools/smtp-sink';
 import { recentInboundMessages, startOutbox, type Outbox } from '../devtools/outbox-server';
 import { startDevIdp, type DevIdp } from '../devtools/dev-idp/dev-idp-server';

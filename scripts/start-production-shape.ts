@@ -1,6 +1,6 @@
 /**
- * `npm run start:production-shape`: the production topology on this machine, without Docker (issue #21 item 2;
- * devtools/production-shape.ts says what runs): the compiled portal (`npm run build`, done here) with
+ * `npm run start:production-shape`: the production topology on this machine, without Docker
+ * (devtools/production-shape.ts says what runs): the compiled portal (`npm run build`, done here) with
  * NODE_ENV=production, two APIs and two workers on the real Temporal server (built once, like the CLI), PostgreSQL
  * roles of their own, an SMTP relay stand-in and a reverse proxy on http://127.0.0.1:3040 (PRODUCTION_SHAPE_PORT).
  * State is kept in data/production-shape/ between starts. Ctrl-C stops everything.
@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/app-config';
-import { ensurePostgres, usesDefaultDatabase } from '../db/embedded-postgres';
+import { ensurePostgres, usesDefaultDatabase } from '../devtools/postgres/embedded-postgres';
 import { startProductionShape } from '../devtools/production-shape';
 import { buildProduction } from './build';
 

@@ -10,7 +10,7 @@ import type { ImapSettings } from '../config/inbound-mail-config';
 import { receiveInbound, type InboundIntakeDeps } from './inbound-mail-intake';
 import { clientCredentialsTokenSource, type AccessTokenSource } from './mailbox-token';
 
-export interface MailboxPoller { pollOnce(): Promise<number>; stop(): Promise<void> }
+interface MailboxPoller { pollOnce(): Promise<number>; stop(): Promise<void> }
 
 export function createMailboxPoller(deps: InboundIntakeDeps, settings: ImapSettings, tokenSource?: AccessTokenSource): MailboxPoller {
   const token = tokenSource ?? (settings.oauth ? clientCredentialsTokenSource(settings.oauth) : null);

@@ -17,7 +17,7 @@ import { INBOUND_MAIL_WORKFLOW_TYPE, type InboundMailInput } from '../workflows/
 
 export interface InboundIntakeDeps { orm: Orm; files: DocumentFiles; temporal: Client; taskQueue: string; log?: (line: string) => void }
 
-export interface IncomingMail {
+interface IncomingMail {
   raw: Buffer;
   source: 'smtp' | 'imap';
   /** MAIL FROM ('' for `<>`), null when unknown (a mailbox message) */
@@ -28,13 +28,13 @@ export interface IncomingMail {
 }
 
 /** The header block of a message (up to the first empty line), unfolded. */
-export function headerBlockOf(raw: Buffer): string {
+function headerBlockOf(raw: Buffer): string {
   const text = raw.subarray(0, 256 * 1024).toString('latin1');
   const end = text.search(/\r?\n\r?\n/);
   return (end < 0 ? text : text.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ');
 }
 
-export function messageIdOf(raw: Buffer): string | null {
+function messageIdOf(raw: Buffer): string | null {
   return normalizedMessageId(/^message-id:[ \t]*(.*)$/im.exec(headerBlockOf(raw))?.[1]);
 }
 
@@ -43,13 +43,13 @@ const START_DEADLINE_MS = 3_000;
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** The dedup key: the Message-ID names a message wherever it comes from; without one, its bytes do. */
-export function dedupKeyOf(raw: Buffer, tooLarge: boolean): string {
+function dedupKeyOf(raw: Buffer, tooLarge: boolean): string {
   const messageId = messageIdOf(raw);
   const basis = messageId ? `message-id:${messageId}` : raw;
   return sha256(tooLarge ? `too-large:${sha256(basis)}` : basis);
 }
 
-export async function startInboundWorkflow(deps: InboundIntakeDeps, dedupKey: string, inboundMessageId: number): Promise<boolean> {
+async function startInboundWorkflow(deps: InboundIntakeDeps, dedupKey: string, inboundMessageId: number): Promise<boolean> {
   try {
     // Bounded: with Temporal away the sender still hears "accepted" within seconds (the message is stored) and the
     // sweep starts the processing later, instead of every delivery waiting out the client's retries.

@@ -11,7 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { parseReplyAddress } from '../domain/reply-address';
 import { receiveInbound, type InboundIntakeDeps } from './inbound-mail-intake';
 
-export interface InboundSmtpOptions {
+interface InboundSmtpOptions {
   host: string;
   port: number;
   maxBytes: number;

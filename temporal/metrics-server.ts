@@ -1,5 +1,5 @@
 /**
- * `GET /metrics` in Prometheus's text format on a port of its own (issue #21 item 4): the API and the worker each
+ * `GET /metrics` in Prometheus's text format on a port of its own: the API and the worker each
  * serve theirs (METRICS_PORT), apart from the port users reach. `extra` adds text scraped from elsewhere (the worker
  * appends the Temporal SDK's own metrics, which its core runtime serves on a private port).
  */

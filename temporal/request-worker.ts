@@ -10,9 +10,9 @@ import { letterTaskQueue } from '../workflows/request.messages';
 import { reqIdActivityInterceptor } from './worker-logging';
 import { retryWindowInterceptor } from './retry-window';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Loaded into every workflow: the command's reqId follows it into its activities (workflows/log-context.ts). */
-export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/log-context.ts', import.meta.url))];
+const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows/log-context.ts', import.meta.url))];
 /**
  * Pure modules every workflow run uses, evaluated once per worker thread and shared by every run instead of once per
  * run (the SDK's reusable V8 context evaluates the bundle's modules again for each new run: a submit starts one).
@@ -21,8 +21,8 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('../workflows
  * formatters, day boundaries) hold pure results, the same for every run.
  */
 const domainModule = (name: string) => fileURLToPath(new URL(`../domain/${name}.ts`, import.meta.url));
-export const WORKFLOW_PRELOAD_MODULES = ['request-lifecycle.machine', 'request-status', 'notification-template', 'request-clocks'].map(domainModule);
-/** What `bundleWorkflowCode` needs to build the bundle the workers load (temporal/build-workflow-bundle.ts). */
+const WORKFLOW_PRELOAD_MODULES = ['request-lifecycle.machine', 'request-status', 'notification-template', 'request-clocks'].map(domainModule);
+/** What `bundleWorkflowCode` needs to build the bundle the workers load (devtools/temporal/build-workflow-bundle.ts). */
 export const WORKFLOW_BUNDLE_OPTIONS = {
   workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, preloadModules: WORKFLOW_PRELOAD_MODULES,
 };
@@ -32,7 +32,7 @@ export const WORKFLOW_SOURCE = {
   bundlerOptions: { preloadModules: WORKFLOW_PRELOAD_MODULES },
 };
 
-export interface RequestWorkerOptions {
+interface RequestWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
@@ -68,7 +68,7 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
   const connection = await NativeConnection.connect({ address: options.address });
   const workflowSource: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'interceptors' | 'bundlerOptions'> = options.workflowBundlePath
     ? { workflowBundle: { codePath: options.workflowBundlePath } }
-    : WORKFLOW_SOURCE; // a prebuilt bundle has the interceptor modules in it (temporal/build-workflow-bundle.ts)
+    : WORKFLOW_SOURCE; // a prebuilt bundle has the interceptor modules in it (devtools/temporal/build-workflow-bundle.ts)
   const activityInterceptors = [reqIdActivityInterceptor, retryWindowInterceptor(options.deps.config.effectRetryWindowMs)];
   const requests = await Worker.create({
     connection,

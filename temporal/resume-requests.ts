@@ -1,5 +1,5 @@
 /**
- * Re-creates, from PostgreSQL, the workflows a Temporal that lost its history no longer has (issue #21 item 5: after
+ * Re-creates, from PostgreSQL, the workflows a Temporal that lost its history no longer has (after
  * a restore into a fresh, empty Temporal, docs/OPERATIONS.md "Restore"). For every request still open (submitted and
  * not decided) or still owing an email or letter, its workflow is started as a command would start it (the same
  * operation: temporal/request-workflow-start.ts); a run that exists is left as it is. A new run arms its clocks from

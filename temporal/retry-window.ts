@@ -1,5 +1,5 @@
 /**
- * Outages are waited out, not failed (issue #17 item 1). Emails and letters retry transient failures (a mail server
+ * Outages are waited out, not failed. Emails and letters retry transient failures (a mail server
  * that refuses connections or answers 4xx, Chromium missing or crashed, PostgreSQL away) with a backoff growing to
  * 5 minutes, for as long as the retry window (EFFECT_RETRY_WINDOW_HOURS, default 72 h) since the effect was first
  * scheduled; then it fails visibly ("Email Failed" in the audit trail, Send again). Permanent answers (SMTP 5xx, a
@@ -12,7 +12,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 
 /** The activities that send or print something a person waits for. Status writes retry until they land. */
-export const WINDOWED_ACTIVITIES: ReadonlySet<string> = new Set(['sendEffectEmail', 'renderEffectLetter', 'issueLetterAndEmail', 'sendAccountEmail']);
+const WINDOWED_ACTIVITIES: ReadonlySet<string> = new Set(['sendEffectEmail', 'renderEffectLetter', 'issueLetterAndEmail', 'sendAccountEmail']);
 
 /** Account emails carry a link that lasts 24 hours: retrying past it would deliver a dead link. */
 const ACCOUNT_LINK_LIFE_MS = 24 * 3_600_000;

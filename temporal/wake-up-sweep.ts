@@ -1,5 +1,5 @@
 /**
- * The wake-up sweep (issue #10): a Temporal Schedule runs `wakeUpSweepWorkflow` every few minutes, and once at
+ * The wake-up sweep: a Temporal Schedule runs `wakeUpSweepWorkflow` every few minutes, and once at
  * every worker start. It wakes any waiting request whose cause (a policy year, a directory person) changed after it
  * started waiting and was not woken: the API died between its commit and the wake-up's start, or Temporal was down.
  * Durable like the rest: the Schedule lives in Temporal and is visible in its UI (Schedules, `wake-up-sweep`).

@@ -1,5 +1,5 @@
 /**
- * The worker's half of the command id (issue #21 item 4; the API's half is temporal/command-context.ts): the activity
+ * The worker's half of the command id (the API's half is temporal/command-context.ts): the activity
  * interceptor puts the `reqId` the workflow handed on in the activity's log lines, and the worker writes its lines as
  * JSON in the shape of the API's (pino): one object a line, `level`, `time`, `msg`, then the fields.
  */

@@ -1,5 +1,5 @@
 /**
- * The worker's metrics (issue #21 item 4), served on METRICS_PORT: the Temporal SDK's own (workflow and activity
+ * The worker's metrics, served on METRICS_PORT: the Temporal SDK's own (workflow and activity
  * task latencies, slots, cache; its core runtime exports them on a private loopback port, appended here), the
  * portal's effects still pending and failed (from PostgreSQL at each scrape: the same for every worker), letters
  * printed by this worker, and Node's process metrics.
@@ -9,7 +9,7 @@ import { activityMetrics } from '../activities/metrics';
 import type { Orm } from '../db/orm';
 import { startMetricsServer, type MetricsServer } from './metrics-server';
 
-export function workerMetricsRegistry(orm: Orm): Registry {
+function workerMetricsRegistry(orm: Orm): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'coi_worker_' });
   const effects = new Gauge({

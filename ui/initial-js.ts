@@ -1,5 +1,5 @@
 /**
- * The initial JavaScript of the built UI (issue #11 target 4: at most 150 KiB gzip): the entry chunk plus every
+ * The initial JavaScript of the built UI (at most 150 KiB gzip): the entry chunk plus every
  * chunk it imports statically, transitively, as Vite's manifest (ui/dist/.vite/manifest.json, `build.manifest`)
  * lists them. Chunks reached only through dynamic import() (the lazily loaded screens) are not initial.
  * Node-side helper for the size test and the browser benchmark; not part of the UI bundle.

@@ -1,4 +1,4 @@
-/** Custom search attributes an operator filters on in the Temporal Web UI and CLI (registered by temporal/dev-server). */
+/** Custom search attributes an operator filters on in the Temporal Web UI and CLI (registered by devtools/temporal/dev-server). */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 export const RequestNumberKey = defineSearchAttributeKey('RequestNumber', SearchAttributeType.INT);

@@ -1,5 +1,5 @@
 /**
- * Known browsers (issue #16 item 5): after a successful password sign-in the browser keeps an HttpOnly cookie that
+ * Known browsers: after a successful password sign-in the browser keeps an HttpOnly cookie that
  * names the accounts it signed in to, each by a keyed hash of the email (the cookie does not reveal addresses), with
  * an HMAC of the whole (server key) so it cannot be forged. An attacker's failures on an account are counted against
  * the account and the attacker's address; the owner's browser, carrying this cookie, is exempt from both and meets
@@ -9,11 +9,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { KNOWN_DEVICE_ACCOUNTS, KNOWN_DEVICE_DAYS } from '../../domain/abuse-limits';
 
-export const KNOWN_DEVICE_COOKIE = 'coi_device';
+const KNOWN_DEVICE_COOKIE = 'coi_device';
 const COOKIE_PATH = '/api/v1/authentication';
 const DAY_MS = 86_400_000;
 
-export interface KnownDevice {
+interface KnownDevice {
   /** random id of this browser, the key of its own failure count */
   id: string;
   /** account hash → day (ms since epoch / day) of its last successful sign-in here, newest first */
@@ -21,7 +21,7 @@ export interface KnownDevice {
 }
 
 const mac = (serverKey: string, body: string) => createHmac('sha256', `known-device:${serverKey}`).update(body).digest('base64url');
-export const accountHash = (serverKey: string, email: string) =>
+const accountHash = (serverKey: string, email: string) =>
   createHmac('sha256', `known-device-account:${serverKey}`).update(email.trim().toLowerCase()).digest('base64url').slice(0, 16);
 
 /** The browser's known-device cookie, or null when it has none (or one this server did not make). */

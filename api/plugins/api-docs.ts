@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { PRODUCT_TITLE } from '../../domain';
 
-export const API_DOCS_PREFIX = '/api/docs';
+const API_DOCS_PREFIX = '/api/docs';
 
 /**
  * The OpenAPI 3 document, built from the route schemas (registered before the routes, so it sees them all), at

@@ -10,7 +10,7 @@ import type { SessionUser } from '../../contract/session-user.schema';
 export const JWT_ALGORITHM = 'HS256';
 export const JWT_ISSUER = 'coi-portal';
 export const JWT_AUDIENCE = 'coi-portal-api';
-export const JWT_LIFETIME = '1d';
+const JWT_LIFETIME = '1d';
 /** Verified tokens a process remembers (about 300 bytes each). */
 const VERIFIED_TOKENS_CACHED = 10_000;
 
@@ -29,7 +29,7 @@ export default fp(async (app) => {
     secret: app.config.jwtSecret,
     sign: { algorithm: JWT_ALGORITHM, iss: JWT_ISSUER, aud: JWT_AUDIENCE, expiresIn: JWT_LIFETIME },
     // A verified token is remembered (fast-jwt's LRU, never past its expiry): the next call with it hashes it instead
-    // of checking its HMAC and claims again (3% of a list call's CPU, issue #18). A logout or password change still
+    // of checking its HMAC and claims again (3% of a list call's CPU). A logout or password change still
     // refuses it at once: the session version is read from PostgreSQL on every call.
     verify: { algorithms: [JWT_ALGORITHM], allowedIss: JWT_ISSUER, allowedAud: JWT_AUDIENCE, cache: VERIFIED_TOKENS_CACHED },
   });
@@ -52,7 +52,7 @@ export function verifySessionToken(app: FastifyInstance, token: string): TokenCl
   }
 }
 
-export const passwordChangeRequired = () =>
+const passwordChangeRequired = () =>
   new ApiError(403, MESSAGES.passwordChangeRequired, { reason: 'passwordChangeRequired' });
 
 async function authenticate(request: FastifyRequest, options: { allowPasswordChange: boolean }): Promise<SessionUser> {

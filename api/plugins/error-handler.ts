@@ -33,10 +33,10 @@ const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '
 const UNAVAILABLE_TEXT = /is not currently accepting connections|Connection terminated|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)|Client has encountered a connection error/i;
 
 /**
- * PostgreSQL away (issue #17 item 5: an outage is an error in seconds, never a hang): the call is answered 503 in the
+ * PostgreSQL away (an outage is an error in seconds, never a hang): the call is answered 503 in the
  * spec's shape, which a browser or a client may try again, rather than 500. Looks through MikroORM's wrapping.
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
+function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth += 1) {
     if (e instanceof ConnectionException) return true;
     const code = typeof e.code === 'string' ? e.code : '';

@@ -1,5 +1,5 @@
 /**
- * The API's metrics (issue #21 item 4): requests by route and status, their latency as histograms, the live event
+ * The API's metrics: requests by route and status, their latency as histograms, the live event
  * streams open, and Node's process metrics; served by temporal/metrics-server.ts on METRICS_PORT (api/server.ts).
  * Routes are counted by their pattern (`/api/v1/requests/:id`), never by the URL, so the series stay few.
  */

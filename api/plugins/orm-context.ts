@@ -7,7 +7,7 @@ const FORK = Symbol('em fork');
  * One forked entity manager per HTTP request (never the global one for entities), made when the request first asks
  * for it. The busiest calls (the session check, list pages, searches, the admin dashboard) only run raw statements,
  * which need no identity map: they take `app.orm.em`'s connection, each statement on a pooled connection of its own.
- * Forking for them was 2% of a list call's CPU, and the admin dashboard forked seven times (issue #18).
+ * Forking for them was 2% of a list call's CPU, and the admin dashboard forked seven times.
  */
 export default fp(async (app) => {
   app.decorateRequest(FORK, null);

@@ -1,5 +1,5 @@
 /**
- * A store for @fastify/rate-limit that counts in PostgreSQL (issue #16 item 5): the per-route limits (sign-in calls,
+ * A store for @fastify/rate-limit that counts in PostgreSQL: the per-route limits (sign-in calls,
  * reset links, registration, captcha) hold across every API process instead of one process's memory. Each route's
  * keys are prefixed with the route, as the library's own stores keep one map per route.
  */

@@ -1,5 +1,5 @@
 /**
- * Each HTTP call's id (issue #21 item 4): Fastify's `reqId` (its default log label) in the API's log lines, answered as `x-request-id`, and
+ * Each HTTP call's id: Fastify's `reqId` (its default log label) in the API's log lines, answered as `x-request-id`, and
  * carried into the workflow and its activities (temporal/command-context.ts), so one id finds every line of a command.
  * An id in `x-request-id` is taken only from a proxy we trust (TRUST_PROXY, judged by the socket's address as Fastify
  * judges X-Forwarded-For), which sets it (nginx `$request_id`); from anyone else it is ignored, so no caller can
@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { commandContext } from '../../temporal/command-context';
 import { ACCEPTABLE_REQ_ID } from '../../workflows/log-header';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 /** Whether the peer at `address` is a proxy TRUST_PROXY trusts (config/app-config.ts trustProxySetting). */
 export function trustedPeer(trustProxy: boolean | number | string[]): (address: string | undefined) => boolean {

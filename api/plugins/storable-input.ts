@@ -1,5 +1,5 @@
 /**
- * Input PostgreSQL cannot store is refused as a 400 before any handler runs (issue #16 item 9, found by the fuzz test):
+ * Input PostgreSQL cannot store is refused as a 400 before any handler runs (found by the fuzz test):
  * - numbers: every `integer` (and `number`) in a route's params, query and body schema is bounded to PostgreSQL's
  *   int4 (ids, $skip, $limit, orders) unless its schema bounds it tighter, so 2147483648 or 1e300 is refused. ajv's
  *   type coercion still turns "Infinity" or "1e309" into Infinity and lets it past `integer` and `maximum` alike

@@ -10,7 +10,7 @@
 import fp from 'fastify-plugin';
 import { trustedPeer } from './request-id';
 
-export interface UntrustedForwardedFor {
+interface UntrustedForwardedFor {
   /** Requests that carried the header from an untrusted peer since this process started. */
   requests: number;
   lastPeer: string;

@@ -9,8 +9,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ClaimDataSchema, type ClaimData } from '../../db/entities';
 import { whereSql } from './where-sql';
 
-export interface ClaimsPageQuery { where: Record<string, unknown>; orderBy: Record<string, 'asc' | 'desc'>; limit: number; skip: number }
-export type ClaimRecord = Omit<ClaimData, 'createdAt' | 'updatedAt'>;
+interface ClaimsPageQuery { where: Record<string, unknown>; orderBy: Record<string, 'asc' | 'desc'>; limit: number; skip: number }
+type ClaimRecord = Omit<ClaimData, 'createdAt' | 'updatedAt'>;
 
 interface Column { name: string; column: string; timestamp: boolean }
 let columns: Column[] | null = null;

@@ -12,10 +12,10 @@ export { queryFieldsOf, type FieldKind, type QueryFields } from './query-fields'
 /** Spec 2 §7.1: the server's query-parse defaults. */
 export const QS_OPTIONS = { depth: 5, arrayLimit: 20, parameterLimit: 1000 } as const;
 /** Spec 2 §9.1: find answers at most this many records; it is also the default page size. */
-export const DEFAULT_LIMIT = 1000;
+const DEFAULT_LIMIT = 1000;
 const MAX_NESTING = 4;
 
-export interface FindParams {
+interface FindParams {
   where: Record<string, unknown>;
   limit: number;
   skip: number;

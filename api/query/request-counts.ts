@@ -1,10 +1,10 @@
-/** The counts of the admin dashboard (spec 2 §7.4, issue #11), each computed by the database in one statement. */
+/** The counts of the admin dashboard (spec 2 §7.4), each computed by the database in one statement. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { officeDayStart, officePeriodStarts, type RequestStatus, type RequestType } from '../../domain';
 import { columnsOf } from './request-list';
 import { whereSql } from './where-sql';
 
-export interface QueueCount { requestType: RequestType; status: RequestStatus; count: number }
+interface QueueCount { requestType: RequestType; status: RequestStatus; count: number }
 
 /**
  * How many requests match `where` of each request type and status, from `request_counts` (kept exactly by triggers,

@@ -1,5 +1,5 @@
 /**
- * Pages of requests at 100,000 rows (issue #11): one SQL statement for the rows (served by the order indexes of
+ * Pages of requests at 100,000 rows: one SQL statement for the rows (served by the order indexes of
  * Migration20261122090000) and, only when the page does not tell it, one for the total. A total over the four columns
  * `request_counts` is kept by (request type, certificate type, auto type, status: the admin's unfiltered list, a
  * type-label filter, a status group) is a sum of a few dozen rows instead of a count of every request; other totals
@@ -15,7 +15,7 @@ import { fieldsOf, whereSql, type SqlCondition } from './where-sql';
 
 const COUNTED_FIELDS = new Set(['requestType', 'certificateType', 'autoType', 'status']);
 
-export interface RequestPageQuery {
+interface RequestPageQuery {
   where: Record<string, unknown>;
   orderBy: Record<string, 'asc' | 'desc'>;
   limit: number;
@@ -32,7 +32,7 @@ export interface RequestPageQuery {
  */
 function ownerParts(owner: RequestOwner): SqlCondition[] {
   const filed = { sql: '"requester_id" = ?', values: [owner.requesterId] };
-  // no proven address (issue #16): only what they filed
+  // no proven address: only what they filed
   if (!owner.email) return [filed];
   return [filed, { sql: '"email" = ? and "requester_id" <> ?', values: [owner.email, owner.requesterId] }];
 }
@@ -53,7 +53,7 @@ export function columnsOf(em: EntityManager): (field: string) => string {
 /**
  * The select list of a page: each property's column under the property's own name, so a row arrives as a record
  * and only its timestamps (answered by the driver as text) are parsed, as MikroORM's hydration would (with its
- * platform's parser): no entity, no identity map, no renaming pass (issue #11: most of a list call's CPU went there).
+ * platform's parser): no entity, no identity map, no renaming pass (most of a list call's CPU went there).
  */
 interface Selection { sql: string; timestamps: string[] }
 let properties: { name: string; column: string; timestamp: boolean }[] | null = null;

@@ -11,7 +11,7 @@ import { recordForCaller } from '../services/request-access';
 
 /**
  * `api/v1/admin-dashboard` (spec 2 §7.4): one page of the work queue and of the stale letters, and every count the
- * dashboard shows, all computed by the database (issue #11: nothing over `$limit` rows per list).
+ * dashboard shows, all computed by the database (nothing over `$limit` rows per list).
  */
 const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/admin-dashboard', {
@@ -25,7 +25,7 @@ const adminDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const limit = request.query.$limit ?? DASHBOARD_DEFAULT_LIMIT;
     // Spec 2 §7.4: the queue leaves out Approved, Approved with Letter of Intent and Denied (Draft and Closed stay listed).
     const where = { $and: [notDecided, requestTypeLabelCondition(request.query.requestTypeLabel)] };
-    // Issue #10 item 5: decided requests leave the queue, so their stale letters are listed on their own.
+    // Decided requests leave the queue, so their stale letters are listed on their own.
     const stale = { letterStaleSince: { $ne: null } };
     // Raw statements, run together on the pool: no entity manager of their own is needed (plugins/orm-context.ts).
     const em = app.orm.em;

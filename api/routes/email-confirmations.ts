@@ -7,7 +7,7 @@ import { confirmEmail, describeConfirmationLink, resendConfirmationLink } from '
 const tags = ['users'];
 
 /**
- * `email-confirmations` (issue #16; not in the spec): POST sends the signed-in user a new link for the address they
+ * `email-confirmations` (not in the spec): POST sends the signed-in user a new link for the address they
  * still have to prove; GET/PATCH `email-confirmations/{token}` check and use a link, without a sign-in (the link may
  * be opened on another device than the one that asked for it).
  */

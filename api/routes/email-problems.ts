@@ -4,7 +4,7 @@ import { EmailProblemsPage, EmailProblemsQuery } from '../../contract/email-prob
 import { errorResponses } from '../../contract/error.schema';
 import { emailProblemsPage } from '../services/email-problems';
 
-/** `api/v1/email-problems` (issue #17 item 3): failed and long-delayed emails and letters across requests. */
+/** `api/v1/email-problems`: failed and long-delayed emails and letters across requests. */
 const emailProblemsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/email-problems', {
     onRequest: requireAdmin,

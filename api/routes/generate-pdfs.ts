@@ -7,7 +7,7 @@ import { Id } from '../../contract/primitives';
 import { commandContextOf } from '../services/command-context';
 import { generatePdfs } from '../services/generate-pdfs';
 
-export const GeneratePdfsBody = Type.Object({
+const GeneratePdfsBody = Type.Object({
   requestId: Id,
   sendWithEmail: Type.Optional(Type.Boolean({ description: 'email the new letter with the approval template' })),
 }, { additionalProperties: false });

@@ -10,7 +10,7 @@ const Readiness = Type.Object({
   database: Type.Literal('up'),
   temporal: Type.Union([Type.Literal('up'), Type.Literal('down')], { description: 'down: sign-in, lists and reads work; commands answer 503' }),
   oldestPendingEffectSeconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-    description: 'age of the oldest email or letter still waiting to go out (null: none); a monitor alerts when it grows (issue #17 item 3)',
+    description: 'age of the oldest email or letter still waiting to go out (null: none); a monitor alerts when it grows',
   }),
   untrustedForwardedFor: Type.Union([
     Type.Object({

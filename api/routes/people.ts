@@ -54,7 +54,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return personRecord(await recordById(request.em, PersonSchema, request.params.id), user);
   });
 
-  // Directory writes (issue #10): administrators only. A person shown active wakes requests waiting for them.
+  // Directory writes: administrators only. A person shown active wakes requests waiting for them.
   app.patch('/people/:id', {
     onRequest: requireAdmin,
     schema: {

@@ -55,7 +55,7 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request);
     const found = await findVisibleRequest(request.em, user, request.params.id);
     const documents = await documentsOf(request.em, found.id);
-    // Claim history is the administrators' work on a credentialing request (issue #9).
+    // Claim history is the administrators' work on a credentialing request.
     const claimHistory = user.isAdmin
       ? await request.em.find(ClaimHistorySchema, { requestId: found.id }, { orderBy: { reportDate: 'asc', id: 'asc' } })
       : [];

@@ -18,7 +18,7 @@ const ACS_BODY_LIMIT = 256 * 1024;
  *   GET  /saml/{product}/complete  checks the binding cookie against the ticket, then as above
  *   GET  /saml/{product}/metadata  our SP metadata (entity id, consumer URL, signed assertions wanted)
  * The token travels in the URL hash: it never reaches a server log or a Referer; the login page signs in with it.
- * The answer must come back to the browser that started the sign-in (login CSRF, issue #16): browser-binding.ts.
+ * The answer must come back to the browser that started the sign-in (login CSRF): browser-binding.ts.
  */
 const samlRoutes: FastifyPluginAsync = async (app) => {
   const sp = new ServiceProvider(app.config, new SamlMessageStore(app.orm));

@@ -4,7 +4,7 @@ import { errorResponses } from '../../contract/error.schema';
 import { SecurityLogPage, SecurityLogQuery } from '../../contract/security-log.schema';
 import { securityLogPage } from '../services/security-log-page';
 
-/** `api/v1/security-log` (issue #16 item 8): the security log, paged and filtered. Administrators only. */
+/** `api/v1/security-log`: the security log, paged and filtered. Administrators only. */
 const securityLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/security-log', {
     onRequest: requireAdmin,

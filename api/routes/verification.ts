@@ -14,7 +14,7 @@ import { countHit } from '../services/rate-limits';
 import { looksLikePdf, PDF_HEADER_BYTES, verifyCode, verifyPdf } from '../services/verification';
 
 const tags = ['verification'];
-export const PDF_REQUIRED = 'Please choose the PDF file of a certificate or letter.';
+const PDF_REQUIRED = 'Please choose the PDF file of a certificate or letter.';
 
 /** Refuses a call past the address's window (429 with Retry-After). */
 async function countCheck(request: FastifyRequest): Promise<void> {

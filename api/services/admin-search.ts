@@ -22,7 +22,7 @@ const CONTAINS: Record<string, string> = {
 };
 const VEHICLE: Record<string, string> = { fleetVIN: 'vehicle_id_number', plateNumber: 'plate_number' };
 
-export interface SearchRow {
+interface SearchRow {
   id: number; requestNumber: number | null; requesterName: string | null; requestType: string; typeLabel: string;
   submitDate: Date | null; completedDate: Date | null; employerType: string; status: string;
 }

@@ -9,7 +9,7 @@ import { createChallenge, verifySolution, type Challenge, type Payload } from 'a
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { UsedChallengeSchema } from '../../db/entities';
 
-export const CAPTCHA_TTL_MS = 10 * 60_000;
+const CAPTCHA_TTL_MS = 10 * 60_000;
 /** SHA-256 with a 4-hex-digit prefix: about 65,000 hashes, a fraction of a second in a browser. */
 const ALGORITHM = 'SHA-256';
 const KEY_PREFIX_LENGTH = 4;

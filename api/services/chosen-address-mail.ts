@@ -20,7 +20,7 @@ const RESERVE_SQL = `
   returning "sent", greatest(1, ceil(extract(epoch from ("window_ends" - now()))))::int as "retry_after_seconds"`;
 
 /** Who sends: the user's id (null before an account exists, at registration) and whether they are staff. */
-export interface MailSender { userId: number | null; isAdmin?: boolean; email?: string | null; ip?: string | null }
+interface MailSender { userId: number | null; isAdmin?: boolean; email?: string | null; ip?: string | null }
 
 class OverLimit extends Error {
   constructor(readonly scope: 'perUser' | 'perAddress', readonly limit: number, readonly retryAfterSeconds: number) { super('over limit'); }

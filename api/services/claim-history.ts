@@ -8,9 +8,9 @@ import { isFinished, officeDayAfter, officeDayStart, type RequestStatus } from '
 import { ClaimDataSchema, ClaimHistorySchema, RequestSchema, type ClaimHistory } from '../../db/entities';
 import { badRequest, notFound } from '../errors';
 
-export const PLACEHOLDER_PHYSICIAN = 'No claims found';
+const PLACEHOLDER_PHYSICIAN = 'No claims found';
 
-export interface ClaimSearch { lastName?: string; firstName?: string; combination?: 'or' | 'and'; dateFrom?: string; dateTo?: string; requestId?: number; limit?: number }
+interface ClaimSearch { lastName?: string; firstName?: string; combination?: 'or' | 'and'; dateFrom?: string; dateTo?: string; requestId?: number; limit?: number }
 
 /** `timeZone`: the office's, whose days the report-date range means. */
 export async function searchClaims(em: EntityManager, q: ClaimSearch, timeZone: string) {
@@ -39,9 +39,6 @@ export async function searchClaims(em: EntityManager, q: ClaimSearch, timeZone: 
   });
   return { total: data.length, limit: Math.min(q.limit ?? 500, 1000), skip: 0, data };
 }
-
-export const linkedClaims = (em: EntityManager, requestId: number) =>
-  em.find(ClaimHistorySchema, { requestId }, { orderBy: { reportDate: 'asc', id: 'asc' } });
 
 /** Replaces the request's links with the chosen claims (or one placeholder); answers the new links. */
 export async function linkClaims(em: EntityManager, requestId: number, claimIds: number[]): Promise<ClaimHistory[]> {

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { checkClaimRow, type ClaimField } from '../../domain';
 
 export interface LineError { line: number; reasons: string[] }
-export interface CheckVerdict { rows: number; badLines: number; errors: LineError[] }
+interface CheckVerdict { rows: number; badLines: number; errors: LineError[] }
 
 const MAX_REPORTED_LINES = 100;
 

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL half of a CS-STARS upload: the staging table the raw bytes are copied into, and the one statement that
- * merges it into claims_data and flags the letters it makes stale (issue #10 item 5), all inside the upload's
+ * merges it into claims_data and flags the letters it makes stale, all inside the upload's
  * transaction.
  *
  * Why it is shaped so (bench/desk.bench.ts measures it):
@@ -58,7 +58,7 @@ const usDay = (column: string) => `to_char(${column} at time zone 'UTC', 'MM/DD/
  * added or changed claim reported within the request's dates (before or after the change) is flagged, once, with one
  * audit row naming those claims.
  */
-export function mergeSql(fields: (ClaimField | null)[]) {
+function mergeSql(fields: (ClaimField | null)[]) {
   return `
     with joined as materialized (
       select s.*, d.id as existing_id, d.report_date as old_report_date,

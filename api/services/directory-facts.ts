@@ -1,5 +1,5 @@
 /**
- * The directory's employment facts on a request (issue #22 item 15): when a request names a person by employee id,
+ * The directory's employment facts on a request: when a request names a person by employee id,
  * their hire date, employment status and termination date are copied from the directory as it is at the save, so an
  * administrator sees them on the request (requesters never do: api/services/request-access.ts). A request whose
  * employee id matches no one, or that has none, carries none; nor does one under a shared IS code (22222 Not yet at

@@ -19,10 +19,10 @@ import type { SqlRunner } from './rate-limits';
 import { partNameOf, releaseUploadSlot, reserveUploadSlot, settleUploadSlot, type UploadSlot } from './uploads';
 import { ALLOWED_UPLOAD_DESCRIPTION, SNIFF_HEAD_BYTES, sniffUploadFile, type SniffedType } from './upload-sniffing';
 
-export interface UploadDeps { sql: SqlRunner; files: DocumentFiles; config: Pick<AppConfig, 'uploadMaxBytes' | 'quotas'> }
+interface UploadDeps { sql: SqlRunner; files: DocumentFiles; config: Pick<AppConfig, 'uploadMaxBytes' | 'quotas'> }
 
 /** A file part as @fastify/multipart hands it over: busboy cuts a file at the size limit and says so. */
-export interface IncomingFile { filename: string; file: Readable & { truncated?: boolean } }
+interface IncomingFile { filename: string; file: Readable & { truncated?: boolean } }
 
 /** A file received whole into its partial file, holding its place until kept or discarded. */
 export interface ReceivedUpload { slot: UploadSlot; size: number; head: Buffer; filename: string }
@@ -35,7 +35,7 @@ const tooLarge = (config: UploadDeps['config']) => new ApiError(413, uploadTooLa
  * Node never reads past Content-Length, so the file cannot be larger), never more than the size limit; without one
  * (a chunked body) the size limit. A user near the day's quota can still send a small file.
  */
-export function bytesToReserve(contentLength: string | undefined, maxBytes: number): number {
+function bytesToReserve(contentLength: string | undefined, maxBytes: number): number {
   const declared = Number(contentLength);
   return Number.isSafeInteger(declared) && declared > 0 ? Math.min(declared, maxBytes) : maxBytes;
 }

@@ -13,7 +13,7 @@ import type { CreateDocumentBody, DocumentRecord, PatchDocumentBody } from '../.
 import type { SessionUser } from '../../contract/session-user.schema';
 import { canEditForm, findVisibleRequest } from './request-access';
 
-export const documentOrigin = (d: Pick<Document, 'addedByAdmin' | 'idempotencyKey'>): DocumentOrigin =>
+const documentOrigin = (d: Pick<Document, 'addedByAdmin' | 'idempotencyKey'>): DocumentOrigin =>
   d.idempotencyKey ? 'system' : d.addedByAdmin ? 'administrator' : 'requester';
 
 /** A document as callers see it: where the bytes are stored and the letter's key are never sent. */
@@ -30,7 +30,7 @@ export async function documentsOf(em: EntityManager, requestId: number): Promise
 const nameOf = (user: SessionUser) => `${user.firstName} ${user.lastName}`.trim() || user.email;
 
 /** Documents may change while the caller may edit the request; never once it is approved or in a terminal status. */
-export function assertDocumentsEditable(user: SessionUser, request: Request): void {
+function assertDocumentsEditable(user: SessionUser, request: Request): void {
   if (!documentsEditable(request.status as RequestStatus) || !canEditForm(user, request)) {
     throw forbidden('Documents of this request can no longer be changed');
   }

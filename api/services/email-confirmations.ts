@@ -1,5 +1,5 @@
 /**
- * Proven email ownership (issue #16). A registration, or a change of address (the user's own profile, or an
+ * Proven email ownership. A registration, or a change of address (the user's own profile, or an
  * administrator editing a registrant), sends a confirmation link to the address to prove; a change also tells the
  * address in force. Until the link is used nothing is granted by the new address: the session sees
  * `emailConfirmed: false` (no administrator rights, no requests that merely name it; session-user.ts,
@@ -28,7 +28,7 @@ import { ApiError, badRequest } from '../errors';
 import { startAccountEmail } from './account-emails';
 import { recordSecurityEvent } from './security-log';
 
-export const LINKS_PER_HOUR = 5;
+const LINKS_PER_HOUR = 5;
 
 export interface ConfirmationContext { em: EntityManager; temporal: Client; config: AppConfig; ip?: string | null }
 
@@ -54,7 +54,7 @@ export async function sendConfirmationLink(ctx: ConfirmationContext, user: User,
 }
 
 /** The address a user still has to prove: a pending change, else an unconfirmed email; null when all is proven. */
-export const addressToConfirm = (user: Pick<User, 'email' | 'pendingEmail' | 'emailConfirmedAt'>): string | null =>
+const addressToConfirm = (user: Pick<User, 'email' | 'pendingEmail' | 'emailConfirmedAt'>): string | null =>
   user.pendingEmail ?? (user.emailConfirmedAt ? null : user.email);
 
 /** "Send the link again" (the dashboard banner): a new link for the address still to prove, within the hourly limit. */

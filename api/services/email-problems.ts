@@ -1,5 +1,5 @@
 /**
- * Emails and letters that did not go out, across requests (issue #17 item 3): failed ones not sent again since (an
+ * Emails and letters that did not go out, across requests: failed ones not sent again since (an
  * "Email Failed" row whose Send again has not been queued; a Send again that failed too is listed by itself) within EFFECT_PROBLEMS_WINDOW_DAYS, and
  * pending ones queued longer than EFFECT_DELAYED_AFTER_MS ago. Newest first; the total counted by PostgreSQL. Only
  * effects not sent are read, through partial indexes (Migration20261125000000_effect_problems).

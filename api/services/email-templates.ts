@@ -49,7 +49,7 @@ function unknownNames(program: Node): { variables: string[]; helpers: string[] }
 }
 
 /** Field errors for a template's handlebars (compile errors and unknown names), empty when it renders. */
-export function templateSyntaxErrors(fields: { subject: string; body: string }): Record<string, string> {
+function templateSyntaxErrors(fields: { subject: string; body: string }): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const key of ['subject', 'body'] as const) {
     let program: Node;

@@ -91,7 +91,7 @@ async function assertCurrentPassword(ctx: ConfirmationContext, user: User, curre
  * Edit Profile (the external user) and Edit External Requester (an administrator): the registration rules without
  * the password. Only administrators change `active`.
  *
- * A new email does not replace the one in force (issue #16): it waits in `pendingEmail` until the link sent to it is
+ * A new email does not replace the one in force: it waits in `pendingEmail` until the link sent to it is
  * used, and the address in force is told of the change. So typing an address never grants what that address would.
  * Before anything is saved or sent: the address may not be a university or admin-list one, the user changing their
  * own asks with their current password, and the two emails fit the daily limits. An address another account holds

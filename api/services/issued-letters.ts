@@ -16,7 +16,7 @@ import type { CommandContext } from './command-context';
 import { findVisibleRequest } from './request-access';
 import { revokeCertificate, revokeCommandIdOf } from './request-workflows';
 
-export function issuedLetterItemOf(row: IssuedLetter): IssuedLetterItem {
+function issuedLetterItemOf(row: IssuedLetter): IssuedLetterItem {
   return {
     code: formatVerificationCode(row.verificationCode),
     kind: row.letterKind,

@@ -1,5 +1,5 @@
 /**
- * Writes to the employee directory (issue #10): an administrator edits a person's record, or the directory feed
+ * Writes to the employee directory: an administrator edits a person's record, or the directory feed
  * adds or replaces one by employee id. After the commit, requests waiting in Pending Employment for that person
  * wake if the record now shows them active (the wake-up workflow decides which: domain/wake-ups.ts).
  */

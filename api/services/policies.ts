@@ -29,7 +29,7 @@ function valuesOf(input: PolicyInput) {
 
 export const listPolicies = (em: EntityManager) => em.find(PolicyYearSchema, {}, { orderBy: { startDate: 'desc' } });
 
-/** A saved policy year may cover the dates of requests waiting in Pending New Policy Year: they wake (issue #10). */
+/** A saved policy year may cover the dates of requests waiting in Pending New Policy Year: they wake. */
 const wakeWaitingRequests = (wakeUps: WakeUps, policy: PolicyYear) => wakeUps.start({ reason: 'policy-year', sourceId: policy.id }, policy.updatedAt);
 
 export async function createPolicy(em: EntityManager, input: PolicyInput, wakeUps: WakeUps): Promise<PolicyYear> {

@@ -1,5 +1,5 @@
 /**
- * Per-user quotas (issue #16 item 5; figures in domain/abuse-limits.ts): drafts held at once and discussion messages
+ * Per-user quotas (figures in domain/abuse-limits.ts): drafts held at once and discussion messages
  * an hour, counted by PostgreSQL from the rows themselves (so every API process agrees, and deleting a draft frees
  * its place). Administrators are not counted. Two calls racing at the limit may both pass: a quota bounds abuse, it
  * is not an invariant. Each refusal is a 429 in the spec's error shape and a line in the security log.

@@ -1,5 +1,5 @@
 /**
- * Fixed-window counters in PostgreSQL (table `rate_limit_counters`, issue #16 item 5): every API process counts in
+ * Fixed-window counters in PostgreSQL (table `rate_limit_counters`): every API process counts in
  * the same row, so two replicas behind a load balancer share one limit. One statement per hit (an upsert that starts
  * a new window when the old one has ended), no lock held across calls.
  */
@@ -9,7 +9,7 @@ import type { WindowLimit } from '../../domain/abuse-limits';
 /** A connection that can run SQL (the request's EntityManager or the ORM's). */
 export type SqlRunner = Pick<EntityManager, 'getConnection'>;
 
-export interface WindowCount { hits: number; resetInMs: number }
+interface WindowCount { hits: number; resetInMs: number }
 
 const HIT_SQL = `
   insert into "rate_limit_counters" as c ("key", "hits", "window_ends") values (?, 1, now() + ? * interval '1 millisecond')

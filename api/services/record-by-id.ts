@@ -9,7 +9,7 @@ import { notFound } from '../errors';
 import type { SessionUser } from '../../contract/session-user.schema';
 import { findVisibleRequest } from './request-access';
 
-export const recordNotFound = (id: number) => notFound(`No record found for id '${id}'`);
+const recordNotFound = (id: number) => notFound(`No record found for id '${id}'`);
 
 export async function recordById<T extends object>(em: EntityManager, entity: EntityName<T>, id: number, where: object = {}): Promise<T> {
   const row = await em.findOne(entity, { id, ...where } as never);

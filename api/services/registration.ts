@@ -3,7 +3,7 @@
  * and rules of domain/registration.ts, an email unique case-insensitively (409 with the spec's message), the
  * password hashed with argon2id and its 180-day clock started. University and admin-list addresses are refused
  * (their owners sign in through single sign-on). The account starts with its email unconfirmed and a
- * confirmation link goes to it (issue #16): it may sign in and file requests at once, but nothing is granted by the
+ * confirmation link goes to it: it may sign in and file requests at once, but nothing is granted by the
  * address until the link is used.
  */
 import { UserSchema } from '../../db/entities';

@@ -9,7 +9,7 @@ type Cell = string | number | null;
 interface Sheet { name: string; title: string; reading: string; header: string[]; rows: Cell[][] }
 
 /** The sheets, as plain rows: the workbook writer and the tests read the same structure. */
-export function reportSheets(r: Reports): Sheet[] {
+function reportSheets(r: Reports): Sheet[] {
   return [
     {
       name: 'Volumes', title: 'Requests received and completed', reading: r.volumes.reading,

@@ -22,7 +22,7 @@ import { badRequest } from '../errors';
 type Section<K extends keyof Reports> = Reports[K];
 
 /** One report's statement inputs: the office calendar and the query, resolved to instants. */
-export interface ReportScope {
+interface ReportScope {
   calendar: BusinessCalendar;
   from: string;
   to: string;
@@ -117,7 +117,7 @@ export async function volumesReport(em: EntityManager, scope: ReportScope): Prom
   return { rows, received, completed, reading: volumesReading(received, completed, periods, scope.period) };
 }
 
-export async function turnaroundReport(em: EntityManager, scope: ReportScope): Promise<Section<'turnaround'>> {
+async function turnaroundReport(em: EntityManager, scope: ReportScope): Promise<Section<'turnaround'>> {
   const q = new Params();
   const sql = `with done as (
       select ${periodSql(scope, q, 'f."finished_at"')} as "period", f."kind" as "kind",
@@ -143,7 +143,7 @@ export async function turnaroundReport(em: EntityManager, scope: ReportScope): P
   };
 }
 
-export async function timeInStatusReport(em: EntityManager, scope: ReportScope): Promise<Section<'timeInStatus'>> {
+async function timeInStatusReport(em: EntityManager, scope: ReportScope): Promise<Section<'timeInStatus'>> {
   const q = new Params();
   const hi = scope.end < scope.now ? scope.end : scope.now;
   const timed = list(TIMED_STATUSES);
@@ -200,7 +200,7 @@ export async function backlogReport(em: EntityManager, scope: ReportScope): Prom
   };
 }
 
-export async function missedDeadlinesReport(em: EntityManager, scope: ReportScope): Promise<Section<'missedDeadlines'>> {
+async function missedDeadlinesReport(em: EntityManager, scope: ReportScope): Promise<Section<'missedDeadlines'>> {
   const q = new Params();
   const kindJoin = scope.kind ? ' join "request_report_facts" f on f."request_id" = a."request_id"' : '';
   // The condition repeats the partial index's predicate (Migration20261129100001) so the planner uses it.
@@ -218,7 +218,7 @@ export async function missedDeadlinesReport(em: EntityManager, scope: ReportScop
   return { rows, reminders, escalations, autoClosed, reading: missedDeadlinesReading(reminders, escalations, autoClosed) };
 }
 
-export async function topRequestersReport(em: EntityManager, scope: ReportScope): Promise<Section<'topRequesters'>> {
+async function topRequestersReport(em: EntityManager, scope: ReportScope): Promise<Section<'topRequesters'>> {
   const q = new Params();
   const department = `coalesce(nullif(case when r."vehicle_owning_dept" = 'Other' then r."vehicle_owning_dept_other" else r."vehicle_owning_dept" end, ''), r."requester_company")`;
   const sql = `with recv as (
@@ -267,4 +267,3 @@ export async function reportsOf(em: EntityManager, query: ReportsQuery, calendar
     volumes, turnaround, timeInStatus, backlog, missedDeadlines, topRequesters,
   };
 }
-

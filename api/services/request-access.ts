@@ -12,7 +12,7 @@ import type { SessionUser } from '../../contract/session-user.schema';
 
 /**
  * Whose requests a requester sees: those they filed, and those naming their email (null: an administrator sees all).
- * The email half only for a proven address (issue #16): `email` is null while the user's address is unconfirmed, so
+ * The email half only for a proven address: `email` is null while the user's address is unconfirmed, so
  * typing someone's address into a profile never shows their requests.
  */
 export interface RequestOwner { requesterId: number; email: string | null }
@@ -23,18 +23,12 @@ export function visibleOwner(user: SessionUser): RequestOwner | null {
 /** The address that grants access: the user's email once confirmed, else none. */
 const provenEmail = (user: SessionUser): string | null => (user.emailConfirmed ? user.email.toLowerCase() : null);
 
-export function visibleRequestsFilter(user: SessionUser): Record<string, unknown> {
-  const owner = visibleOwner(user);
-  if (!owner) return {};
-  return owner.email ? { $or: [{ requesterId: owner.requesterId }, { email: owner.email }] } : { requesterId: owner.requesterId };
-}
-
 export function canSee(user: SessionUser, request: Pick<Request, 'requesterId' | 'email'>): boolean {
   const email = provenEmail(user);
   return user.isAdmin || request.requesterId === user.id || (!!email && !!request.email && request.email.toLowerCase() === email);
 }
 
-export function assertCanSee(user: SessionUser, request: Request): void {
+function assertCanSee(user: SessionUser, request: Request): void {
   if (!canSee(user, request)) throw forbidden('You do not have access to this request');
 }
 

@@ -11,7 +11,7 @@ import type { RequestEvent } from '../../contract/request-events.schema';
 import type { SessionUser } from '../../contract/session-user.schema';
 import { canSee } from './request-access';
 
-export const REQUEST_EVENTS_CHANNEL = 'request_events';
+const REQUEST_EVENTS_CHANNEL = 'request_events';
 
 /**
  * The trigger's payload: the event a browser receives (contract/request-events.schema.ts) plus who may see the

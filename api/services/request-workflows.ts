@@ -45,7 +45,7 @@ export interface RequestRow {
 }
 
 /** `<kind>:<number>:<target>:v<version>`: the same press of the same button on the same version, the same id. */
-export function commandIdOf(kind: 'submit' | 'status' | 'reopen', requestNumber: number, target: string, version: number): string {
+function commandIdOf(kind: 'submit' | 'status' | 'reopen', requestNumber: number, target: string, version: number): string {
   return `${kind}:${requestNumber}:${target.replace(/[^A-Za-z0-9]+/g, '-')}:v${version}`;
 }
 
@@ -91,7 +91,7 @@ async function translateFailures<T>(access: WorkflowAccess, call: () => Promise<
 /** Starts the request's workflow from PostgreSQL when no run is open; otherwise the open run takes the update. */
 const startOperation = (access: WorkflowAccess, request: RequestRow) => requestStartOperation(request, access.taskQueue);
 
-export const STALE_VERSION_MESSAGE = 'This request changed since you opened it. Please reload the page and try again.';
+const STALE_VERSION_MESSAGE = 'This request changed since you opened it. Please reload the page and try again.';
 
 /**
  * A repeat of the command the request last applied is answered like the first time, without asking the workflow.
@@ -181,7 +181,7 @@ export function recordSignedRelease(
 }
 
 /** The update id of a posted message: derived from the message, so a repeated delivery sends one email. */
-export const discussionCommandIdOf = (requestNumber: number, discussionRowId: number) => `discussion:${requestNumber}:${discussionRowId}`;
+const discussionCommandIdOf = (requestNumber: number, discussionRowId: number) => `discussion:${requestNumber}:${discussionRowId}`;
 
 /** Hands a posted message to the request's workflow, which emails the other side and writes the audit row. */
 export function postDiscussion(access: WorkflowAccess, request: RequestRow, discussionRowId: number, actor: Actor): Promise<{ queued: boolean }> {

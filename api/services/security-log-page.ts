@@ -1,5 +1,5 @@
 /**
- * The security log as administrators read it (issue #16 item 8): newest first, filtered by user (id or part of the
+ * The security log as administrators read it: newest first, filtered by user (id or part of the
  * address), kind and office-time-zone days. Every filter is served by an index of security_events (at, kind+at,
  * user+at, trigram on email); the total is counted by PostgreSQL with the same filters.
  */

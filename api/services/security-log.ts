@@ -1,5 +1,5 @@
 /**
- * Writes the security log (issue #16; kinds in domain/security-events.ts). A plain insert on the caller's connection:
+ * Writes the security log (kinds in domain/security-events.ts). A plain insert on the caller's connection:
  * inside a transaction the line commits or rolls back with what it describes; outside one it stands on its own (a
  * refused sign-in is logged although nothing else is written). Lines older than a year are removed by
  * {@link pruneSecurityLog}, which the API runs at start and hourly.
@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyRequest } from 'fastify';
 import { SECURITY_LOG_RETENTION_DAYS, type SecurityEventKind } from '../../domain/security-events';
 
-export interface SecurityEventInput {
+interface SecurityEventInput {
   kind: SecurityEventKind;
   userId?: number | null;
   email?: string | null;

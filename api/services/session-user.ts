@@ -62,7 +62,7 @@ interface SessionRow {
  *
  * Every authenticated call asks this, so it is one statement (the user and whether the admin list holds their
  * email), read fresh each time: a logout, a password change, a deactivation or an admin-list change takes effect
- * on the very next call, with no cache to invalidate (issue #11).
+ * on the very next call, with no cache to invalidate.
  */
 export async function sessionFromToken(em: EntityManager, claims: TokenClaims, policy: AdministratorPolicy): Promise<SessionUser> {
   const [row] = await em.getConnection().execute<SessionRow[]>(

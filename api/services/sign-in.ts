@@ -22,14 +22,14 @@ import { clearHits, countHit, releaseHit, reserveHit } from './rate-limits';
 import { recordSecurityEvent } from './security-log';
 
 /** Where an attempt comes from: the client's address and, when the browser signed in to this account before, its id. */
-export interface SignInOrigin {
+interface SignInOrigin {
   ip: string;
   /** the id of a browser that signed in to this email before (known-device cookie), else null */
   knownDeviceId: string | null;
 }
 
 /** The proof-of-work check an attempt may carry: asked for once its address's window is full. */
-export interface SignInCheck {
+interface SignInCheck {
   /** the solved ALTCHA payload the browser sent, if any */
   solution?: string;
   /** the server secret the challenges are signed with */
@@ -117,7 +117,7 @@ export async function signInWithPassword(
     // The places taken stay: they count this failure.
     await recordSecurityEvent(em, { kind: 'signInFailed', userId: user?.id ?? null, email, ip: origin.ip, detail: { knownDevice: Boolean(origin.knownDeviceId) } });
     if (!user && await em.count(UserSchema, { email, isExternal: false, passwordHash: null, deletedAt: null })) {
-      // A single-sign-on user: no password here to guess; point at the right button (issue #16).
+      // A single-sign-on user: no password here to guess; point at the right button.
       throw notAuthenticated(MESSAGES.useSingleSignOn, { reason: 'useSingleSignOn' });
     }
     throw notAuthenticated(MESSAGES.loginFailed);

@@ -7,7 +7,7 @@
  * Found among internal users by email, then by employee id, so a changed address keeps its account. Shared IS codes
  * (students, other non-employees carry one as their id) never identify anyone.
  *
- * Single sign-on never takes over an account it did not create (issue #16): an external account with the asserted
+ * Single sign-on never takes over an account it did not create: an external account with the asserted
  * address is linked only when that account proved its email (a confirmation link), and then its password and every
  * token it held end (the university is now the authority). An unconfirmed external account with that address is left
  * as it was, and the internal user is created apart from it (emails are unique per kind of account).

@@ -16,7 +16,7 @@ import {
 import type { VerificationAnswer } from '../../contract/verification.schema';
 
 /** The answer for a code or a file we did not issue: the same whatever was asked. */
-export const NOT_ISSUED: VerificationAnswer = Object.freeze({
+const NOT_ISSUED: VerificationAnswer = Object.freeze({
   status: 'NotIssued', code: null, kind: null, kindLabel: null, issuedAt: null,
   certificate: null, claimHistoryLetter: null, superseded: null, revoked: null,
 }) as VerificationAnswer;

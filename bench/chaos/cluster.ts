@@ -7,8 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedPostgres, type LocalPostgres } from '../../db/embedded-postgres';
-import { ensureTemporalServer, isPortOpen, parseAddress, type TemporalServerHandle } from '../../temporal/dev-server';
+import { startEmbeddedPostgres, type LocalPostgres } from '../../devtools/postgres/embedded-postgres';
+import { ensureTemporalServer, isPortOpen, parseAddress, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 /**
- * Chaos run (issue #5): submit/approve flows over HTTP while worker, API and Temporal are killed with SIGKILL at
+ * Chaos run: submit/approve flows over HTTP while worker, API and Temporal are killed with SIGKILL at
  * random, plus kills aimed at the one duplicate-email window (the mail server has the message, the worker has not
  * marked it sent). Then it checks what users and operators would notice:
  *   - every request ends Approved, with its letter, and no email is missing;
@@ -20,7 +20,7 @@ import { dropDatabase } from '../../db/database';
 import { prepareDatabase } from '../../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { startSmtpSink, type Received } from '../../devtools/smtp-sink';
-import { freePort } from '../../temporal/dev-server';
+import { freePort } from '../../devtools/temporal/dev-server';
 import { WORKFLOW_BUNDLE_OPTIONS } from '../../temporal/request-worker';
 import { createCluster, type Target } from './cluster';
 

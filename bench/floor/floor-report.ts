@@ -1,6 +1,6 @@
 /**
- * The comparison issue #18 asks for: each target with the floor measured in the same run, our figure, the ratio and
- * whether it is met; the issue's own rough floor printed beside ours.
+ * Each target beside the floor measured in the same run: our figure, the ratio and whether it is met; an earlier
+ * rough measurement of the floor (ISSUE_FLOOR) printed beside ours.
  */
 import type { Floor, FloorPhase } from './temporal-floor';
 
@@ -29,7 +29,7 @@ export function floorFigures(phase: FloorPhase, count: number) {
   };
 }
 
-/** The issue's rough measurement of the floor on this machine kind (issue #18 target 1). */
+/** An earlier rough measurement of the floor on this machine kind, printed beside the run's own. */
 export const ISSUE_FLOOR = {
   1: { updateWithStart: { p50: 98, p95: 103 }, update: { p50: 52, p95: 61 } },
   8: { updateWithStart: { p95: 268 }, update: { p95: 204 }, cpuMsPerCommand: 35 },
@@ -76,7 +76,7 @@ export function printFloor(floor: Floor, count: number, concurrency: number, pri
 }
 
 export function printTargets(rows: TargetRow[], print: (line: string) => void) {
-  print('targets (issue #18):');
+  print('targets:');
   const width = Math.max(...rows.map((r) => r.target.length));
   for (const r of rows) {
     print(`  ${r.target.padEnd(width)}  floor ${String(r.floor ?? '—').padStart(6)}  ours ${String(r.ours).padStart(7)}  ` +

@@ -1,5 +1,5 @@
 /**
- * The Temporal floor of issue #18: the least a command can cost on this stack. A workflow started by
+ * The Temporal floor: the least a command can cost on this stack. A workflow started by
  * update-with-start whose update runs one activity writing one row and answers; one more update does the same; the
  * run ends after the second. Nothing else: no search attributes, no queries, no timers.
  */

@@ -1,5 +1,5 @@
 /**
- * Measures the Temporal floor (issue #18 target 1) in the bench's own run, on its dev server: the floor workflow
+ * Measures the Temporal floor in the bench's own run, on its dev server: the floor workflow
  * (bench/floor/floor.workflow.ts) on a worker and task queue of its own in this process, its activity writing one
  * row into the bench's database. N workflows, each started by update-with-start (its latency is the submit's floor),
  * then one more update on each (the approve's floor), at the bench's concurrency; CPU per command of this process

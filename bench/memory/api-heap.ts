@@ -1,6 +1,5 @@
 /**
- * `npm run bench:api-heap`: what the API's live heap at start is made of (issue #18
- * target 6). Each step loads a part the API loads, collects, and prints how much live heap it added: the packages the
+ * `npm run bench:api-heap`: what the API's live heap at start is made of. Each step loads a part the API loads, collects, and prints how much live heap it added: the packages the
  * API imports (a hand-kept list: a package missing from it is counted with our modules), then our modules, then the
  * app built on a database (route schemas compiled).
  */

@@ -1,6 +1,6 @@
 /**
  * Preloaded into the worker process by `npm run bench -- --memory 1` (`--import`): answers the bench's `memory`
- * message over the IPC channel with what the process holds, split by holder (issue #18 target 6): RSS, the main
+ * message over the IPC channel with what the process holds, split by holder: RSS, the main
  * thread's V8 heap (activities, ORM, SDK bookkeeping) and each worker thread's (the workflows' sandbox, one thread
  * with the SDK's reused V8 context). The main thread is collected with `gc()` first (`--expose-gc`). With
  * `snapshotDir` it then writes each thread's heap snapshot there (a snapshot collects the thread's garbage first, so

@@ -1,5 +1,5 @@
 /**
- * Issue #18 target 6: the worker's resident memory at 1,000 cached workflows, and what holds it. `npm run bench --
+ * The worker's resident memory at 1,000 cached workflows, and what holds it. `npm run bench --
  * --memory 1` asks the worker process (bench/memory/worker-memory-probe.ts preloaded) before the submit phase and
  * after it, when every submitted request's workflow waits on its clocks in the worker's cache
  * (WORKER_MAX_CACHED_WORKFLOWS, default 1000), and prints the growth by holder: the workflow thread's V8 heap (by
@@ -46,7 +46,7 @@ export function reportWorkerMemory(before: WorkerMemorySample, after: WorkerMemo
     ['rest: Rust core, native code and buffers', (s) => s.memory.rssBytes - sum(s, (t) => t.totalBytes) - s.memory.main.totalBytes - external(s)],
   ];
   console.log('');
-  console.log(`Worker memory (issue #18 target 6), worker process, cache bound ${cacheSize} workflows:`);
+  console.log(`Worker memory, worker process, cache bound ${cacheSize} workflows:`);
   console.log(`  ${''.padEnd(46)} ${before.label.padStart(14)} ${after.label.padStart(14)}   per added workflow`);
   console.log(`  ${'open workflows (cached)'.padEnd(46)} ${`${before.openWorkflows} (${cached(before)})`.padStart(14)} ${`${after.openWorkflows} (${cached(after)})`.padStart(14)}`);
   const figures: Record<string, { before: number; after: number; perWorkflow: number }> = {};

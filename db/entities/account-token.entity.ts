@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * A password-reset token (spec 1 §3 "Password reset: token id, isValid"). The link carries `<id>.<secret>`; only the
@@ -18,7 +18,6 @@ export const PasswordResetSchema = defineEntity({
     emailedAt: p.datetime().nullable(),
   },
 });
-export type PasswordReset = InferEntity<typeof PasswordResetSchema>;
 
 /** ALTCHA challenges already redeemed, kept until they expire so a solution is never accepted twice. */
 export const UsedChallengeSchema = defineEntity({
@@ -29,10 +28,9 @@ export const UsedChallengeSchema = defineEntity({
     expiresAt: p.datetime(),
   },
 });
-export type UsedChallenge = InferEntity<typeof UsedChallengeSchema>;
 
 /**
- * An email-confirmation link (issue #16): proves that `userId` owns `email`, either the address they registered with or
+ * An email-confirmation link: proves that `userId` owns `email`, either the address they registered with or
  * the one they asked to change to. Like a reset token: the link carries `<id>.<secret>`, only the secret's SHA-256 is
  * stored, single use, valid 24 hours.
  */
@@ -53,4 +51,3 @@ export const EmailConfirmationSchema = defineEntity({
     noticeEmailedAt: p.datetime().nullable(),
   },
 });
-export type EmailConfirmation = InferEntity<typeof EmailConfirmationSchema>;

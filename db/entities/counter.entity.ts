@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 
 /** Counter row holding lastRequestNumber (spec 1 §3); incremented under a row lock at each first submit. */
 export const CounterSchema = defineEntity({
@@ -9,4 +9,3 @@ export const CounterSchema = defineEntity({
     lastRequestNumber: p.integer(),
   },
 });
-export type Counter = InferEntity<typeof CounterSchema>;

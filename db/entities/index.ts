@@ -46,11 +46,11 @@ export const ALL_ENTITIES = [
   RequestActivitySchema, RequestSchema, UserSchema, PasswordResetSchema, UsedChallengeSchema,
   // the administrators' desk
   ClaimDataSchema, ClaimHistorySchema, FaqSchema, RequestExportSchema,
-  // working a request together (issue #7)
+  // working a request together
   DiscussionSchema,
-  // university single sign-on (issue #8)
+  // university single sign-on
   SamlMessageIdSchema,
-  // identity you can trust (issue #16)
+  // identity you can trust
   EmailConfirmationSchema, SecurityEventSchema,
   // certificates that prove themselves: verification codes, digests, status
   IssuedLetterSchema,

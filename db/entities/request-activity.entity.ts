@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { baseProperties } from './common';
 
 /** Audit trail entry (spec 1 §3): date, activity type, activity text, performed by, email recipients. */
@@ -27,4 +27,3 @@ export const RequestActivitySchema = defineEntity({
     clock: p.string().length(32).nullable(),
   },
 });
-export type RequestActivity = InferEntity<typeof RequestActivitySchema>;

@@ -2,8 +2,8 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseProperties } from './common';
 
 /** `letter`: a letter regenerated on demand without an email (generate-pdfs). */
-export type EffectKind = 'email' | 'letter-and-email' | 'letter';
-export type EffectState = 'pending' | 'sent' | 'failed';
+type EffectKind = 'email' | 'letter-and-email' | 'letter';
+type EffectState = 'pending' | 'sent' | 'failed';
 
 /**
  * One email (with its letter, for approvals) that a request's workflow owes. Written in the same transaction as

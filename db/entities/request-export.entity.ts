@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseProperties } from './common';
 
-export type ExportState = 'running' | 'done' | 'failed';
+type ExportState = 'running' | 'done' | 'failed';
 
 /** An Export Requests run (spec 2 §7.11): the xlsx lives under DATA_DIR/exports as `storedName`. */
 export const RequestExportSchema = defineEntity({

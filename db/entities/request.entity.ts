@@ -124,7 +124,7 @@ export const RequestSchema = defineEntity({
     statusChangedAt: p.datetime().nullable(),
     /**
      * Set by a CS-STARS upload that added or changed a claim of this clinician within the period of the issued
-     * claim-history letter; cleared when a new letter is stored (issue #10 item 5). Written by plain SQL only, so
+     * claim-history letter; cleared when a new letter is stored. Written by plain SQL only, so
      * setting it never bumps `version` under an administrator's open page.
      */
     letterStaleSince: p.datetime().nullable(),

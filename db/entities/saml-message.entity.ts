@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * Single sign-on message ids remembered until they expire, in PostgreSQL so that every API process agrees:
@@ -15,4 +15,3 @@ export const SamlMessageIdSchema = defineEntity({
     expiresAt: p.datetime().index(),
   },
 });
-export type SamlMessageId = InferEntity<typeof SamlMessageIdSchema>;

@@ -1,7 +1,7 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * One line of the security log (issue #16): sign-ins, refusals, admin-list changes, deactivations, email changes and
+ * One line of the security log: sign-ins, refusals, admin-list changes, deactivations, email changes and
  * confirmations, password resets, template edits, exports, CS-STARS uploads. Kinds: domain/security-events.ts.
  * Written with a plain insert (api/services/security-log.ts), kept a year.
  */
@@ -21,4 +21,3 @@ export const SecurityEventSchema = defineEntity({
     detail: p.json<Record<string, unknown>>(),
   },
 });
-export type SecurityEvent = InferEntity<typeof SecurityEventSchema>;

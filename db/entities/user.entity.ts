@@ -14,7 +14,7 @@ export const UserSchema = defineEntity({
      * user apart from an unconfirmed external account with the same address (Migration20261124000000_identity). */
     email: p.string(),
     /** When the user proved they own `email` (a confirmation link, or single sign-on); null = unconfirmed, and then
-     * nothing is granted by the address: no administrator rights, no requests that merely name it (issue #16). */
+     * nothing is granted by the address: no administrator rights, no requests that merely name it. */
     emailConfirmedAt: p.datetime().nullable(),
     /** An address change waiting for its confirmation link; `email` stays in force until the link is used. */
     pendingEmail: p.string().nullable(),

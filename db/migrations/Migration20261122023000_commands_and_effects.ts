@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Hardening (issue #5): the request remembers the last command its workflow applied; additional recipients get
+ * Hardening: the request remembers the last command its workflow applied; additional recipients get
  * the width their limit allows; every email and letter of a request is an effect row holding the snapshot it is
  * rendered from and its delivery state (replacing email_deliveries).
  */

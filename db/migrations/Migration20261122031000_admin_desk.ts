@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The administrators' desk (issue #9): FAQs, CS-STARS claims data, claim-history links, exports, the vehicle and
+ * The administrators' desk: FAQs, CS-STARS claims data, claim-history links, exports, the vehicle and
  * driver columns the admin search reads, and the indexes that keep search and lists fast at 100,000 requests:
  * trigram (pg_trgm) indexes for the contains-matching name, company and email filters, and expression indexes
  * for VIN and plate numbers with dashes and spaces removed.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Certificates (issue #6): one column per certificate form field, the person's role on the request, the people
+ * Certificates: one column per certificate form field, the person's role on the request, the people
  * directory, and request numbers at creation: drafts made before this numbering get their numbers now, in the
  * order they were created, from the same counter row (so no number is shared or skipped).
  */

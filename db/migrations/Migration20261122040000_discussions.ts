@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Discussions (issue #7): messages of a request, in threads; a delete keeps the row (`deleted_at`). */
+/** Discussions: messages of a request, in threads; a delete keeps the row (`deleted_at`). */
 export class Migration20261122040000_discussions extends Migration {
 
   override name = 'Migration20261122040000_discussions';

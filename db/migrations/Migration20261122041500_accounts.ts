@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Accounts (issue #8): a session version per user (logout and password changes end every earlier token), password
+ * Accounts: a session version per user (logout and password changes end every earlier token), password
  * reset tokens stored hashed (single use, expiring), emails unique case-insensitively, redeemed
  * ALTCHA challenges (a captcha solution is accepted once).
  */

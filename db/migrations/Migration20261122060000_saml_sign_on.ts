@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * University single sign-on (issue #8): AuthnRequest ids awaiting their answer and accepted assertion ids, kept until
+ * University single sign-on: AuthnRequest ids awaiting their answer and accepted assertion ids, kept until
  * they expire, so a SAML answer is taken once even with several API processes.
  */
 export class Migration20261122060000_saml_sign_on extends Migration {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Documents remember whether an administrator added them (issue #7): a requester may no longer remove those, nor
+ * Documents remember whether an administrator added them: a requester may no longer remove those, nor
  * the letters the portal generated (rows with an idempotency key).
  */
 export class Migration20261122061000_document_origin extends Migration {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Stale letters (issue #10 item 5): when a CS-STARS upload adds or changes a claim of a clinician within the period of
+ * Stale letters: when a CS-STARS upload adds or changes a claim of a clinician within the period of
  * an issued claim-history letter, the request is flagged "letter may be out of date" until a new letter is stored.
  * The partial index keeps the dashboard's list of flagged requests cheap however many requests there are.
  */

@@ -1,11 +1,11 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Additional Information Needed as first seeded (db/seed-data.ts before issue #10), written out: migrations stay frozen. */
+/** Additional Information Needed as first seeded (db/seed-data.ts before the request clocks), written out: migrations stay frozen. */
 const SEEDED_BODY = 'Dear {{requesterName}},\n\nWe need more information before we can complete your request. Please open it, read the discussion and resubmit.\n\nRequest number: {{requestNumber}}\nClinician: {{clinicianName}}\nStatus: {{status}}\nView the request: {{requestUrl}}\n\n\nRisk Management\n{{productName}} Risk Management Office\n';
 const BLOCK = '{{#if additionalInformation}}{{additionalInformation}}\n\n{{/if}}';
 
 /**
- * Request clocks (issue #10): the signed release date an administrator records when verifying a credentialing
+ * Request clocks: the signed release date an administrator records when verifying a credentialing
  * request, and when it was recorded (the expiry timer starts from it). Additional Information Needed learns
  * `{{additionalInformation}}` (what the portal asks for by itself: a new signed release) where its body is still the
  * seeded one; a body the administrators edited is left alone. The clocks' own templates are inserted by the seed

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue #10 items 2, 3 and 6.
+ * Requests that wake by themselves, and live dashboards.
  * - `requests.status_changed_at`: when the request entered its status, kept by a trigger on every path that writes
  *   the status (workflow activities of every version, imports). A wake-up only counts a change of the world made
  *   after the request started waiting (domain/wake-ups.ts).

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Lists at 100,000 requests (issue #11 target 3).
+ * Lists at 100,000 requests.
  *
  * `request_counts` holds how many requests there are of each (request type, certificate type, auto type, status):
  * statement triggers on `requests` keep it in the same transaction as the change, so it is exactly right at every

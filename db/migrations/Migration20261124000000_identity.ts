@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Identity you can trust (issue #16).
+ * Identity you can trust.
  *
  * - `users.email_confirmed_at`: when the user proved they own `email` (a confirmation link, or single sign-on, which
  *   the university vouches for). Null = unconfirmed: the account files and follows its own requests but gets nothing

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The security log's refusals and filters (issue #16 item 8).
+ * The security log's refusals and filters.
  *
  * - Refusals (`accessRefused`) are bounded: at most one line per (user or address, route, minute). The minute is
  *   written in `detail.minute` and a partial unique index over it lets `insert … on conflict` decide in PostgreSQL,

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Abuse limits shared by every API process (issue #16 item 5).
+ * Abuse limits shared by every API process.
  *
  * - `rate_limit_counters`: one fixed-window counter per key (route limits, sign-in failures per account, address and
  *   device). UNLOGGED: counters are written on every limited call and are worthless after a crash, so they skip the

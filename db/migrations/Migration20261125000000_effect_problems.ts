@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Emails and letters that did not go out (issue #17 item 3): the administrators' list, the dashboard count and the
+ * Emails and letters that did not go out: the administrators' list, the dashboard count and the
  * health check's oldest pending effect read only the effects not sent, a small part of request_effects (partial
  * indexes: they stay small however many requests there are). A failed email's audit row and the effect that sends it
  * again are found by their links.

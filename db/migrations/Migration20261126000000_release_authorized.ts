@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The claim-history form's Authorization section (issue #22 item 2): the requester confirms that the clinician
+ * The claim-history form's Authorization section: the requester confirms that the clinician
  * authorized the release of their claim history. Requests submitted before the section existed could only be
  * submitted with the signed release (or dated letter) attached, which is what the box confirms: they count as
  * confirmed, so an administrator's edit of one is not refused for a box its requester was never shown. Drafts stay

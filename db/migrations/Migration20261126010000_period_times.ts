@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Times of day for event and rental periods (issue #22 item 7; spec 2 §9.1 time picker, 30 minutes): `HH:mm`
+ * Times of day for event and rental periods (spec 2 §9.1 time picker, 30 minutes): `HH:mm`
  * wall-clock strings, null for every request stored before (their periods stay whole days).
  */
 export class Migration20261126010000_period_times extends Migration {

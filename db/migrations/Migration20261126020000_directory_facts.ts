@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The directory's employment facts on the request that names a person picked from it (issue #22 item 15; spec 1 §3
+ * The directory's employment facts on the request that names a person picked from it (spec 1 §3
  * "Clinician or person: … hireDate, employmentStatus (A active, T terminated), terminationDate"): copied from `people`
  * by employee id when the request is saved, so an administrator sees what the directory said at the time. Existing
  * requests with an employee id are filled from today's directory.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * How many attempts handed an email to the mail server without living to mark it sent (issue #17 item 6): each
+ * How many attempts handed an email to the mail server without living to mark it sent: each
  * attempt counts its claim before the SMTP call, so the audit row of an email sent again inside that window says how
  * many times it may have gone out ("possibly 3 times"), not always "twice". Claims made before: one each.
  */

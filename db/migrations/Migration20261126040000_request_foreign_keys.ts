@@ -1,11 +1,11 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Real foreign keys from every child table of a request to `requests` (issue #19 item 3). The entities keep their
+ * Real foreign keys from every child table of a request to `requests`. The entities keep their
  * scalar `requestId` properties (no ORM relations): like the hand-written indexes, these keys live in migrations only,
  * and a generated migration must not drop them.
  *
- * Orphans first. Only one path ever deleted requests: deleting a never-submitted draft, which before issue #22 left its
+ * Orphans first. Only one path ever deleted requests: deleting a never-submitted draft, which until then left its
  * children behind. A child row whose request is gone therefore belonged to a deleted draft, which its requester threw
  * away with everything attached (spec 2 §7.3): such rows are deleted, not kept. Rows that only mention a request
  * (a clone's source, an upload's request) lose the mention instead. A deleted orphan document's bytes stay on disk

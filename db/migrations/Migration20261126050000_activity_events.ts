@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue #19 item 6: a live event when an audit row is written (kind `activity`). The workflow stores a letter and
+ * A live event when an audit row is written (kind `activity`). The workflow stores a letter and
  * sends its email after a status change, each with an audit row (activities/effects), so a page that shows the
  * request learns of them from the stream instead of polling after every save. The payload is the same as the
  * other request events: ids and what the API needs to decide who may hear of it.

@@ -1,5 +1,5 @@
 /**
- * The development identity provider (issue #8): stands in for the university's SAML IdP so a newcomer signs in as an
+ * The development identity provider: stands in for the university's SAML IdP so a newcomer signs in as an
  * employee or student with no outside system. `npm start` runs it on http://127.0.0.1:8026 (DEV_IDP_PORT) and points
  * the API at its metadata. Never with NODE_ENV=production: `startDevIdp` refuses.
  *   GET  /metadata       IdP metadata: entity id, signing certificate, HTTP-Redirect sign-on location
@@ -19,7 +19,7 @@ import { escapeHtml } from '../outbox-server';
 import { loadOrCreateIdpKeys } from './idp-keys';
 import { signedResponse, type AssertedPerson } from './saml-response';
 
-export interface DevIdpOptions {
+interface DevIdpOptions {
   orm: Orm;
   /** where the key and certificate live (a `dev-idp` folder is made in it) */
   dataDir: string;

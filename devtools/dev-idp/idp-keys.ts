@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generate } from 'selfsigned';
 
-export interface IdpKeys { privateKey: string; certificate: string; generated: boolean }
+interface IdpKeys { privateKey: string; certificate: string; generated: boolean }
 
 export async function loadOrCreateIdpKeys(dir: string): Promise<IdpKeys> {
   const keyFile = path.join(dir, 'idp-key.pem');

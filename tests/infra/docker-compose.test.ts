@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { SEARCH_ATTRIBUTES } from '../../temporal/dev-server';
+import { SEARCH_ATTRIBUTES } from '../../devtools/temporal/dev-server';
 import { REQUEST_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -104,7 +104,7 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
     file: 'devtools/dev-idp/x.ts',
     forbidden: [['../../scripts/build', /devtools\/ may import only devtools\/, domain, contract, config, db, storage, workflows, activities, temporal, api of our/],
       ['../../bench/worker-process', /devtools\/ may import only/], ['../../tests/support/api-helpers', /devtools\/ may import only/],
-      ['../../ui/src/lib/paths', /devtools\/ may import only/], ['@temporalio/worker', /devtools\/ may import only these packages/]],
+      ['../../ui/src/lib/paths', /devtools\/ may import only/], ['vitest', /devtools\/ may import only these packages/]],
     allowed: ['../../db/password-hash', '../../api/auth/saml/service-provider', '../../api/app', '../../temporal/request-worker', '../supervise',
       '@temporalio/client', 'smtp-server', 'node:http'],
   },
@@ -112,7 +112,7 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
     file: 'scripts/x.ts',
     forbidden: [['../bench/request-flow.bench', /scripts\/ may import only/], ['../tests/support/api-helpers', /scripts\/ may import only/],
       ['vitest', /scripts\/ may import only these packages: esbuild, eslint, Node built-ins/]],
-    allowed: ['../devtools/supervise', '../api/services/security-log', '../temporal/dev-server', 'esbuild', 'node:child_process'],
+    allowed: ['../devtools/supervise', '../api/services/security-log', '../devtools/temporal/dev-server', 'esbuild', 'node:child_process'],
   },
   {
     file: 'bench/chaos/x.ts',

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
-import { postgresAnswers } from '../../db/embedded-postgres';
-import { freePort } from '../../temporal/dev-server';
+import { postgresAnswers } from '../../devtools/postgres/embedded-postgres';
+import { freePort } from '../../devtools/temporal/dev-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coi-newcomer-'));

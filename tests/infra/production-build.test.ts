@@ -23,7 +23,7 @@ import { makeSelfSignedP12 } from '../../activities/pdf/letter-signing-key';
 import { dropDatabase } from '../../db/database';
 import { DEV_ADMIN, SEED_EMAIL_TEMPLATES, EXTRA_EMAIL_TEMPLATES, seedPolicyYears } from '../../db/seed-data';
 import { buildProduction, type BuildResult } from '../../scripts/build';
-import { freePort } from '../../temporal/dev-server';
+import { freePort } from '../../devtools/temporal/dev-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = path.join(root, `dist-test-${process.pid}`);

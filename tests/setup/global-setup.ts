@@ -2,7 +2,7 @@
  * Vitest globalSetup (root level, once per run; see vitest.config.ts):
  *  - creates a fresh database `coi_test_<pid>_<random>` on DATABASE_URL's server (default
  *    postgres://postgres@127.0.0.1:5432; when nothing answers there, a throwaway embedded PostgreSQL 15 started for
- *    the run and removed after it: db/embedded-postgres.ts), migrates and seeds it (db/prepare-database.ts);
+ *    the run and removed after it: devtools/postgres/embedded-postgres.ts), migrates and seeds it (db/prepare-database.ts);
  *  - starts an in-memory, headless Temporal dev server on a free port with the portal's search attributes
  *    (or reuses TEMPORAL_TEST_ADDRESS);
  *  - bundles the workflow code once (`workflowBundlePath`): every test worker loads it instead of bundling at its
@@ -22,9 +22,9 @@ import type { TestProject } from 'vitest/node';
 import { prepareDatabase } from '../../db/prepare-database';
 import { defaultDatabaseUrl } from '../../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../../db/database';
-import { ensurePostgres, usesDefaultDatabase } from '../../db/embedded-postgres';
-import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
-import { buildWorkflowBundle } from '../../temporal/workflow-bundle';
+import { ensurePostgres, usesDefaultDatabase } from '../../devtools/postgres/embedded-postgres';
+import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
+import { buildWorkflowBundle } from '../../devtools/temporal/workflow-bundle';
 
 /** Projects that need neither PostgreSQL nor Temporal. */
 const PURE_PROJECTS: ReadonlySet<string> = new Set(['domain', 'ui']);

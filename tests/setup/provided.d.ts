@@ -7,7 +7,7 @@ declare module 'vitest' {
     databaseUrl: string;
     /** host:port of a Temporal dev server for this run (in memory), with the portal's search attributes. */
     temporalAddress: string;
-    /** The workflow code bundled once for the run (temporal/workflow-bundle.ts): `workflowBundlePath` of a worker. */
+    /** The workflow code bundled once for the run (devtools/temporal/workflow-bundle.ts): `workflowBundlePath` of a worker. */
     workflowBundlePath: string;
   }
 }

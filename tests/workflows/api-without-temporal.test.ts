@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createMailer } from '../../activities/mailer';
 import { RequestSchema } from '../../db/entities';
-import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
+import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
 import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
 import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';

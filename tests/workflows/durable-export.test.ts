@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RequestExportSchema } from '../../db/entities';
-import { freePort } from '../../temporal/dev-server';
+import { freePort } from '../../devtools/temporal/dev-server';
 import { call, loginAdmin } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';

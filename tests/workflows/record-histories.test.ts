@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentSchema, PasswordResetSchema, RequestExportSchema, RequestSchema } from '../../db/entities';
 import { DEV_REQUESTER } from '../../db/seed-data';
 import { STATUS } from '../../domain';
-import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
+import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
 import { WORKFLOW_SOURCE } from '../../temporal/request-worker';
 import { passwordResetEmailWorkflowId } from '../../workflows/account-email.messages';
 import { exportWorkflowId } from '../../workflows/export.messages';

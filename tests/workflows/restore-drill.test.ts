@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { dropDatabase, ensureDatabase } from '../../db/database';
-import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../temporal/dev-server';
+import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
 import { resumeRequests, type ResumeReport } from '../../temporal/resume-requests';
 import { requestWorkflowId } from '../../workflows/request.messages';
 import { call, credentialingDraft, loginAdmin, loginRequester } from '../support/api-helpers';

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { RequestActivitySchema } from '../../db/entities';
 import { startSmtpSink, type SmtpSink } from '../../devtools/smtp-sink';
-import { freePort } from '../../temporal/dev-server';
+import { freePort } from '../../devtools/temporal/dev-server';
 import { call, credentialingDraft, loginRequester } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';

@@ -1,5 +1,5 @@
 /**
- * Login CSRF (issue #16 item 4): a SAML answer is accepted only in the browser that started that sign-in. At
+ * Login CSRF: a SAML answer is accepted only in the browser that started that sign-in. At
  * /saml/{product}/login the browser gets a short-lived HttpOnly cookie naming the AuthnRequest id with an HMAC of it
  * (server key): no server memory, so any API process can check it. An attacker who signs in at the IdP as
  * themself and makes a victim's browser post the answer fails: the victim's browser holds no cookie for that
@@ -14,7 +14,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SSO_HANDOFF_COOKIE } from '../../../domain/single-sign-on';
 import { REQUEST_LIFETIME_MS } from './service-provider';
 
-export const BINDING_COOKIE = 'coi_sso_request';
+const BINDING_COOKIE = 'coi_sso_request';
 const COOKIE_PATH = '/saml/';
 
 const mac = (serverKey: string, requestId: string) => createHmac('sha256', `saml-browser:${serverKey}`).update(requestId).digest('base64url');

@@ -24,7 +24,7 @@ export class IdentityProviderUnavailable extends Error {
 }
 
 /** A base64 body or PEM text → PEM certificates (several when the text holds several). */
-export function pemCertificates(text: string): string[] {
+function pemCertificates(text: string): string[] {
   const pems = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
   if (pems) return pems;
   const body = text.replace(/\s+/g, '');
@@ -33,7 +33,7 @@ export function pemCertificates(text: string): string[] {
 }
 
 /** Reads the IdP's entity id, signing certificates and HTTP-Redirect sign-on location from its metadata. */
-export function parseIdentityProviderMetadata(xml: string): IdentityProvider {
+function parseIdentityProviderMetadata(xml: string): IdentityProvider {
   const doc = new DOMParser({ errorHandler: { warning: () => {}, error: () => {} } }).parseFromString(xml, 'text/xml');
   const entity = doc.getElementsByTagNameNS(MD, 'EntityDescriptor')[0];
   const idp = doc.getElementsByTagNameNS(MD, 'IDPSSODescriptor')[0];

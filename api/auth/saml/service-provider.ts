@@ -1,5 +1,5 @@
 /**
- * The portal as a SAML service provider (spec 2 §7.2 /saml/{product}/login, issue #8) on @node-saml/node-saml:
+ * The portal as a SAML service provider (spec 2 §7.2 /saml/{product}/login) on @node-saml/node-saml:
  * AuthnRequests by the HTTP-Redirect binding, answers at the assertion consumer (HTTP-POST binding), metadata.
  *
  * An answer is accepted only when: the assertion is signed by one of the IdP's certificates (wantAssertionsSigned; the
@@ -20,14 +20,14 @@ import type { SamlMessageStore } from './saml-message-store';
 export const SAML_PATHS = {
   login: `/saml/${PRODUCT_NAME}/login`,
   acs: `/saml/${PRODUCT_NAME}/acs`,
-  /** Where the consumer URL hands over when the IdP's cross-site POST carried no binding cookie (issue #16). */
+  /** Where the consumer URL hands over when the IdP's cross-site POST carried no binding cookie. */
   complete: `/saml/${PRODUCT_NAME}/complete`,
   metadata: `/saml/${PRODUCT_NAME}/metadata`,
 } as const;
 
 /** How long the IdP may take to answer a request (the person signs in there meanwhile). */
 export const REQUEST_LIFETIME_MS = 10 * 60_000;
-export const CLOCK_SKEW_MS = 60_000;
+const CLOCK_SKEW_MS = 60_000;
 
 /** Our entity id and consumer URL, from PUBLIC_URL (what the IdP must be told, and what assertions must name). */
 export function serviceProviderUrls(config: Pick<AppConfig, 'publicUrl' | 'saml'>) {

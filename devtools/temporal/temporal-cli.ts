@@ -8,13 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const MODULE = 'github.com/temporalio/cli/cmd/temporal';
 
 export type Log = (line: string) => void;
 
 /** `$XDG_CACHE_HOME or ~/.cache` + `/coi-portal/temporal-v1.5.1/temporal`. */
-export function cachedTemporalCliPath(env: NodeJS.ProcessEnv = process.env): string {
+function cachedTemporalCliPath(env: NodeJS.ProcessEnv = process.env): string {
   const cacheHome = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(cacheHome, 'coi-portal', `temporal-${TEMPORAL_CLI_VERSION}`, 'temporal');
 }

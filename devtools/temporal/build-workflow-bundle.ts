@@ -1,4 +1,4 @@
-/** Prebuilds the workflow bundle for production images: `node --import tsx temporal/build-workflow-bundle.ts [out]`. */
+/** Prebuilds the workflow bundle for production images: `node --import tsx devtools/temporal/build-workflow-bundle.ts [out]`. */
 import { buildWorkflowBundle } from './workflow-bundle';
 
 const out = process.argv[2] ?? 'dist/workflow-bundle.js';

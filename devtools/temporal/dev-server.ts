@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { REQUEST_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes';
+import { REQUEST_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { ensureTemporalCli, type Log } from './temporal-cli';
 
 /**
@@ -23,7 +23,7 @@ export const SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(
 const INDEXED_VALUE_TYPE: Record<string, number> = { Text: 1, Keyword: 2, Int: 3, Double: 4, Bool: 5, Datetime: 6, KeywordList: 7 };
 
 /**
- * Settings that fit a single-node dev server (issue #11, bench/README.md), each one a production cluster may set too:
+ * Settings that fit a single-node dev server (bench/README.md), each one a production cluster may set too:
  * - eager activities: a workflow task that schedules an activity on its own task queue gets the activity task back
  *   in the same answer when the worker has a free slot (the SDK asks for it), instead of a trip through matching;
  * - one partition per task queue: the default four exist to spread a busy queue over matching hosts; on one node
@@ -31,7 +31,7 @@ const INDEXED_VALUE_TYPE: Record<string, number> = { Text: 1, Keyword: 2, Int: 3
  *   A server with a history on disk (`npm start`) writes to one partition but keeps reading four, so tasks an
  *   earlier start left in the other partitions are still delivered.
  */
-export function devServerSpeedFlags(persistent: boolean): string[] {
+function devServerSpeedFlags(persistent: boolean): string[] {
   return [
     'system.enableActivityEagerExecution=true',
     'matching.numTaskqueueWritePartitions=1',
@@ -39,7 +39,7 @@ export function devServerSpeedFlags(persistent: boolean): string[] {
   ];
 }
 
-export interface TemporalServerOptions {
+interface TemporalServerOptions {
   /** host:port of the frontend, e.g. 127.0.0.1:7233. */
   address: string;
   /** Directory for temporal.sqlite; omit for an in-memory server (tests). */
@@ -90,7 +90,7 @@ export function isPortOpen(host: string, port: number, timeoutMs = 1000): Promis
 }
 
 // The port helpers live in ./ports (the production worker needs them without this module); re-exported for callers.
-export { freePort, freePortInRange } from './ports';
+export { freePort, freePortInRange } from '../../temporal/ports';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
