@@ -94,7 +94,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
               {tab === 'details' ? (
                 <>
                   {request.data.requestType === 'credentialing' && (
-                    <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={() => void request.refetch()} />
+                    <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} />
                   )}
                   {editing ? (
                     <AdminEditInPlace request={request.data} onCancel={stopEditing}
