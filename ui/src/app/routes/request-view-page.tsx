@@ -61,14 +61,6 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
     void queryClient.invalidateQueries({ queryKey: queryKeys.requests.activity(id) });
   };
 
-  const onSaved = (updated: RequestRecord) => {
-    // The answer carries the new version at once (the next command is made on it); the PATCH answer has no
-    // related lists, so they stay from the page's copy until the refetch brings everything. What the workflow
-    // writes next (letters, emails, audit rows) arrives as live events.
-    queryClient.setQueryData<RequestRecord>(queryKeys.requests.detail(id), (old) => (old ? { ...old, ...updated } : old));
-    refresh();
-  };
-
   return (
     <section className="page">
       <h1>{requestType === 'credentialing' ? 'Claim History and Insurance Verification Request' : 'Certificate of Insurance Request'}</h1>
@@ -82,7 +74,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
               ? () => { setEditSaved(false); setTab('details'); setEditing(true); } : undefined} />
           <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
           {user.isAdmin && <StaleLetterNotice request={request.data} />}
-          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={(updated) => { setEditSaved(false); onSaved(updated); }} />}
+          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={() => setEditSaved(false)} />}
           {user.isAdmin && <SendEmailButton request={request.data} onSent={() => void activity.refetch()} />}
           <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}
             onChanged={refresh} />
@@ -98,7 +90,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
                   )}
                   {editing ? (
                     <AdminEditInPlace request={request.data} onCancel={stopEditing}
-                      onSaved={(updated) => { stopEditing(); setEditSaved(true); onSaved(updated); }} />
+                      onSaved={() => { stopEditing(); setEditSaved(true); }} />
                   ) : <RequestDetails request={request.data} isAdmin onChanged={refresh} />}
                 </>
               ) : (
