@@ -76,8 +76,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
           {user.isAdmin && <StaleLetterNotice request={request.data} />}
           {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={() => setEditSaved(false)} />}
           {user.isAdmin && <SendEmailButton request={request.data} onSent={() => void activity.refetch()} />}
-          <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}
-            onChanged={refresh} />
+          <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin} />
           {user.isAdmin ? (
             <Tabs label="Request" active={tab} onChange={setTab} tabs={[
               { id: 'details', label: 'Request Details' },
