@@ -14,6 +14,7 @@ export const queryKeys = {
   adminDashboards: ['admin-dashboard'] as const,
   admins: ['admins'] as const,
   externalUser: (id: string) => ['external-users', id] as const,
+  emailProblemsAll: ['email-problems'] as const,
   emailProblems: (skip: number) => ['email-problems', skip] as const,
   securityLog: (query: string) => ['security-log', query] as const,
   templates: ['templates'] as const,

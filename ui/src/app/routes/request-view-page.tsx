@@ -75,7 +75,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
           <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
           {user.isAdmin && <StaleLetterNotice request={request.data} />}
           {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={() => setEditSaved(false)} />}
-          {user.isAdmin && <SendEmailButton request={request.data} onSent={() => void activity.refetch()} />}
+          {user.isAdmin && <SendEmailButton request={request.data} />}
           <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin} />
           {user.isAdmin ? (
             <Tabs label="Request" active={tab} onChange={setTab} tabs={[
