@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { Loading } from '../../components/ui/loading';
@@ -35,7 +35,6 @@ type ViewTab = 'details' | 'audit';
 export function RequestViewPage({ requestType }: { requestType: 'credentialing' | 'certificate' }) {
   const user = useUser();
   const id = Number(useParams().id);
-  const queryClient = useQueryClient();
   const request = useQuery({ queryKey: queryKeys.requests.detail(id), queryFn: ({ signal }) => getRequest(id, signal) });
   const activity = useQuery({
     queryKey: queryKeys.requests.activity(id),
@@ -54,11 +53,6 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
   const stopEditing = () => {
     setEditing(false);
     setTimeout(() => adminEditButton.current?.focus(), 0);
-  };
-  // Invalidation, not refetch: the audit query is disabled for a requester and stays so.
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.requests.detail(id) });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.requests.activity(id) });
   };
 
   return (
@@ -90,14 +84,14 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
                   {editing ? (
                     <AdminEditInPlace request={request.data} onCancel={stopEditing}
                       onSaved={() => { stopEditing(); setEditSaved(true); }} />
-                  ) : <RequestDetails request={request.data} isAdmin onChanged={refresh} />}
+                  ) : <RequestDetails request={request.data} isAdmin />}
                 </>
               ) : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
                   : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={() => void activity.refetch()} /> : <Loading />
               )}
             </Tabs>
-          ) : <RequestDetails request={request.data} isAdmin={false} onChanged={refresh} />}
+          ) : <RequestDetails request={request.data} isAdmin={false} />}
         </>
       )}
     </section>
@@ -107,12 +101,12 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
 export const CredentialingViewPage = () => <RequestViewPage requestType="credentialing" />;
 export const CertificateViewPage = () => <RequestViewPage requestType="certificate" />;
 
-function RequestDetails({ request, isAdmin, onChanged }: { request: RequestRecord; isAdmin: boolean; onChanged: () => void }) {
+function RequestDetails({ request, isAdmin }: { request: RequestRecord; isAdmin: boolean }) {
   return (
     <>
       <DefinitionDetails request={request} isAdmin={isAdmin} />
       <IssuedLettersPanel requestId={request.id} isAdmin={isAdmin} />
-      <RequestDocumentsPanel request={request} isAdmin={isAdmin} onChanged={onChanged} />
+      <RequestDocumentsPanel request={request} isAdmin={isAdmin} />
     </>
   );
 }
