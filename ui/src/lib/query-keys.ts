@@ -9,6 +9,8 @@ export const queryKeys = {
     list: (filter: unknown, skip: number) => ['requests', 'list', filter, skip] as const,
     detail: (id: number) => ['requests', 'detail', id] as const,
     activity: (id: number) => ['requests', 'activity', id] as const,
+    /** under the request's own key, so whatever refreshes the request refreshes its letters too */
+    issuedLetters: (id: number) => ['requests', 'detail', id, 'certificates'] as const,
   },
   adminDashboard: (requestTypeLabel: string) => ['admin-dashboard', requestTypeLabel] as const,
   adminDashboards: ['admin-dashboard'] as const,
