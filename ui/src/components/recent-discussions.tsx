@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { discussionErrors, discussionsOpen, MESSAGE_MAX, MESSAGES, type RequestStatus } from '../../../domain';
 import { Alert } from './ui/alert';
 import { DataTable } from './ui/data-table';
@@ -7,12 +6,10 @@ import { TextAreaField, TextField } from './ui/form-field';
 import { Modal } from './ui/modal';
 import { ApiError } from '../lib/api-client';
 import { displayDateTime } from '../lib/format';
-import { queryKeys } from '../lib/query-keys';
 import { getRequest } from '../lib/request-api';
 import { useDeleteMessage, usePostMessage } from './discussions-api';
 import type { DiscussionRecord } from '../../../contract/discussion.schema';
 import type { Wire } from '../../../contract/wire';
-import type { RequestRecord } from '../types/api';
 
 export type DiscussionMessage = Wire<typeof DiscussionRecord>;
 
@@ -24,12 +21,14 @@ interface Props {
   isAdmin: boolean;
   /** the form page shows the section only when messages exist; the view page always shows it to administrators */
   alwaysShow: boolean;
+  /** after a post or a delete, besides what the writes mark stale (the form page keeps its own copy of the request) */
+  onChanged?: () => void;
 }
 
 type Composer = { topic: string | null; discussionId: string | null } | null;
 
 /** Recent Discussions (spec 1 §2): threads of messages on the request; post, reply and (administrators) delete. */
-export function RecentDiscussions({ request, isAdmin, alwaysShow }: Props) {
+export function RecentDiscussions({ request, isAdmin, alwaysShow, onChanged }: Props) {
   const messages = (request.discussions ?? []) as DiscussionMessage[];
   const [composer, setComposer] = useState<Composer>(null);
   const remove = useDeleteMessage(request.id);
@@ -60,7 +59,7 @@ export function RecentDiscussions({ request, isAdmin, alwaysShow }: Props) {
                 )}
                 {isAdmin && (
                   <button type="button" className="button button--secondary button--small" aria-label={`Delete message ${m.id}`}
-                    onClick={() => remove.mutate(m.id)}>Delete</button>
+                    onClick={() => remove.mutate(m.id, { onSuccess: onChanged })}>Delete</button>
                 )}
               </div>
             ),
@@ -75,7 +74,7 @@ export function RecentDiscussions({ request, isAdmin, alwaysShow }: Props) {
       <Modal open={composer !== null} title={composer?.discussionId ? 'Reply' : 'New Discussion'} onClose={() => setComposer(null)}>
         {composer && (
           <MessageForm requestId={request.id} composer={composer}
-            onPosted={() => setComposer(null)} onCancel={() => setComposer(null)} />
+            onPosted={() => { setComposer(null); onChanged?.(); }} onCancel={() => setComposer(null)} />
         )}
       </Modal>
     </section>
@@ -133,11 +132,9 @@ function MessageForm({ requestId, composer, onPosted, onCancel }: {
 }
 
 /** Recent Discussions above a request form, when messages exist (spec 1 §2); posting refreshes only this section. */
-export function FormDiscussions({ record, isAdmin }: { record: RequestRecord; isAdmin: boolean }) {
-  // The form keeps its own copy of the request; this section follows the request's query, which a post marks stale.
-  const current = useQuery({
-    queryKey: queryKeys.requests.detail(record.id), queryFn: ({ signal }) => getRequest(record.id, signal),
-    initialData: record, staleTime: Infinity,
-  });
-  return <RecentDiscussions request={{ ...record, discussions: current.data.discussions }} isAdmin={isAdmin} alwaysShow={false} />;
+export function FormDiscussions({ record, isAdmin }: { record: { id: number; status: string; discussions?: unknown[] }; isAdmin: boolean }) {
+  // The form keeps its own copy of the request (a refetch must not reset it): posting reads only the discussions again.
+  const [current, setCurrent] = useState(record);
+  const refresh = () => { getRequest(record.id).then((r) => setCurrent((c) => ({ ...c, discussions: r.discussions })), () => undefined); };
+  return <RecentDiscussions request={current} isAdmin={isAdmin} alwaysShow={false} onChanged={refresh} />;
 }
