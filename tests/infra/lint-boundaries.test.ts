@@ -198,7 +198,7 @@ describe('UI boundaries (ESLint): contract types, a package allow-list, features
       ['ui/src/lib/x.ts', "import { useQuery } from '@tanstack/react-query';\nimport { createRoot } from 'react-dom/client';\nimport { setup } from 'xstate';\nimport { useNavigate } from 'react-router-dom';\nexport const y = [useQuery, createRoot, setup, useNavigate];\n"],
       ['ui/src/features/registration/components/x.tsx', "import 'altcha';\nimport { useActorRef } from '@xstate/react';\nexport const y = useActorRef;\n"],
       // inside one feature, and down into the shared folders
-      ['ui/src/features/requests/components/x.tsx', "import { recordToValues } from '../lib/form-values';\nimport { Alert } from '../../../components/ui/alert';\nimport { getFaqs } from '../../../lib/desk-api';\nexport const y = [recordToValues, Alert, getFaqs];\n"],
+      ['ui/src/features/requests/components/x.tsx', "import { recordToValues } from '../lib/form-values';\nimport { Alert } from '../../../components/ui/alert';\nimport { queryKeys } from '../../../lib/query-keys';\nexport const y = [recordToValues, Alert, queryKeys];\n"],
       ['ui/src/features/dashboard/x.tsx', "import { AdminDashboard } from './components/admin-dashboard';\nimport { paths } from '../../lib/paths';\nexport const y = [AdminDashboard, paths];\n"],
       // app/ wires the features together
       ['ui/src/app/routes/x.tsx', "import { LoginPage } from '../../features/auth/components/login-page';\nimport { FaqsPage } from '../../features/faqs/faqs-page';\nexport const y = [LoginPage, FaqsPage];\n"],

@@ -22,7 +22,7 @@ const CsStarsPage = lazyPage(() => import('../features/manage/cs-stars-page'), '
 const ExportPage = lazyPage(() => import('../features/manage/export-page'), 'ExportPage');
 const EmailProblemsPage = lazyPage(() => import('../features/admin/components/email-problems-page'), 'EmailProblemsPage');
 const SecurityLogPage = lazyPage(() => import('../features/manage/security-log-page'), 'SecurityLogPage');
-const ManageFaqsPage = lazyPage(() => import('../features/manage/manage-faqs-page'), 'ManageFaqsPage');
+const ManageFaqsPage = lazyPage(() => import('../features/faqs/manage-faqs-page'), 'ManageFaqsPage');
 const ManagePoliciesPage = lazyPage(() => import('../features/manage/manage-policies-page'), 'ManagePoliciesPage');
 const ManageTemplatesPage = lazyPage(() => import('../features/manage/manage-templates-page'), 'ManageTemplatesPage');
 const UnderConstructionPage = lazyPage(() => import('../features/manage/under-construction-page'), 'UnderConstructionPage');

@@ -4,9 +4,10 @@ import { Alert } from './ui/alert';
 import { DataTable } from './ui/data-table';
 import { TextAreaField, TextField } from './ui/form-field';
 import { Modal } from './ui/modal';
-import { api, ApiError } from '../lib/api-client';
+import { ApiError } from '../lib/api-client';
 import { displayDateTime } from '../lib/format';
 import { getRequest } from '../lib/request-api';
+import { useDeleteMessage, usePostMessage } from './discussions-api';
 import type { DiscussionRecord } from '../../../contract/discussion.schema';
 import type { Wire } from '../../../contract/wire';
 
@@ -20,7 +21,8 @@ interface Props {
   isAdmin: boolean;
   /** the form page shows the section only when messages exist; the view page always shows it to administrators */
   alwaysShow: boolean;
-  onChanged: () => void;
+  /** after a post or a delete, besides what the writes mark stale (the form page keeps its own copy of the request) */
+  onChanged?: () => void;
 }
 
 type Composer = { topic: string | null; discussionId: string | null } | null;
@@ -29,24 +31,14 @@ type Composer = { topic: string | null; discussionId: string | null } | null;
 export function RecentDiscussions({ request, isAdmin, alwaysShow, onChanged }: Props) {
   const messages = (request.discussions ?? []) as DiscussionMessage[];
   const [composer, setComposer] = useState<Composer>(null);
-  const [deleteError, setDeleteError] = useState(false);
+  const remove = useDeleteMessage(request.id);
   const open = discussionsOpen(request.status as RequestStatus);
   if (!alwaysShow && messages.length === 0) return null;
-
-  const remove = async (id: number) => {
-    setDeleteError(false);
-    try {
-      await api.patch(`/discussions/${id}`, { deletedAt: new Date().toISOString() });
-      onChanged();
-    } catch {
-      setDeleteError(true);
-    }
-  };
 
   return (
     <section className="details-section" aria-labelledby="discussions-heading">
       <h2 id="discussions-heading" className="details-section__title">Recent Discussions</h2>
-      {deleteError && <Alert kind="error">{FAILURE} {FAILURE_ADVICE}</Alert>}
+      {remove.isError && <Alert kind="error">{FAILURE} {FAILURE_ADVICE}</Alert>}
       {messages.length === 0 ? <p className="empty">{MESSAGES.emptyDiscussions}</p> : (
         <DataTable label="Recent Discussions" rows={messages} rowKey={(m) => m.id} columns={[
           { header: 'Message Date', cell: (m) => displayDateTime(m.createdAt) },
@@ -67,7 +59,7 @@ export function RecentDiscussions({ request, isAdmin, alwaysShow, onChanged }: P
                 )}
                 {isAdmin && (
                   <button type="button" className="button button--secondary button--small" aria-label={`Delete message ${m.id}`}
-                    onClick={() => { void remove(m.id); }}>Delete</button>
+                    onClick={() => remove.mutate(m.id, { onSuccess: onChanged })}>Delete</button>
                 )}
               </div>
             ),
@@ -82,7 +74,7 @@ export function RecentDiscussions({ request, isAdmin, alwaysShow, onChanged }: P
       <Modal open={composer !== null} title={composer?.discussionId ? 'Reply' : 'New Discussion'} onClose={() => setComposer(null)}>
         {composer && (
           <MessageForm requestId={request.id} composer={composer}
-            onPosted={() => { setComposer(null); onChanged(); }} onCancel={() => setComposer(null)} />
+            onPosted={() => { setComposer(null); onChanged?.(); }} onCancel={() => setComposer(null)} />
         )}
       </Modal>
     </section>
@@ -96,27 +88,23 @@ function MessageForm({ requestId, composer, onPosted, onCancel }: {
   const [message, setMessage] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const post = usePostMessage(requestId);
+  const busy = post.isPending;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     // The server's rules (domain/discussions.ts); a reply's thread id is the composer's own, never wrong.
     const found = discussionErrors({ topic, message, discussionId: composer.discussionId });
     setErrors(found);
     if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      await api.post('/discussions', composer.discussionId
-        ? { requestId, discussionId: composer.discussionId, message }
-        : { requestId, topic, message });
-      onPosted();
-    } catch (error) {
+    post.mutate(composer.discussionId ? { discussionId: composer.discussionId, message } : { topic, message }, {
+      onSuccess: onPosted,
       // The typed message stays in the box; field errors from the server are shown on their fields.
-      if (error instanceof ApiError && error.code === 400 && error.hasFieldErrors) setErrors(error.errors);
-      else setFailed(true);
-    } finally {
-      setBusy(false);
-    }
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === 400 && error.hasFieldErrors) setErrors(error.errors);
+        else setFailed(true);
+      },
+    });
   };
 
   if (failed) {
@@ -128,7 +116,7 @@ function MessageForm({ requestId, composer, onPosted, onCancel }: {
     );
   }
   return (
-    <form className="discussion-form" onSubmit={(e) => { void submit(e); }} noValidate>
+    <form className="discussion-form" onSubmit={submit} noValidate>
       {composer.discussionId ? <p>Discussion Topic: {composer.topic}</p> : (
         <TextField name="topic" label="Discussion Topic" required value={topic} maxLength={200} error={errors.topic}
           onChange={(e) => setTopic(e.target.value)} />
@@ -145,6 +133,7 @@ function MessageForm({ requestId, composer, onPosted, onCancel }: {
 
 /** Recent Discussions above a request form, when messages exist (spec 1 §2); posting refreshes only this section. */
 export function FormDiscussions({ record, isAdmin }: { record: { id: number; status: string; discussions?: unknown[] }; isAdmin: boolean }) {
+  // The form keeps its own copy of the request (a refetch must not reset it): posting reads only the discussions again.
   const [current, setCurrent] = useState(record);
   const refresh = () => { getRequest(record.id).then((r) => setCurrent((c) => ({ ...c, discussions: r.discussions })), () => undefined); };
   return <RecentDiscussions request={current} isAdmin={isAdmin} alwaysShow={false} onChanged={refresh} />;

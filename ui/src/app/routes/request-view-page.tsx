@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { Loading } from '../../components/ui/loading';
@@ -35,7 +35,6 @@ type ViewTab = 'details' | 'audit';
 export function RequestViewPage({ requestType }: { requestType: 'credentialing' | 'certificate' }) {
   const user = useUser();
   const id = Number(useParams().id);
-  const queryClient = useQueryClient();
   const request = useQuery({ queryKey: queryKeys.requests.detail(id), queryFn: ({ signal }) => getRequest(id, signal) });
   const activity = useQuery({
     queryKey: queryKeys.requests.activity(id),
@@ -55,19 +54,6 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
     setEditing(false);
     setTimeout(() => adminEditButton.current?.focus(), 0);
   };
-  // Invalidation, not refetch: the audit query is disabled for a requester and stays so.
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.requests.detail(id) });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.requests.activity(id) });
-  };
-
-  const onSaved = (updated: RequestRecord) => {
-    // The answer carries the new version at once (the next command is made on it); the PATCH answer has no
-    // related lists, so they stay from the page's copy until the refetch brings everything. What the workflow
-    // writes next (letters, emails, audit rows) arrives as live events.
-    queryClient.setQueryData<RequestRecord>(queryKeys.requests.detail(id), (old) => (old ? { ...old, ...updated } : old));
-    refresh();
-  };
 
   return (
     <section className="page">
@@ -82,10 +68,9 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
               ? () => { setEditSaved(false); setTab('details'); setEditing(true); } : undefined} />
           <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
           {user.isAdmin && <StaleLetterNotice request={request.data} />}
-          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={(updated) => { setEditSaved(false); onSaved(updated); }} />}
-          {user.isAdmin && <SendEmailButton request={request.data} onSent={() => void activity.refetch()} />}
-          <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin}
-            onChanged={refresh} />
+          {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={() => setEditSaved(false)} />}
+          {user.isAdmin && <SendEmailButton request={request.data} />}
+          <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin} />
           {user.isAdmin ? (
             <Tabs label="Request" active={tab} onChange={setTab} tabs={[
               { id: 'details', label: 'Request Details' },
@@ -94,19 +79,19 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
               {tab === 'details' ? (
                 <>
                   {request.data.requestType === 'credentialing' && (
-                    <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} onLinked={() => void request.refetch()} />
+                    <ClaimHistorySection request={request.data} links={request.data.claimHistory ?? []} />
                   )}
                   {editing ? (
                     <AdminEditInPlace request={request.data} onCancel={stopEditing}
-                      onSaved={(updated) => { stopEditing(); setEditSaved(true); onSaved(updated); }} />
-                  ) : <RequestDetails request={request.data} isAdmin onChanged={refresh} />}
+                      onSaved={() => { stopEditing(); setEditSaved(true); }} />
+                  ) : <RequestDetails request={request.data} isAdmin />}
                 </>
               ) : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
                   : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={() => void activity.refetch()} /> : <Loading />
               )}
             </Tabs>
-          ) : <RequestDetails request={request.data} isAdmin={false} onChanged={refresh} />}
+          ) : <RequestDetails request={request.data} isAdmin={false} />}
         </>
       )}
     </section>
@@ -116,12 +101,12 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
 export const CredentialingViewPage = () => <RequestViewPage requestType="credentialing" />;
 export const CertificateViewPage = () => <RequestViewPage requestType="certificate" />;
 
-function RequestDetails({ request, isAdmin, onChanged }: { request: RequestRecord; isAdmin: boolean; onChanged: () => void }) {
+function RequestDetails({ request, isAdmin }: { request: RequestRecord; isAdmin: boolean }) {
   return (
     <>
       <DefinitionDetails request={request} isAdmin={isAdmin} />
       <IssuedLettersPanel requestId={request.id} isAdmin={isAdmin} />
-      <RequestDocumentsPanel request={request} isAdmin={isAdmin} onChanged={onChanged} />
+      <RequestDocumentsPanel request={request} isAdmin={isAdmin} />
     </>
   );
 }

@@ -4,11 +4,9 @@ import { Link } from 'react-router-dom';
 import { ISSUED_LETTER_KIND_LABELS } from '../../../../domain';
 import { displayDate } from '../../lib/format';
 import { paths } from '../../lib/paths';
+import { queryKeys } from '../../lib/query-keys';
 import { getIssuedLetters, type IssuedLetterItem } from './issued-letters-api';
 import { RevokeLetterDialog } from './revoke-letter-dialog';
-
-/** The query key of a request's issued letters (under the request's, so a live event of the request refreshes it). */
-export const issuedLettersKey = (requestId: number) => ['requests', 'detail', requestId, 'certificates'] as const;
 
 const statusText = (letter: IssuedLetterItem) => {
   if (letter.status === 'Revoked') return `Revoked ${displayDate(letter.revokedAt)}${letter.revokeReason ? ` (${letter.revokeReason})` : ''}`;
@@ -21,7 +19,7 @@ const statusText = (letter: IssuedLetterItem) => {
  * status page) and its status. Administrators revoke a Valid one here.
  */
 export function IssuedLettersPanel({ requestId, isAdmin }: { requestId: number; isAdmin: boolean }) {
-  const letters = useQuery({ queryKey: issuedLettersKey(requestId), queryFn: ({ signal }) => getIssuedLetters(requestId, signal) });
+  const letters = useQuery({ queryKey: queryKeys.requests.issuedLetters(requestId), queryFn: ({ signal }) => getIssuedLetters(requestId, signal) });
   const [revoking, setRevoking] = useState<IssuedLetterItem | null>(null);
   const [done, setDone] = useState('');
   const items = letters.data?.items ?? [];
@@ -57,7 +55,7 @@ export function IssuedLettersPanel({ requestId, isAdmin }: { requestId: number; 
       <p role="status" className="muted">{done}</p>
       {isAdmin && (
         <RevokeLetterDialog requestId={requestId} letter={revoking} onClose={() => setRevoking(null)}
-          onRevoked={() => { setDone(`${revoking?.code ?? 'The certificate'} was revoked.`); void letters.refetch(); }} />
+          onRevoked={() => setDone(`${revoking?.code ?? 'The certificate'} was revoked.`)} />
       )}
     </section>
   );

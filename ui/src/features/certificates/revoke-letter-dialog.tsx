@@ -3,7 +3,7 @@ import { REVOKE_NOTE_MAX_LENGTH, REVOKE_REASONS, revokeErrors, type RevokeReason
 import { Modal } from '../../components/ui/modal';
 import { SelectField, TextAreaField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api-client';
-import { revokeIssuedLetter, type IssuedLetterItem } from './issued-letters-api';
+import { useRevokeIssuedLetter, type IssuedLetterItem } from './issued-letters-api';
 
 interface RevokeLetterDialogProps {
   requestId: number;
@@ -21,27 +21,22 @@ export function RevokeLetterDialog({ requestId, letter, onClose, onRevoked }: Re
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<{ reason?: string; note?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const revoke = useRevokeIssuedLetter(requestId);
+  const busy = revoke.isPending;
 
   const close = () => { setReason(''); setNote(''); setErrors({}); setFailure(null); onClose(); };
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     if (!letter) return;
     const found = revokeErrors({ reason, note });
     setErrors(found);
     if (found.reason || found.note) return;
-    setBusy(true);
     setFailure(null);
-    try {
-      await revokeIssuedLetter(requestId, letter.code, { reason: reason as RevokeReason, note: note.trim() || null });
-      close();
-      onRevoked();
-    } catch (error) {
-      setFailure(error instanceof ApiError ? error.message : 'The certificate could not be revoked. Please try again.');
-    } finally {
-      setBusy(false);
-    }
+    revoke.mutate({ code: letter.code, body: { reason: reason as RevokeReason, note: note.trim() || null } }, {
+      onSuccess: () => { close(); onRevoked(); },
+      onError: (error) => setFailure(error instanceof ApiError ? error.message : 'The certificate could not be revoked. Please try again.'),
+    });
   }
 
   return (

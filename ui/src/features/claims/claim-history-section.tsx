@@ -5,12 +5,11 @@ import { DataTable, type Column } from '../../components/ui/data-table';
 import { TextField } from '../../components/ui/form-field';
 import { Modal } from '../../components/ui/modal';
 import { displayDate } from '../../lib/format';
-import { linkClaims, searchClaims, type Claim, type ClaimLink } from '../../lib/desk-api';
+import { searchClaims, useLinkClaims, type Claim, type ClaimLink } from './claims-api';
 
 interface ClaimHistorySectionProps {
   request: { id: number; status: string; lastName?: string | null; firstName?: string | null; dateFrom?: string | null; dateTo?: string | null };
   links: ClaimLink[];
-  onLinked: () => void;
 }
 
 const LINK_COLUMNS: Column<ClaimLink>[] = [
@@ -25,13 +24,15 @@ const LINK_COLUMNS: Column<ClaimLink>[] = [
  * Admin, credentialing request: the claims linked to the letter, and the claim search modal (spec 2 §7.6): last and
  * first name with or/and, report dates within the request's dates; the chosen claims replace the earlier links.
  */
-export function ClaimHistorySection({ request, links, onLinked }: ClaimHistorySectionProps) {
+export function ClaimHistorySection({ request, links }: ClaimHistorySectionProps) {
   const [open, setOpen] = useState(false);
   const [names, setNames] = useState({ lastName: request.lastName ?? '', firstName: request.firstName ?? '', combination: 'or' });
   const [found, setFound] = useState<Claim[] | null>(null);
   const [chosen, setChosen] = useState<Set<number>>(new Set());
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [searching, setSearching] = useState(false);
+  const linking = useLinkClaims(request.id);
+  const busy = searching || linking.isPending;
   const claims = links.filter((l) => l.claimNumber);
   const placeholderOnly = links.length > 0 && claims.length === 0;
   const editable = !isFinished(request.status as RequestStatus);
@@ -40,7 +41,7 @@ export function ClaimHistorySection({ request, links, onLinked }: ClaimHistorySe
     event.preventDefault();
     setError(null);
     if (!names.lastName.trim() && !names.firstName.trim()) { setError('Enter a last name or a first name.'); return; }
-    setBusy(true);
+    setSearching(true);
     try {
       const query: Record<string, string | number> = { requestId: request.id, combination: names.combination };
       if (names.lastName.trim()) query.lastName = names.lastName.trim();
@@ -51,22 +52,13 @@ export function ClaimHistorySection({ request, links, onLinked }: ClaimHistorySe
     } catch {
       setError(DESK_MESSAGES.claimsFailed);
     } finally {
-      setBusy(false);
+      setSearching(false);
     }
   }
 
-  async function link() {
-    setBusy(true);
+  function link() {
     setError(null);
-    try {
-      await linkClaims(request.id, [...chosen]);
-      setOpen(false);
-      onLinked();
-    } catch {
-      setError(DESK_MESSAGES.claimsFailed);
-    } finally {
-      setBusy(false);
-    }
+    linking.mutate([...chosen], { onSuccess: () => setOpen(false), onError: () => setError(DESK_MESSAGES.claimsFailed) });
   }
 
   const toggle = (id: number) => setChosen((set) => {

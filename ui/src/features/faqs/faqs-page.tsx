@@ -6,7 +6,7 @@ import { Loading } from '../../components/ui/loading';
 import { useUser } from '../../lib/auth';
 import { paths } from '../../lib/paths';
 import { queryKeys } from '../../lib/query-keys';
-import { getFaqs } from '../../lib/desk-api';
+import { getFaqs } from './faqs-api';
 
 /**
  * `/faqs`: administrators see the administrator set, requesters the requester set. `?set=Requester` (a request

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { DESK_MESSAGES, formatUsd, STALE_LETTER_LABEL } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { DataTable, type Column } from '../../components/ui/data-table';
@@ -7,7 +7,7 @@ import { Loading } from '../../components/ui/loading';
 import { ApiError } from '../../lib/api-error';
 import { displayDate } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
-import { getClaims, uploadClaims, type Claim } from '../../lib/desk-api';
+import { getClaims, useUploadClaims, type Claim } from './cs-stars-api';
 
 interface LineError { line: number; reasons: string[] }
 type Upload =
@@ -34,7 +34,7 @@ const staleLettersNotice = (n: number) =>
 
 /** `/manage/cs-stars` (spec 1 §5, spec 2 §7.11): upload the CS-STARS CSV export; the 10,000 latest claims by report date. */
 export function CsStarsPage() {
-  const queryClient = useQueryClient();
+  const uploading = useUploadClaims();
   const claims = useQuery({ queryKey: queryKeys.csStarsClaims, queryFn: ({ signal }) => getClaims(signal) });
   const [file, setFile] = useState<File | null>(null);
   const [missing, setMissing] = useState(false);
@@ -48,9 +48,10 @@ export function CsStarsPage() {
     if (!file || !isCsv) return;
     setUpload({ state: 'sending', fraction: 0 });
     try {
-      const result = await uploadClaims(file, (fraction) => setUpload(fraction < 1 ? { state: 'sending', fraction } : { state: 'loading' }));
+      const result = await uploading.mutateAsync({
+        file, onProgress: (fraction) => setUpload(fraction < 1 ? { state: 'sending', fraction } : { state: 'loading' }),
+      });
       setUpload({ state: 'done', rows: result.rows, inserted: result.inserted, updated: result.updated, staleLetters: result.staleLetters ?? 0 });
-      queryClient.setQueryData(queryKeys.csStarsClaims, result);
       setFile(null);
       if (input.current) input.current.value = '';
     } catch (error) {

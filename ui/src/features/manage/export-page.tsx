@@ -8,7 +8,7 @@ import { Loading } from '../../components/ui/loading';
 import { saveBlob } from '../../lib/download-blob';
 import { displayDate, displayDateTime } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
-import { downloadExport, getExports, startExport, type RequestExport } from '../../lib/desk-api';
+import { downloadExport, getExports, useStartExport, type RequestExport } from './exports-api';
 
 /** `/manage/export` (spec 1 §2, §5; spec 2 §7.11): export requests to xlsx; past exports with progress and download. */
 export function ExportPage() {
@@ -21,10 +21,9 @@ export function ExportPage() {
   const [values, setValues] = useState({ dateFrom: '', dateTo: '', filterByType: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const start = useStartExport();
   /** The export this page started: the browser downloads it by itself once it is written (spec 2 §7.11). */
   const [awaited, setAwaited] = useState<number | null>(null);
-  const { refetch } = exports;
 
   const finished = exports.data?.find((e) => e.id === awaited && e.state !== 'running');
   useEffect(() => {
@@ -35,7 +34,7 @@ export function ExportPage() {
 
   const set = (name: keyof typeof values) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: event.target.value }));
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const found: Record<string, string> = {};
     const days: Record<string, string> = {};
@@ -49,23 +48,14 @@ export function ExportPage() {
     setErrors(found);
     setFailed(false);
     if (Object.keys(found).length) return;
-    setBusy(true);
     // the select offers the domain's filters only; the contract takes nothing else
     const filterByType = REQUEST_TYPE_FILTERS.find((filter) => filter === values.filterByType);
-    try {
-      const started = await startExport({
-        filename: exportFileName(new Date()),
-        ...(days.dateFrom ? { dateFrom: dayToServerIso(days.dateFrom) } : {}),
-        ...(days.dateTo ? { dateTo: dayToServerIso(days.dateTo) } : {}),
-        ...(filterByType ? { filterByType } : {}),
-      });
-      setAwaited(started.id);
-      void refetch();
-    } catch {
-      setFailed(true);
-    } finally {
-      setBusy(false);
-    }
+    start.mutate({
+      filename: exportFileName(new Date()),
+      ...(days.dateFrom ? { dateFrom: dayToServerIso(days.dateFrom) } : {}),
+      ...(days.dateTo ? { dateTo: dayToServerIso(days.dateTo) } : {}),
+      ...(filterByType ? { filterByType } : {}),
+    }, { onSuccess: (started) => setAwaited(started.id), onError: () => setFailed(true) });
   }
 
   async function download(row: RequestExport) {
@@ -95,7 +85,7 @@ export function ExportPage() {
           <TextField name="dateTo" label="Submitted To" placeholder="mm/dd/yyyy" value={values.dateTo} onChange={set('dateTo')} error={errors.dateTo} />
           <SelectField name="filterByType" label="Request Type" options={REQUEST_TYPE_FILTERS} placeholder="All Request Types" value={values.filterByType} onChange={set('filterByType')} />
         </div>
-        <div className="button-row"><button type="submit" className="button" disabled={busy}>Export</button></div>
+        <div className="button-row"><button type="submit" className="button" disabled={start.isPending}>Export</button></div>
       </form>
       {(failed || exports.status === 'error') && <Alert kind="error">{DESK_MESSAGES.exportFailed}</Alert>}
       <section aria-labelledby="exports-heading">

@@ -9,8 +9,8 @@ import { Loading } from '../../components/ui/loading';
 import { Modal } from '../../components/ui/modal';
 import { displayDate } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
-import { createPolicy, deletePolicy, getPolicies, updatePolicy, type Policy } from '../../lib/desk-api';
-import { useEditor } from './use-editor';
+import { useEditor } from '../../components/ui/use-editor';
+import { getPolicies, useCreatePolicy, useDeletePolicy, useUpdatePolicy, type Policy } from './policies-api';
 
 const EMPTY = { startDate: '', endDate: '', policyNumber: '', limitClaim: '', annualAggregate: '' };
 const GENERIC = DESK_MESSAGES.exportFailed;
@@ -20,8 +20,10 @@ export function ManagePoliciesPage() {
   const policies = useQuery({ queryKey: queryKeys.policies, queryFn: ({ signal }) => getPolicies(signal) });
   const [editing, setEditing] = useState<Policy | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Policy | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const editor = useEditor(EMPTY);
+  const create = useCreatePolicy();
+  const update = useUpdatePolicy();
+  const remove = useDeletePolicy();
 
   const open = (p: Policy | 'new') => {
     editor.reset(p === 'new' ? EMPTY : {
@@ -40,13 +42,12 @@ export function ManagePoliciesPage() {
       startDate: dayToServerIso(values.startDay), endDate: dayToServerIso(values.endDay), policyNumber: values.policyNumber,
       limitClaim: values.limitClaim, annualAggregate: values.annualAggregate,
     };
-    const ok = await editor.save(() => (editing === 'new' ? createPolicy(body) : updatePolicy((editing as Policy).id, body)), GENERIC);
-    if (ok) { setEditing(null); void policies.refetch(); }
+    const ok = await editor.save(() => (editing === 'new' ? create.mutateAsync(body) : update.mutateAsync({ id: (editing as Policy).id, changes: body })), GENERIC);
+    if (ok) setEditing(null);
   }
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    try { await deletePolicy(deleting.id); setDeleting(null); void policies.refetch(); } catch { setDeleteError(GENERIC); }
+  function confirmDelete() {
+    if (deleting) remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) });
   }
 
   const columns: Column<Policy>[] = [
@@ -59,7 +60,7 @@ export function ManagePoliciesPage() {
       header: 'Action', className: 'cell--action', cell: (p) => (
         <div className="button-row button-row--tight">
           <button type="button" className="button button--small button--secondary" onClick={() => open(p)} aria-label={`Edit policy ${p.policyNumber}`}>Edit</button>
-          <button type="button" className="button button--small button--danger-outline" onClick={() => { setDeleteError(null); setDeleting(p); }} aria-label={`Delete policy ${p.policyNumber}`}>Delete</button>
+          <button type="button" className="button button--small button--danger-outline" onClick={() => { remove.reset(); setDeleting(p); }} aria-label={`Delete policy ${p.policyNumber}`}>Delete</button>
         </div>
       ),
     },
@@ -81,12 +82,12 @@ export function ManagePoliciesPage() {
           <TextField name="annualAggregate" label="Annual Aggregate (USD)" required inputMode="decimal" value={editor.values.annualAggregate} onChange={editor.set('annualAggregate')} error={editor.errors.annualAggregate} />
           {editor.failure && <Alert kind="error">{editor.failure}</Alert>}
           <div className="button-row">
-            <button type="submit" className="button" disabled={editor.busy}>Save</button>
+            <button type="submit" className="button" disabled={create.isPending || update.isPending}>Save</button>
             <button type="button" className="button button--secondary" onClick={() => setEditing(null)}>Cancel</button>
           </div>
         </form>
       </Modal>
-      <ConfirmDialog open={deleting !== null} message={DESK_MESSAGES.policyDeleteConfirm} confirmLabel="Yes, delete" error={deleteError}
+      <ConfirmDialog open={deleting !== null} message={DESK_MESSAGES.policyDeleteConfirm} confirmLabel="Yes, delete" error={remove.isError ? GENERIC : null}
         onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
     </section>
   );

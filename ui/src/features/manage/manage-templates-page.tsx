@@ -7,8 +7,8 @@ import { TextAreaField, TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { Modal } from '../../components/ui/modal';
 import { queryKeys } from '../../lib/query-keys';
-import { getTemplates, previewTemplate, updateTemplate, type EmailTemplate } from '../../lib/desk-api';
-import { useEditor } from './use-editor';
+import { useEditor } from '../../components/ui/use-editor';
+import { getTemplates, usePreviewTemplate, useUpdateTemplate, type EmailTemplate } from './templates-api';
 
 const VARIABLES_HINT = `Variables: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(' ')}; blocks {{#if …}}…{{/if}}.`;
 
@@ -19,6 +19,9 @@ export function ManageTemplatesPage() {
   const [updated, setUpdated] = useState(false);
   const [preview, setPreview] = useState<{ subject: string; body: string; requestNumber: number | null; sample: boolean } | null>(null);
   const editor = useEditor({ subject: '', body: '' });
+  const update = useUpdateTemplate();
+  const previewing = usePreviewTemplate();
+  const busy = update.isPending || previewing.isPending;
 
   const open = (t: EmailTemplate) => { editor.reset({ subject: t.subject, body: t.body }); setPreview(null); setUpdated(false); setEditing(t); };
 
@@ -32,14 +35,14 @@ export function ManageTemplatesPage() {
     event.preventDefault();
     setUpdated(false);
     if (!check() || !editing) return;
-    const ok = await editor.save(() => updateTemplate(editing.id, editor.values), DESK_MESSAGES.templateUpdateFailed);
-    if (ok) { setUpdated(true); void templates.refetch(); }
+    const ok = await editor.save(() => update.mutateAsync({ id: editing.id, changes: editor.values }), DESK_MESSAGES.templateUpdateFailed);
+    if (ok) setUpdated(true);
   }
 
   async function showPreview() {
     setUpdated(false);
     if (!check()) return;
-    await editor.save(async () => setPreview(await previewTemplate(editor.values)), DESK_MESSAGES.templateUpdateFailed);
+    await editor.save(async () => setPreview(await previewing.mutateAsync(editor.values)), DESK_MESSAGES.templateUpdateFailed);
   }
 
   const columns: Column<EmailTemplate>[] = [
@@ -64,8 +67,8 @@ export function ManageTemplatesPage() {
           {editor.failure && <Alert kind="error">{editor.failure}</Alert>}
           {updated && <Alert kind="success">{DESK_MESSAGES.templateUpdated}</Alert>}
           <div className="button-row">
-            <button type="submit" className="button" disabled={editor.busy}>Update</button>
-            <button type="button" className="button button--secondary" onClick={showPreview} disabled={editor.busy}>Preview</button>
+            <button type="submit" className="button" disabled={busy}>Update</button>
+            <button type="button" className="button button--secondary" onClick={showPreview} disabled={busy}>Preview</button>
             <button type="button" className="button button--secondary" onClick={() => setEditing(null)}>Close</button>
           </div>
           {preview && (

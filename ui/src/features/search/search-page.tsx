@@ -8,7 +8,7 @@ import { DataTable, type Column } from '../../components/ui/data-table';
 import { TextField } from '../../components/ui/form-field';
 import { displayDate } from '../../lib/format';
 import { paths } from '../../lib/paths';
-import { searchRequests, type SearchRow } from '../../lib/desk-api';
+import { searchRequests, type SearchRow } from './search-api';
 
 const TEXT_FILTERS: [keyof SearchParams, string][] = [
   ['clinLastName', 'Clinician Last Name'], ['reqstrLastName', 'Requester Last Name'], ['reqstrCompany', 'Requester Company'],

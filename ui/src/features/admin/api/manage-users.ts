@@ -1,5 +1,7 @@
 /** Manage Administrative Users (`admins`) and Manage External Users (`search-registrants`, `users`), spec 2 §7.11. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 import type { AdminRecord } from '../../../../../contract/admin.schema';
 import type { ExternalUserRecord, RegistrantSearchQuery } from '../../../../../contract/external-user.schema';
 import type { Wire } from '../../../../../contract/wire';
@@ -11,12 +13,28 @@ export type ExternalUser = Wire<typeof ExternalUserRecord>;
 export type RegistrantSearch = Required<Wire<typeof RegistrantSearchQuery>>;
 
 export const listAdmins = (signal?: AbortSignal) => api.get<AdminEntry[]>('/admins', { signal });
-export const createAdmin = (fields: AdminFields) => api.post<AdminEntry>('/admins', fields);
-export const updateAdmin = (id: number, fields: Partial<AdminFields>) => api.patch<AdminEntry>(`/admins/${id}`, fields);
-export const removeAdmin = (id: number) => api.delete<AdminEntry>(`/admins/${id}`);
+
+/** Each write changes the administrators' list. */
+function useAdminWrite<V>(write: (variables: V) => Promise<AdminEntry>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: write, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.admins }) });
+}
+
+export const useCreateAdmin = () => useAdminWrite((fields: AdminFields) => api.post<AdminEntry>('/admins', fields));
+export const useUpdateAdmin = () => useAdminWrite(({ id, fields }: { id: number; fields: Partial<AdminFields> }) =>
+  api.patch<AdminEntry>(`/admins/${id}`, fields));
+export const useRemoveAdmin = () => useAdminWrite((id: number) => api.delete<AdminEntry>(`/admins/${id}`));
 
 export function searchRegistrants(search: RegistrantSearch) {
   const query = new URLSearchParams(Object.entries(search).filter(([, v]) => v));
   return api.get<ExternalUser[]>(`/search-registrants?${query.toString()}`);
 }
-export const setUserActive = (id: number, active: boolean) => api.patch<ExternalUser>(`/users/${id}`, { active });
+
+/** Deactivates or reactivates an external user; their profile, if it was read, is read again. */
+export function useSetUserActive() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, active }: { id: number; active: boolean }) => api.patch<ExternalUser>(`/users/${id}`, { active }),
+    onSuccess: (updated) => queryClient.invalidateQueries({ queryKey: queryKeys.externalUser(String(updated.id)) }),
+  });
+}

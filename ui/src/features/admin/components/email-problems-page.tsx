@@ -11,7 +11,7 @@ import { displayDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { UI_TEXT } from '../../../lib/ui-text';
 import { queryKeys } from '../../../lib/query-keys';
-import { sendEmailAgain } from '../api/send-email-again';
+import { useSendEmail } from '../api/send-email';
 import { SendAgainButton } from './send-again-button';
 import type { EmailProblem as EmailProblemSchema, EmailProblemsPage as EmailProblemsPageSchema } from '../../../../../contract/email-problems.schema';
 import type { Wire } from '../../../../../contract/wire';
@@ -29,13 +29,14 @@ const requestHref = (p: EmailProblem) =>
 const canSendAgain = (p: EmailProblem): p is EmailProblem & { retryOf: number } => p.state === 'failed' && p.retryOf !== null;
 
 /**
- * `/manage/email-problems` (issue #17 item 3): every email or letter that failed or is long delayed, across
+ * `/manage/email-problems`: every email or letter that failed or is long delayed, across
  * requests, with Send again for one or for those selected. Delayed ones are still being retried: nothing to press.
  */
 export function EmailProblemsPage() {
   const [skip, setSkip] = useState(0);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [bulk, setBulk] = useState<{ state: 'idle' | 'sending' | 'done'; sent: number; failed: number }>({ state: 'idle', sent: 0, failed: 0 });
+  const send = useSendEmail();
   const problems = useQuery({
     queryKey: queryKeys.emailProblems(skip),
     queryFn: ({ signal }) => api.get<EmailProblemsData>(`/email-problems?$limit=${PAGE_SIZE}&$skip=${skip}`, { signal }),
@@ -54,7 +55,7 @@ export function EmailProblemsPage() {
     const chosen = sendable.filter((p) => selected.has(p.effectId));
     setBulk({ state: 'sending', sent: 0, failed: 0 });
     // One command per email: each is keyed by its failed entry, so a second press queues nothing twice.
-    const results = await Promise.allSettled(chosen.map((p) => sendEmailAgain({ requestId: p.requestId, templateTitle: p.templateTitle, retryOf: p.retryOf })));
+    const results = await Promise.allSettled(chosen.map((p) => send.mutateAsync({ requestId: p.requestId, templateTitle: p.templateTitle, retryOf: p.retryOf })));
     const failed = results.filter((r) => r.status === 'rejected').length;
     setBulk({ state: 'done', sent: results.length - failed, failed });
     setSelected(new Set());

@@ -9,7 +9,7 @@ import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { queryKeys } from '../../../lib/query-keys';
-import { createAdmin, listAdmins, removeAdmin, updateAdmin, type AdminEntry, type AdminFields } from '../api/manage-users';
+import { listAdmins, useCreateAdmin, useRemoveAdmin, useUpdateAdmin, type AdminEntry, type AdminFields } from '../api/manage-users';
 
 const EMPTY: AdminFields = { firstName: '', lastName: '', email: '' };
 
@@ -33,9 +33,11 @@ export function ManageAdminsPage() {
   const [fields, setFields] = useState<AdminFields>(EMPTY);
   const [errors, setErrors] = useState<Partial<AdminFields>>({});
   const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const [removing, setRemoving] = useState<AdminEntry | null>(null);
-  const [removeError, setRemoveError] = useState<string | null>(null);
+  const create = useCreateAdmin();
+  const update = useUpdateAdmin();
+  const remove = useRemoveAdmin();
+  const busy = create.isPending || update.isPending || remove.isPending;
 
   const list = admins.data ?? [];
   const ownEntry = editing !== null && editing.email === me.email.toLowerCase();
@@ -59,40 +61,30 @@ export function ManageAdminsPage() {
     setErrors(found);
     setNotice(null);
     if (Object.keys(found).length) return;
-    setBusy(true);
     try {
       if (editing) {
-        await updateAdmin(editing.id, ownEntry ? { firstName: clean.firstName, lastName: clean.lastName } : clean);
+        await update.mutateAsync({ id: editing.id, fields: ownEntry ? { firstName: clean.firstName, lastName: clean.lastName } : clean });
         setNotice({ kind: 'success', text: `${clean.firstName} ${clean.lastName} has been updated.` });
       } else {
-        await createAdmin(clean);
+        await create.mutateAsync(clean);
         setNotice({ kind: 'success', text: `${clean.firstName} ${clean.lastName} is now an administrator.` });
       }
       reset();
-      void admins.refetch();
     } catch (error) {
       if (error instanceof ApiError && error.code === 400 && Object.keys(error.errors).length) setErrors(error.errors as Partial<AdminFields>);
       else setNotice({ kind: 'error', text: MESSAGES.genericPageError });
-    } finally {
-      setBusy(false);
     }
   }
 
-  async function confirmRemove() {
+  function confirmRemove() {
     if (!removing) return;
-    setBusy(true);
-    setRemoveError(null);
-    try {
-      await removeAdmin(removing.id);
-      setNotice({ kind: 'success', text: `${removing.firstName} ${removing.lastName} is no longer an administrator.` });
-      setRemoving(null);
-      if (editing?.id === removing.id) reset();
-      void admins.refetch();
-    } catch {
-      setRemoveError(MESSAGES.deleteFailed);
-    } finally {
-      setBusy(false);
-    }
+    remove.mutate(removing.id, {
+      onSuccess: () => {
+        setNotice({ kind: 'success', text: `${removing.firstName} ${removing.lastName} is no longer an administrator.` });
+        setRemoving(null);
+        if (editing?.id === removing.id) reset();
+      },
+    });
   }
 
   const columns: Column<AdminEntry>[] = [
@@ -106,7 +98,7 @@ export function ManageAdminsPage() {
           <button type="button" className="button button--secondary" onClick={() => startEdit(a)}
             aria-label={`Edit ${a.firstName} ${a.lastName}`}>Edit</button>
           {a.email !== me.email.toLowerCase() && (
-            <button type="button" className="button button--danger-outline" onClick={() => { setRemoveError(null); setRemoving(a); }}
+            <button type="button" className="button button--danger-outline" onClick={() => { remove.reset(); setRemoving(a); }}
               aria-label={`Remove ${a.firstName} ${a.lastName}`}>Remove</button>
           )}
         </div>
@@ -139,7 +131,7 @@ export function ManageAdminsPage() {
       {admins.status === 'error' && <Alert kind="error">{MESSAGES.genericPageError}</Alert>}
       {admins.status === 'success' && <DataTable columns={columns} rows={list} rowKey={(a) => a.id} labelledBy="admins-heading" />}
       <ConfirmDialog open={removing !== null} message={MESSAGES.removeAdminConfirm} confirmLabel={MESSAGES.deleteConfirmYes}
-        busy={busy} error={removeError} onConfirm={() => void confirmRemove()} onCancel={() => setRemoving(null)} />
+        busy={busy} error={remove.isError ? MESSAGES.deleteFailed : null} onConfirm={confirmRemove} onCancel={() => setRemoving(null)} />
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { Alert } from '../../../components/ui/alert';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../lib/paths';
-import { searchRegistrants, setUserActive, type ExternalUser, type RegistrantSearch } from '../api/manage-users';
+import { searchRegistrants, useSetUserActive, type ExternalUser, type RegistrantSearch } from '../api/manage-users';
 
 const EMPTY: RegistrantSearch = { lastName: '', firstName: '', company: '', email: '' };
 
@@ -18,6 +18,7 @@ export function ManageRegistrantsPage() {
   const [results, setResults] = useState<ExternalUser[] | null>(null);
   const [message, setMessage] = useState<{ kind: 'error' | 'success' | 'info'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const activation = useSetUserActive();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -39,9 +40,10 @@ export function ManageRegistrantsPage() {
     }
   }
 
+  // One row after another may be pressed before the first answer: each answer updates its own row.
   async function toggle(user: ExternalUser) {
     try {
-      const updated = await setUserActive(user.id, !user.active);
+      const updated = await activation.mutateAsync({ id: user.id, active: !user.active });
       setResults((rows) => rows?.map((r) => (r.id === updated.id ? updated : r)) ?? null);
       setMessage({ kind: 'success', text: `${updated.firstName} ${updated.lastName} has been ${updated.active ? 'reactivated' : 'deactivated'}.` });
     } catch {

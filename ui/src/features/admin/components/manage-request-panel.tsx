@@ -1,4 +1,3 @@
-import { useMachine } from '@xstate/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import {
   INTERNAL_NOTES_MAX, MESSAGES, NO_POLICY_YEAR_REASON, parseUsDate, SIGNED_RELEASE_DATE_LABEL, signedReleaseDateError, STATUS,
@@ -7,8 +6,7 @@ import {
 import type { PatchRequestBody } from '../../../../../contract/request.schema';
 import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-request-alert';
 import { fieldId, TextField } from '../../../components/ui/form-field';
-import { commandRequest } from '../../../lib/request-api';
-import { submissionMachine } from '../../../lib/submission.machine';
+import { useRequestCommand } from '../../../lib/request-api';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
 import { useManageChoices } from '../hooks/use-manage-choices';
@@ -17,11 +15,8 @@ import { officeToday } from '../../../lib/office';
 
 interface ManageRequestPanelProps {
   request: RequestRecord;
-  /**
-   * After a save, with the request as the API returned it (its new version included); `statusChanged` when the
-   * workflow will now write letters and audit rows.
-   */
-  onSaved: (updated: RequestRecord, statusChanged: boolean) => void;
+  /** After a save (the page's copy of the request already carries the answer, its new version included). */
+  onSaved: () => void;
 }
 
 /** Admin: status change, verification and internal notes, or Reopen for a finished request (spec 1 §2, §4). */
@@ -35,7 +30,7 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
   const [releaseDate, setReleaseDate] = useState(officeDate(request.signedReleaseDate));
   const [releaseError, setReleaseError] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const [save, send] = useMachine(submissionMachine);
+  const save = useRequestCommand(request.id);
   const manage = useManageChoices(request, chosen, verified);
 
   // A status written elsewhere (the workflow, a reopen) becomes the selected one.
@@ -43,13 +38,10 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
   useEffect(() => setVerified(Boolean(request.verified)), [request.verified]);
   useEffect(() => setReleaseDate(officeDate(request.signedReleaseDate)), [request.signedReleaseDate]);
 
-  function run(changes: PatchRequestBody, statusChanged: boolean) {
+  function run(changes: PatchRequestBody) {
     setRefusal(null);
-    send({
-      type: 'SUBMIT',
-      // Made on the version this page shows: a request changed meanwhile (another admin, a reopen) answers 409.
-      run: async () => onSaved(await commandRequest(request.id, changes, request.version), statusChanged),
-    });
+    // Made on the version this page shows: a request changed meanwhile (another admin, a reopen) answers 409.
+    save.mutate({ changes, version: request.version }, { onSuccess: onSaved });
   }
 
   /** The release date as the API takes it (`yyyy-mm-dd`), `undefined` when unchanged, or null after showing an error. */
@@ -74,16 +66,16 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
     run({
       ...(manage.statusChanged ? { status: chosen } : {}), verified, internalNotes: notes,
       ...(signedReleaseDate ? { signedReleaseDate } : {}),
-    }, manage.statusChanged);
+    });
   }
 
-  const error = save.matches('error') ? save.context.error : null;
+  const error = save.error;
   const stale = isStaleRequest(error);
   const serverReleaseError = error?.errors?.signedReleaseDate ?? null;
   const message = refusal
     ?? (error && !stale && !serverReleaseError ? (error.code === 400 ? error.message : MESSAGES.adminSaveFailed) : null)
     ?? (manage.verificationMissing ? MESSAGES.verificationRequired : null);
-  const busy = save.matches('submitting');
+  const busy = save.isPending;
 
   return (
     <section className="card manage-panel" aria-labelledby="manage-request-heading">
@@ -92,7 +84,7 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
         <div className="manage-panel__finished">
           <p>Status: {request.status}</p>
           {request.internalNotes && <p className="prewrap"><strong>Internal Notes:</strong> {request.internalNotes}</p>}
-          <button type="button" className="button" disabled={busy} onClick={() => run({ status: STATUS.draft }, true)}>
+          <button type="button" className="button" disabled={busy} onClick={() => run({ status: STATUS.draft })}>
             Reopen Request
           </button>
         </div>
@@ -137,14 +129,14 @@ export function ManageRequestPanel({ request, onSaved }: ManageRequestPanelProps
         // The refusal names the way out; this is it, one press: the request waits for a policy year covering it.
         <div className="button-row">
           <button type="button" className="button button--secondary" disabled={busy}
-            onClick={() => { setChosen(STATUS.pendingNewPolicyYear); run({ status: STATUS.pendingNewPolicyYear, verified, internalNotes: notes }, true); }}>
+            onClick={() => { setChosen(STATUS.pendingNewPolicyYear); run({ status: STATUS.pendingNewPolicyYear, verified, internalNotes: notes }); }}>
             Set to {STATUS.pendingNewPolicyYear}
           </button>
         </div>
       )}
       {stale && <StaleRequestAlert />}
       <p role="status" className="muted manage-panel__status">
-        {busy ? UI_TEXT.saving : save.matches('success') ? UI_TEXT.saveSuccessful : ''}
+        {busy ? UI_TEXT.saving : save.isSuccess ? UI_TEXT.saveSuccessful : ''}
       </p>
     </section>
   );

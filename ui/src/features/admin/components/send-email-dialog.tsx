@@ -3,8 +3,9 @@ import { EMAIL_TEMPLATE_ORDER } from '../../../../../domain';
 import { Alert } from '../../../components/ui/alert';
 import { SelectField, TextField } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
-import { api, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import type { RequestRecord } from '../../../types/api';
+import { useSendEmail } from '../api/send-email';
 
 const TITLES = EMAIL_TEMPLATE_ORDER.map(([title]) => title);
 
@@ -13,7 +14,7 @@ const TITLES = EMAIL_TEMPLATE_ORDER.map(([title]) => title);
  * first, then the additional recipients typed here (split on spaces, semicolons and commas). The request workflow
  * sends it and writes the audit row.
  */
-export function SendEmailButton({ request, onSent }: { request: RequestRecord; onSent: () => void }) {
+export function SendEmailButton({ request }: { request: RequestRecord }) {
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
   if (!request.submitDate) return null;
@@ -23,7 +24,7 @@ export function SendEmailButton({ request, onSent }: { request: RequestRecord; o
       {sent && <span role="status">&quot;{sent}&quot; email queued.</span>}
       <Modal open={open} title="Send Email" onClose={() => setOpen(false)}>
         {open && <SendEmailForm request={request} onCancel={() => setOpen(false)}
-          onSent={(title) => { setOpen(false); setSent(title); onSent(); }} />}
+          onSent={(title) => { setOpen(false); setSent(title); }} />}
       </Modal>
     </div>
   );
@@ -35,27 +36,25 @@ function SendEmailForm({ request, onSent, onCancel }: { request: RequestRecord; 
   const [recipients, setRecipients] = useState(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const send = useSendEmail();
+  const busy = send.isPending;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!templateTitle) { setErrors({ templateTitle: 'Choose an email template' }); return; }
     setErrors({});
     setFailure(null);
-    setBusy(true);
-    try {
-      await api.post('/send-email', { requestId: request.id, templateTitle, recipients });
-      onSent(templateTitle);
-    } catch (error) {
-      if (error instanceof ApiError && error.hasFieldErrors) setErrors(error.errors);
-      else setFailure(error instanceof ApiError && error.code === 400 ? error.message : 'Oops, something went wrong. Please try again.');
-    } finally {
-      setBusy(false);
-    }
+    send.mutate({ requestId: request.id, templateTitle, recipients }, {
+      onSuccess: () => onSent(templateTitle),
+      onError: (error) => {
+        if (error instanceof ApiError && error.hasFieldErrors) setErrors(error.errors);
+        else setFailure(error instanceof ApiError && error.code === 400 ? error.message : 'Oops, something went wrong. Please try again.');
+      },
+    });
   };
 
   return (
-    <form className="discussion-form" onSubmit={(e) => { void submit(e); }} noValidate>
+    <form className="discussion-form" onSubmit={submit} noValidate>
       {failure && <Alert kind="error">{failure}</Alert>}
       <SelectField name="templateTitle" label="Email Template" required options={TITLES} value={templateTitle} error={errors.templateTitle}
         onChange={(e) => setTemplateTitle(e.target.value)} />

@@ -6,22 +6,21 @@ import type { Wire } from '../../../../../contract/wire';
 import { Alert } from '../../../components/ui/alert';
 import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
-import { useAuth } from '../../../lib/auth';
-import { checkConfirmationLink, confirmEmailAddress } from '../../../lib/email-confirmation-api';
+import { checkConfirmationLink, useConfirmEmailAddress } from '../api/email-confirmation';
 import { displayDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 
-type State = { kind: 'checking' | 'valid' | 'confirming' | 'confirmed' | 'failed'; message?: string; account?: Wire<typeof ConfirmationAccount> };
+type State = { kind: 'checking' | 'valid' | 'confirmed' | 'failed'; message?: string; account?: Wire<typeof ConfirmationAccount> };
 
 /**
- * /login/confirm-email/{token}: uses an email-confirmation link (issue #16). Works signed in or not (the link may be
+ * /login/confirm-email/{token}: uses an email-confirmation link. Works signed in or not (the link may be
  * opened on another device). The link is used by a button press, not by opening the page, so a mail scanner that
  * opens links does not spend it. The page names the account the address would go to (as that account typed its
  * names) and what confirming gives it, so the owner of a mailbox never confirms someone else's account blindly.
  */
 export function ConfirmEmailPage() {
   const { token = '' } = useParams();
-  const { session, revalidate } = useAuth();
+  const confirming = useConfirmEmailAddress();
   const [state, setState] = useState<State>({ kind: 'checking' });
 
   useEffect(() => {
@@ -33,28 +32,23 @@ export function ConfirmEmailPage() {
     return () => { live = false; };
   }, [token]);
 
-  async function confirm() {
-    setState((s) => ({ ...s, kind: 'confirming' }));
-    try {
-      const { email } = await confirmEmailAddress(token);
-      // Signed in here: the session learns at once that the address is proven (the banner goes, rights apply).
-      if (session.status === 'authenticated') await revalidate();
-      setState({ kind: 'confirmed', message: `${MESSAGES.emailConfirmed} ${email} is the address of your account.` });
-    } catch (error) {
-      setState({ kind: 'failed', message: error instanceof ApiError ? error.message : MESSAGES.confirmationLinkInvalid });
-    }
+  function confirm() {
+    confirming.mutate(token, {
+      onSuccess: ({ email }) => setState({ kind: 'confirmed', message: `${MESSAGES.emailConfirmed} ${email} is the address of your account.` }),
+      onError: (error) => setState({ kind: 'failed', message: error instanceof ApiError ? error.message : MESSAGES.confirmationLinkInvalid }),
+    });
   }
 
   return (
     <section className="page page--narrow">
       <h1>Confirm Email Address</h1>
       {state.kind === 'checking' && <Loading />}
-      {(state.kind === 'valid' || state.kind === 'confirming') && (
+      {state.kind === 'valid' && (
         <div className="card">
           {state.account ? <AccountToConfirm account={state.account} /> : <p>Use this link to prove that this email address is yours.</p>}
           <div className="button-row">
-            <button type="button" className="button" onClick={confirm} disabled={state.kind === 'confirming'}>
-              {state.kind === 'confirming' ? 'Confirming…' : 'Confirm my email address'}
+            <button type="button" className="button" onClick={confirm} disabled={confirming.isPending}>
+              {confirming.isPending ? 'Confirming…' : 'Confirm my email address'}
             </button>
             <Link to={paths.home.getHref()}>This is not my account</Link>
           </div>

@@ -6,7 +6,7 @@ import { TextField } from '../../../components/ui/form-field';
 import { Loading } from '../../../components/ui/loading';
 import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
-import { checkResetToken, resetPassword } from '../api/passwords';
+import { checkResetToken, useResetPassword } from '../api/passwords';
 import { officeEmail, officePhone } from '../../../lib/office';
 
 /** Where to get that support (spec 1 §1: the phone number appears in reset-password messages). */
@@ -20,7 +20,8 @@ export function ResetPasswordPage() {
   const [validity, setValidity] = useState<'checking' | 'valid' | 'invalid' | 'error'>('checking');
   const [fields, setFields] = useState<Fields>({ password: '', confirmPassword: '' });
   const [errors, setErrors] = useState<Partial<Fields>>({});
-  const [state, setState] = useState<'idle' | 'submitting' | 'success' | 'error'>('idle');
+  const [state, setState] = useState<'idle' | 'success' | 'error'>('idle');
+  const reset = useResetPassword();
 
   useEffect(() => {
     let live = true;
@@ -40,9 +41,9 @@ export function ResetPasswordPage() {
     else if (fields.password && fields.confirmPassword !== fields.password) found.confirmPassword = MESSAGES.confirmationMismatch;
     setErrors(found);
     if (Object.keys(found).length) return;
-    setState('submitting');
+    setState('idle');
     try {
-      await resetPassword(id, fields);
+      await reset.mutateAsync({ token: id, body: fields });
       setState('success');
     } catch (error) {
       if (error instanceof ApiError && error.message === MESSAGES.resetTokenInvalid) setValidity('invalid');
@@ -81,7 +82,7 @@ export function ResetPasswordPage() {
         <TextField name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" required
           value={fields.confirmPassword} onChange={(e) => setFields((f) => ({ ...f, confirmPassword: e.target.value }))} error={errors.confirmPassword} />
         <div className="button-row">
-          <button type="submit" className="button" disabled={state === 'submitting'}>Reset Password</button>
+          <button type="submit" className="button" disabled={reset.isPending}>Reset Password</button>
         </div>
       </form>
     );

@@ -42,7 +42,7 @@ function queueGroups(counts: readonly QueueCount[], requestType: QueueType): Que
 
 /**
  * The administrators' work queue. The counts come from GET /admin-dashboard (computed by the database); each group's
- * table loads one page of GET /requests, so the page stays the same size at 100,000 requests (issue #11).
+ * table loads one page of GET /requests, so the page stays the same size at 100,000 requests.
  */
 export function AdminDashboard() {
   const user = useUser();
@@ -54,8 +54,8 @@ export function AdminDashboard() {
   useLiveQueries([dashboardKey]); // new requests, status changes and messages appear without a reload
 
   const counts = dashboard.data?.queueCounts ?? [];
-  // A deleted draft sends no live event: its table and the tab counts reload here.
-  const columns = (reloadTable: () => void) => adminColumns(filter, user.id, () => { reloadTable(); void dashboard.refetch(); });
+  // A deleted draft sends no live event: the delete marks the tables and the tab counts stale itself.
+  const columns = adminColumns(filter, user.id);
   return (
     <section className="page">
       <h1>Admin Dashboard</h1>
@@ -89,10 +89,10 @@ export function AdminDashboard() {
   );
 }
 
-type ColumnsFor = (reloadTable: () => void) => ReturnType<typeof adminColumns>;
+type Columns = ReturnType<typeof adminColumns>;
 
 function QueueTab({ groups, requestType, filter, columns }: {
-  groups: QueueGroup[]; requestType: QueueType; filter: string; columns: ColumnsFor;
+  groups: QueueGroup[]; requestType: QueueType; filter: string; columns: Columns;
 }) {
   if (groups.length === 0) return <p className="empty">{MESSAGES.emptyRequests}</p>;
   return groups.map((group) => (
@@ -102,10 +102,10 @@ function QueueTab({ groups, requestType, filter, columns }: {
 }
 
 function AdminTable({ filter, columns, heading, label }: {
-  filter: RequestListFilter; columns: ColumnsFor; heading?: string; label: string;
+  filter: RequestListFilter; columns: Columns; heading?: string; label: string;
 }) {
   const page = useRequestPage(filter);
   if (page.status === 'error') return <Alert kind="error">{MESSAGES.dashboardLoadFailed}</Alert>;
   if (page.data?.total === 0) return <p className="empty">{MESSAGES.emptyRequests}</p>;
-  return <PagedRequestTable page={page} columns={columns(page.refetch)} heading={heading} label={label} />;
+  return <PagedRequestTable page={page} columns={columns} heading={heading} label={label} />;
 }

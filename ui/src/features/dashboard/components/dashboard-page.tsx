@@ -1,4 +1,4 @@
-import { EmailConfirmationBanner } from '../../../components/email-confirmation-banner';
+import { EmailConfirmationBanner } from './email-confirmation-banner';
 import { useUser } from '../../../lib/auth';
 import { AdminDashboard } from './admin-dashboard';
 import { RequesterDashboard } from './requester-dashboard';

@@ -60,7 +60,7 @@ export function submittedColumns(showVin: boolean, filter = ''): Column<RequestR
 }
 
 /** Spec 1 §2 "Draft columns": VIN always (unlike the submitted tables, where it shows only for the rental filter). */
-export function draftColumns(onDeleted: () => void, filter = ''): Column<RequestRecord>[] {
+export function draftColumns(filter = ''): Column<RequestRecord>[] {
   return [
     requestNumber, requestType, person(filter), vin,
     { header: 'Creation Date', cell: (r) => displayDate(r.createdAt) },
@@ -72,7 +72,7 @@ export function draftColumns(onDeleted: () => void, filter = ''): Column<Request
         <div className="button-row button-row--tight">
           {rowLink('Edit', r)}
           {isDeletable(r) && (
-            <DeleteRequestButton requestId={r.id} onDeleted={onDeleted} className="button button--small button--danger-outline" />
+            <DeleteRequestButton requestId={r.id} className="button button--small button--danger-outline" />
           )}
         </div>
       ),
@@ -85,17 +85,17 @@ export function draftColumns(onDeleted: () => void, filter = ''): Column<Request
  * draft, or sent back for more information), which is theirs to Edit (and, a never-submitted draft, Delete) as a
  * requester's is (spec 1 §2 Row actions; the server lets only the requester delete a draft).
  */
-function adminAction(r: RequestRecord, userId: number, onDeleted: () => void) {
+function adminAction(r: RequestRecord, userId: number) {
   if (!isEditable(r) || !isOwnRequest(r, { id: userId })) return rowLink('View', r);
   return (
     <div className="button-row button-row--tight">
       {rowLink('Edit', r)}
-      {isDeletable(r) && <DeleteRequestButton requestId={r.id} onDeleted={onDeleted} className="button button--small button--danger-outline" />}
+      {isDeletable(r) && <DeleteRequestButton requestId={r.id} className="button button--small button--danger-outline" />}
     </div>
   );
 }
 
-export function adminColumns(filter: string, userId: number, onDeleted: () => void): Column<RequestRecord>[] {
+export function adminColumns(filter: string, userId: number): Column<RequestRecord>[] {
   return [
     requestNumber,
     { header: 'Requester', cell: (r) => r.requesterName ?? r.requesterEmail ?? '—' },
@@ -103,8 +103,8 @@ export function adminColumns(filter: string, userId: number, onDeleted: () => vo
     person(filter),
     ...(filter === 'COI Request: Rental' ? [vin] : []),
     submissionDate,
-    // A request reopened after its letter was flagged stays marked in the queue too (issue #10 item 5).
+    // A request reopened after its letter was flagged stays marked in the queue too.
     { header: 'Status', cell: (r) => <>{r.status}{r.letterStaleSince && <> <StaleLetterBadge since={r.letterStaleSince} /></>}</> },
-    { header: 'Action', className: 'cell--action', cell: (r) => adminAction(r, userId, onDeleted) },
+    { header: 'Action', className: 'cell--action', cell: (r) => adminAction(r, userId) },
   ];
 }

@@ -57,7 +57,7 @@ export function RequesterDashboard() {
             )))}
           {tab === 'drafts' && (drafts.data?.total === 0
             ? <p className="empty">{MESSAGES.emptyRequests}</p>
-            : <PagedRequestTable page={drafts} label="Draft Requests" columns={draftColumns(drafts.refetch, filter)} />)}
+            : <PagedRequestTable page={drafts} label="Draft Requests" columns={draftColumns(filter)} />)}
         </Tabs>
       )}
     </section>

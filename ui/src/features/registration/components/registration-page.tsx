@@ -9,7 +9,7 @@ import { useAuth } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
 import { queryKeys } from '../../../lib/query-keys';
 import { useFirstFetch } from '../../../lib/use-first-fetch';
-import { getExternalUser, registerExternalUser, updateExternalUser } from '../api/register';
+import { getExternalUser, useRegisterExternalUser, useUpdateExternalUser } from '../api/register';
 import { Captcha } from '../../../components/captcha';
 
 type Fields = RegistrationFields & { confirmPassword: string; currentPassword: string };
@@ -34,9 +34,11 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof Fields, string>>>({});
   const [status, setStatus] = useState<Status>(registering ? 'pending' : 'loading');
+  const register = useRegisterExternalUser();
+  const update = useUpdateExternalUser(id ?? '');
   const [captcha, setCaptcha] = useState<string | null>(null);
   const [captchaKey, setCaptchaKey] = useState(0);
-  /** Issue #16: an address change waits for its confirmation link; shown under the field and after saving. */
+  /** An address change waits for its confirmation link; shown under the field and after saving. */
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const [inForce, setInForce] = useState('');
   /** A refusal with its own words (too many emails today): shown as the server says it. */
@@ -87,12 +89,12 @@ export function RegistrationPage({ mode = 'register' }: { mode?: ProfileMode }) 
     setStatus('submitting');
     try {
       if (registering) {
-        await registerExternalUser({ ...clean, altcha: captcha! });
+        await register.mutateAsync({ ...clean, altcha: captcha! });
         setPendingEmail(clean.email);
       } else {
         const { password: _password, ...profile } = clean;
         void _password;
-        const saved = await updateExternalUser(id!, asksPassword ? { ...profile, currentPassword } : profile);
+        const saved = await update.mutateAsync(asksPassword ? { ...profile, currentPassword } : profile);
         setFields((f) => ({ ...f, currentPassword: '' }));
         setPendingEmail(saved.pendingEmail ?? null);
         setInForce(saved.email);

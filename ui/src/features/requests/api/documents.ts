@@ -1,23 +1,56 @@
+/**
+ * A request's supporting documents (spec 2 §7.7). Every write changes the request (its document list comes with it)
+ * and its audit trail: both are marked stale.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { listData, type DocumentRecord, type Paginated } from '../../../types/api';
+import { queryKeys } from '../../../lib/query-keys';
+import type { DocumentRecord } from '../../../types/api';
+import { uploadFile } from './upload-file';
 
-/** Step 2 of adding a document: the record that names the uploaded file (`isAttachment`: administrators only). */
-export const createDocument = (body: { requestId: number; filename: string; description: string; storedName: string; isAttachment?: boolean }) =>
-  api.post<DocumentRecord>('/documents', body);
+function useDocumentWrite<V, T>(write: (variables: V) => Promise<{ requestId: number; answer: T }>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSuccess: ({ requestId }) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.requests.detail(requestId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.requests.activity(requestId) });
+    },
+  });
+}
 
-export const getDocuments = (requestId: number): Promise<DocumentRecord[]> =>
-  api.get<Paginated<DocumentRecord>>('/documents', { query: { requestId } }).then(listData);
+interface NewDocument {
+  /** The draft's id; creates the draft when it does not exist yet. */
+  ensureRequestId: () => Promise<number>;
+  file: File;
+  description: string;
+  /** administrators only: attach it to the approval email */
+  isAttachment?: boolean;
+}
+
+/** Uploads the bytes (POST /upload), then records the document that names them (POST /documents). */
+export const useAddDocument = () => useDocumentWrite(async ({ ensureRequestId, file, description, isAttachment }: NewDocument) => {
+  const requestId = await ensureRequestId();
+  const uploaded = await uploadFile(requestId, file);
+  const answer = await api.post<DocumentRecord>('/documents', {
+    requestId, filename: uploaded.filename, description, storedName: uploaded.storedName,
+    ...(isAttachment === undefined ? {} : { isAttachment }),
+  });
+  return { requestId, answer };
+});
 
 /** Administrators: rename, redescribe, set the attach-to-approval-email flag. */
-export const patchDocument = (id: number, changes: { filename?: string; description?: string; isAttachment?: boolean }) =>
-  api.patch<DocumentRecord>(`/documents/${id}`, changes);
+export const useEditDocument = () => useDocumentWrite(async ({ document, changes }: {
+  document: DocumentRecord; changes: { filename?: string; description?: string; isAttachment?: boolean };
+}) => ({ requestId: document.requestId, answer: await api.patch<DocumentRecord>(`/documents/${document.id}`, changes) }));
 
-export const deleteDocument = (id: number): Promise<unknown> => api.delete(`/documents/${id}`);
+export const useDeleteDocument = () => useDocumentWrite(async (document: DocumentRecord) =>
+  ({ requestId: document.requestId, answer: await api.delete<unknown>(`/documents/${document.id}`) }));
+
+/** Regenerates the request's letter or certificate (and emails it); answers the request's document list. */
+export const useGeneratePdfs = () => useDocumentWrite(async ({ requestId, sendWithEmail }: { requestId: number; sendWithEmail: boolean }) =>
+  ({ requestId, answer: await api.post<DocumentRecord[]>('/generate-pdfs', { requestId, sendWithEmail }) }));
 
 /** The file bytes, fetched with the auth header so the browser can save them. */
 export const downloadDocument = (requestId: number, name: string): Promise<Blob> =>
   api.blob(`/documents/${requestId}/${encodeURIComponent(name)}`);
-
-/** Regenerates the request's letter or certificate (and emails it); answers the request's document list. */
-export const generatePdfs = (requestId: number, sendWithEmail: boolean): Promise<DocumentRecord[]> =>
-  api.post<DocumentRecord[]>('/generate-pdfs', { requestId, sendWithEmail });

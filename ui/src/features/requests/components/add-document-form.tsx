@@ -4,8 +4,7 @@ import { FieldFrame, TextField, fieldId } from '../../../components/ui/form-fiel
 import { ApiError } from '../../../lib/api-client';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { DocumentRecord } from '../../../types/api';
-import { createDocument } from '../api/documents';
-import { uploadFile } from '../api/upload-file';
+import { useAddDocument } from '../api/documents';
 
 interface AddDocumentFormProps {
   documents: readonly DocumentRecord[];
@@ -26,7 +25,8 @@ export function AddDocumentForm({ documents, ensureRequestId, onAdded, documents
   const [description, setDescription] = useState('');
   const [attach, setAttach] = useState(false);
   const [errors, setErrors] = useState<{ file?: string; description?: string; form?: string }>({});
-  const [busy, setBusy] = useState(false);
+  const adding = useAddDocument();
+  const busy = adding.isPending;
 
   async function add() {
     const next = {
@@ -35,22 +35,17 @@ export function AddDocumentForm({ documents, ensureRequestId, onAdded, documents
     };
     setErrors(next);
     if (next.file || next.description || !file) return;
-    setBusy(true);
     try {
-      const requestId = await ensureRequestId();
-      const uploaded = await uploadFile(requestId, file);
-      onAdded(await createDocument({
-        requestId, filename: uploaded.filename, description: description.trim(), storedName: uploaded.storedName,
-        ...(allowAttach ? { isAttachment: attach } : {}),
-      }));
+      const { answer } = await adding.mutateAsync({
+        ensureRequestId, file, description: description.trim(), ...(allowAttach ? { isAttachment: attach } : {}),
+      });
+      onAdded(answer);
       setFile(null);
       setDescription('');
       setAttach(false);
       if (fileInput.current) fileInput.current.value = '';
     } catch (error) {
       setErrors({ form: error instanceof ApiError ? error.message : UI_TEXT.uploadFailed });
-    } finally {
-      setBusy(false);
     }
   }
 

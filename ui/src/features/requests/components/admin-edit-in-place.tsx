@@ -1,4 +1,3 @@
-import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   hasErrors, isShown, personSectionOf, replacedPersonValues, requestKindOf, type RequestFormValues,
@@ -8,8 +7,7 @@ import { isStaleRequest, StaleRequestAlert } from '../../../components/stale-req
 import { Alert } from '../../../components/ui/alert';
 import { ApiError } from '../../../lib/api-client';
 import { officeToday } from '../../../lib/office';
-import { commandRequest } from '../../../lib/request-api';
-import { submissionMachine } from '../../../lib/submission.machine';
+import { useRequestCommand } from '../../../lib/request-api';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { RequestRecord } from '../../../types/api';
 import { recordToValues, valuesToPayload } from '../lib/form-values';
@@ -21,7 +19,8 @@ import { PersonButtons, roleOf } from './person-section';
 
 interface AdminEditInPlaceProps {
   request: RequestRecord;
-  onSaved: (updated: RequestRecord) => void;
+  /** After Save (the page's copy of the request already carries the answer). */
+  onSaved: () => void;
   onCancel: () => void;
 }
 
@@ -44,7 +43,7 @@ export function AdminEditInPlace({ request, onSaved, onCancel }: AdminEditInPlac
   // Internal requests name a directory person (picked, as on the requester's form); external requesters type theirs.
   const personSection = personSectionOf(kind);
   const picksPerson = !!personSection && !ctx.isExternal;
-  const [save, send] = useMachine(submissionMachine);
+  const save = useRequestCommand(request.id);
   // The version the administrator started from: a change made meanwhile elsewhere is refused (409), not overwritten.
   const [version] = useState(request.version);
   const formElement = useRef<HTMLFormElement>(null);
@@ -73,21 +72,14 @@ export function AdminEditInPlace({ request, onSaved, onCancel }: AdminEditInPlac
       formElement.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    send({
-      type: 'SUBMIT',
-      run: async () => {
-        try {
-          onSaved(await commandRequest(request.id, valuesToPayload(values, kind, 'update', ctx), version));
-        } catch (error) {
-          if (error instanceof ApiError && error.hasFieldErrors) setServerErrors(error.errors);
-          throw error;
-        }
-      },
+    save.mutate({ changes: valuesToPayload(values, kind, 'update', ctx), version }, {
+      onSuccess: onSaved,
+      onError: (error) => { if (error instanceof ApiError && error.hasFieldErrors) setServerErrors(error.errors); },
     });
   }
 
-  const busy = save.matches('submitting');
-  const failure = save.matches('error') ? save.context.error : null;
+  const busy = save.isPending;
+  const failure = save.error;
   const errors: FormErrors = { ...serverErrors, ...clientErrors };
   return (
     <>

@@ -5,7 +5,7 @@ import { TextField, fieldId } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
 import type { DocumentRecord } from '../../../types/api';
-import { patchDocument } from '../api/documents';
+import { useEditDocument } from '../api/documents';
 
 interface EditDocumentDialogProps {
   document: DocumentRecord | null;
@@ -28,9 +28,10 @@ function EditDocumentForm({ document, onClose, onSaved }: { document: DocumentRe
   const [attach, setAttach] = useState(!!document.isAttachment);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const edit = useEditDocument();
+  const busy = edit.isPending;
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
     const next: Record<string, string> = {};
     if (!filename.trim()) next.filename = MESSAGES.required;
@@ -38,20 +39,18 @@ function EditDocumentForm({ document, onClose, onSaved }: { document: DocumentRe
     setErrors(next);
     setFailure(null);
     if (Object.keys(next).length) return;
-    setBusy(true);
-    try {
-      onSaved(await patchDocument(document.id, { filename: filename.trim(), description: description.trim(), isAttachment: attach }));
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 409) setErrors({ filename: MESSAGES.documentExists });
-      else if (error instanceof ApiError && error.hasFieldErrors) setErrors(error.errors);
-      else setFailure(error instanceof ApiError && error.code < 500 ? error.message : MESSAGES.genericPageError);
-    } finally {
-      setBusy(false);
-    }
+    edit.mutate({ document, changes: { filename: filename.trim(), description: description.trim(), isAttachment: attach } }, {
+      onSuccess: ({ answer }) => onSaved(answer),
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === 409) setErrors({ filename: MESSAGES.documentExists });
+        else if (error instanceof ApiError && error.hasFieldErrors) setErrors(error.errors);
+        else setFailure(error instanceof ApiError && error.code < 500 ? error.message : MESSAGES.genericPageError);
+      },
+    });
   }
 
   return (
-    <form className="discussion-form" onSubmit={(e) => { void save(e); }} noValidate>
+    <form className="discussion-form" onSubmit={save} noValidate>
       {failure && <Alert kind="error">{failure}</Alert>}
       <TextField name="filename" label="Name" required maxLength={TEXT_MAX} value={filename} error={errors.filename}
         onChange={(e) => setFilename(e.target.value)} />

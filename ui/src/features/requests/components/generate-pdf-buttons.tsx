@@ -3,36 +3,35 @@ import { mayGenerateLetter, MESSAGES } from '../../../../../domain';
 import { Modal } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
 import type { DocumentRecord, RequestRecord } from '../../../types/api';
-import { generatePdfs } from '../api/documents';
+import { useGeneratePdfs } from '../api/documents';
 
 /**
  * Administrators regenerate an approved request's letter or certificate (generate-pdfs), and may email it. The answer is the document list; a failure opens an error dialog (spec 2 §8.3).
  */
 export function GeneratePdfButtons({ request, onGenerated }: { request: RequestRecord; onGenerated: (documents: DocumentRecord[]) => void }) {
-  const [busy, setBusy] = useState<'letter' | 'email' | null>(null);
+  const generating = useGeneratePdfs();
   const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   if (!mayGenerateLetter(request.status)) return null;
+  const busy = generating.isPending ? (generating.variables.sendWithEmail ? 'email' : 'letter') : null;
 
-  async function generate(sendWithEmail: boolean) {
-    setBusy(sendWithEmail ? 'email' : 'letter');
+  function generate(sendWithEmail: boolean) {
     setDone(null);
-    try {
-      onGenerated(await generatePdfs(request.id, sendWithEmail));
-      setDone(sendWithEmail ? 'The PDF was generated and emailed.' : 'The PDF was generated.');
-    } catch (error) {
-      setFailure(error instanceof ApiError && error.message ? error.message : MESSAGES.genericPageError);
-    } finally {
-      setBusy(null);
-    }
+    generating.mutate({ requestId: request.id, sendWithEmail }, {
+      onSuccess: ({ answer }) => {
+        onGenerated(answer);
+        setDone(sendWithEmail ? 'The PDF was generated and emailed.' : 'The PDF was generated.');
+      },
+      onError: (error) => setFailure(error instanceof ApiError && error.message ? error.message : MESSAGES.genericPageError),
+    });
   }
 
   return (
     <div className="button-row">
-      <button type="button" className="button button--secondary" disabled={!!busy} onClick={() => void generate(false)}>
+      <button type="button" className="button button--secondary" disabled={!!busy} onClick={() => generate(false)}>
         {busy === 'letter' ? 'Generating...' : 'Generate PDF'}
       </button>
-      <button type="button" className="button button--secondary" disabled={!!busy} onClick={() => void generate(true)}>
+      <button type="button" className="button button--secondary" disabled={!!busy} onClick={() => generate(true)}>
         {busy === 'email' ? 'Generating...' : 'Generate and Email PDF'}
       </button>
       <span role="status">{done}</span>

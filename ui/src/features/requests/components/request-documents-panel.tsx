@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { documentsEditable } from '../../../../../domain';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import type { DocumentRecord, RequestRecord } from '../../../types/api';
-import { deleteDocument } from '../api/documents';
+import { useDeleteDocument } from '../api/documents';
 import { AddDocumentForm } from './add-document-form';
 import { DocumentsTable } from './documents-table';
 import { EditDocumentDialog } from './edit-document-dialog';
@@ -11,8 +11,6 @@ import { GeneratePdfButtons } from './generate-pdf-buttons';
 interface RequestDocumentsPanelProps {
   request: RequestRecord;
   isAdmin: boolean;
-  /** after any change: the page reloads the request and the audit trail */
-  onChanged: () => void;
 }
 
 /**
@@ -20,13 +18,14 @@ interface RequestDocumentsPanelProps {
  * delete and regenerate the letter; the action column and the add form go once the request is approved or in a
  * terminal status. Requesters see the list (they change documents on the form while it is editable).
  */
-export function RequestDocumentsPanel({ request, isAdmin, onChanged }: RequestDocumentsPanelProps) {
-  // The list an answer gave (a change here) until the page's reload of the request brings a newer one.
+export function RequestDocumentsPanel({ request, isAdmin }: RequestDocumentsPanelProps) {
+  // The list an answer gave (a change here) until the request, which every change marks stale, is read again.
   const [answered, setAnswered] = useState<{ of: RequestRecord['documents']; documents: DocumentRecord[] } | null>(null);
   const documents = answered && answered.of === request.documents ? answered.documents : request.documents ?? [];
   const [editing, setEditing] = useState<DocumentRecord | null>(null);
   const editable = isAdmin && documentsEditable(request.status);
-  const changed = (next: DocumentRecord[]) => { setAnswered({ of: request.documents, documents: next }); onChanged(); };
+  const remove = useDeleteDocument();
+  const changed = (next: DocumentRecord[]) => setAnswered({ of: request.documents, documents: next });
 
   return (
     <section className="details-section" aria-labelledby="documents-heading">
@@ -37,7 +36,7 @@ export function RequestDocumentsPanel({ request, isAdmin, onChanged }: RequestDo
           <ConfirmButton label="Delete" className="button button--small button--danger-outline"
             message={`Are you sure you want to delete "${document.name}"?`} confirmLabel="Yes, please!"
             failureMessage="Oops, something went wrong. Please cancel and try again."
-            action={() => deleteDocument(document.id)} onDone={() => changed(documents.filter((d) => d.id !== document.id))} />
+            action={() => remove.mutateAsync(document)} onDone={() => changed(documents.filter((d) => d.id !== document.id))} />
         </>
       ) : undefined} />
       {editable && (

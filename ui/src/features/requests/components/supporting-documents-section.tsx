@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { mayRemoveDocument } from '../../../../../domain';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { DocumentRecord } from '../../../types/api';
-import { deleteDocument } from '../api/documents';
+import { useDeleteDocument } from '../api/documents';
 import { AddDocumentForm } from './add-document-form';
 import { DocumentsTable } from './documents-table';
 
@@ -20,11 +20,13 @@ interface SupportingDocumentsSectionProps {
 
 export function SupportingDocumentsSection({ documents, onDocumentsChange, ensureRequestId, error, disabled, explanation, isAdmin = false }: SupportingDocumentsSectionProps) {
   const [removeError, setRemoveError] = useState<string | null>(null);
+  const removing = useDeleteDocument();
 
+  // Several rows may be removed one after another: each answer takes its own row away.
   async function remove(document: DocumentRecord) {
     setRemoveError(null);
     try {
-      await deleteDocument(document.id);
+      await removing.mutateAsync(document);
       onDocumentsChange(documents.filter((d) => d.id !== document.id));
     } catch {
       setRemoveError(UI_TEXT.removeDocumentFailed);

@@ -8,8 +8,8 @@ import { SelectField, TextAreaField, TextField } from '../../components/ui/form-
 import { Loading } from '../../components/ui/loading';
 import { Modal } from '../../components/ui/modal';
 import { queryKeys } from '../../lib/query-keys';
-import { createFaq, deleteFaq, getFaqs, updateFaq, type Faq } from '../../lib/desk-api';
-import { useEditor } from './use-editor';
+import { useEditor } from '../../components/ui/use-editor';
+import { getFaqs, useCreateFaq, useDeleteFaq, useUpdateFaq, type Faq } from './faqs-api';
 
 const EMPTY = { type: '', question: '', answer: '', order: '' };
 const GENERIC = DESK_MESSAGES.exportFailed;
@@ -20,8 +20,10 @@ export function ManageFaqsPage() {
   const faqs = useQuery({ queryKey: queryKeys.faqs(type), queryFn: ({ signal }) => getFaqs(type, signal) });
   const [editing, setEditing] = useState<Faq | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Faq | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const editor = useEditor(EMPTY);
+  const create = useCreateFaq();
+  const update = useUpdateFaq();
+  const remove = useDeleteFaq();
   const count = faqs.data?.length ?? 0;
   const adding = editing === 'new';
   const cap = adding ? count + 1 : count;
@@ -38,24 +40,16 @@ export function ManageFaqsPage() {
     if (Object.keys(errors).length) return;
     const { question, answer, order } = editor.values;
     const ok = await editor.save(() => (editing === 'new'
-      ? createFaq({ type: editor.values.type as FaqType, question, answer, order })
-      : updateFaq((editing as Faq).id, { question, answer, order })), GENERIC);
+      ? create.mutateAsync({ type: editor.values.type as FaqType, question, answer, order })
+      : update.mutateAsync({ faq: editing as Faq, changes: { question, answer, order } })), GENERIC);
     if (ok) {
       if (adding) setType(editor.values.type as FaqType);
       setEditing(null);
-      void faqs.refetch();
     }
   }
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    try {
-      await deleteFaq(deleting.id);
-      setDeleting(null);
-      void faqs.refetch();
-    } catch {
-      setDeleteError(GENERIC);
-    }
+  function confirmDelete() {
+    if (deleting) remove.mutate(deleting, { onSuccess: () => setDeleting(null) });
   }
 
   const columns: Column<Faq>[] = [
@@ -66,7 +60,7 @@ export function ManageFaqsPage() {
       header: 'Action', className: 'cell--action', cell: (f) => (
         <div className="button-row button-row--tight">
           <button type="button" className="button button--small button--secondary" onClick={() => open(f)} aria-label={`Edit FAQ ${f.order}`}>Edit</button>
-          <button type="button" className="button button--small button--danger-outline" onClick={() => { setDeleteError(null); setDeleting(f); }} aria-label={`Delete FAQ ${f.order}`}>Delete</button>
+          <button type="button" className="button button--small button--danger-outline" onClick={() => { remove.reset(); setDeleting(f); }} aria-label={`Delete FAQ ${f.order}`}>Delete</button>
         </div>
       ),
     },
@@ -98,12 +92,12 @@ export function ManageFaqsPage() {
             hint={`1 to ${cap}`} />
           {editor.failure && <Alert kind="error">{editor.failure}</Alert>}
           <div className="button-row">
-            <button type="submit" className="button" disabled={editor.busy}>{adding ? 'Add' : 'Save'}</button>
+            <button type="submit" className="button" disabled={create.isPending || update.isPending}>{adding ? 'Add' : 'Save'}</button>
             <button type="button" className="button button--secondary" onClick={() => setEditing(null)}>Cancel</button>
           </div>
         </form>
       </Modal>
-      <ConfirmDialog open={deleting !== null} message={DESK_MESSAGES.faqDeleteConfirm} confirmLabel="Yes, delete" error={deleteError}
+      <ConfirmDialog open={deleting !== null} message={DESK_MESSAGES.faqDeleteConfirm} confirmLabel="Yes, delete" error={remove.isError ? GENERIC : null}
         onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
     </section>
   );

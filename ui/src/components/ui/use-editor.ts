@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { ApiError } from '../../lib/api-error';
 
-/** Form state of a manage screen's add/edit modal: values, field errors, a save in flight and its failure. */
+/**
+ * Form state of a manage screen's add/edit modal: values, field errors and a save's failure (the save itself is a
+ * feature's mutation, whose `isPending` disables the buttons).
+ */
 export function useEditor<T extends Record<string, string>>(empty: T) {
   const [values, setValues] = useState<T>(empty);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const set = (name: keyof T) => (event: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [name]: event.target.value }));
     // A message answers what was typed before: it goes once the field changes.
@@ -20,7 +22,6 @@ export function useEditor<T extends Record<string, string>>(empty: T) {
 
   /** Runs a save: field errors from the server (400) go under their fields, anything else to `failure`. */
   async function save(run: () => Promise<unknown>, fallback: string): Promise<boolean> {
-    setBusy(true);
     setFailure(null);
     try {
       await run();
@@ -33,9 +34,7 @@ export function useEditor<T extends Record<string, string>>(empty: T) {
         else if (Object.keys(fields).some((k) => !(k in values))) setFailure(error.message);
       } else setFailure(fallback);
       return false;
-    } finally {
-      setBusy(false);
     }
   }
-  return { values, setValues, errors, setErrors, failure, busy, set, reset, save };
+  return { values, setValues, errors, setErrors, failure, set, reset, save };
 }
