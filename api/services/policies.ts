@@ -3,13 +3,15 @@
  * decimals, and no two policy years overlapping (checked under an advisory lock, so two saves cannot race).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { dayToServerIso, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, policyOverlapMessage, validatePolicy, type PolicyInput } from '../../domain';
 import { PolicyYearSchema, type PolicyYear } from '../../db/entities';
+import { kysely } from '../../db/kysely';
 import { badRequest, notFound } from '../errors';
 import type { WakeUps } from './wake-ups';
 
 async function assertNoOverlap(em: EntityManager, startDay: string, endDay: string, exceptId?: number) {
-  await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', ['policies'], 'all', em.getTransactionContext());
+  await sql`select pg_advisory_xact_lock(hashtext(${'policies'}))`.execute(kysely(em));
   const start = new Date(dayToServerIso(startDay));
   const end = new Date(dayToServerIso(endDay));
   const other = await em.findOne(PolicyYearSchema, {
@@ -29,7 +31,7 @@ function valuesOf(input: PolicyInput) {
 
 export const listPolicies = (em: EntityManager) => em.find(PolicyYearSchema, {}, { orderBy: { startDate: 'desc' } });
 
-/** A saved policy year may cover the dates of requests waiting in Pending New Policy Year: they wake (issue #10). */
+/** A saved policy year may cover the dates of requests waiting in Pending New Policy Year: they wake. */
 const wakeWaitingRequests = (wakeUps: WakeUps, policy: PolicyYear) => wakeUps.start({ reason: 'policy-year', sourceId: policy.id }, policy.updatedAt);
 
 export async function createPolicy(em: EntityManager, input: PolicyInput, wakeUps: WakeUps): Promise<PolicyYear> {
