@@ -1,11 +1,12 @@
 /**
- * The worker's metrics (issue #21 item 4), served on METRICS_PORT: the Temporal SDK's own (workflow and activity
+ * The worker's metrics, served on METRICS_PORT: the Temporal SDK's own (workflow and activity
  * task latencies, slots, cache; its core runtime exports them on a private loopback port, appended here), the
  * portal's effects still pending and failed (from PostgreSQL at each scrape: the same for every worker), letters
  * printed by this worker, and Node's process metrics.
  */
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { activityMetrics } from '../activities/metrics';
+import { kysely } from '../db/kysely';
 import type { Orm } from '../db/orm';
 import { startMetricsServer, type MetricsServer } from './metrics-server';
 
@@ -16,8 +17,8 @@ export function workerMetricsRegistry(orm: Orm): Registry {
     name: 'coi_effects', help: 'Emails and letters owed by requests, by state (pending: not yet out; failed: needs Send again)',
     labelNames: ['state'] as const, registers: [registry],
     async collect() {
-      const rows = await orm.em.fork().getConnection().execute<{ state: string; n: string }[]>(
-        `select state, count(*) as n from request_effects where state in ('pending', 'failed') group by state`);
+      const rows = await kysely(orm.em.fork()).selectFrom('request_effects')
+        .select((eb) => ['state', eb.fn.countAll<string>().as('n')]).where('state', 'in', ['pending', 'failed']).groupBy('state').execute();
       this.reset();
       this.set({ state: 'pending' }, 0);
       this.set({ state: 'failed' }, 0);
