@@ -40,7 +40,7 @@ const LAYERS = {
   },
   config: { folders: ['domain'], node: true, packages: [], why: 'config/ reads settings from the environment (defaults from domain/).' },
   storage: { folders: [], node: true, packages: ['file-type'], why: 'storage/ keeps document bytes on disk and knows nothing else.' },
-  // The API's route schemas (issue #19 item 1, the contract branch): the UI types its calls from them (import type).
+  // The API's route schemas: the UI types its calls from them (import type).
   contract: {
     folders: ['domain'], node: false, packages: ['typebox'],
     why: 'contract/ holds the route schemas the API checks and the UI types its calls with: TypeBox and domain/ only.',

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:desk [-- --rows 100000 --searches 300 --repeat 5 --only cs-stars]`: the speed targets of the
- * administrators' desk (issue #9) on a kept database `coi_bench_desk` (DESK_BENCH_DATABASE_URL to change it), filled
+ * administrators' desk on a kept database `coi_bench_desk` (DESK_BENCH_DATABASE_URL to change it), filled
  * once and reused:
  *
  *   CS-STARS import   the 100,000-row CSV (bench/results/cs-stars-<rows>.csv, generated once) through the
