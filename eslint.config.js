@@ -111,6 +111,19 @@ const LAYERS = {
 const SOURCE = '{ts,tsx,js,mjs,cjs}';
 /** MikroORM's write calls (em.create, em.insert, wrap().assign, …), for the typed-writes rule below. */
 const ENTITY_WRITES = '/^(create|assign|insert|insertMany|nativeInsert|nativeUpdate|upsert|upsertMany)$/';
+/** Writes are typed by the entity definitions: a cast to `never` in the data of a write switches that off, so it fails the lint. */
+const NO_NEVER_IN_WRITES = {
+  selector: `CallExpression[callee.property.name=${ENTITY_WRITES}] TSAsExpression > TSNeverKeyword`,
+  message: 'No `as never` in an entity write: the entity definition types its data (fix the definition instead).',
+};
+const TYPED_SQL = 'Write SQL with db/kysely.ts (Kysely\'s query builder, or its `sql` template with values inline), not statement text and positional `?` values.';
+/** `x.execute('…')`, `x.execute(`…`)`, `x.execute(TEXT, [values])` and `getConnection().execute(…)`: MikroORM's raw, positional SQL. */
+const POSITIONAL_SQL = [
+  { selector: 'CallExpression[callee.property.name="execute"][arguments.0.type="Literal"]', message: TYPED_SQL },
+  { selector: 'CallExpression[callee.property.name="execute"][arguments.0.type="TemplateLiteral"]', message: TYPED_SQL },
+  { selector: 'CallExpression[callee.property.name="execute"][arguments.length>1]', message: TYPED_SQL },
+  { selector: 'CallExpression[callee.property.name="execute"][callee.object.callee.property.name="getConnection"]', message: TYPED_SQL },
+];
 /** Deepest folder level (below the boundary folder) the generated rules cover; the tree is far shallower. */
 const MAX_DEPTH = 8;
 
@@ -204,13 +217,16 @@ export default defineConfig(
       // flavours, Fastify decorations, test doubles): visible as warnings, never a failure.
       '@typescript-eslint/no-explicit-any': 'warn',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
-      // Writes are typed by the entity definitions: a cast to `never` in the data of a write
-      // switches that off, so it fails the lint. Fix the entity definition instead.
-      'no-restricted-syntax': ['error', {
-        selector: `CallExpression[callee.property.name=${ENTITY_WRITES}] TSAsExpression > TSNeverKeyword`,
-        message: 'No `as never` in an entity write: the entity definition types its data (fix the definition instead).',
-      }],
+      'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES],
     },
+  },
+  {
+    // Typed SQL (db/kysely.ts): no statement text handed to MikroORM's `execute` with a list of positional `?` values.
+    name: 'project/typed-sql',
+    files: [`{activities,api,temporal,db}/**/*.${SOURCE}`],
+    // Migrations are SQL by nature.
+    ignores: ['db/migrations/**'],
+    rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...POSITIONAL_SQL] },
   },
   {
     name: 'project/ui',

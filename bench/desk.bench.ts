@@ -244,14 +244,12 @@ async function main() {
       }
       times.sort((a, b) => a - b);
       const pct = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)];
-      const { sql, values } = searchSql({ clinLastName: 'smith' }, DEFAULT_OFFICE_TIME_ZONE);
-      let explainSql = sql;
-      values.forEach((v) => { explainSql = explainSql.replace('?', `'${String(v).replace(/'/g, "''")}'`); });
-      const plan = (await client.query(`explain (analyze, buffers) ${explainSql}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      const rare = searchSql({ clinLastName: 'Okafor' }, DEFAULT_OFFICE_TIME_ZONE);
-      let rareSql = rare.sql;
-      rare.values.forEach((v) => { rareSql = rareSql.replace('?', `'${String(v).replace(/'/g, "''")}'`); });
-      const rarePlan = (await client.query(`explain (analyze, buffers) ${rareSql}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      const explain = async (name: string) => {
+        const { sql, parameters } = searchSql({ clinLastName: name }, DEFAULT_OFFICE_TIME_ZONE).statement.compile(orm.em.getKysely());
+        return (await client.query(`explain (analyze, buffers) ${sql}`, [...parameters])).rows.map((r) => r['QUERY PLAN']).join('\n');
+      };
+      const plan = await explain('smith');
+      const rarePlan = await explain('Okafor');
       report.search = { requests: submitted, searches: SEARCHES, p50: pct(0.5), p95: pct(0.95), max: times.at(-1), perNameP95: Object.fromEntries(Object.entries(perName).map(([n, list]) => [n, list.sort((a, b) => a - b)[Math.ceil(0.95 * list.length) - 1]])), explainCommon: plan, explainRare: rarePlan };
       log(`search over ${submitted} requests, ${SEARCHES} name searches: p50 ${ms(pct(0.5))}, p95 ${ms(pct(0.95))}, max ${ms(times.at(-1)!)}`);
       log(`EXPLAIN ANALYZE (clinLastName=smith):\n${plan}`);

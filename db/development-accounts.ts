@@ -5,6 +5,8 @@
  * `npm run admin -- retire-dev-accounts` (node dist/admin.js in the image) retires them.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { kysely } from './kysely';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from './seed-data';
 
 const DEVELOPMENT_ACCOUNT_EMAILS: readonly string[] = [DEV_ADMIN.email, DEV_REQUESTER.email, DEV_INTERNAL_REQUESTER.email];
@@ -13,10 +15,9 @@ const RETIRE_COMMAND = 'npm run admin -- retire-dev-accounts (in the image: node
 
 /** The development accounts that can still sign in with a password: active, with a password set. */
 export async function liveDevelopmentAccounts(em: EntityManager): Promise<string[]> {
-  const rows = await em.getConnection().execute<Array<{ email: string }>>(
-    `select "email" from "users" where lower("email") in (?, ?, ?) and "password_hash" is not null and "deleted_at" is null order by "email"`,
-    [...DEVELOPMENT_ACCOUNT_EMAILS], 'all',
-  );
+  const { rows } = await sql<{ email: string }>`
+    select "email" from "users" where lower("email") in (${sql.join(DEVELOPMENT_ACCOUNT_EMAILS)}) and "password_hash" is not null and "deleted_at" is null
+    order by "email"`.execute(kysely(em));
   return rows.map((row) => row.email);
 }
 
@@ -26,12 +27,11 @@ export async function liveDevelopmentAccounts(em: EntityManager): Promise<string
  */
 export async function retireDevelopmentAccounts(em: EntityManager): Promise<string[]> {
   return em.transactional(async (tx) => {
-    const rows = await tx.execute<Array<{ email: string }>>(
-      `update "users" set "password_hash" = null, "deleted_at" = coalesce("deleted_at", now()), "session_version" = "session_version" + 1, "updated_at" = now()
-       where lower("email") in (?, ?, ?) and ("password_hash" is not null or "deleted_at" is null) returning "email"`,
-      [...DEVELOPMENT_ACCOUNT_EMAILS], 'all',
-    );
-    await tx.execute('delete from "admins" where lower("email") = ?', [DEV_ADMIN.email], 'run');
+    const db = kysely(tx);
+    const { rows } = await sql<{ email: string }>`
+      update "users" set "password_hash" = null, "deleted_at" = coalesce("deleted_at", now()), "session_version" = "session_version" + 1, "updated_at" = now()
+       where lower("email") in (${sql.join(DEVELOPMENT_ACCOUNT_EMAILS)}) and ("password_hash" is not null or "deleted_at" is null) returning "email"`.execute(db);
+    await db.deleteFrom('admins').where((eb) => eb(eb.fn('lower', ['email']), '=', DEV_ADMIN.email)).execute();
     return rows.map((row) => row.email).sort();
   });
 }

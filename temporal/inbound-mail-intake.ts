@@ -10,6 +10,8 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { kysely } from '../db/kysely';
 import type { Orm } from '../db/orm';
 import { inboundWorkflowIdOf, normalizedMessageId } from '../domain';
 import type { DocumentFiles } from '../storage/document-files';
@@ -70,19 +72,19 @@ async function startInboundWorkflow(deps: InboundIntakeDeps, dedupKey: string, i
 export async function receiveInbound(deps: InboundIntakeDeps, mail: IncomingMail): Promise<{ id: number; duplicate: boolean }> {
   const dedupKey = dedupKeyOf(mail.raw, !!mail.tooLarge);
   const storedName = `inbound-${dedupKey}.eml`;
-  const connection = deps.orm.em.getConnection();
-  const existing = await connection.execute('select "id" from "inbound_messages" where "dedup_key" = ?', [dedupKey], 'all') as Array<{ id: number }>;
-  if (existing.length) return { id: existing[0].id, duplicate: true };
+  const db = kysely(deps.orm.em.fork());
+  const stored = () => db.selectFrom('inbound_messages').select('id').where('dedup_key', '=', dedupKey).executeTakeFirst();
+  const existing = await stored();
+  if (existing) return { id: existing.id, duplicate: true };
   await deps.files.writeDurably(storedName, mail.raw);
-  const rows = await connection.execute(
-    `insert into "inbound_messages" ("dedup_key", "message_id", "source", "envelope_from", "envelope_to", "size", "stored_name", "outcome")
-     values (?, ?, ?, ?, ?, ?, ?, ?) on conflict ("dedup_key") do nothing returning "id"`,
-    [dedupKey, messageIdOf(mail.raw), mail.source, mail.envelopeFrom, mail.envelopeTo.join(', '), mail.tooLarge?.size ?? mail.raw.length,
-      storedName, mail.tooLarge ? 'too-large' : null], 'all',
-  ) as Array<{ id: number }>;
+  const { rows } = await sql<{ id: number }>`
+    insert into "inbound_messages" ("dedup_key", "message_id", "source", "envelope_from", "envelope_to", "size", "stored_name", "outcome")
+    values (${dedupKey}, ${messageIdOf(mail.raw)}, ${mail.source}, ${mail.envelopeFrom}, ${mail.envelopeTo.join(', ')},
+      ${mail.tooLarge?.size ?? mail.raw.length}, ${storedName}, ${mail.tooLarge ? 'too-large' : null})
+    on conflict ("dedup_key") do nothing returning "id"`.execute(db);
   if (!rows.length) {
-    const again = await connection.execute('select "id" from "inbound_messages" where "dedup_key" = ?', [dedupKey], 'all') as Array<{ id: number }>;
-    return { id: again[0].id, duplicate: true };
+    const again = await stored();
+    return { id: again!.id, duplicate: true };
   }
   await startInboundWorkflow(deps, dedupKey, rows[0].id);
   return { id: rows[0].id, duplicate: false };
@@ -90,9 +92,8 @@ export async function receiveInbound(deps: InboundIntakeDeps, mail: IncomingMail
 
 /** Starts the processing of every stored message not processed yet (a crash, Temporal away at receipt). */
 export async function resumeInboundMail(deps: InboundIntakeDeps): Promise<number> {
-  const rows = await deps.orm.em.getConnection().execute(
-    `select "id", "dedup_key" from "inbound_messages" where "state" = 'received' order by "id" limit 1000`, [], 'all',
-  ) as Array<{ id: number; dedup_key: string }>;
+  const rows = await kysely(deps.orm.em.fork()).selectFrom('inbound_messages').select(['id', 'dedup_key'])
+    .where('state', '=', 'received').orderBy('id').limit(1000).execute();
   let started = 0;
   for (const row of rows) if (await startInboundWorkflow(deps, row.dedup_key, row.id)) started++;
   return started;

@@ -9,6 +9,8 @@
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { kysely } from '../db/kysely';
 import { FINISHED_STATUSES, STATUS } from '../domain';
 import { EXPORT_WORKFLOW, exportWorkflowId } from '../workflows/export.messages';
 import { REQUEST_WORKFLOW_TYPE } from '../workflows/request.messages';
@@ -17,15 +19,15 @@ import { requestStartOperation, type RequestStartRow } from './request-workflow-
 export interface ResumeReport { requests: number; requestsStarted: number; exports: number; exportsStarted: number }
 
 export async function resumeRequests(client: Client, em: EntityManager, taskQueue: string, log: (line: string) => void = () => {}): Promise<ResumeReport> {
-  const connection = em.getConnection();
-  const rows = await connection.execute<Array<RequestStartRow & Record<string, unknown>>>(
-    `select r.id, r.request_number as "requestNumber", r.request_type as "requestType", r.certificate_type as "certificateType",
+  const db = kysely(em);
+  const finished: string[] = [...FINISHED_STATUSES, STATUS.draft];
+  const { rows } = await sql<RequestStartRow>`
+     select r.id, r.request_number as "requestNumber", r.request_type as "requestType", r.certificate_type as "certificateType",
             r.status, r.last_command_id as "lastCommandId", r.requester_email as "requesterEmail"
        from requests r
       where r.request_number is not null and r.submit_date is not null
-        and (r.status not in (?) or exists (select 1 from request_effects e where e.request_id = r.id and e.state = 'pending'))
-      order by r.id`,
-    [[...FINISHED_STATUSES, STATUS.draft]]);
+        and (r.status not in (${sql.join(finished)}) or exists (select 1 from request_effects e where e.request_id = r.id and e.state = 'pending'))
+      order by r.id`.execute(db);
   let requestsStarted = 0;
   for (const row of rows) {
     const operation = requestStartOperation(row, taskQueue);
@@ -39,8 +41,8 @@ export async function resumeRequests(client: Client, em: EntityManager, taskQueu
   }
   log(`requests: ${rows.length} open or owing an email or letter, ${requestsStarted} workflows started (the others were running)`);
 
-  const exports = await connection.execute<Array<{ id: number; storedName: string }>>(
-    `select id, stored_name as "storedName" from request_exports where state = 'running' order by id`);
+  const exports = await db.selectFrom('request_exports').select(['id', 'stored_name as storedName'])
+    .where('state', '=', 'running').orderBy('id').execute();
   let exportsStarted = 0;
   for (const row of exports) {
     try {

@@ -6,6 +6,7 @@
  */
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { activityMetrics } from '../activities/metrics';
+import { kysely } from '../db/kysely';
 import type { Orm } from '../db/orm';
 import { startMetricsServer, type MetricsServer } from './metrics-server';
 
@@ -16,8 +17,8 @@ function workerMetricsRegistry(orm: Orm): Registry {
     name: 'coi_effects', help: 'Emails and letters owed by requests, by state (pending: not yet out; failed: needs Send again)',
     labelNames: ['state'] as const, registers: [registry],
     async collect() {
-      const rows = await orm.em.fork().getConnection().execute<{ state: string; n: string }[]>(
-        `select state, count(*) as n from request_effects where state in ('pending', 'failed') group by state`);
+      const rows = await kysely(orm.em.fork()).selectFrom('request_effects')
+        .select((eb) => ['state', eb.fn.countAll<string>().as('n')]).where('state', 'in', ['pending', 'failed']).groupBy('state').execute();
       this.reset();
       this.set({ state: 'pending' }, 0);
       this.set({ state: 'failed' }, 0);

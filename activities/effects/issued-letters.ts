@@ -4,7 +4,9 @@
  * the facts the public verification page shows, taken from the same snapshot the letter is printed from.
  */
 import { randomBytes } from 'node:crypto';
-import type { Connection } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { kysely } from '../../db/kysely';
 import {
   DEFAULT_OFFICE_TIME_ZONE, ISSUED_LETTER_KIND_LABELS, newVerificationCode, oneLineActivity, VERIFICATION_CODE_RANDOM_BYTES,
   type IssuedLetterFacts, type IssuedLetterKind,
@@ -46,23 +48,23 @@ const CODE_ATTEMPTS = 5;
  * happens to equal an issued one (unique key) is drawn again.
  */
 export async function reserveVerificationCode(
-  db: Connection,
+  em: EntityManager,
   input: { requestId: number; key: string; kind: IssuedLetterKind; facts: IssuedLetterFacts },
   random: (size: number) => Uint8Array = randomBytes,
 ): Promise<{ id: number; code: string }> {
+  const db = kysely(em);
   for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
     try {
-      await db.execute(
-        `insert into issued_letters (request_id, letter_kind, verification_code, idempotency_key, facts, created_at, updated_at)
-         values (?, ?, ?, ?, ?::jsonb, now(), now()) on conflict (idempotency_key) do nothing`,
-        [input.requestId, input.kind, newVerificationCode(random(VERIFICATION_CODE_RANDOM_BYTES)), input.key, JSON.stringify(input.facts)], 'run');
+      await sql`insert into issued_letters (request_id, letter_kind, verification_code, idempotency_key, facts, created_at, updated_at)
+        values (${input.requestId}, ${input.kind}, ${newVerificationCode(random(VERIFICATION_CODE_RANDOM_BYTES))}, ${input.key}, ${JSON.stringify(input.facts)}::jsonb, now(), now())
+        on conflict (idempotency_key) do nothing`.execute(db);
     } catch (error) {
       // the code is taken: draw another
       if ((error as { code?: string }).code === '23505' && /verification_code/.test((error as { constraint?: string }).constraint ?? String(error))) continue;
       throw error;
     }
-    const [row] = await db.execute<Array<{ id: number; code: string }>>(
-      'select id, verification_code as code from issued_letters where idempotency_key = ?', [input.key]);
+    const row = await db.selectFrom('issued_letters').select(['id', 'verification_code as code'])
+      .where('idempotency_key', '=', input.key).executeTakeFirst();
     if (row) return row;
   }
   throw new Error(`No free verification code after ${CODE_ATTEMPTS} draws`);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
+import { sql } from 'kysely';
 import type { AppConfig } from '../../config/app-config';
+import { kysely } from '../../db/kysely';
 import type { Orm } from '../../db/orm';
 import { GENERATED_DOCUMENT_AUTHOR } from '../../domain';
 import { DocumentFiles } from '../../storage/document-files';
@@ -23,11 +25,11 @@ const isClaimHistoryLetter = (letter: RequestSnapshot['letter']) => !!letter && 
 interface EffectToPrint {
   id: number; requestId: number; snapshot: RequestSnapshot; letterDocumentId: number | null; createdAt: Date; madeDocumentId: number | null;
 }
-const EFFECT_TO_PRINT_SQL = `
+const effectToPrint = (key: string) => sql<EffectToPrint>`
   select e.id, e.request_id as "requestId", e.snapshot, e.letter_document_id as "letterDocumentId", e.created_at as "createdAt",
     d.id as "madeDocumentId"
   from request_effects e left join documents d on d.idempotency_key = e.idempotency_key
-  where e.idempotency_key = ?`;
+  where e.idempotency_key = ${key}`;
 
 /**
  * The letter stored as a document of the request, its audit row, the effect's link to it and (for a certificate or
@@ -35,25 +37,28 @@ const EFFECT_TO_PRINT_SQL = `
  * current letter of the same kind, in one statement (all or nothing; the one-current rule is checked at commit: a
  * letter of the same request issued at the same moment makes one of the two fail, and its retry supersedes the
  * other). A new claim-history letter also answers the "letter may be out of date" flag of a CS-STARS upload
- * (issue #10 item 5), but only when its snapshot was taken after the upload flagged it: a letter printed late from
+ * (the flag the upload set), but only when its snapshot was taken after the upload flagged it: a letter printed late from
  * an older snapshot would not show the new claims. Plain SQL, so the request's `version` (an administrator's open
  * page) is untouched.
  */
-const STORE_LETTER_SQL = `
+const storeLetter = (v: {
+  requestId: number; name: string; description: string; storedName: string; size: number; key: string;
+  claimHistoryLetter: boolean; snapshotTakenAt: Date; effectId: number; sha256: Buffer; issuedLetterId: number | null;
+}) => sql<{ id: number }>`
   with document as (
     insert into documents (request_id, name, description, stored_name, mime_type, size, is_attachment, uploaded_by, idempotency_key, created_at, updated_at)
-    values (?, ?, ?, ?, 'application/pdf', ?, true, ?, ?, now(), now())
+    values (${v.requestId}, ${v.name}, ${v.description}, ${v.storedName}, 'application/pdf', ${v.size}, true, ${LETTER_AUTHOR}, ${v.key}, now(), now())
     returning id
   ), audit as (
     insert into request_activity (request_id, date, activity_type, activity_text, performed_by, idempotency_key, created_at, updated_at)
-    values (?, now(), 'Document', ?, ?, ?, now(), now())
+    values (${v.requestId}, now(), 'Document', ${`Generated "${v.name}"`}, ${LETTER_AUTHOR}, ${`${v.key}:letter`}, now(), now())
   ), fresh as (
-    update requests set letter_stale_since = null where id = ? and ?::boolean and letter_stale_since <= ?::timestamptz
+    update requests set letter_stale_since = null where id = ${v.requestId} and ${v.claimHistoryLetter}::boolean and letter_stale_since <= ${v.snapshotTakenAt}::timestamptz
   ), linked as (
-    update request_effects set letter_document_id = (select id from document), updated_at = now() where id = ?
+    update request_effects set letter_document_id = (select id from document), updated_at = now() where id = ${v.effectId}
   ), issued as (
-    update issued_letters set document_id = (select id from document), sha256 = ?, issued_at = now(), updated_at = now()
-    where id = ?::int
+    update issued_letters set document_id = (select id from document), sha256 = ${v.sha256}, issued_at = now(), updated_at = now()
+    where id = ${v.issuedLetterId}::int
     returning id, request_id, letter_kind
   ), superseded as (
     update issued_letters old set superseded_at = now(), superseded_by_id = issued.id, updated_at = now()
@@ -75,12 +80,14 @@ export function renderEffectLetterActivity(deps: {
 }) {
   const signer = deps.signer !== undefined ? deps.signer : loadLetterSigner(deps.config);
   return async function renderEffectLetter(input: EffectKeyInput): Promise<{ documentId: number }> {
-    const db = deps.orm.em.getConnection();
-    const [effect] = await db.execute<EffectToPrint[]>(EFFECT_TO_PRINT_SQL, [input.key]);
+    const em = deps.orm.em.fork();
+    const db = kysely(em);
+    const { rows: [effect] } = await effectToPrint(input.key).execute(db);
     if (!effect) throw ApplicationFailure.nonRetryable(`No effect ${input.key}`, 'NotFound');
     if (effect.letterDocumentId) return { documentId: effect.letterDocumentId };
     if (effect.madeDocumentId) {
-      await db.execute('update request_effects set letter_document_id = ?, updated_at = now() where id = ?', [effect.madeDocumentId, effect.id]);
+      await db.updateTable('request_effects').set({ letter_document_id: effect.madeDocumentId, updated_at: sql<Date>`now()` })
+        .where('id', '=', effect.id).execute();
       return { documentId: effect.madeDocumentId };
     }
     const { letter } = effect.snapshot;
@@ -90,25 +97,23 @@ export function renderEffectLetterActivity(deps: {
     const doc = letterDocumentOf(letter);
     const kind = issuedLetterKindOf(doc);
     const facts = issuedLetterFacts(doc);
-    const issued = kind && facts ? await reserveVerificationCode(db, { requestId: effect.requestId, key: input.key, kind, facts }) : null;
+    const issued = kind && facts ? await reserveVerificationCode(em, { requestId: effect.requestId, key: input.key, kind, facts }) : null;
     const mark = issued ? await verificationMark(deps.config.publicUrl, issued.code, !!signer) : null;
     const { html, baseName, description } = renderLetterDocument(letter, mark);
     const printed = Buffer.from(await withHeartbeat(() => deps.pdf.render(html)));
     const bytes = signer ? await signer.sign(printed, `${description} issued by the Risk Management Office`) : printed;
     const sha256 = createHash('sha256').update(bytes).digest();
     lettersRendered.inc();
-    const [{ count: sameName }] = await db.execute<Array<{ count: number }>>(
-      'select count(*)::int as count from documents where request_id = ? and name like ?', [effect.requestId, `${baseName}%`]);
+    const { rows: [{ count: sameName }] } = await sql<{ count: number }>`
+      select count(*)::int as count from documents where request_id = ${effect.requestId} and name like ${`${baseName}%`}`.execute(db);
     const name = sameName ? `${baseName} (${sameName + 1}).pdf` : `${baseName}.pdf`;
     const storedName = DocumentFiles.newStoredName(name);
     await deps.files.write(storedName, bytes);
-    const [document] = await db.execute<Array<{ id: number }>>(STORE_LETTER_SQL, [
-      effect.requestId, name, description, storedName, bytes.length, LETTER_AUTHOR, input.key,
-      effect.requestId, `Generated "${name}"`, LETTER_AUTHOR, `${input.key}:letter`,
-      effect.requestId, isClaimHistoryLetter(letter), effect.createdAt,
-      effect.id,
-      sha256, issued?.id ?? null,
-    ]);
+    const { rows: [document] } = await storeLetter({
+      requestId: effect.requestId, name, description, storedName, size: bytes.length, key: input.key,
+      claimHistoryLetter: isClaimHistoryLetter(letter), snapshotTakenAt: effect.createdAt, effectId: effect.id,
+      sha256, issuedLetterId: issued?.id ?? null,
+    }).execute(db);
     return { documentId: document.id };
   };
 }

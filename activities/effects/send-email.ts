@@ -3,7 +3,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Handlebars from 'handlebars';
+import { sql } from 'kysely';
 import type { AppConfig } from '../../config/app-config';
+import { kysely } from '../../db/kysely';
 import type { Orm } from '../../db/orm';
 import { DocumentSchema, RequestActivitySchema, RequestEffectSchema, type Document, type RequestEffect } from '../../db/entities';
 import {
@@ -121,28 +123,36 @@ interface EffectToSend {
   /** the template's subject and body; null when no template has the effect's title */
   subject: string | null; body: string | null;
 }
-const EFFECT_TO_SEND_SQL = `
+const effectToSend = (key: string) => sql<EffectToSend>`
   select e.id, e.request_id as "requestId", r.request_number as "requestNumber", e.kind, e.template_title as "templateTitle", e.state, e.recipients, e.snapshot,
     e.letter_document_id as "letterDocumentId", t.subject, t.body
   from request_effects e left join email_templates t on t.title = e.template_title left join requests r on r.id = e.request_id
-  where e.idempotency_key = ?`;
+  where e.idempotency_key = ${key}`;
+
+/** An audit row for the addresses the mail server refused. */
+interface RefusedRow { activityType: string; activityText: string; performedBy: string; recipients: string; idempotencyKey: string }
 
 /**
  * The usual mark, in one statement: sent, with its audit row (and one for the addresses the server refused), while
  * the claim count is the one this attempt made. Answers false when another attempt claimed or marked it meanwhile:
  * the caller then marks it under a lock (`markUnderLock`), which reads the count it must report.
  */
-const MARK_SENT_SQL = `
+const markSent = (m: {
+  effectId: number; claims: number; recipients: string;
+  email: { activityText: string; performedBy: string; idempotencyKey: string };
+  refused: RefusedRow; anyRefused: boolean;
+}) => sql<{ marked: boolean }>`
   with marked as (
-    update request_effects set state = 'sent', sent_at = now(), recipients = ?, updated_at = now()
-    where id = ? and state <> 'sent' and claims = ?
+    update request_effects set state = 'sent', sent_at = now(), recipients = ${m.recipients}, updated_at = now()
+    where id = ${m.effectId} and state <> 'sent' and claims = ${m.claims}
     returning id, request_id
   ), email as (
     insert into request_activity (request_id, date, activity_type, activity_text, performed_by, recipients, channel, idempotency_key, created_at, updated_at)
-    select request_id, now(), 'Email', ?, ?, ?, 'Email', ?, now(), now() from marked
+    select request_id, now(), 'Email', ${m.email.activityText}, ${m.email.performedBy}, ${m.recipients}, 'Email', ${m.email.idempotencyKey}, now(), now() from marked
   ), refused as (
     insert into request_activity (request_id, date, activity_type, activity_text, performed_by, recipients, channel, idempotency_key, effect_id, created_at, updated_at)
-    select request_id, now(), ?, ?, ?, ?, 'Email', ?, id, now(), now() from marked where ?::boolean
+    select request_id, now(), ${m.refused.activityType}, ${m.refused.activityText}, ${m.refused.performedBy}, ${m.refused.recipients}, 'Email',
+      ${m.refused.idempotencyKey}, id, now(), now() from marked where ${m.anyRefused}::boolean
   )
   select exists(select 1 from marked) as marked`;
 
@@ -172,7 +182,7 @@ async function attachmentsOf(em: EntityManager, effect: Pick<EffectToSend, 'lett
 export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files: DocumentFiles; config: AppConfig }) {
   return async function sendEffectEmail(input: EffectKeyInput): Promise<SendEffectEmailResult> {
     // An earlier attempt that the mail server answered, but that could not write its mark (PostgreSQL away), left
-    // the answer in its heartbeat: the email was delivered, so it is marked sent, never sent again (issue #17 item 2).
+    // the answer in its heartbeat: the email was delivered, so it is marked sent, never sent again.
     const delivered = deliveredEarlier();
     try {
       return await sendOnce(input, delivered);
@@ -184,7 +194,7 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
 
   async function sendOnce(input: EffectKeyInput, delivered: Delivery | null): Promise<SendEffectEmailResult> {
     const em = deps.orm.em.fork();
-    const [effect] = await em.getConnection().execute<EffectToSend[]>(EFFECT_TO_SEND_SQL, [input.key]);
+    const { rows: [effect] } = await effectToSend(input.key).execute(kysely(em));
     if (!effect) throw ApplicationFailure.nonRetryable(`No effect ${input.key}`, 'NotFound');
     const messageId = messageIdOf(input.key, deps.config);
     if (effect.state === 'sent') {
@@ -261,29 +271,28 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
       // existed held one) and only while the email is unsent. Two attempts running at once (an old run's activity
       // still alive beside a new run's) both count, so the one that marks it sent says "possibly twice"; an attempt
       // that comes after the mark sends nothing.
-      const claimed = await em.getConnection().execute<Array<{ claims: number }>>(
-        `update request_effects set claimed_at = coalesce(claimed_at, now()), message_id = ?, recipients = ?,
+      const { rows: claimed } = await sql<{ claims: number }>`
+        update request_effects set claimed_at = coalesce(claimed_at, now()), message_id = ${messageId}, recipients = ${snapshot.recipients.join(', ')},
                 claims = greatest(claims, case when claimed_at is null then 0 else 1 end) + 1
-          where id = ? and state <> 'sent' returning claims`,
-        [messageId, snapshot.recipients.join(', '), effect.id]);
+          where id = ${effect.id} and state <> 'sent' returning claims`.execute(kysely(em));
       if (!claimed.length) return { messageId, recipients: snapshot.recipients, possiblyTwice: false, alreadySent: true };
       claims = claimed[0].claims;
       refused = await sendToEach({ refused: [], sent: [] });
     }
     const accepted = snapshot.recipients.filter((r) => !refused.includes(r));
 
-    const refusedRow = (): [string, string, string, string, string] => [
-      EMAIL_FAILED_ACTIVITY, emailFailedAuditText(effect.templateTitle, `the mail server refused ${refused.join(', ')}`),
-      AUTOMATED_EMAIL_ACTOR, refused.join(', '), `${input.key}:refused`,
-    ];
+    const refusedRow = (): RefusedRow => ({
+      activityType: EMAIL_FAILED_ACTIVITY, activityText: emailFailedAuditText(effect.templateTitle, `the mail server refused ${refused.join(', ')}`),
+      performedBy: AUTOMATED_EMAIL_ACTOR, recipients: refused.join(', '), idempotencyKey: `${input.key}:refused`,
+    });
     // The usual case: this attempt's claim is the last one, marked with its rows in one statement.
     const markAsClaimed = async () => {
       if (claims === null) return false;
-      const [row] = await em.getConnection().execute<Array<{ marked: boolean }>>(MARK_SENT_SQL, [
-        accepted.join(', '), effect.id, claims,
-        automatedEmailAuditText(effect.templateTitle) + possiblyRepeatedSuffix(claims), AUTOMATED_EMAIL_ACTOR, accepted.join(', '), `${input.key}:email`,
-        ...refusedRow(), refused.length > 0,
-      ]);
+      const { rows: [row] } = await markSent({
+        effectId: effect.id, claims, recipients: accepted.join(', '),
+        email: { activityText: automatedEmailAuditText(effect.templateTitle) + possiblyRepeatedSuffix(claims), performedBy: AUTOMATED_EMAIL_ACTOR, idempotencyKey: `${input.key}:email` },
+        refused: refusedRow(), anyRefused: refused.length > 0,
+      }).execute(kysely(em));
       if (row.marked) possiblyTwice = claims >= 2;
       return row.marked;
     };
@@ -300,7 +309,7 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
         performedBy: AUTOMATED_EMAIL_ACTOR, recipients: accepted.join(', '), channel: 'Email', idempotencyKey: `${input.key}:email`,
       });
       if (refused.length) {
-        const [activityType, activityText, performedBy, recipients, idempotencyKey] = refusedRow();
+        const { activityType, activityText, performedBy, recipients, idempotencyKey } = refusedRow();
         tx.create(RequestActivitySchema, {
           requestId: effect.requestId, date: new Date(), activityType, activityText, performedBy, recipients, channel: 'Email',
           idempotencyKey, effectId: effect.id,

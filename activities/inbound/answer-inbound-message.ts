@@ -6,7 +6,9 @@
  * had the null return path or came from the portal itself, and to nobody already answered within the hour.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { sql } from 'kysely';
 import type { AppConfig } from '../../config/app-config';
+import { kysely } from '../../db/kysely';
 import type { Orm } from '../../db/orm';
 import { InboundMessageSchema } from '../../db/entities';
 import { INBOUND_ANSWER_INTERVAL_MS, inboundRefusalSubject, inboundRefusalText, type InboundRefusal } from '../../domain';
@@ -36,7 +38,7 @@ export function answerInboundMessageActivity(deps: Deps): InboundMailActivities[
     // One answer an hour per address holds under a burst too: refusals to one address take turns (an advisory lock
     // for the address, held by this transaction) to count, send and mark.
     return em.transactional(async (tx) => {
-      await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`inbound-answer|${to}`]);
+      await sql`select pg_advisory_xact_lock(hashtext(${`inbound-answer|${to}`}))`.execute(kysely(tx));
       const mine = await tx.findOneOrFail(InboundMessageSchema, row.id);
       if (mine.answerSentAt) return { sent: false };
       const recent = await tx.count(InboundMessageSchema, {

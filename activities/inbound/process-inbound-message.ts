@@ -12,10 +12,12 @@ import { Context } from '@temporalio/activity';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { simpleParser, type AddressObject, type Attachment, type ParsedMail } from 'mailparser';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppConfig } from '../../config/app-config';
 import { isIssuedTo, verifyReplyToken } from '../../config/reply-token';
+import { pooled } from '../../db/kysely';
 import type { Orm } from '../../db/orm';
 import {
   AdminSchema, DiscussionSchema, DocumentSchema, InboundMessageSchema, RequestActivitySchema, RequestSchema, UserSchema,
@@ -143,19 +145,19 @@ async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage
   const user = sender.admin ? null : await em.findOne(UserSchema, { email: sender.email });
   const slotId = randomUUID();
   if (user) {
-    const rows = await em.getConnection().execute(
-      'select "refusal" from reserve_upload_slot(?, ?, ?, ?, ?, ?, ?)',
-      [slotId, user.id, bytes.byteLength, deps.config.quotas.uploadBytesPerDay, QUOTAS.uploadBytesPerDay.windowMs, 1_000_000, UPLOAD_SLOT_TTL_MS], 'all',
-    ) as Array<{ refusal: string | null }>;
+    const { rows } = await sql<{ refusal: string | null }>`
+      select "refusal" from reserve_upload_slot(${slotId}, ${user.id}, ${bytes.byteLength}, ${deps.config.quotas.uploadBytesPerDay},
+        ${QUOTAS.uploadBytesPerDay.windowMs}, ${1_000_000}, ${UPLOAD_SLOT_TTL_MS})`.execute(pooled(em));
     if (rows[0]?.refusal) return `${filename} was not added: the daily upload quota is used up.`;
   }
   const storedName = `r${request.id}-${DocumentFiles.newStoredName(`x.${sniffed.extension}`)}`;
   await deps.files.write(storedName, bytes);
   await em.transactional(async (tx) => {
     if (user) {
-      await tx.getConnection().execute(
-        `with freed as (delete from "upload_slots" where "id" = ?) insert into "uploads" ("stored_name", "user_id", "request_id", "size") values (?, ?, ?, ?)`,
-        [slotId, storedName, user.id, request.id, bytes.byteLength], 'run');
+      // On the pool, committed at once: the bytes just written have their register row whatever the documents' fate.
+      await sql`with freed as (delete from "upload_slots" where "id" = ${slotId})
+        insert into "uploads" ("stored_name", "user_id", "request_id", "size") values (${storedName}, ${user.id}, ${request.id}, ${bytes.byteLength})`
+        .execute(pooled(tx));
     }
     const name = await uniqueName(tx, request.id, filename);
     tx.create(DocumentSchema, {

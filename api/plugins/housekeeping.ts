@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { kysely } from '../../db/kysely';
 import { pruneExpiredSamlMessageIds } from '../auth/saml/saml-message-store';
 import { pruneChosenAddressMailCounts } from '../services/chosen-address-mail';
 import { pruneRateLimitCounters } from '../services/rate-limits';
@@ -22,8 +24,9 @@ export default fp(async (app) => {
   const round = async () => {
     try {
       await app.orm.em.fork().transactional(async (tx) => {
-        // em.execute runs inside the transaction; a connection's own execute would take the lock on another one and drop it at once.
-        const [{ locked }] = await (tx as EntityManager).execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [HOUSEKEEPING_LOCK]);
+        // On the transaction's connection: the pool's would take the lock on another connection and drop it at once.
+        const { rows: [{ locked }] } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK}) as locked`
+          .execute(kysely(tx as EntityManager));
         if (!locked) return;
         await pruneSecurityLog(tx as EntityManager);
         await pruneRateLimitCounters(tx as EntityManager);

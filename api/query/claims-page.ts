@@ -6,6 +6,8 @@
  * driver answers as text, are parsed, as MikroORM's hydration would.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { kysely } from '../../db/kysely';
 import { ClaimDataSchema, type ClaimData } from '../../db/entities';
 import { whereSql } from './where-sql';
 
@@ -27,13 +29,13 @@ export async function findClaimsPage(em: EntityManager, query: ClaimsPageQuery):
   const byName = new Map(all.map((c) => [c.name, c.column]));
   const columnOf = (field: string) => `"${byName.get(field)}"`;
   const where = whereSql(query.where, columnOf);
-  const select = all.map((c) => (c.column === c.name ? `"${c.column}"` : `"${c.column}" as "${c.name}"`)).join(', ');
-  const order = Object.entries(query.orderBy).map(([field, dir]) => `${columnOf(field)} ${dir}`).join(', ');
-  const connection = em.getConnection();
-  const [rows, [counted]] = await Promise.all([
-    connection.execute<Record<string, unknown>[]>(
-      `select ${select} from "claims_data" where ${where.sql} order by ${order} limit ${query.limit} offset ${query.skip}`, where.values, 'all'),
-    connection.execute<{ total: string | number }[]>(`select count(*) as "total" from "claims_data" where ${where.sql}`, where.values, 'all'),
+  // Column names and directions come from the entity's metadata and the checked query, never from the caller's text.
+  const select = sql.raw(all.map((c) => (c.column === c.name ? `"${c.column}"` : `"${c.column}" as "${c.name}"`)).join(', '));
+  const order = sql.raw(Object.entries(query.orderBy).map(([field, dir]) => `${columnOf(field)} ${dir}`).join(', '));
+  const db = kysely(em);
+  const [{ rows }, { rows: [counted] }] = await Promise.all([
+    sql<Record<string, unknown>>`select ${select} from "claims_data" where ${where} order by ${order} limit ${query.limit} offset ${query.skip}`.execute(db),
+    sql<{ total: string }>`select count(*) as "total" from "claims_data" where ${where}`.execute(db),
   ]);
   const platform = em.getPlatform();
   const timestamps = all.filter((c) => c.timestamp).map((c) => c.name);

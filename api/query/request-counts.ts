@@ -1,5 +1,7 @@
 /** The counts of the admin dashboard (spec 2 §7.4), each computed by the database in one statement. */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { kysely } from '../../db/kysely';
 import { officeDayStart, officePeriodStarts, type RequestStatus, type RequestType } from '../../domain';
 import { columnsOf } from './request-list';
 import { whereSql } from './where-sql';
@@ -12,9 +14,10 @@ interface QueueCount { requestType: RequestType; status: RequestStatus; count: n
  */
 export async function queueCounts(em: EntityManager, where: Record<string, unknown>): Promise<QueueCount[]> {
   const condition = whereSql(where, columnsOf(em));
-  return em.getConnection().execute<QueueCount[]>(
-    `select "request_type" as "requestType", "status", sum("n")::int as "count" from "request_counts" where ${condition.sql}
-      group by 1, 2 having sum("n") > 0 order by 1, 2`, condition.values, 'all');
+  const { rows } = await sql<QueueCount>`
+    select "request_type" as "requestType", "status", sum("n")::int as "count" from "request_counts" where ${condition}
+      group by 1, 2 having sum("n") > 0 order by 1, 2`.execute(kysely(em));
+  return rows;
 }
 
 /**
@@ -29,13 +32,11 @@ export async function submissionCounts(em: EntityManager, now: Date, timeZone: s
     monthToDate: officeDayStart(starts.month, timeZone),
     yearToDate: officeDayStart(starts.year, timeZone),
   };
-  const values: unknown[] = [];
   const columns = Object.entries(boundaries).map(([name, from]) => {
     const nextUtcMidnight = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate() + 1));
-    values.push(from, nextUtcMidnight, nextUtcMidnight.toISOString().slice(0, 10));
-    return `(select count(*) from "requests" where "submit_date" >= ? and "submit_date" < ?)
-      + (select coalesce(sum("n"), 0) from "request_submission_days" where "day" >= ?::date) as "${name}"`;
+    return sql`(select count(*) from "requests" where "submit_date" >= ${from} and "submit_date" < ${nextUtcMidnight})
+      + (select coalesce(sum("n"), 0) from "request_submission_days" where "day" >= ${nextUtcMidnight.toISOString().slice(0, 10)}::date) as ${sql.ref(name)}`;
   });
-  const [row] = await em.getConnection().execute<Record<string, string | number>[]>(`select ${columns.join(', ')}`, values, 'all');
+  const { rows: [row] } = await sql<Record<keyof typeof boundaries, string>>`select ${sql.join(columns)}`.execute(kysely(em));
   return { today: Number(row.today), monthToDate: Number(row.monthToDate), yearToDate: Number(row.yearToDate) };
 }

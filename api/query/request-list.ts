@@ -6,6 +6,8 @@
  * count the matching rows. Both read the same condition (where-sql.ts), so a total always matches its rows.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { kysely } from '../../db/kysely';
 import { RequestSchema } from '../../db/entities';
 import type { RequestRecord } from '../../contract/request.schema';
 import { badRequest } from '../errors';
@@ -31,10 +33,10 @@ interface RequestPageQuery {
  * (email, updated_at, id), instead of an OR that must visit every one of a hospital account's thousands of rows.
  */
 function ownerParts(owner: RequestOwner): SqlCondition[] {
-  const filed = { sql: '"requester_id" = ?', values: [owner.requesterId] };
+  const filed = sql`"requester_id" = ${owner.requesterId}`;
   // no proven address: only what they filed
   if (!owner.email) return [filed];
-  return [filed, { sql: '"email" = ? and "requester_id" <> ?', values: [owner.email, owner.requesterId] }];
+  return [filed, sql`"email" = ${owner.email} and "requester_id" <> ${owner.requesterId}`];
 }
 
 /** The conditions of a `requestTypeLabel` query parameter (contract §2); 400 for a label that is not a filter option. */
@@ -90,18 +92,16 @@ export async function findRequestRows(em: EntityManager, query: RequestPageQuery
   if (query.limit === 0) return [];
   const column = columnsOf(em);
   const where = whereSql(query.where, column);
-  const order = Object.entries(query.orderBy).map(([field, dir]) => `${column(field)} ${dir}`).join(', ');
+  // Column names and directions come from the entity's metadata and the checked query, never from the caller's text.
+  const order = sql.raw(Object.entries(query.orderBy).map(([field, dir]) => `${column(field)} ${dir}`).join(', '));
   const selection = selectionOf(em, query.fields);
-  const columns = selection.sql;
-  let sql = `select ${columns} from "requests" where ${where.sql} order by ${order} limit ${query.limit} offset ${query.skip}`;
-  let values = where.values;
-  if (query.owner) {
-    const parts = ownerParts(query.owner);
-    const each = (part: SqlCondition) => `(select * from "requests" where ${where.sql} and ${part.sql} order by ${order} limit ${query.limit + query.skip})`;
-    sql = `select ${columns} from (${parts.map(each).join(' union all ')}) as "visible" order by ${order} limit ${query.limit} offset ${query.skip}`;
-    values = parts.flatMap((part) => [...where.values, ...part.values]);
-  }
-  const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, values, 'all');
+  const columns = sql.raw(selection.sql);
+  const each = (part: SqlCondition) => sql`(select * from "requests" where ${where} and ${part} order by ${order} limit ${query.limit + query.skip})`;
+  const statement = query.owner
+    ? sql<Record<string, unknown>>`select ${columns} from (${sql.join(ownerParts(query.owner).map(each), sql` union all `)}) as "visible"
+        order by ${order} limit ${query.limit} offset ${query.skip}`
+    : sql<Record<string, unknown>>`select ${columns} from "requests" where ${where} order by ${order} limit ${query.limit} offset ${query.skip}`;
+  const { rows } = await statement.execute(kysely(em));
   return rows.map((row) => recordOf(em, row, selection.timestamps));
 }
 
@@ -109,18 +109,13 @@ export async function findRequestRows(em: EntityManager, query: RequestPageQuery
 export async function countRequests(em: EntityManager, where: Record<string, unknown>, owner?: RequestOwner | null): Promise<number> {
   const column = columnsOf(em);
   const condition = whereSql(where, column);
-  let sql: string;
-  let values = condition.values;
-  if (owner) {
-    const parts = ownerParts(owner);
-    sql = `select ${parts.map((part) => `(select count(*) from "requests" where ${condition.sql} and ${part.sql})`).join(' + ')} as "total"`;
-    values = parts.flatMap((part) => [...condition.values, ...part.values]);
-  } else if ([...fieldsOf(where)].every((f) => COUNTED_FIELDS.has(f))) {
-    sql = `select coalesce(sum("n"), 0) as "total" from "request_counts" where ${condition.sql}`;
-  } else {
-    sql = `select count(*) as "total" from "requests" where ${condition.sql}`;
-  }
-  const [row] = await em.getConnection().execute<{ total: string | number }[]>(sql, values, 'all');
+  const part = (owned: SqlCondition) => sql`(select count(*) from "requests" where ${condition} and ${owned})`;
+  const statement = owner
+    ? sql<{ total: string }>`select ${sql.join(ownerParts(owner).map(part), sql` + `)} as "total"`
+    : [...fieldsOf(where)].every((f) => COUNTED_FIELDS.has(f))
+      ? sql<{ total: string }>`select coalesce(sum("n"), 0) as "total" from "request_counts" where ${condition}`
+      : sql<{ total: string }>`select count(*) as "total" from "requests" where ${condition}`;
+  const { rows: [row] } = await statement.execute(kysely(em));
   return Number(row.total);
 }
 

@@ -1,48 +1,43 @@
 /**
  * A parsed list query (feathers-query.ts `where`: exact match, null, $in $ne $lt $lte $gt $gte $like, $or, $and;
  * also $nin for the server's own conditions)
- * as a SQL condition with `?` placeholders, with the meaning MikroORM gives the same filter (`$ne: 'x'` leaves out
+ * as a SQL condition (Kysely's `sql`, every value a bound parameter), with the meaning MikroORM gives the same filter (`$ne: 'x'` leaves out
  * empty columns, an empty `$in` matches nothing). The list routes write their SQL themselves so that the rows and
  * the total of a page are read by the same condition, and a total can come from the counts table
  * (request-list.ts). Every field was checked against the resource's query fields before it gets here.
  */
-export interface SqlCondition { sql: string; values: unknown[] }
+import { sql, type RawBuilder } from 'kysely';
+
+export type SqlCondition = RawBuilder<unknown>;
 
 const COMPARE: Record<string, string> = { $lt: '<', $lte: '<=', $gt: '>', $gte: '>=', $like: 'like' };
 
-function fieldSql(column: string, condition: unknown, values: unknown[]): string {
-  if (condition === null) return `${column} is null`;
-  if (typeof condition !== 'object' || condition instanceof Date) { values.push(condition); return `${column} = ?`; }
+/** `column`: a quoted column name from the entity's metadata (never user input). */
+function fieldSql(column: string, condition: unknown): SqlCondition {
+  const ref = sql.raw(column);
+  if (condition === null) return sql`${ref} is null`;
+  if (typeof condition !== 'object' || condition instanceof Date) return sql`${ref} = ${condition}`;
   const parts = Object.entries(condition as Record<string, unknown>).map(([op, operand]) => {
     if (op === '$in') {
       const list = operand as unknown[];
-      if (!list.length) return '1 = 0';
-      values.push(...list);
-      return `${column} in (${list.map(() => '?').join(', ')})`;
+      return list.length ? sql`${ref} in (${sql.join(list)})` : sql`1 = 0`;
     }
     if (op === '$nin') {
       const list = operand as unknown[];
-      if (!list.length) return 'true';
-      values.push(...list);
-      return `${column} not in (${list.map(() => '?').join(', ')})`;
+      return list.length ? sql`${ref} not in (${sql.join(list)})` : sql`true`;
     }
-    if (op === '$ne') {
-      if (operand === null) return `${column} is not null`;
-      values.push(operand);
-      return `${column} <> ?`;
-    }
-    values.push(operand);
-    return `${column} ${COMPARE[op]} ?`;
+    if (op === '$ne') return operand === null ? sql`${ref} is not null` : sql`${ref} <> ${operand}`;
+    return sql`${ref} ${sql.raw(COMPARE[op])} ${operand}`;
   });
-  return parts.length === 1 ? parts[0] : `(${parts.join(' and ')})`;
+  return parts.length === 1 ? parts[0] : sql`(${sql.join(parts, sql` and `)})`;
 }
 
-const TRUE: SqlCondition = { sql: 'true', values: [] };
+const TRUE: SqlCondition = sql`true`;
 
 function joined(parts: SqlCondition[], operator: 'and' | 'or'): SqlCondition {
   if (!parts.length) return TRUE;
   if (parts.length === 1) return parts[0];
-  return { sql: `(${parts.map((p) => p.sql).join(` ${operator} `)})`, values: parts.flatMap((p) => p.values) };
+  return sql`(${sql.join(parts, operator === 'and' ? sql` and ` : sql` or `)})`;
 }
 
 export function whereSql(where: Record<string, unknown>, columnOf: (field: string) => string): SqlCondition {
@@ -56,8 +51,7 @@ export function whereSql(where: Record<string, unknown>, columnOf: (field: strin
       if (some.length) parts.push(joined(some, key === '$or' ? 'or' : 'and'));
       continue;
     }
-    const values: unknown[] = [];
-    parts.push({ sql: fieldSql(columnOf(key), value, values), values });
+    parts.push(fieldSql(columnOf(key), value));
   }
   return joined(parts, 'and');
 }

@@ -5,6 +5,7 @@ import { SamlMessageStore } from '../auth/saml/saml-message-store';
 import { SAML_PATHS, ServiceProvider, SsoRefused } from '../auth/saml/service-provider';
 import { recordSingleSignOnRefused } from '../services/security-log';
 import { signInWithSso } from '../services/sso-sign-in';
+import { kysely } from '../../db/kysely';
 
 /** Largest SAMLResponse form we read: assertions are a few kilobytes; certificates and attributes fit well within. */
 const ACS_BODY_LIMIT = 256 * 1024;
@@ -18,7 +19,7 @@ const ACS_BODY_LIMIT = 256 * 1024;
  *   GET  /saml/{product}/complete  checks the binding cookie against the ticket, then as above
  *   GET  /saml/{product}/metadata  our SP metadata (entity id, consumer URL, signed assertions wanted)
  * The token travels in the URL hash: it never reaches a server log or a Referer; the login page signs in with it.
- * The answer must come back to the browser that started the sign-in (login CSRF): browser-binding.ts.
+ * The answer must come back to the browser that started the sign-in (against login CSRF): browser-binding.ts.
  */
 const samlRoutes: FastifyPluginAsync = async (app) => {
   const sp = new ServiceProvider(app.config, new SamlMessageStore(app.orm));
@@ -74,10 +75,10 @@ const samlRoutes: FastifyPluginAsync = async (app) => {
       if (!claims) throw new SsoRefused('expired', 'no valid ticket');
       const bound = boundRequestId(key, request.headers.cookie);
       if (bound !== claims.requestId) throw new SsoRefused('otherBrowser', `answer to ${claims.requestId}, browser started ${bound ?? 'nothing'}`);
-      const user = await request.em.getConnection().execute<Array<{ id: number; session_version: number; deleted_at: Date | null }>>(
-        'select "id", "session_version", "deleted_at" from "users" where "id" = ?', [claims.userId], 'all');
-      if (!user[0] || user[0].deleted_at) throw new SsoRefused('inactiveUser', `user ${claims.userId} is gone or deactivated`);
-      return await finish(request, reply, { id: user[0].id, sessionVersion: user[0].session_version });
+      const user = await kysely(request.em).selectFrom('users').select(['id', 'session_version', 'deleted_at'])
+        .where('id', '=', claims.userId).executeTakeFirst();
+      if (!user || user.deleted_at) throw new SsoRefused('inactiveUser', `user ${claims.userId} is gone or deactivated`);
+      return await finish(request, reply, { id: user.id, sessionVersion: user.session_version });
     } catch (error) {
       return refuse(request, reply, error);
     }

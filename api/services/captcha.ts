@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createChallenge, verifySolution, type Challenge, type Payload } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { UsedChallengeSchema } from '../../db/entities';
+import { kysely } from '../../db/kysely';
 
 const CAPTCHA_TTL_MS = 10 * 60_000;
 /** SHA-256 with a 4-hex-digit prefix: about 65,000 hashes, a fraction of a second in a browser. */
@@ -44,9 +45,9 @@ export async function redeemCaptcha(em: EntityManager, serverSecret: string, pay
   if (!result?.verified) return false;
   await em.nativeDelete(UsedChallengeSchema, { expiresAt: { $lt: new Date() } });
   const expiresAt = new Date((decoded.challenge.parameters.expiresAt ?? Date.now() / 1000 + CAPTCHA_TTL_MS / 1000) * 1000);
-  const inserted = await em.getConnection().execute(
-    'insert into used_challenges (signature, expires_at) values (?, ?) on conflict do nothing',
-    [decoded.challenge.signature, expiresAt], 'run',
-  ) as { affectedRows?: number; rowCount?: number };
-  return (inserted.affectedRows ?? inserted.rowCount ?? 0) === 1;
+  const inserted = await kysely(em).insertInto('used_challenges')
+    .values({ signature: decoded.challenge.signature, expires_at: expiresAt })
+    .onConflict((conflict) => conflict.doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
 }

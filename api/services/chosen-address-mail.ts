@@ -8,12 +8,15 @@
  * transaction rolls back: a refused call uses up nothing, and the caller answers 429 with Retry-After.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { CHOSEN_ADDRESS_MAIL_LIMITS, chosenAddressMailMessage, type ChosenAddressMail, type WindowLimit } from '../../domain/abuse-limits';
+import { kysely } from '../../db/kysely';
 import { ApiError } from '../errors';
 import { recordSecurityEvent } from './security-log';
 
-const RESERVE_SQL = `
-  insert into "chosen_address_mail_counts" as c ("key", "sent", "window_ends") values (?, ?, now() + ? * interval '1 millisecond')
+/** Adds `n` emails to `key`'s window (a new one when the old one ended) and answers the window's count. */
+const reserve = (key: string, n: number, windowMs: number) => sql<{ sent: number; retry_after_seconds: number }>`
+  insert into "chosen_address_mail_counts" as c ("key", "sent", "window_ends") values (${key}, ${n}, now() + ${windowMs} * interval '1 millisecond')
   on conflict ("key") do update set
     "sent" = case when c."window_ends" <= now() then excluded."sent" else c."sent" + excluded."sent" end,
     "window_ends" = case when c."window_ends" <= now() then excluded."window_ends" else c."window_ends" end
@@ -41,7 +44,7 @@ export async function reserveChosenAddressMail(em: EntityManager, kind: ChosenAd
   try {
     await em.fork().transactional(async (tx) => {
       for (const counter of counters) {
-        const [row] = await tx.execute<Array<{ sent: number; retry_after_seconds: number }>>(RESERVE_SQL, [counter.key, counter.n, counter.limit.windowMs], 'all');
+        const { rows: [row] } = await reserve(counter.key, counter.n, counter.limit.windowMs).execute(kysely(tx));
         if (Number(row.sent) > counter.limit.max) throw new OverLimit(counter.scope, counter.limit.max, Number(row.retry_after_seconds));
       }
     });
@@ -58,5 +61,5 @@ export async function reserveChosenAddressMail(em: EntityManager, kind: ChosenAd
 
 /** Removes counters whose window ended (the hourly housekeeping). */
 export async function pruneChosenAddressMailCounts(em: EntityManager): Promise<void> {
-  await em.execute('delete from "chosen_address_mail_counts" where "window_ends" <= now()', [], 'run');
+  await kysely(em).deleteFrom('chosen_address_mail_counts').where('window_ends', '<=', sql<Date>`now()`).execute();
 }

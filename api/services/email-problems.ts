@@ -5,46 +5,46 @@
  * effects not sent are read, through partial indexes (Migration20261125000000_effect_problems).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import {
   EFFECT_DELAYED_AFTER_MS, EFFECT_PROBLEM_LABELS, EFFECT_PROBLEMS_WINDOW_DAYS, EMAIL_FAILED_ACTIVITY, effectProblemSubject,
   type EffectProblemState, type RequestType,
 } from '../../domain';
 import type { EmailProblemsPage, EmailProblemsQuery } from '../../contract/email-problems.schema';
+import { kysely } from '../../db/kysely';
 
 interface Row {
   id: number; request_id: number; request_number: number | null; request_type: RequestType; kind: string; template_title: string; state: 'failed' | 'pending';
   recipients: string | null; failure: string | null; since: Date; retry_of: number | null;
 }
 
-/** The problems, as one filter both the page and its count use; its parameters are `bounds()`, in order. */
-const PROBLEMS = `
-  from "request_effects" f
-  left join "request_activity" a on a."effect_id" = f."id" and a."activity_type" = ? and a."idempotency_key" like '%:failed'
-  where (f."state" = 'failed' and f."failed_at" >= ? or f."state" = 'pending' and f."created_at" < ?)
+/** The problems, as one filter both the page (with the request joined) and its count use. */
+function problems(now: Date, withRequest: boolean) {
+  const failedSince = new Date(now.getTime() - EFFECT_PROBLEMS_WINDOW_DAYS * 86_400_000);
+  const pendingBefore = new Date(now.getTime() - EFFECT_DELAYED_AFTER_MS);
+  return sql`
+  from "request_effects" f${withRequest ? sql` join "requests" r on r."id" = f."request_id"` : sql``}
+  left join "request_activity" a on a."effect_id" = f."id" and a."activity_type" = ${EMAIL_FAILED_ACTIVITY} and a."idempotency_key" like '%:failed'
+  where (f."state" = 'failed' and f."failed_at" >= ${failedSince} or f."state" = 'pending' and f."created_at" < ${pendingBefore})
     and not exists (select 1 from "request_effects" again where again."retry_of" = a."id")`;
-
-function bounds(now: Date): unknown[] {
-  return [EMAIL_FAILED_ACTIVITY, new Date(now.getTime() - EFFECT_PROBLEMS_WINDOW_DAYS * 86_400_000), new Date(now.getTime() - EFFECT_DELAYED_AFTER_MS)];
 }
 
 export async function countEmailProblems(em: EntityManager, now = new Date()): Promise<number> {
-  const [{ total }] = await em.getConnection().execute<{ total: string }[]>(`select count(*) as total ${PROBLEMS}`, bounds(now));
+  const { rows: [{ total }] } = await sql<{ total: string }>`select count(*) as total ${problems(now, false)}`.execute(kysely(em));
   return Number(total);
 }
 
 export async function emailProblemsPage(em: EntityManager, query: EmailProblemsQuery, now = new Date()): Promise<EmailProblemsPage> {
   const limit = query.$limit ?? 50;
   const skip = query.$skip ?? 0;
-  const params = bounds(now);
   const [rows, total] = await Promise.all([
-    limit === 0 ? Promise.resolve([] as Row[]) : em.fork().getConnection().execute<Row[]>(
-      `select f."id", f."request_id", r."request_number", r."request_type", f."kind", f."template_title", f."state", f."failure",
+    limit === 0 ? Promise.resolve([] as Row[]) : sql<Row>`
+      select f."id", f."request_id", r."request_number", r."request_type", f."kind", f."template_title", f."state", f."failure",
               coalesce(f."recipients", (select string_agg(x, ', ') from jsonb_array_elements_text(f."snapshot"->'recipients') x)) as "recipients",
               coalesce(f."failed_at", f."created_at") as "since", a."id" as "retry_of"
-         ${PROBLEMS.replace('from "request_effects" f', 'from "request_effects" f join "requests" r on r."id" = f."request_id"')}
-        order by coalesce(f."failed_at", f."created_at") desc, f."id" desc limit ${Number(limit)} offset ${Number(skip)}`,
-      params,
-    ),
+         ${problems(now, true)}
+        order by coalesce(f."failed_at", f."created_at") desc, f."id" desc limit ${Number(limit)} offset ${Number(skip)}`
+      .execute(kysely(em.fork())).then(({ rows }) => rows),
     countEmailProblems(em.fork(), now),
   ]);
   return {
@@ -62,7 +62,7 @@ export async function emailProblemsPage(em: EntityManager, query: EmailProblemsQ
 
 /** Seconds since the oldest email or letter still waiting to go out was queued; null when none waits. */
 export async function oldestPendingEffectSeconds(em: EntityManager, now = new Date()): Promise<number | null> {
-  const [{ oldest }] = await em.getConnection().execute<{ oldest: Date | null }[]>(
-    `select min("created_at") as "oldest" from "request_effects" where "state" = 'pending'`, []);
+  const { oldest } = await kysely(em).selectFrom('request_effects')
+    .select((eb) => eb.fn.min('created_at').as('oldest')).where('state', '=', 'pending').executeTakeFirstOrThrow();
   return oldest ? Math.max(0, Math.round((now.getTime() - new Date(oldest).getTime()) / 1000)) : null;
 }

@@ -4,21 +4,25 @@
  * duplicate order, and an edit (question, answer and move) is atomic.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { cleanText, DESK_MESSAGES, faqErrors, faqOrderFor, FAQ_ORDER_MESSAGE, type FaqInput, type FaqType } from '../../domain';
 import { FaqSchema, type Faq } from '../../db/entities';
+import { kysely } from '../../db/kysely';
 import { badRequest, notFound } from '../errors';
 
-const lockType = (em: EntityManager, type: string) =>
-  em.getConnection().execute(`select pg_advisory_xact_lock(hashtext(?))`, [`faqs:${type}`], 'all', em.getTransactionContext());
+const lockType = (em: EntityManager, type: string) => sql`select pg_advisory_xact_lock(hashtext(${`faqs:${type}`}))`.execute(kysely(em));
 
 async function assertUnique(em: EntityManager, type: string, question: string, exceptId?: number) {
-  const rows = await em.getConnection().execute<{ id: number }[]>(
-    'select id from faqs where type = ? and lower(question) = lower(?)', [type, question], 'all', em.getTransactionContext());
+  const rows = await kysely(em).selectFrom('faqs').select('id')
+    .where('type', '=', type as FaqType).where((eb) => eb(eb.fn('lower', ['question']), '=', eb.fn('lower', [eb.val(question)])))
+    .execute();
   if (rows.some((r) => r.id !== exceptId)) throw badRequest(DESK_MESSAGES.faqDuplicate, { question: DESK_MESSAGES.faqDuplicate });
 }
 
-const shift = (em: EntityManager, type: string, by: 1 | -1, from: number, to: number) => em.getConnection().execute(
-  `update faqs set "order" = "order" + ?, updated_at = now() where type = ? and "order" between ? and ?`, [by, type, from, to], 'run', em.getTransactionContext());
+const shift = (em: EntityManager, type: string, by: 1 | -1, from: number, to: number) => kysely(em).updateTable('faqs')
+  .set((eb) => ({ order: eb('order', '+', by), updated_at: sql<Date>`now()` }))
+  .where('type', '=', type as FaqType).where('order', '>=', from).where('order', '<=', to)
+  .execute();
 
 function clean(input: FaqInput, adding: boolean) {
   const errors = faqErrors(input, adding);

@@ -1,13 +1,14 @@
 /** The Admin Dashboard's "Before the first certificate" list from the policy years on record and the settings. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../config/app-config';
+import { kysely } from '../../db/kysely';
 import { firstCertificateChecklist, officeToday, type FirstCertificateChecklist } from '../../domain';
 
 type ChecklistConfig = Pick<AppConfig, 'riskManagementPhone' | 'riskManagementEmail' | 'publicUrl' | 'officeSamples' | 'clockPolicy'>;
 
 export async function firstCertificateChecklistOf(em: EntityManager, config: ChecklistConfig, now = Date.now()): Promise<FirstCertificateChecklist> {
-  const policyYears = await em.getConnection().execute<{ startDate: Date; endDate: Date; policyNumber: string }[]>(
-    'select "start_date" as "startDate", "end_date" as "endDate", "policy_number" as "policyNumber" from "policies" order by "start_date"', [], 'all');
+  const policyYears = await kysely(em).selectFrom('policies')
+    .select(['start_date as startDate', 'end_date as endDate', 'policy_number as policyNumber']).orderBy('start_date').execute();
   const timeZone = config.clockPolicy.calendar.timeZone;
   const sample = (name: AppConfig['officeSamples'][number]) => config.officeSamples.includes(name);
   return firstCertificateChecklist({

@@ -3,13 +3,15 @@
  * decimals, and no two policy years overlapping (checked under an advisory lock, so two saves cannot race).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { dayToServerIso, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, policyOverlapMessage, validatePolicy, type PolicyInput } from '../../domain';
 import { PolicyYearSchema, type PolicyYear } from '../../db/entities';
+import { kysely } from '../../db/kysely';
 import { badRequest, notFound } from '../errors';
 import type { WakeUps } from './wake-ups';
 
 async function assertNoOverlap(em: EntityManager, startDay: string, endDay: string, exceptId?: number) {
-  await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', ['policies'], 'all', em.getTransactionContext());
+  await sql`select pg_advisory_xact_lock(hashtext(${'policies'}))`.execute(kysely(em));
   const start = new Date(dayToServerIso(startDay));
   const end = new Date(dayToServerIso(endDay));
   const other = await em.findOne(PolicyYearSchema, {

@@ -5,8 +5,10 @@
  * is not an invariant. Each refusal is a 429 in the spec's error shape and a line in the security log.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type RawBuilder } from 'kysely';
 import { QUOTAS, quotaMessage, type UserQuotas } from '../../domain/abuse-limits';
 import type { SessionUser } from '../../contract/session-user.schema';
+import { kysely } from '../../db/kysely';
 import { ApiError } from '../errors';
 import { recordSecurityEvent } from './security-log';
 
@@ -17,14 +19,14 @@ async function refuse(em: EntityManager, user: SessionUser, quota: Quota, limit:
   throw new ApiError(429, quotaMessage[quota](limit), { quota, limit });
 }
 
-async function countOf(em: EntityManager, sql: string, params: unknown[]): Promise<number> {
-  const rows = await em.getConnection().execute(sql, params, 'all') as Array<{ n: string | number }>;
+async function countOf(em: EntityManager, query: RawBuilder<{ n: string }>): Promise<number> {
+  const { rows } = await query.execute(kysely(em));
   return Number(rows[0]?.n ?? 0);
 }
 
 export async function assertDraftQuota(em: EntityManager, user: SessionUser, quotas: UserQuotas): Promise<void> {
   if (user.isAdmin) return;
-  const drafts = await countOf(em, `select count(*) as n from "requests" where "requester_id" = ? and "status" = 'Draft'`, [user.id]);
+  const drafts = await countOf(em, sql`select count(*) as n from "requests" where "requester_id" = ${user.id} and "status" = 'Draft'`);
   if (drafts >= quotas.openDrafts) await refuse(em, user, 'openDrafts', quotas.openDrafts);
 }
 
@@ -33,7 +35,6 @@ export async function assertMessageQuota(em: EntityManager, user: SessionUser, q
   const max = quotas.messagesPerHour;
   const { windowMs } = QUOTAS.messagesPerHour;
   const sent = await countOf(em,
-    `select count(*) as n from "discussions" where lower("sender_email") = lower(?) and "created_at" > now() - ? * interval '1 millisecond'`,
-    [user.email, windowMs]);
+    sql`select count(*) as n from "discussions" where lower("sender_email") = lower(${user.email}) and "created_at" > now() - ${windowMs} * interval '1 millisecond'`);
   if (sent >= max) await refuse(em, user, 'messagesPerHour', max);
 }

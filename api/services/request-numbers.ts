@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { kysely } from '../../db/kysely';
 
 /**
  * Gives a request its number when its draft is created (spec 2 §7.3: start 50001, +1 each, from the counter row);
@@ -8,12 +9,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 export async function assignRequestNumber(em: EntityManager, requestId: number): Promise<number> {
   return em.transactional(async (tx) => {
-    const [row] = await tx.execute<{ request_number: number | null }[]>(
-      'select request_number from requests where id = ? for update', [requestId]);
+    const db = kysely(tx);
+    const row = await db.selectFrom('requests').select('request_number').where('id', '=', requestId).forUpdate().executeTakeFirst();
     if (row?.request_number) return row.request_number;
-    const [counter] = await tx.execute<{ last_request_number: number }[]>(
-      `update counters set last_request_number = last_request_number + 1 where name = 'request' returning last_request_number`);
-    await tx.execute('update requests set request_number = ? where id = ?', [counter.last_request_number, requestId]);
+    const counter = await db.updateTable('counters').set((eb) => ({ last_request_number: eb('last_request_number', '+', 1) }))
+      .where('name', '=', 'request').returning('last_request_number').executeTakeFirstOrThrow();
+    await db.updateTable('requests').set({ request_number: counter.last_request_number }).where('id', '=', requestId).execute();
     return counter.last_request_number;
   });
 }

@@ -4,8 +4,10 @@
  * user+at, trigram on email); the total is counted by PostgreSQL with the same filters.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type RawBuilder } from 'kysely';
 import { addDays, SECURITY_EVENT_KINDS, zonedInstant, type SecurityEventKind } from '../../domain';
 import type { SecurityLogPage, SecurityLogQuery } from '../../contract/security-log.schema';
+import { kysely } from '../../db/kysely';
 
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -14,26 +16,22 @@ interface Row { id: string; at: Date; kind: SecurityEventKind; user_id: number |
 export async function securityLogPage(em: EntityManager, query: SecurityLogQuery, timeZone: string): Promise<SecurityLogPage> {
   const limit = query.$limit ?? 50;
   const skip = query.$skip ?? 0;
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (query.userId) { where.push('e."user_id" = ?'); params.push(query.userId); }
+  const where: RawBuilder<unknown>[] = [];
+  if (query.userId) where.push(sql`e."user_id" = ${query.userId}`);
   const email = query.email?.trim().toLowerCase();
-  if (email) { where.push('e."email" like ?'); params.push(escapeLike(email)); }
-  if (query.kind) { where.push('e."kind" = ?'); params.push(query.kind); }
+  if (email) where.push(sql`e."email" like ${escapeLike(email)}`);
+  if (query.kind) where.push(sql`e."kind" = ${query.kind}`);
   // Days are the office's: from its midnight to the midnight after `to`.
-  if (query.from) { where.push('e."at" >= ?'); params.push(new Date(zonedInstant(query.from, '00:00', timeZone))); }
-  if (query.to) { where.push('e."at" < ?'); params.push(new Date(zonedInstant(addDays(query.to, 1), '00:00', timeZone))); }
-  const filter = where.length ? `where ${where.join(' and ')}` : '';
-  const connection = em.getConnection();
-  const [rows, [{ total }]] = await Promise.all([
-    connection.execute<Row[]>(
-      `select e."id", e."at", e."kind", e."user_id", u."first_name", u."last_name", e."email", e."ip", e."detail"
-         from (select * from "security_events" e ${filter} order by e."at" desc, e."id" desc limit ? offset ?) e
+  if (query.from) where.push(sql`e."at" >= ${new Date(zonedInstant(query.from, '00:00', timeZone))}`);
+  if (query.to) where.push(sql`e."at" < ${new Date(zonedInstant(addDays(query.to, 1), '00:00', timeZone))}`);
+  const filter = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  const db = kysely(em);
+  const [{ rows }, { rows: [{ total }] }] = await Promise.all([
+    sql<Row>`select e."id", e."at", e."kind", e."user_id", u."first_name", u."last_name", e."email", e."ip", e."detail"
+         from (select * from "security_events" e ${filter} order by e."at" desc, e."id" desc limit ${limit} offset ${skip}) e
          left join "users" u on u."id" = e."user_id"
-        order by e."at" desc, e."id" desc`,
-      [...params, limit, skip],
-    ),
-    connection.execute<{ total: string }[]>(`select count(*) as total from "security_events" e ${filter}`, params),
+        order by e."at" desc, e."id" desc`.execute(db),
+    sql<{ total: string }>`select count(*) as total from "security_events" e ${filter}`.execute(db),
   ]);
   return {
     total: Number(total), limit, skip,

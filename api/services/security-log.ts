@@ -6,6 +6,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { kysely, pooled } from '../../db/kysely';
 import { SECURITY_LOG_RETENTION_DAYS, type SecurityEventKind } from '../../domain/security-events';
 
 interface SecurityEventInput {
@@ -17,11 +19,9 @@ interface SecurityEventInput {
 }
 
 export async function recordSecurityEvent(em: EntityManager, event: SecurityEventInput): Promise<void> {
-  await em.getConnection().execute(
-    'insert into "security_events" ("kind", "user_id", "email", "ip", "detail") values (?, ?, ?, ?, ?)',
-    [event.kind, event.userId ?? null, event.email?.toLowerCase() ?? null, event.ip ?? null, JSON.stringify(event.detail ?? {})],
-    'run',
-  );
+  await sql`insert into "security_events" ("kind", "user_id", "email", "ip", "detail")
+    values (${event.kind}, ${event.userId ?? null}, ${event.email?.toLowerCase() ?? null}, ${event.ip ?? null}, ${JSON.stringify(event.detail ?? {})})`
+    .execute(kysely(em));
 }
 
 /** The same, with the caller's address and (when signed in) user taken from the HTTP request. */
@@ -31,11 +31,12 @@ export async function recordRequestSecurityEvent(request: FastifyRequest, event:
 
 /**
  * Lines older than the retention, through prune_security_events (Migration20261127500001): the runtime role may not
- * delete from the log itself, and the function never removes a line younger than a year, whatever it is asked.
+ * delete from the log itself, and the function never removes a line younger than a year, whatever it is asked. On
+ * the pool: the housekeeping's transaction only holds its lock.
  */
 export async function pruneSecurityLog(em: EntityManager, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - SECURITY_LOG_RETENTION_DAYS * 86_400_000);
-  const [row] = await em.getConnection().execute<Array<{ removed: number }>>('select prune_security_events(?) as "removed"', [before], 'all');
+  const { rows: [row] } = await sql<{ removed: number }>`select prune_security_events(${before}) as "removed"`.execute(pooled(em));
   return row?.removed ?? 0;
 }
 
@@ -48,11 +49,8 @@ export async function pruneSecurityLog(em: EntityManager, now = new Date()): Pro
  *   singleSignOnRefused: an answer of the identity provider (or anything posted in its place), per (address, code).
  */
 async function recordRefusal(em: EntityManager, kind: 'accessRefused' | 'singleSignOnRefused', line: Omit<SecurityEventInput, 'kind'>): Promise<void> {
-  await em.getConnection().execute(
-    'select record_security_refusal(?, ?, ?, ?, ?::jsonb)',
-    [kind, line.userId ?? null, line.email?.toLowerCase() ?? null, line.ip ?? null, JSON.stringify(line.detail ?? {})],
-    'all',
-  );
+  await sql`select record_security_refusal(${kind}, ${line.userId ?? null}, ${line.email?.toLowerCase() ?? null}, ${line.ip ?? null}, ${JSON.stringify(line.detail ?? {})}::jsonb)`
+    .execute(kysely(em));
 }
 
 export async function recordAccessRefused(em: EntityManager, refusal: { userId: number | null; email: string | null; ip: string; method: string; route: string; status: number }): Promise<void> {

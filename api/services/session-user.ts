@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import type { User } from '../../db/entities';
+import { kysely } from '../../db/kysely';
 import { holdsAdministratorRights, isPasswordExpired, MESSAGES, type AdministratorPolicy } from '../../domain';
 import { notAuthenticated } from '../errors';
 import type { SessionUser } from '../../contract/session-user.schema';
@@ -39,9 +41,9 @@ function sessionUserOf(user: SessionFields, isAdmin: boolean): SessionUser {
  * (spec 2 §7.11), the proven address, the kind of account and whether it has a password.
  */
 export async function toSessionUser(em: EntityManager, user: User, policy: AdministratorPolicy): Promise<SessionUser> {
-  const [facts] = await em.getConnection().execute<Array<{ on_admin_list: boolean; has_password: boolean }>>(
-    `select exists (select 1 from "admins" a where a."email" = lower(u."email")) as "on_admin_list", u."password_hash" is not null as "has_password"
-    from "users" u where u."id" = ?`, [user.id], 'all');
+  const { rows: [facts] } = await sql<{ on_admin_list: boolean; has_password: boolean }>`
+    select exists (select 1 from "admins" a where a."email" = lower(u."email")) as "on_admin_list", u."password_hash" is not null as "has_password"
+    from "users" u where u."id" = ${user.id}`.execute(kysely(em));
   return sessionUserOf(user, holdsAdministratorRights({
     onAdminList: !!facts?.on_admin_list, emailConfirmed: !!user.emailConfirmedAt, isExternal: user.isExternal, hasPassword: !!facts?.has_password,
   }, policy));
@@ -65,12 +67,12 @@ interface SessionRow {
  * on the very next call, with no cache to invalidate.
  */
 export async function sessionFromToken(em: EntityManager, claims: TokenClaims, policy: AdministratorPolicy): Promise<SessionUser> {
-  const [row] = await em.getConnection().execute<SessionRow[]>(
-    `select u."id", u."email", u."first_name", u."last_name", u."middle_initial", u."phone", u."company", u."affiliation", u."person_type",
+  const { rows: [row] } = await sql<SessionRow>`
+    select u."id", u."email", u."first_name", u."last_name", u."middle_initial", u."phone", u."company", u."affiliation", u."person_type",
       u."is_external", u."must_change_password", u."pswd_reset_at", u."last_login", u."deleted_at", u."session_version",
       u."email_confirmed_at", u."pending_email",
       exists (select 1 from "admins" a where a."email" = lower(u."email")) as "on_admin_list", u."password_hash" is not null as "has_password"
-    from "users" u where u."id" = ?`, [claims.id], 'all');
+    from "users" u where u."id" = ${claims.id}`.execute(kysely(em));
   if (!row || row.session_version !== claims.sessionVersion) throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
   if (row.deleted_at) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
   const date = (value: string | null) => (value ? new Date(em.getPlatform().parseDate(value) as Date) : null);

@@ -9,11 +9,13 @@
  * issued and unknown here.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type RawBuilder } from 'kysely';
 import {
   certificateStatus, formatVerificationCode, isWellFormedVerificationCode, ISSUED_LETTER_KIND_LABELS, normalizeVerificationCode,
   type IssuedLetterFacts, type IssuedLetterKind, type RevokeReason,
 } from '../../domain';
 import type { VerificationAnswer } from '../../contract/verification.schema';
+import { kysely } from '../../db/kysely';
 
 /** The answer for a code or a file we did not issue: the same whatever was asked. */
 const NOT_ISSUED: VerificationAnswer = Object.freeze({
@@ -24,15 +26,16 @@ const NOT_ISSUED: VerificationAnswer = Object.freeze({
 /** A value the lookup compares with that no stored code equals (they are 13 symbols of the alphabet). */
 const NO_CODE = '-';
 
-const SELECT = `
+/** The letter matching `where` (a condition on `l`, an issued letter), with its successor's code. */
+const lookup = (where: RawBuilder<unknown>) => sql<Row>`
   select l."verification_code", l."letter_kind", l."issued_at", l."superseded_at", l."revoked_at", l."revoke_reason", l."facts",
          n."verification_code" as "new_code"
     from "issued_letters" l
     left join "issued_letters" n on n."id" = l."superseded_by_id"
-   where l."issued_at" is not null and`;
-/** The SQL of the code lookup (the bench times it bare, beside the endpoint). */
-export const CODE_LOOKUP_SQL = `${SELECT} l."verification_code" = ? limit 1`;
-const DIGEST_LOOKUP_SQL = `${SELECT} l."sha256" = ? order by l."issued_at" desc limit 1`;
+   where l."issued_at" is not null and ${where}`;
+/** The code lookup (the bench times its SQL bare, beside the endpoint). */
+export const codeLookup = (code: string) => lookup(sql`l."verification_code" = ${code} limit 1`);
+const digestLookup = (sha256: Buffer) => lookup(sql`l."sha256" = ${sha256} order by l."issued_at" desc limit 1`);
 
 interface Row {
   verification_code: string;
@@ -72,15 +75,15 @@ function answerOf(row: Row): VerificationAnswer {
   };
 }
 
-async function lookUp(em: EntityManager, sql: string, value: string | Buffer): Promise<VerificationAnswer> {
-  const rows = await em.getConnection().execute(sql, [value], 'all') as Row[];
+async function lookUp(em: EntityManager, query: RawBuilder<Row>): Promise<VerificationAnswer> {
+  const { rows } = await query.execute(kysely(em));
   return rows[0] ? answerOf(rows[0]) : NOT_ISSUED;
 }
 
 /** The status of the letter printed with `typed` (a code as printed, typed or scanned). */
 export function verifyCode(em: EntityManager, typed: string): Promise<VerificationAnswer> {
   const code = normalizeVerificationCode(typed);
-  return lookUp(em, CODE_LOOKUP_SQL, isWellFormedVerificationCode(code) ? code : NO_CODE);
+  return lookUp(em, codeLookup(isWellFormedVerificationCode(code) ? code : NO_CODE));
 }
 
 /** How far into a file PDF readers look for its header. */
@@ -90,5 +93,5 @@ export const looksLikePdf = (head: Buffer) => head.subarray(0, PDF_HEADER_BYTES)
 
 /** The status of the letter whose signed PDF has exactly this SHA-256 (one changed byte: not issued by us). */
 export function verifyPdf(em: EntityManager, sha256: Buffer): Promise<VerificationAnswer> {
-  return lookUp(em, DIGEST_LOOKUP_SQL, sha256);
+  return lookUp(em, digestLookup(sha256));
 }

@@ -244,7 +244,7 @@ describe('the code is reserved before printing', () => {
 
   it('a retried activity gets the code the first attempt reserved; a drawn code already taken is drawn again', async () => {
     const { id } = await approvedCertificate();
-    const db = h.orm.em.fork().getConnection();
+    const db = h.orm.em.fork();
     const key = `test-reserve:${id}:${Date.now()}`;
     const first = await reserveVerificationCode(db, { requestId: id, key, kind: 'claimHistoryLetter', facts });
     const again = await reserveVerificationCode(db, { requestId: id, key, kind: 'claimHistoryLetter', facts });

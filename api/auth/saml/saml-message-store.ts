@@ -9,21 +9,22 @@
  */
 import type { CacheItem, CacheProvider } from '@node-saml/node-saml';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type Kysely } from 'kysely';
+import { kysely, pooled, type Database } from '../../../db/kysely';
 import type { Orm } from '../../../db/orm';
 
-type Run = { affectedRows?: number; rowCount?: number };
-const changed = (result: unknown) => ((result as Run).affectedRows ?? (result as Run).rowCount ?? 0);
+const removeExpired = (db: Kysely<Database>) => db.deleteFrom('saml_message_ids').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst();
 
-/** Removes the message ids that have expired; returns how many. */
+/** Removes the message ids that have expired (on the pool, outside the housekeeping's transaction); returns how many. */
 export async function pruneExpiredSamlMessageIds(em: EntityManager): Promise<number> {
-  return changed(await em.getConnection().execute('delete from saml_message_ids where expires_at < now()', [], 'run'));
+  return Number((await removeExpired(pooled(em))).numDeletedRows);
 }
 
 export class SamlMessageStore {
   constructor(private readonly orm: Orm) {}
 
-  private connection() {
-    return this.orm.em.fork().getConnection();
+  private db() {
+    return kysely(this.orm.em.fork());
   }
 
   /** node-saml's cache of AuthnRequest ids, each valid for `lifetimeMs`. */
@@ -32,36 +33,31 @@ export class SamlMessageStore {
     return {
       saveAsync: async (id, value): Promise<CacheItem | null> => {
         const now = new Date();
-        const inserted = await this.connection().execute(
-          'insert into saml_message_ids (key, value, created_at, expires_at) values (?, ?, ?, ?) on conflict do nothing',
-          [key(id), value, now, new Date(now.getTime() + lifetimeMs)], 'run',
-        );
-        return changed(inserted) === 1 ? { value, createdAt: now.getTime() } : null;
+        const inserted = await this.db().insertInto('saml_message_ids')
+          .values({ key: key(id), value, created_at: now, expires_at: new Date(now.getTime() + lifetimeMs) })
+          .onConflict((conflict) => conflict.doNothing()).executeTakeFirst();
+        return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1 ? { value, createdAt: now.getTime() } : null;
       },
       getAsync: async (id) => {
-        const rows = await this.connection().execute<{ value: string }[]>(
-          'select value from saml_message_ids where key = ? and expires_at > now()', [key(id)], 'all',
-        );
-        return rows[0]?.value ?? null;
+        const row = await this.db().selectFrom('saml_message_ids').select('value')
+          .where('key', '=', key(id)).where('expires_at', '>', sql<Date>`now()`).executeTakeFirst();
+        return row?.value ?? null;
       },
       removeAsync: async (id) => {
         if (!id) return null;
-        const rows = await this.connection().execute<{ value: string }[]>(
-          'delete from saml_message_ids where key = ? returning value', [key(id)], 'all',
-        );
-        return rows[0]?.value ?? null;
+        const row = await this.db().deleteFrom('saml_message_ids').where('key', '=', key(id)).returning('value').executeTakeFirst();
+        return row?.value ?? null;
       },
     };
   }
 
   /** True the first time an assertion id is claimed; false when it was accepted before (a replay). */
   async claimAssertion(issuer: string, assertionId: string, expiresAt: Date): Promise<boolean> {
-    const connection = this.connection();
-    await connection.execute('delete from saml_message_ids where expires_at < now()', [], 'run');
-    const inserted = await connection.execute(
-      'insert into saml_message_ids (key, value, created_at, expires_at) values (?, ?, now(), ?) on conflict do nothing',
-      [`assertion:${issuer}:${assertionId}`.slice(0, 255), issuer.slice(0, 255), expiresAt], 'run',
-    );
-    return changed(inserted) === 1;
+    const db = this.db();
+    await removeExpired(db);
+    const inserted = await db.insertInto('saml_message_ids')
+      .values({ key: `assertion:${issuer}:${assertionId}`.slice(0, 255), value: issuer.slice(0, 255), created_at: sql<Date>`now()`, expires_at: expiresAt })
+      .onConflict((conflict) => conflict.doNothing()).executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 }

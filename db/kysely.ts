@@ -1,0 +1,36 @@
+/**
+ * Typed SQL: every statement the ORM's entity calls do not cover is written with Kysely, bound to an EntityManager
+ * through MikroORM's own integration (`em.getKysely()`), so it runs on that manager's transaction when it has one and
+ * on the pool otherwise. Table and column types come from our entity definitions (MikroORM infers them); tables
+ * without an entity (counters, roll-ups, slots) are described by hand below. Values are named where they are used —
+ * the query builder's arguments, or `${value}` inside Kysely's `sql` template, sent as bound parameters — and result
+ * rows are typed, never positional `?` lists with a cast on the result.
+ *
+ * Why Kysely: MikroORM's query builder cannot say the statements this code relies on (CTE chains that write and
+ * read in one round trip, `on conflict … where` upserts, advisory locks), and a home-made helper would rewrite what
+ * Kysely already does; MikroORM ships the integration and depends on Kysely itself.
+ */
+import type { EntityManager, InferKyselyDB } from '@mikro-orm/postgresql';
+import type { Kysely } from 'kysely';
+import type { ALL_ENTITIES } from './entities';
+
+/** The tables of our entities, with their database column names. */
+type EntityTables = InferKyselyDB<(typeof ALL_ENTITIES)[number]>;
+
+/** Tables no entity maps (see their migrations). */
+interface OtherTables {
+  rate_limit_counters: { key: string; hits: number; window_ends: Date };
+  chosen_address_mail_counts: { key: string; sent: number; window_ends: Date };
+  upload_slots: { id: string; user_id: number; bytes: string; expires_at: Date };
+}
+
+export type Database = EntityTables & OtherTables;
+
+/** Kysely for `em`: inside `em`'s transaction when it has one. */
+export const kysely = (em: Pick<EntityManager, 'getKysely'>): Kysely<Database> => em.getKysely<Database>();
+
+/**
+ * Kysely on the pool, outside any transaction `em` (or the async context) has open: for writes that must stay when
+ * the caller's work is rolled back, and side queries that must not wait for its locks.
+ */
+export const pooled = (em: Pick<EntityManager, 'getConnection'>): Kysely<Database> => em.getConnection().getClient<Database>();
