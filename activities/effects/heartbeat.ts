@@ -14,7 +14,7 @@ export async function withHeartbeat<T>(work: () => Promise<T>, everyMs = 1000): 
   }
   // No heartbeat at the start: the server measures the heartbeat timeout from the activity's start until the first
   // one, so a worker dying early is noticed all the same, and work done within `everyMs` (a letter, an email: well
-  // under a second) costs no heartbeat call to the server at all (one per letter and email before, issue #11).
+  // under a second) costs no heartbeat call to the server at all (one per letter and email otherwise).
   const timer = setInterval(() => context.heartbeat(), everyMs);
   try {
     return await work();

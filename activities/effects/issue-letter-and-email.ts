@@ -11,7 +11,7 @@ import { renderEffectLetterActivity } from './render-letter';
 import { sendEffectEmailActivity } from './send-email';
 
 /**
- * A decision's letter and its email in one activity on the letters task queue (workflow shape 6, issue #18): the
+ * A decision's letter and its email in one activity on the letters task queue: the
  * letter printed and stored (or found, on a retry), then the email sent with it, as the two activities did one after
  * the other, without the activity task and workflow task between them. Each half keeps its own idempotency (the
  * letter by the document's key, the email by its claim and mark). A failure of the letter half is named so

@@ -20,7 +20,7 @@ async function snapshotFor(em: Em, request: Request, input: RecordStatusInput, e
 interface OwedRow { key: string | null; kind: string | null; title: string | null; snapshot: string | null }
 const NO_ROW: OwedRow = { key: null, kind: null, title: null, snapshot: null };
 
-/** The effect rows a change owes (none, its email or letter, and shape 7's second email), always two (unused: nulls). */
+/** The effect rows a change owes (none, its email or letter, and a resubmission's confirmation to the requester), always two (unused: nulls). */
 async function effectRowsOf(em: Em, request: Request, input: RecordStatusInput, config: AppConfig): Promise<[OwedRow, OwedRow]> {
   const orders: Array<[string, EffectOrder]> = [
     ...(input.effect ? [[input.key, input.effect] as [string, EffectOrder]] : []),

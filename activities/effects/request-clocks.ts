@@ -26,7 +26,7 @@ const owedOf = (requestId: number) => sql<EffectRef[]>`(
 /**
  * What a run needs of PostgreSQL to arm the clocks, in one round trip (it runs at every fresh start, so at every
  * submit): the release dates, when the current status was entered, and the reminders, escalation and release expiry
- * acted on since; with the owed effects when asked (shape 5's one read at a run's start).
+ * acted on since; with the owed effects when asked (the run's one read at its start).
  */
 const clockStartStatement = (requestId: number, withOwed: boolean) => sql<ClockStartRow & { owed: EffectRef[] | null }>`
   select to_char(r.signed_release_date, 'YYYY-MM-DD') as signed_release_date, r.signed_release_recorded_at,

@@ -28,7 +28,7 @@ async function letterData(em: EntityManager, request: Request, issuedOn: string,
   const from = request.dateFrom?.toISOString() ?? request.submitDate?.toISOString() ?? issuedOn;
   const to = request.dateTo?.toISOString() ?? from;
   const years = await em.find(PolicyYearSchema, {}, { orderBy: { startDate: 'asc' } });
-  // The claims linked to the request (issue #9); the placeholder entry of "none selected" has no claim number.
+  // The claims linked to the request; the placeholder entry of "none selected" has no claim number.
   const linked = await em.find(ClaimHistorySchema, { requestId: request.id, claimNumber: { $ne: null } }, { orderBy: { reportDate: 'asc', id: 'asc' } });
   return {
     requestNumber: request.requestNumber!,

@@ -2,7 +2,7 @@ import { createElement, use, type ComponentProps, type ComponentType, type React
 import { matchRoutes, type RouteObject } from 'react-router-dom';
 
 /**
- * A screen loaded in its own chunk on first use (route-level code splitting, issue #11): the entry bundle keeps
+ * A screen loaded in its own chunk on first use (route-level code splitting): the entry bundle keeps
  * only the shell (router, session, header, error pages), so the login page and the dashboard download only what
  * they draw. The layouts show the accessible <Loading /> status while a chunk arrives (see PageSuspense).
  *

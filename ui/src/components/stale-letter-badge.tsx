@@ -1,7 +1,7 @@
 import { STALE_LETTER_LABEL } from '../../../domain';
 import { displayDate } from '../lib/format';
 
-/** "Letter may be out of date" (issue #10 item 5), with the day of the upload that raised it. */
+/** "Letter may be out of date", with the day of the upload that raised it. */
 export function StaleLetterBadge({ since }: { since: string }) {
   return (
     <span className="badge badge--warning" title={`Since the CS-STARS upload of ${displayDate(since)}`}>

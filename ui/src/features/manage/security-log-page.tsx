@@ -38,7 +38,7 @@ const columns: Column<SecurityLogEntry>[] = [
   { header: 'Details', cell: detailText },
 ];
 
-/** `/manage/security-log` (issue #16 item 8): the security log, newest first, filtered by user, kind and day. */
+/** `/manage/security-log`: the security log, newest first, filtered by user, kind and day. */
 export function SecurityLogPage() {
   const [values, setValues] = useState({ email: '', kind: '', from: '', to: '' });
   const [applied, setApplied] = useState<Record<string, string>>({});

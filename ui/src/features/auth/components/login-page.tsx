@@ -37,7 +37,7 @@ function ssoErrorFromUrl(hash: string): string | null {
 
 /**
  * Login (spec 1 §2). A token handed over in the address (`?token=`, or `#access_token=` from single sign-on) is taken
- * out of the address bar at once, so it stays in no history entry, bookmark or screen share (issue #16). When a
+ * out of the address bar at once, so it stays in no history entry, bookmark or screen share. When a
  * different user is already signed in in this browser, the page asks before switching: a link carrying someone
  * else's token cannot silently swap the session. A token opened when nobody is signed in asks too ("Continue as
  * …?"): otherwise a link from elsewhere could sign a visitor in to an account of its choosing, whose requests and
