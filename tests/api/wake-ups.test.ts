@@ -221,17 +221,27 @@ describe('Pending Employment wakes by itself', () => {
     const person = await directoryPerson('W7005', 'T');
     const waiting = await waitingRequest(STATUS.pendingEmployment, { employeeId: 'W7005' });
     await h.orm.em.fork().nativeUpdate(PersonSchema, { id: person.id }, { employmentStatus: 'A', updatedAt: new Date() });
-    await ensureWakeUpSweepSchedule(h.temporal, h.config.taskQueue); // what temporal/worker.ts does at start
+    // The Schedule is one per namespace, and the run's Temporal server is shared: workers other test files start (and
+    // kill) set it too, so it may point at their task queue, or wait, under its overlap policy (SKIP), for a sweep
+    // "running" on a queue nobody polls any more. Each time that is so, this worker sets it afresh, as its start
+    // would on a server of its own; then the test waits for the event itself: the request woken.
     const schedule = h.temporal.schedule.getHandle(WAKE_UP_SWEEP_SCHEDULE_ID);
+    const takenByAnother = async () => {
+      const described = await schedule.describe().catch(() => null);
+      if (!described || (described.action.type === 'startWorkflow' && described.action.taskQueue !== h.config.taskQueue)) return true;
+      for (const { workflow } of described.info.runningActions) {
+        const run = await h.temporal.workflow.getHandle(workflow.workflowId, workflow.firstExecutionRunId).describe().catch(() => null);
+        if (run && run.taskQueue !== h.config.taskQueue) return true;
+      }
+      return false;
+    };
     try {
-      // The Schedule is one per namespace, and other test files start real workers (temporal/worker.ts) on the run's
-      // Temporal server: each points it at its own task queue and triggers it, so a sweep may run on another file's
-      // queue and database. Wait for the event itself, the request woken, and point the Schedule back here (as this
-      // worker's restart would) whenever another worker took it meanwhile.
       await eventually(async () => {
         if ((await statusOf(waiting.id)) === STATUS.submitted) return true;
-        const { action } = await schedule.describe();
-        if (action.type === 'startWorkflow' && action.taskQueue !== h.config.taskQueue) await ensureWakeUpSweepSchedule(h.temporal, h.config.taskQueue);
+        if (await takenByAnother()) {
+          await schedule.delete().catch(() => {});
+          await ensureWakeUpSweepSchedule(h.temporal, h.config.taskQueue); // what temporal/worker.ts does at start
+        }
         return false;
       }, 120_000, 250);
       await expectWoken(waiting);
