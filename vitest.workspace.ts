@@ -13,8 +13,8 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
  * Files run three at a time (TEST_WORKERS changes it), in ONE group for every project (`groupOrder` 1 everywhere):
- * the longest files start first (tests/setup/longest-first.ts) and the short domain and UI files fill the gaps at the
- * end instead of running alone before the rest. Much of an integration file's time is spent waiting on Temporal's
+ * one project after another, the longest files first (tests/setup/longest-first.ts), and the short domain and UI
+ * files fill the gaps at the end instead of running alone before the rest. Much of an integration file's time is spent waiting on Temporal's
  * timers, Chromium or the mail sink: on 2 cores, three files at a time left the CPU 8.5 % idle and took 508 s where
  * two took 598 s.
  */
@@ -34,6 +34,10 @@ const integration = {
   isolate: false,
   testTimeout: 120_000,
   hookTimeout: 180_000,
+  // `expect.poll` waits for an event (a page showing a value, a row written): a bound that holds on a slower, busy
+  // machine (Vitest's default is 1 s), asked every 100 ms rather than 50 (each ask is a round trip to Chromium or
+  // PostgreSQL).
+  expect: { poll: { timeout: 30_000, interval: 100 } },
   setupFiles: ['tests/setup/quiet-temporal.ts', 'tests/setup/file-database.ts'] as string[],
 } as const;
 
@@ -43,6 +47,8 @@ export const projects: TestProjectInlineConfiguration[] = [
       name: 'domain',
       include: ['tests/domain/**/*.test.ts', 'domain/**/*.test.ts'],
       environment: 'node',
+      // Pure functions, no state between files: one process runs them one after another.
+      isolate: false,
       ...oneGroup,
     },
   },

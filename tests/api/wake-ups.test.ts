@@ -211,7 +211,6 @@ describe('Pending Employment wakes by itself', () => {
     const waiting = await waitingRequest(STATUS.pendingEmployment, { employeeId: 'W7004' });
     // The directory row changes without any wake-up being started.
     await h.orm.em.fork().nativeUpdate(PersonSchema, { id: person.id }, { employmentStatus: 'A', updatedAt: new Date() });
-    await new Promise((r) => setTimeout(r, 300));
     expect(await statusOf(waiting.id)).toBe(STATUS.pendingEmployment);
     const woken = await runWakeUp(`test-sweep-person-${person.id}`, null);
     expect(woken).toBeGreaterThanOrEqual(1);
@@ -222,14 +221,35 @@ describe('Pending Employment wakes by itself', () => {
     const person = await directoryPerson('W7005', 'T');
     const waiting = await waitingRequest(STATUS.pendingEmployment, { employeeId: 'W7005' });
     await h.orm.em.fork().nativeUpdate(PersonSchema, { id: person.id }, { employmentStatus: 'A', updatedAt: new Date() });
-    await ensureWakeUpSweepSchedule(h.temporal, h.config.taskQueue); // what temporal/worker.ts does at start
+    // The Schedule is one per namespace, and the run's Temporal server is shared: workers other test files start (and
+    // kill) set it too, so it may point at their task queue, or wait, under its overlap policy (SKIP), for a sweep
+    // "running" on a queue nobody polls any more. Each time that is so, this worker sets it afresh, as its start
+    // would on a server of its own; then the test waits for the event itself: the request woken.
+    const schedule = h.temporal.schedule.getHandle(WAKE_UP_SWEEP_SCHEDULE_ID);
+    const takenByAnother = async () => {
+      const described = await schedule.describe().catch(() => null);
+      if (!described || (described.action.type === 'startWorkflow' && described.action.taskQueue !== h.config.taskQueue)) return true;
+      for (const { workflow } of described.info.runningActions) {
+        const run = await h.temporal.workflow.getHandle(workflow.workflowId, workflow.firstExecutionRunId).describe().catch(() => null);
+        if (run && run.taskQueue !== h.config.taskQueue) return true;
+      }
+      return false;
+    };
     try {
-      // The Schedule's first action waits on the Temporal server's scheduler, slow on a loaded machine.
-      await expectWoken(waiting, 120_000);
-      const schedule = await h.temporal.schedule.getHandle(WAKE_UP_SWEEP_SCHEDULE_ID).describe();
-      expect(schedule.action).toMatchObject({ workflowType: WAKE_UP_SWEEP_WORKFLOW, taskQueue: h.config.taskQueue });
+      await eventually(async () => {
+        if ((await statusOf(waiting.id)) === STATUS.submitted) return true;
+        if (await takenByAnother()) {
+          await schedule.delete().catch(() => {});
+          await ensureWakeUpSweepSchedule(h.temporal, h.config.taskQueue); // what temporal/worker.ts does at start
+        }
+        return false;
+      }, 120_000, 250);
+      await expectWoken(waiting);
+      const described = await schedule.describe();
+      expect(described.action).toMatchObject({ workflowType: WAKE_UP_SWEEP_WORKFLOW });
+      expect(described.info.recentActions.length).toBeGreaterThan(0);
     } finally {
-      await h.temporal.schedule.getHandle(WAKE_UP_SWEEP_SCHEDULE_ID).delete();
+      await schedule.delete();
     }
   });
 

@@ -233,7 +233,7 @@ describe('working a request together, in Chromium', () => {
     await expect.poll(() => audit.getByText('"Credentialing Request Approved" email sent').count(), { timeout: 20_000 }).toBe(1);
     for (const [text, by] of expected) {
       const row = audit.getByRole('row').filter({ hasText: text }).first();
-      await row.waitFor({ timeout: 5_000 }).catch(() => { throw new Error(`no audit row "${text}"`); });
+      await row.waitFor().catch(() => { throw new Error(`no audit row "${text}"`); });
       expect(await row.innerText()).toContain(by);
     }
     const approvalRow = audit.getByRole('row').filter({ hasText: '"Credentialing Request Approved" email sent' });

@@ -23,8 +23,8 @@ afterAll(() => {
 });
 
 async function ports() {
-  const [pg, api, temporal, temporalUi, smtp, outbox, idp] = await Promise.all(Array.from({ length: 7 }, () => freePort()));
-  return { pg, api, temporal, temporalUi, smtp, outbox, idp };
+  const [pg, api, temporal, temporalUi, smtp, outbox, idp, inbound] = await Promise.all(Array.from({ length: 8 }, () => freePort()));
+  return { pg, api, temporal, temporalUi, smtp, outbox, idp, inbound };
 }
 
 /** `npm run portal` with nothing of the test run's own database, Temporal or data folder in its environment. */
@@ -33,7 +33,7 @@ async function startPortal(p: Awaited<ReturnType<typeof ports>>): Promise<{ chil
   for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'SMTP_URL', 'PUBLIC_URL']) delete env[name];
   Object.assign(env, {
     PGPORT: String(p.pg), PORT: String(p.api), TEMPORAL_ADDRESS: `127.0.0.1:${p.temporal}`, TEMPORAL_UI_URL: `http://127.0.0.1:${p.temporalUi}`,
-    SMTP_SINK_PORT: String(p.smtp), OUTBOX_PORT: String(p.outbox), DEV_IDP_PORT: String(p.idp), DATA_DIR: dataDir, FORCE_COLOR: '0',
+    SMTP_SINK_PORT: String(p.smtp), OUTBOX_PORT: String(p.outbox), DEV_IDP_PORT: String(p.idp), INBOUND_SMTP_PORT: String(p.inbound), DATA_DIR: dataDir, FORCE_COLOR: '0',
   });
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-portal.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running = child;

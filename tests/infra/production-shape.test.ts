@@ -106,7 +106,7 @@ describe('the production shape: two APIs and two workers on the real Temporal se
     const submitted = await api(one, requester, 'PATCH', `/requests/${id}`, { status: 'Submitted' });
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     const number = submitted.body.requestNumber as number;
-    expect(await Promise.race([sawRequest, new Promise((resolve) => setTimeout(() => resolve('timeout'), 20_000))])).toBe(true);
+    expect(await Promise.race([sawRequest, new Promise((resolve) => setTimeout(() => resolve('timeout'), 60_000))])).toBe(true);
     await reader.cancel();
 
     expect((await api(two, admin, 'PATCH', `/requests/${id}`, { status: 'Approved', verified: true })).status).toBe(200);

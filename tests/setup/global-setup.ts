@@ -38,12 +38,28 @@ function serverUrl(): URL {
   return url;
 }
 
+/**
+ * On a busy machine PostgreSQL may take longer to accept a connection than db/database.ts waits (5 s, so that a
+ * developer with no server learns it at once): the run asks again until it answers, for two minutes.
+ */
+async function whenPostgresAnswers<T>(step: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!/does not answer/.test((error as Error).message) || Date.now() > deadline) throw error;
+      log(`PostgreSQL is slow to answer (${(error as Error).message.split('\n')[0]}): asking again`);
+    }
+  }
+}
+
 export default async function setup(project: TestProject) {
   const selected = project.vitest.projects.map((p) => p.name);
   if (selected.length > 0 && selected.every((name) => PURE_PROJECTS.has(name))) return undefined;
 
   const started = Date.now();
-  // No server at the default address: a throwaway embedded cluster for this run (issue #20).
+  // No server at the default address: a throwaway embedded cluster for this run.
   const postgres = await ensurePostgres({
     databaseUrl: serverUrl().toString(), isDefault: usesDefaultDatabase(), persistent: false,
     clusterDir: path.join(os.tmpdir(), `coi-test-pg-${process.pid}-${randomBytes(4).toString('hex')}`), log,
@@ -65,7 +81,7 @@ export default async function setup(project: TestProject) {
   try {
     const workflowBundlePath = path.join(dataDir, 'workflow-bundle.js');
     const [, , server] = await Promise.all([
-      prepareDatabase(databaseUrl),
+      whenPostgresAnswers(() => prepareDatabase(databaseUrl)),
       buildWorkflowBundle(workflowBundlePath),
       (async () => {
         const reuse = process.env.TEMPORAL_TEST_ADDRESS;

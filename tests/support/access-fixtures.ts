@@ -1,6 +1,7 @@
 /**
  * The callers and rows the access matrix (tests/api/access-matrix.test.ts) and the fuzz test use: one persona per kind
- * of caller of issue #16 item 9, and one request with a row of everything that hangs off a request, owned by the
+ * of caller (PERSONAS: anonymous, an external requester confirmed or not, employee, student, administrator,
+ * deactivated), and one request with a row of everything that hangs off a request, owned by the
  * confirmed external requester.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * axe (@axe-core/playwright) on every page an e2e test opens (issue #5 point 10): each navigation of a watched page,
+ * axe (@axe-core/playwright) on every page an e2e test opens: each navigation of a watched page,
  * full loads and client-side route changes alike (Playwright reports both as `framenavigated`), is followed by a
  * scan once the screen has settled. Violations of impact serious or critical are collected; the browser setup
  * (portal-browser.ts) fails the test in `afterEach` when any were found. Tests call `scan()` themselves for states

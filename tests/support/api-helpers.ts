@@ -18,7 +18,8 @@ export const loginAdmin = (h: Harness) => login(h, DEV_ADMIN.email, DEV_ADMIN.pa
 
 /**
  * Puts another external requester directly in the database: by default one whose email is confirmed (an account that
- * has been around); `{ confirmed: false }` for one that never used its confirmation link (issue #16).
+ * has been around); `{ confirmed: false }` for one that never used its confirmation link
+ * (it may sign in, and is asked to confirm before it sends anything).
  */
 export async function createExternalUser(h: Harness, email: string, password: string, options: { confirmed?: boolean } = {}): Promise<void> {
   const em = h.orm.em.fork();

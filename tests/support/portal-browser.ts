@@ -10,6 +10,10 @@
  *
  *   const portal = usePortalBrowser('session');       // registers beforeAll/beforeEach/afterEach/afterAll
  *   it('…', async () => { await portal.openAs(DEV_ADMIN, '/admin'); … });
+ *
+ * The browser itself is one per test process, shared by the files that process runs one after another (the e2e
+ * project keeps its worker processes: vitest.workspace.ts): a launch costs about a second of CPU, and nothing of a
+ * file is left in it, since every test's contexts are closed after the test and the file's at its end.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -53,6 +57,18 @@ function ensureUiBuilt(): void {
     { cwd: root, stdio: 'inherit' });
 }
 
+/** The test process's Chromium, launched on first use and again if it died; it ends with the process. */
+const shared = globalThis as { coiTestBrowser?: Promise<Browser> };
+function sharedBrowser(): Promise<Browser> {
+  if (!shared.coiTestBrowser) {
+    const launching = chromium.launch({ executablePath: UI_BROWSER_PATH });
+    shared.coiTestBrowser = launching;
+    launching.then((browser) => browser.on('disconnected', () => { if (shared.coiTestBrowser === launching) shared.coiTestBrowser = undefined; }),
+      () => { if (shared.coiTestBrowser === launching) shared.coiTestBrowser = undefined; });
+  }
+  return shared.coiTestBrowser;
+}
+
 export interface PortalBrowserOptions {
   viewport?: { width: number; height: number };
   /** the browser's own time zone (IANA), when a test needs it to differ from the office's */
@@ -73,6 +89,8 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
   });
   const newContext = async (extra: Parameters<Browser['newContext']>[0] = {}) => {
     const context = await state.browser.newContext(contextOptions(extra));
+    // Waits for an element or a navigation are bounded generously: a busy machine makes pages slower, not wrong.
+    context.setDefaultTimeout(60_000);
     // Pages the test opens later (a second tab) are watched too.
     context.on('page', (page) => a11y.watch(page));
     contexts.push(context);
@@ -88,7 +106,7 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
     ensureUiBuilt();
     mkdirSync(shots, { recursive: true });
     state.h = await startHarness({ listen: true, env: options.env?.() });
-    state.browser = await chromium.launch({ executablePath: UI_BROWSER_PATH });
+    state.browser = await sharedBrowser();
   });
 
   // A context of its own for every test: nothing of the previous test's session, storage or page is left.
@@ -108,7 +126,8 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
 
   afterAll(async () => {
     console.log(`[axe] ${a11y.scans} page scans in ${screenshotPrefix}`);
-    await state.browser?.close();
+    // The browser stays for the process's next file: this file's contexts go (a test's own ones included).
+    await Promise.all([...contexts.splice(0), ...(state.browser?.contexts() ?? [])].map((c) => c.close().catch(() => {})));
     await state.h?.stop();
   });
 

@@ -1,5 +1,5 @@
 /**
- * One realistic call per route of the API (issue #16 item 9), keyed "METHOD /api/v1/path/{param}" as the OpenAPI
+ * One realistic call per route of the API (every route is checked for every kind of caller), keyed "METHOD /api/v1/path/{param}" as the OpenAPI
  * document names it. Bodies pass the route's schema where the access decision is made inside the handler (so a
  * refusal there is the access rule speaking, not validation), and are refused by a later rule for callers who may
  * use the route, so the matrix changes nothing it depends on. Routes that remove a row get a row made for the call.

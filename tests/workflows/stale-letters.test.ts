@@ -74,7 +74,7 @@ describe('a letter made stale by a CS-STARS upload, and made again', () => {
     await approve(id);
     await eventually(async () => (await letters(id)).length === 2, 60_000);
     expect(await letters(id)).toEqual([first, `Claim History and Insurance Verification ${number} (2).pdf`]);
-    await eventually(async () => (await flagOf(id)) === null, 10_000);
+    await eventually(async () => (await flagOf(id)) === null);
     expect((await call(h, admin, 'GET', '/api/v1/admin-dashboard')).body.staleLetters.map((r: { id: number }) => r.id)).not.toContain(id);
     expect((await call(h, admin, 'GET', `/api/v1/requests/${id}`)).body.letterStaleSince).toBeNull();
   });
@@ -95,7 +95,7 @@ describe('a letter made stale by a CS-STARS upload, and made again', () => {
     const regenerated = await call(h, admin, 'POST', '/api/v1/generate-pdfs', { requestId: id });
     expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200);
     expect(await letters(id)).toHaveLength(2);
-    await eventually(async () => (await flagOf(id)) === null, 10_000);
+    await eventually(async () => (await flagOf(id)) === null);
     expect((await call(h, admin, 'GET', '/api/v1/admin-dashboard')).body.staleLetters.map((r: { id: number }) => r.id)).not.toContain(id);
   });
 });
