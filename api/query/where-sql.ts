@@ -12,22 +12,29 @@ export type SqlCondition = RawBuilder<unknown>;
 
 const COMPARE: Record<string, string> = { $lt: '<', $lte: '<=', $gt: '>', $gte: '>=', $like: 'like' };
 
+/**
+ * A value as a bound parameter. A whole number is bound as bigint: PostgreSQL would otherwise type the parameter as the
+ * column's integer and refuse a value past its range (`id >= -2147483649` is a fine question, answered by every row);
+ * integer against bigint comparisons still use the column's index.
+ */
+const valueSql = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? sql`${value}::int8` : sql`${value}`);
+
 /** `column`: a quoted column name from the entity's metadata (never user input). */
 function fieldSql(column: string, condition: unknown): SqlCondition {
   const ref = sql.raw(column);
   if (condition === null) return sql`${ref} is null`;
-  if (typeof condition !== 'object' || condition instanceof Date) return sql`${ref} = ${condition}`;
+  if (typeof condition !== 'object' || condition instanceof Date) return sql`${ref} = ${valueSql(condition)}`;
   const parts = Object.entries(condition as Record<string, unknown>).map(([op, operand]) => {
     if (op === '$in') {
       const list = operand as unknown[];
-      return list.length ? sql`${ref} in (${sql.join(list)})` : sql`1 = 0`;
+      return list.length ? sql`${ref} in (${sql.join(list.map(valueSql))})` : sql`1 = 0`;
     }
     if (op === '$nin') {
       const list = operand as unknown[];
-      return list.length ? sql`${ref} not in (${sql.join(list)})` : sql`true`;
+      return list.length ? sql`${ref} not in (${sql.join(list.map(valueSql))})` : sql`true`;
     }
-    if (op === '$ne') return operand === null ? sql`${ref} is not null` : sql`${ref} <> ${operand}`;
-    return sql`${ref} ${sql.raw(COMPARE[op])} ${operand}`;
+    if (op === '$ne') return operand === null ? sql`${ref} is not null` : sql`${ref} <> ${valueSql(operand)}`;
+    return sql`${ref} ${sql.raw(COMPARE[op])} ${valueSql(operand)}`;
   });
   return parts.length === 1 ? parts[0] : sql`(${sql.join(parts, sql` and `)})`;
 }
