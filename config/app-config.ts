@@ -416,6 +416,13 @@ function positiveHours(name: string, value: string | undefined, fallback: number
 }
 
 /** A whole number ≥ 1 from the setting `name`, or `fallback` when it is unset or empty. */
+/**
+ * How long opening a PostgreSQL connection may take before it is an error (DATABASE_CONNECT_TIMEOUT_MS, default 5 s):
+ * an unreachable database fails in seconds instead of hanging a request. Read by every pool and client the portal opens.
+ */
+export const databaseConnectTimeoutMs = (env: NodeJS.ProcessEnv = process.env): number =>
+  positiveSetting('DATABASE_CONNECT_TIMEOUT_MS', env.DATABASE_CONNECT_TIMEOUT_MS, 5_000);
+
 function positiveSetting(name: string, value: string | undefined, fallback: number): number {
   const raw = value?.trim();
   if (!raw) return fallback;

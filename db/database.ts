@@ -1,12 +1,13 @@
 /** Makes sure the database named in DATABASE_URL exists, and says how to start PostgreSQL when none answers. */
 import pg from 'pg';
+import { databaseConnectTimeoutMs } from '../config/app-config';
 
 export async function ensureDatabase(databaseUrl: string): Promise<'created' | 'exists'> {
   const url = new URL(databaseUrl);
   const dbName = decodeURIComponent(url.pathname.slice(1));
   if (!/^[A-Za-z0-9_]+$/.test(dbName)) throw new Error(`Unsupported database name "${dbName}"`);
   url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: databaseConnectTimeoutMs() });
   try {
     await client.connect();
   } catch (error) {
@@ -58,7 +59,7 @@ export async function dropOrphanedDatabases(databaseUrl: string, prefix: string)
   const url = new URL(databaseUrl);
   url.pathname = '/postgres';
   url.search = '';
-  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: databaseConnectTimeoutMs() });
   try {
     await client.connect();
   } catch {

@@ -235,7 +235,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     url: `smtp://${host}:${port}`,
     messages: () => [...received],
     subscribe,
-    waitFor(predicate = () => true, timeoutMs = 10_000) {
+    waitFor(predicate = () => true, timeoutMs = 60_000) {
       const found = received.find(predicate);
       if (found) return Promise.resolve(found);
       return new Promise<Received>((resolve, reject) => {

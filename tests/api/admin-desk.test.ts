@@ -11,6 +11,7 @@ import { claimsCsv, CSV_HEADER } from '../../bench/generate-cs-stars';
 import { ClaimDataSchema, EmailTemplateSchema, RequestSchema } from '../../db/entities';
 import { DEFAULT_OFFICE_TIME_ZONE, DESK_MESSAGES, EMAIL_TEMPLATE_TITLES, MESSAGES, MONEY_MESSAGE, TEMPLATE_VARIABLES } from '../../domain';
 import { call, credentialingDraft, loginAdmin, loginRequester, uploadClaimsCsv, type Session } from '../support/api-helpers';
+import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
@@ -340,11 +341,10 @@ describe('export-requests', () => {
     });
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ filename: 'coi_export_2031-02-28_101500.xlsx', isMockApi: false });
-    let row: Record<string, any> = started.body;
-    for (let i = 0; i < 300 && row.state === 'running'; i += 1) { // written by the export workflow on the worker
-      await new Promise((r) => setTimeout(r, 100));
-      row = (await api(admin, 'GET', '/api/v1/export-requests')).body.data.find((e: { id: number }) => e.id === started.body.id);
-    }
+    const row: Record<string, any> = await eventually(async () => { // written by the export workflow on the worker
+      const now = (await api(admin, 'GET', '/api/v1/export-requests')).body.data.find((e: { id: number }) => e.id === started.body.id);
+      return now.state !== 'running' && now;
+    }, 60_000);
     expect(row).toMatchObject({ state: 'done', rowsTotal: 1, rowsWritten: 1 });
     const file = await h.app.inject({ method: 'GET', url: `/api/v1/export-requests/${row.id}/file`, headers: { authorization: `Bearer ${admin.token}` } });
     expect(file.statusCode).toBe(200);

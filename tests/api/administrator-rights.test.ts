@@ -46,7 +46,7 @@ describe('the confirm-link administrator path', () => {
     const { password, session } = await attacker('mallory');
     const patched = await call(h, session, 'PATCH', `/api/v1/users/${session.user.id}`, { email: boss, firstName: 'Pat', lastName: 'Boss', currentPassword: password });
     expect(patched.status).toBe(200);
-    const mail = await h.sink.waitFor(mailTo(boss, 'Confirm your email address'), 20_000);
+    const mail = await h.sink.waitFor(mailTo(boss, 'Confirm your email address'), 60_000);
     const token = LINK.exec(mail.text ?? '')?.[1];
     expect(token).toBeTruthy();
     // The owner clicks, expecting access; then OPERATIONS' first-day step puts the address on the admin list.
@@ -63,7 +63,7 @@ describe('the confirm-link administrator path', () => {
     const target = `someone.${stamp}@partner.example`;
     const { password, session } = await attacker('namer');
     await call(h, session, 'PATCH', `/api/v1/users/${session.user.id}`, { email: target, company: 'Mercy Clinic', currentPassword: password });
-    const mail = await h.sink.waitFor(mailTo(target, 'Confirm your email address'), 20_000);
+    const mail = await h.sink.waitFor(mailTo(target, 'Confirm your email address'), 60_000);
     expect(mail.text).toContain('Name: Other Requester');
     expect(mail.text).toContain('Company: Mercy Clinic');
     expect(mail.text).toMatch(/Registered: \d{2}\/\d{2}\/\d{4} \d{1,2}:\d{2} [AP]M/);

@@ -13,13 +13,14 @@ const LOGIN_FAILED = 'Login failed. Please confirm your email and password and t
 
 describe('POST /api/v1/authentication', () => {
   it('signs the external requester in with email and password and returns a token and the user', async () => {
+    const before = Date.now();
     const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'local', email: DEV_REQUESTER.email, password: DEV_REQUESTER.password });
     expect(res.status).toBe(200);
     expect(res.body.accessToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(res.body.user).toMatchObject({ email: DEV_REQUESTER.email, isExternal: true, isAdmin: false, company: 'Mercy Hospital' });
     expect(res.body.user).not.toHaveProperty('passwordHash');
     const user = await h.orm.em.fork().findOneOrFail(UserSchema, { email: DEV_REQUESTER.email });
-    expect(Date.now() - user.lastLogin!.getTime()).toBeLessThan(10_000);
+    expect(user.lastLogin!.getTime()).toBeGreaterThanOrEqual(before); // this sign-in's, however long it took
   });
 
   it('is case-insensitive on the email', async () => {

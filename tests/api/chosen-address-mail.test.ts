@@ -56,11 +56,11 @@ describe('the email-change answer tells nobody whether an address has an account
     expect(shape(taken.body, owner.email)).toEqual(shape(untaken.body, free));
 
     // The owner hears of it, greeted by their own account's names; the link goes only to the free address.
-    const notice = await h.sink.waitFor(mailTo(owner.email, 'Someone asked to use your email address'), 20_000);
+    const notice = await h.sink.waitFor(mailTo(owner.email, 'Someone asked to use your email address'), 60_000);
     expect(notice.text).toMatch(/^Dear Other Requester,/);
     expect(notice.text).toContain('nothing was changed and no confirmation link was sent');
     expect(notice.text).not.toContain(asker.email);
-    await h.sink.waitFor(mailTo(free, 'Confirm your email address'), 20_000);
+    await h.sink.waitFor(mailTo(free, 'Confirm your email address'), 60_000);
     const row = await h.orm.em.fork().findOneOrFail(EmailConfirmationSchema, { email: owner.email });
     expect(row.emailedAt).not.toBeNull(); // the workflow of this row sent the notice: its link never leaves
     expect(mailsTo(owner.email).filter((m) => m.subject === 'Confirm your email address')).toHaveLength(0);

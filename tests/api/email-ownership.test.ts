@@ -34,7 +34,7 @@ const mailTo = (address: string, subject: string) => (m: Received) =>
   m.envelope.to.includes(address) && m.subject === subject;
 
 async function linkSentTo(address: string): Promise<string> {
-  const mail = await h.sink.waitFor(mailTo(address, 'Confirm your email address'), 20_000);
+  const mail = await h.sink.waitFor(mailTo(address, 'Confirm your email address'), 60_000);
   const token = LINK.exec(mail.text ?? '')?.[1];
   if (!token) throw new Error(`no confirmation link in: ${mail.text}`);
   return token;
@@ -62,7 +62,7 @@ describe('an address typed but never proven', () => {
 
     // The link went to the boss's mailbox, not the attacker's; the old address heard of the change.
     await linkSentTo(boss);
-    const notice = await h.sink.waitFor(mailTo(attackerEmail, 'Your email address is being changed'), 20_000);
+    const notice = await h.sink.waitFor(mailTo(attackerEmail, 'Your email address is being changed'), 60_000);
     expect(notice.text).toContain(boss);
   });
 
@@ -150,7 +150,7 @@ describe('confirmation links', () => {
     const session = await login(h, old, 'Mover-Pass1');
     // An administrator edits the registrant: the same confirmation applies.
     expect((await call(h, admin, 'PATCH', `/api/v1/users/${session.user.id}`, { email: next })).body).toMatchObject({ email: old, pendingEmail: next });
-    await h.sink.waitFor(mailTo(old, 'Your email address is being changed'), 20_000);
+    await h.sink.waitFor(mailTo(old, 'Your email address is being changed'), 60_000);
     const token = await linkSentTo(next);
     expect((await login(h, old, 'Mover-Pass1')).user.email).toBe(old);
 

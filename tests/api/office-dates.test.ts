@@ -10,6 +10,7 @@ import { certificateHtml, type CertificateData } from '../../activities/pdf/cert
 import { submissionCounts } from '../../api/query/request-counts';
 import { RequestSchema } from '../../db/entities';
 import { certificateDraft, credentialingDraft, call, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
+import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
@@ -43,11 +44,10 @@ async function submittedAt(submitDate: string, lastName: string): Promise<number
 async function exportedSubmissionDay(day: string): Promise<Date[]> {
   const started = await api(admin, 'POST', '/api/v1/export-requests', { filename: 'coi_export_tz', dateFrom: `${day}T11:00:00.000Z`, dateTo: `${day}T11:00:00.000Z` });
   expect(started.status).toBe(201);
-  let row: Record<string, any> = started.body;
-  for (let i = 0; i < 100 && row.state === 'running'; i += 1) {
-    await new Promise((r) => setTimeout(r, 100));
-    row = (await api(admin, 'GET', '/api/v1/export-requests')).body.data.find((e: { id: number }) => e.id === started.body.id);
-  }
+  const row: Record<string, any> = await eventually(async () => { // written by the export workflow on the worker
+    const now = (await api(admin, 'GET', '/api/v1/export-requests')).body.data.find((e: { id: number }) => e.id === started.body.id);
+    return now.state !== 'running' && now;
+  }, 60_000);
   const file = await h.app.inject({ method: 'GET', url: `/api/v1/export-requests/${row.id}/file`, headers: { authorization: `Bearer ${admin.token}` } });
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(file.rawPayload as never);

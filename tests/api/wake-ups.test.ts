@@ -53,7 +53,7 @@ const runWakeUp = (workflowId: string, input: WakeUpInput | null) => input
   : h.temporal.workflow.execute(WAKE_UP_SWEEP_WORKFLOW, { taskQueue: h.config.taskQueue, workflowId, args: [] });
 
 /** Wake-ups are asynchronous: wait for the status, then for the email's audit row (the effect goes out after). */
-async function expectWoken(request: { id: number; number: number }, timeoutMs = 20_000) {
+async function expectWoken(request: { id: number; number: number }, timeoutMs = 60_000) {
   await eventually(async () => (await statusOf(request.id)) === STATUS.submitted, timeoutMs);
   await eventually(async () => wakeEmails(request.number).length > 0);
   await eventually(async () => (await h.orm.em.fork().count(RequestActivitySchema, { requestId: request.id, activityText: { $like: `"${REQUEST_RETURNED_TO_REVIEW}" email sent%` } })) > 0);

@@ -178,7 +178,7 @@ describe('Admin Edit of a certificate, in place', () => {
     const res = await call(h, admin, 'PATCH', `/api/v1/requests/${event.id}`, { status: 'Denied', version: (await stored(event.id)).version });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await page.reload();
-    await page.getByText('Status: Denied').first().waitFor({ timeout: 20_000 });
+    await page.getByText('Status: Denied').first().waitFor({ timeout: 60_000 });
     expect(await page.getByRole('button', { name: 'Admin Edit' }).count()).toBe(0);
   });
 });

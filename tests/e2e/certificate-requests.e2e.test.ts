@@ -209,7 +209,7 @@ describe('the administrator approves each one and the requesters receive the PDF
     await choose('status', status);
     if (verify) await page.locator('input[name="verified"]').check();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => page.getByText('Save Successful').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByText('Save Successful').isVisible(), { timeout: 60_000 }).toBe(true);
   }
 
   it('approves the rental, the event and the clinician certificate; the lease with a Letter of Intent; each PDF is emailed to its requester', async () => {

@@ -129,7 +129,7 @@ describe('a claim history request from the requester to the administrator and ba
     await expect.poll(() => page.getByRole('heading', { name: 'In Progress' }).isVisible()).toBe(true);
     await shot('submitted');
 
-    const mail = await h.sink.waitFor((m) => m.subject.includes(requestNumber), 20_000);
+    const mail = await h.sink.waitFor((m) => m.subject.includes(requestNumber), 60_000);
     expect(mail.to).toEqual([DEV_REQUESTER.email]);
   });
 
@@ -152,14 +152,14 @@ describe('a claim history request from the requester to the administrator and ba
 
     await page.locator('input[name="verified"]').check();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => page.getByText('Save Successful').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByText('Save Successful').isVisible(), { timeout: 60_000 }).toBe(true);
     await expect.poll(() => page.getByText('Status: Approved').first().isVisible()).toBe(true);
     await expect.poll(() => page.getByRole('cell', { name: /^Claim History and Insurance Verification \d+\.pdf$/ }).isVisible(), { timeout: 30_000 }).toBe(true);
     await shot('approved');
 
     await h.sink.waitFor((m) => m.subject.includes(`${requestNumber} approved`) && m.attachments.length === 1, 30_000);
     await page.getByRole('tab', { name: 'Request Audit Details' }).click();
-    await expect.poll(() => page.getByText('"Credentialing Request Approved" email sent').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByText('"Credentialing Request Approved" email sent').isVisible(), { timeout: 60_000 }).toBe(true);
     expect(await page.getByText('COI Automated Email System').first().isVisible()).toBe(true);
     await shot('audit');
     await portal.checkA11y('audit tab');

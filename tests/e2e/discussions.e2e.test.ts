@@ -47,7 +47,7 @@ describe('discussions in Chromium', () => {
     await portal.shot('new-discussion');
     await dialog.getByRole('button', { name: 'Post Message' }).click();
     await expect.poll(() => threadRows().count()).toBe(1);
-    await h.sink.waitFor((m) => m.subject === `Request ${request.requestNumber}: new message` && m.to.includes(DEV_REQUESTER.email), 20_000);
+    await h.sink.waitFor((m) => m.subject === `Request ${request.requestNumber}: new message` && m.to.includes(DEV_REQUESTER.email), 60_000);
     await portal.shot('admin-thread');
 
     // Send Email by hand: a bad address is named; then it goes to the requester and the typed address
@@ -62,7 +62,7 @@ describe('discussions in Chromium', () => {
     await send.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText('"Additional Information Needed" email queued.').waitFor();
     // Each address gets a message of its own (each with its own reply address), the requester first.
-    await h.sink.waitFor((m) => m.subject.includes(String(request.requestNumber)) && m.to.includes('helper@example.org'), 20_000);
+    await h.sink.waitFor((m) => m.subject.includes(String(request.requestNumber)) && m.to.includes('helper@example.org'), 60_000);
     const sent = h.sink.messages().filter((m) => m.subject.includes(String(request.requestNumber)) && /additional information/i.test(m.subject));
     expect(sent.map((m) => m.to)).toEqual([[DEV_REQUESTER.email], ['helper@example.org']]);
     await portal.signOut();
@@ -74,7 +74,7 @@ describe('discussions in Chromium', () => {
     await reply.getByRole('button', { name: 'Post Message' }).click();
     await expect.poll(() => threadRows().count()).toBe(2);
     await expect(page.getByRole('button', { name: /^Delete message/ }).count()).resolves.toBe(0);
-    await h.sink.waitFor((m) => m.subject === `Request ${request.requestNumber}: new message` && m.to.includes('riskmanagement@coi-portal.local'), 20_000);
+    await h.sink.waitFor((m) => m.subject === `Request ${request.requestNumber}: new message` && m.to.includes('riskmanagement@coi-portal.local'), 60_000);
     await portal.shot('requester-thread');
 
     await h.orm.em.fork().nativeUpdate(RequestSchema, { id: request.id }, { status: 'Closed' });

@@ -65,8 +65,8 @@ describe('Emails Not Sent', () => {
     await page.keyboard.press('Space');
     await page.getByRole('button', { name: /Send again \(1 selected\)/ }).click();
     await page.getByText('Queued 1 email to be sent again.').waitFor();
-    await portal.h.sink.waitFor((m) => m.subject.includes(String(number)) && m.subject.includes('received'), 20_000);
-    await row.waitFor({ state: 'detached', timeout: 15_000 });
+    await portal.h.sink.waitFor((m) => m.subject.includes(String(number)) && m.subject.includes('received'), 60_000);
+    await row.waitFor({ state: 'detached', timeout: 60_000 });
     await page.setViewportSize({ width: 768, height: 1024 });
     await portal.checkA11y('emails not sent 768');
     await portal.shot('narrow');

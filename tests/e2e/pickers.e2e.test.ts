@@ -100,7 +100,7 @@ async function openRentalWithSupervisor() {
   });
   await signedIn(`/requests/certificate/${id}/edit`);
   await page.getByRole('button', { name: 'Edit Supervisor' }).waitFor();
-  await expect.poll(() => valueOf('title'), { timeout: 10_000 }).toBe('Fleet Supervisor');
+  await expect.poll(() => valueOf('title'), { timeout: 60_000 }).toBe('Fleet Supervisor');
 }
 
 describe('an event period picked on a calendar, with times', () => {
@@ -192,7 +192,7 @@ describe('an event period picked on a calendar, with times', () => {
     const eventNumber = created.body.requestNumber as number;
     expect(eventNumber).toBeTypeOf('number');
     await signedIn(`/requests/certificate/${created.body.id}/edit`);
-    await expect.poll(() => valueOf('eventName'), { timeout: 10_000 }).toBe('Autumn Health Fair');
+    await expect.poll(() => valueOf('eventName'), { timeout: 60_000 }).toBe('Autumn Health Fair');
     await page.getByRole('button', { name: 'Add Event Organizer' }).click();
     const search = page.getByRole('dialog', { name: 'Find Event Organizer' });
     await search.getByLabel('Employee ID').fill(DEV_INTERNAL_REQUESTER.employeeId);

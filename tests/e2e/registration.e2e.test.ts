@@ -90,7 +90,7 @@ describe('registration', () => {
     await portal.shot('banner-768');
     await page.setViewportSize({ width: 1280, height: 900 });
 
-    const mail = await portal.h.sink.waitFor((m) => m.envelope.to.includes(email) && m.subject === 'Confirm your email address', 20_000);
+    const mail = await portal.h.sink.waitFor((m) => m.envelope.to.includes(email) && m.subject === 'Confirm your email address', 60_000);
     const link = /https?:\/\/\S+\/login\/confirm-email\/\S+/.exec(mail.text)![0];
     await page.goto(new URL(link).pathname);
     await heading('Confirm Email Address').waitFor();

@@ -178,7 +178,7 @@ describe('Send again on a failed email (audit trail)', () => {
     await approvedRow.getByRole('button', { name: /^Send again/ }).click();
     await approvedRow.getByText(QUEUED_MESSAGE).waitFor();
     expect(sent[0]).toEqual({ requestId, templateTitle: 'Credentialing Request Approved', retryOf: 990003 });
-    await expect.poll(() => activityCalls, { timeout: 10_000 }).toBeGreaterThan(callsBefore);
+    await expect.poll(() => activityCalls, { timeout: 60_000 }).toBeGreaterThan(callsBefore);
     await portal.shot('send-again-queued');
 
     const submittedRow = page.getByRole('row').filter({ hasText: '"Credentialing Request Submitted" email failed' });

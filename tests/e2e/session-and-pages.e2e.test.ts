@@ -233,10 +233,10 @@ describe('the axe harness', () => {
     const scansBefore = portal.a11y.scans;
     await signedIn(DEV_REQUESTER, '/', 'Dashboard');
     // The page load is scanned first: navigations less than 200 ms apart are scanned once, as the screen that stays.
-    await expect.poll(() => portal.a11y.scans, { timeout: 15_000 }).toBeGreaterThanOrEqual(scansBefore + 1);
+    await expect.poll(() => portal.a11y.scans, { timeout: 60_000 }).toBeGreaterThanOrEqual(scansBefore + 1);
     await page.getByRole('link', { name: 'FAQs' }).click();
     await page.waitForURL('**/faqs');
-    await expect.poll(() => portal.a11y.scans, { timeout: 15_000 }).toBeGreaterThanOrEqual(scansBefore + 2);
+    await expect.poll(() => portal.a11y.scans, { timeout: 60_000 }).toBeGreaterThanOrEqual(scansBefore + 2);
     await page.evaluate(() => {
       const image = document.createElement('img');
       image.id = 'axe-self-test';

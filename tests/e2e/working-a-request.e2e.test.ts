@@ -60,7 +60,7 @@ async function twoMessageThread(request: Made) {
 /** Additional Information Needed sent by hand (and delivered), a message posted by mistake and deleted. */
 async function sentByHandAndMistakeDeleted(request: Made) {
   await ok('send by hand', call(h, asAdmin, 'POST', '/api/v1/send-email', { requestId: request.id, templateTitle: 'Additional Information Needed' }), [200, 201, 202]);
-  await h.sink.waitFor((m) => m.subject.includes(String(request.number)) && /additional information/i.test(m.subject), 20_000);
+  await h.sink.waitFor((m) => m.subject.includes(String(request.number)) && /additional information/i.test(m.subject), 60_000);
   const mistake = await ok('mistake', call(h, asAdmin, 'POST', '/api/v1/discussions', {
     requestId: request.id, topic: 'Wrong request', message: 'Sorry, this was meant for another request.',
   }));
@@ -131,7 +131,7 @@ describe('working a request together, in Chromium', () => {
     await send.getByLabel('Email Template').selectOption('Additional Information Needed');
     await send.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText('"Additional Information Needed" email queued.').waitFor();
-    await h.sink.waitFor((m) => m.subject.includes(String(request.number)) && /additional information/i.test(m.subject), 20_000);
+    await h.sink.waitFor((m) => m.subject.includes(String(request.number)) && /additional information/i.test(m.subject), 60_000);
 
     // a message posted by mistake and deleted: the thread keeps its two messages, the trail says so
     await page.getByRole('button', { name: 'New Discussion' }).click();
@@ -198,7 +198,7 @@ describe('working a request together, in Chromium', () => {
     await page.locator('select[name="status"]').selectOption('Approved');
     await page.locator('input[name="verified"]').check();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => page.getByText('Status: Approved').first().isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByText('Status: Approved').first().isVisible(), { timeout: 60_000 }).toBe(true);
     const mail = await h.sink.waitFor((m) => m.subject.includes(`${request.number} approved`), 60_000);
     expect(mail.to[0]).toBe(DEV_REQUESTER.email);
     expect(mail.attachments.map((a) => a.filename).sort()).toEqual([`Claim History and Insurance Verification ${request.number}.pdf`, 'Policy summary.pdf'].sort());
@@ -230,7 +230,7 @@ describe('working a request together, in Chromium', () => {
       [/Generated "Claim History and Insurance Verification \d+\.pdf"/, 'COI Automated Document System'],
       ['"Credentialing Request Approved" email sent', 'COI Automated Email System'],
     ];
-    await expect.poll(() => audit.getByText('"Credentialing Request Approved" email sent').count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => audit.getByText('"Credentialing Request Approved" email sent').count(), { timeout: 60_000 }).toBe(1);
     for (const [text, by] of expected) {
       const row = audit.getByRole('row').filter({ hasText: text }).first();
       await row.waitFor().catch(() => { throw new Error(`no audit row "${text}"`); });

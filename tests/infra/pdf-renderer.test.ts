@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ChromiumPdfRenderer } from '../../activities/pdf/chromium-pdf-renderer';
 import { prelaunchLetterRenderer, renderLetterDocument } from '../../activities/pdf/letter-documents';
 import { LETTER_CHROMIUM_PATH } from '../../config/app-config';
+import { eventually } from '../support/eventually';
 
 const run = promisify(execFile);
 const renderer = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH);
@@ -72,18 +73,18 @@ describe('the PDF renderer', () => {
 
 describe('a print that never returns (a hung Chromium)', () => {
   it('times out, kills that browser, frees the lane, and the next attempt prints in a new browser', async () => {
-    const hanging = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH, 1, 3000);
+    // A print timeout a busy machine does not reach with a sound print (seconds there), so only the hung one times out.
+    const hanging = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH, 1, 15_000);
     try {
       const before = new Set(chromiumPids());
       await hanging.render(letterHtml(9200, 'Before Hang'));
       const [hung] = chromiumPids().filter((pid) => !before.has(pid));
       expect(hung).toBeGreaterThan(0);
       process.kill(hung, 'SIGSTOP'); // the browser stops answering, as a hung one does
-      const started = Date.now();
+      // The answer is the timeout's error (a hang would be no answer at all, and the test's own timeout).
       const failure = await hanging.render(letterHtml(9201, 'During Hang')).catch((error: Error) => error);
       expect(failure).toMatchObject({ name: 'PrintTimeout' });
-      expect((failure as Error).message).toContain('did not finish printing within 3 s');
-      expect(Date.now() - started).toBeLessThan(8000);
+      expect((failure as Error).message).toContain('did not finish printing within 15 s');
       // The one lane is free again and its browser was killed, not left stopped.
       expect(await pdfText(await hanging.render(letterHtml(9202, 'After Hang')))).toContain('Request number: 9202');
       expect(chromiumPids()).not.toContain(hung);
@@ -96,8 +97,9 @@ describe('a print that never returns (a hung Chromium)', () => {
 describe('a worker stopping while its browsers still start', () => {
   it('closes them and launches none after: the start-up sample letter cannot keep the process alive', async () => {
     const stopping = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH);
+    const before = new Set(chromiumPids());
     const warming = prelaunchLetterRenderer(stopping);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(async () => chromiumPids().some((pid) => !before.has(pid)), 60_000, 10); // a browser is starting
     await stopping.close();
     await warming; // the sample letter's failure is swallowed; it must not relaunch a browser
     await expect(stopping.render(letterHtml(1, 'After Close'))).rejects.toThrow('The PDF renderer is closed');

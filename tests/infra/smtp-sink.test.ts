@@ -28,7 +28,7 @@ describe('development SMTP sink', () => {
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sink.port, secure: false, ignoreTLS: true });
     expect(sink.url).toBe(`smtp://127.0.0.1:${sink.port}`);
 
-    const waiting = sink.waitFor((m) => m.subject.startsWith('Request 1042'), 10_000);
+    const waiting = sink.waitFor((m) => m.subject.startsWith('Request 1042'), 60_000);
     const info = await transport.sendMail({
       from: 'Risk Management <riskmanagement@coi-portal.local>',
       to: 'Casey Requester <requester@hospital.example>',

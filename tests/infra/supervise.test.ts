@@ -9,6 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { describeExit, Supervisor, type ChildExit, type SuperviseOptions } from '../../devtools/supervise';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * "Nothing comes back" after stop(): the supervisor's restart timer lives in this process, so a sleep longer than the
+ * restart delay, started after it, fires after it however busy the machine (Node runs due timers in order of their
+ * due time): the wait is ordered by the event it waits for, not raced against it.
+ */
+const longerThanTheRestartDelay = (restartDelayMs: number) => sleep(restartDelayMs + 200);
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -17,7 +23,7 @@ const alive = (pid: number) => {
     return false;
   }
 };
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+async function waitUntil(condition: () => boolean, timeoutMs = 60_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -52,7 +58,7 @@ async function readyLine(child: ChildProcess): Promise<string> {
   let out = '';
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => { out += chunk; });
-  await waitUntil(() => out.includes('ready'), 10_000, 'the child to print ready');
+  await waitUntil(() => out.includes('ready'), 60_000, 'the child to print ready');
   return out;
 }
 
@@ -66,7 +72,7 @@ describe('Supervisor', () => {
 
     const killedAt = Date.now();
     process.kill(first.pid!, 'SIGKILL');
-    await waitUntil(() => spawned.length === 2, 10_000, 'the restart');
+    await waitUntil(() => spawned.length === 2, 60_000, 'the restart');
     const second = spawned[1];
     await readyLine(second);
     const latency = Date.now() - killedAt;
@@ -83,7 +89,7 @@ describe('Supervisor', () => {
     expect(second.exitCode !== null || second.signalCode !== null).toBe(true);
     expect(alive(second.pid!)).toBe(false);
     expect(s.child).toBeNull();
-    await sleep(400); // longer than the restart delay: nothing comes back
+    await longerThanTheRestartDelay(100); // nothing comes back
     expect(spawned).toHaveLength(2);
     expect(exits.at(-1)).toMatchObject({ pid: second.pid, restartInMs: null });
     expect(lines.filter((l) => l.includes('restart'))).toHaveLength(2);
@@ -92,7 +98,7 @@ describe('Supervisor', () => {
   it('backs off exponentially up to the cap, reporting the exit code', async () => {
     const { s, exits } = supervisor({ ...nodeChild('process.exit(3);'), initialDelayMs: 40, maxDelayMs: 160, resetAfterMs: 60_000 });
     s.start();
-    await waitUntil(() => exits.length >= 5, 10_000, 'five exits');
+    await waitUntil(() => exits.length >= 5, 60_000, 'five exits');
     await s.stop();
     expect(exits.slice(0, 5).map((e) => e.restartInMs)).toEqual([40, 80, 160, 160, 160]);
     expect(exits.slice(0, 5).map((e) => e.restart)).toEqual([1, 2, 3, 4, 5]);
@@ -118,9 +124,9 @@ describe('Supervisor', () => {
   it('stop() during the restart delay cancels the restart', async () => {
     const { s, spawned, exits } = supervisor({ ...nodeChild('process.exit(1);'), initialDelayMs: 300 });
     s.start();
-    await waitUntil(() => exits.length === 1, 10_000, 'the first exit');
+    await waitUntil(() => exits.length === 1, 60_000, 'the first exit');
     await s.stop();
-    await sleep(500);
+    await longerThanTheRestartDelay(300);
     expect(spawned).toHaveLength(1);
     expect(s.child).toBeNull();
   });
@@ -132,11 +138,11 @@ describe('Supervisor', () => {
     let out = '';
     spawned[0].stdout!.setEncoding('utf8');
     spawned[0].stdout!.on('data', (chunk: string) => { out += chunk; });
-    await waitUntil(() => /grandchild \d+/.test(out), 10_000, 'the grandchild');
+    await waitUntil(() => /grandchild \d+/.test(out), 60_000, 'the grandchild');
     const grandchildPid = Number(/grandchild (\d+)/.exec(out)![1]);
     expect(alive(grandchildPid)).toBe(true);
     process.kill(spawned[0].pid!, 'SIGKILL');
-    await waitUntil(() => !alive(grandchildPid), 5000, 'the grandchild to be killed');
+    await waitUntil(() => !alive(grandchildPid), 60_000, 'the grandchild to be killed');
     await s.stop();
   });
 

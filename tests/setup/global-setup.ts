@@ -10,6 +10,8 @@
  *  - provides `databaseUrl` and `temporalAddress` (tests: `inject('databaseUrl')`), and also exports them as
  *    DATABASE_URL / TEMPORAL_ADDRESS plus a temporary DATA_DIR, so code calling loadConfig() in the forked test
  *    processes can never touch the development database or data/;
+ *  - exports DATABASE_CONNECT_TIMEOUT_MS=30000 (unless set): on a busy machine a new connection may take longer than
+ *    the 5 s the portal allows by default, and a slow connect is not what any test is about;
  *  - teardown stops the server, drops the database and removes the temporary directory.
  * Databases left behind by killed runs (their pid is gone) are dropped at the next start.
  * Skipped when only the `domain` and `ui` projects run (no database, no server).
@@ -39,8 +41,9 @@ function serverUrl(): URL {
 }
 
 /**
- * On a busy machine PostgreSQL may take longer to accept a connection than db/database.ts waits (5 s, so that a
- * developer with no server learns it at once): the run asks again until it answers, for two minutes.
+ * On a busy machine PostgreSQL may take longer to accept a connection than db/database.ts waits (its connect timeout,
+ * 5 s by default, so that a developer with no server learns it at once): the run asks again until it answers, for two
+ * minutes.
  */
 async function whenPostgresAnswers<T>(step: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + 120_000;
@@ -58,6 +61,7 @@ export default async function setup(project: TestProject) {
   const selected = project.vitest.projects.map((p) => p.name);
   if (selected.length > 0 && selected.every((name) => PURE_PROJECTS.has(name))) return undefined;
 
+  process.env.DATABASE_CONNECT_TIMEOUT_MS ??= '30000';
   const started = Date.now();
   // No server at the default address: a throwaway embedded cluster for this run.
   const postgres = await ensurePostgres({

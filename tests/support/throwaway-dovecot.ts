@@ -83,7 +83,7 @@ service anvil {
 }
 `);
   const child: ChildProcess = spawn(DOVECOT, ['-F', '-c', path.join(dir, 'dovecot.conf')], { stdio: 'ignore' });
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = new Socket();
@@ -92,7 +92,7 @@ service anvil {
       socket.connect(port, '127.0.0.1');
     });
     if (open) break;
-    if (Date.now() > deadline) throw new Error('dovecot did not listen within 20 s');
+    if (Date.now() > deadline) throw new Error('dovecot did not listen within 60 s');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {

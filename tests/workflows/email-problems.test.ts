@@ -52,7 +52,7 @@ describe('emails not sent, in one place', () => {
     expect(await dashboardCount()).toBe(0);
     h.sink.setRecipientRule((address) => (address === DEV_REQUESTER_EMAIL ? '550 5.1.1 mailbox unavailable' : null));
     const { id, number } = await submit();
-    const failed = await eventually(async () => (await problems()).data.find((p) => p.requestId === id), 20_000);
+    const failed = await eventually(async () => (await problems()).data.find((p) => p.requestId === id), 60_000);
     expect(failed).toMatchObject({
       requestNumber: number, state: 'failed', stateLabel: 'Failed', subject: 'Submission Confirmation', recipients: DEV_REQUESTER_EMAIL,
     });
@@ -64,7 +64,7 @@ describe('emails not sent, in one place', () => {
     h.sink.setRecipientRule(refuseInvalidDomains);
     const again = await call(h, admin, 'POST', '/api/v1/send-email', { requestId: id, templateTitle: 'Submission Confirmation', retryOf: failed.retryOf });
     expect(again.status).toBe(202);
-    await h.sink.waitFor((m) => m.subject.includes(String(number)) && m.subject.includes('received'), 20_000);
+    await h.sink.waitFor((m) => m.subject.includes(String(number)) && m.subject.includes('received'), 60_000);
     expect((await problems()).total).toBe(0);
     expect(await dashboardCount()).toBe(0);
   });
@@ -74,7 +74,7 @@ describe('emails not sent, in one place', () => {
     const { id, number } = await submit();
     const effects = () => h.orm.em.fork().find(RequestEffectSchema, { requestId: id });
     // Retried, not failed: the row stays pending and carries the last attempt's error.
-    const pending = await eventually(async () => (await effects()).find((e) => e.state === 'pending' && e.failure), 20_000);
+    const pending = await eventually(async () => (await effects()).find((e) => e.state === 'pending' && e.failure), 60_000);
     expect(pending.failure).toMatch(/^last attempt: .*450/);
     expect((await problems()).total).toBe(0); // not yet 10 minutes
     expect((await readiness()).oldestPendingEffectSeconds).toBeGreaterThanOrEqual(0);
@@ -90,7 +90,7 @@ describe('emails not sent, in one place', () => {
 
     h.sink.setRecipientRule(refuseInvalidDomains);
     await h.sink.waitFor((m) => m.subject.includes(String(number)), 60_000);
-    await eventually(async () => ((await problems()).total === 0 ? true : undefined), 20_000);
+    await eventually(async () => ((await problems()).total === 0 ? true : undefined), 60_000);
     expect((await audit(id)).some((a) => a.activityType === 'Email Failed')).toBe(false);
     expect((await readiness()).oldestPendingEffectSeconds).toBeNull();
   });

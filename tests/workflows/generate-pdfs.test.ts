@@ -46,7 +46,7 @@ describe('POST /api/v1/generate-pdfs', () => {
     expect((await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { status: 'Approved', verified: true })).status).toBe(200);
     await h.sink.waitFor((m) => m.subject.includes(`${number} approved`), 60_000);
     const handle = h.temporal.workflow.getHandle(requestWorkflowId(number));
-    await eventually(async () => (await handle.describe()).status.name === 'COMPLETED', 20_000);
+    await eventually(async () => (await handle.describe()).status.name === 'COMPLETED', 60_000);
     expect(await letters(id)).toHaveLength(1);
 
     const res = await generate(id);

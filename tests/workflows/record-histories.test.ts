@@ -190,7 +190,7 @@ describe.skipIf(!recording)('record a history of each thing the workflows do', (
 
   it('a password reset link (the account-email workflow)', async () => {
     expect((await call(h, null, 'POST', '/api/v1/password-reset', { email: DEV_REQUESTER.email })).status).toBeLessThan(300);
-    const reset = await eventually(() => h.orm.em.fork().findOne(PasswordResetSchema, { userId: requester.user.id }), 10_000);
+    const reset = await eventually(() => h.orm.em.fork().findOne(PasswordResetSchema, { userId: requester.user.id }), 60_000);
     await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER.email) && /password/i.test(m.subject), 30_000);
     await record(passwordResetEmailWorkflowId(reset.id), 'account-email-password-reset');
   });
@@ -230,10 +230,17 @@ describe.skipIf(!recording)('record the continue-as-new shape', () => {
       for await (const run of small.temporal.workflow.list({ query: `WorkflowId = '${workflowId}'` })) found.push(run);
       return found;
     };
-    for (let n = 1; n <= 12 && !(await runs()).some((r) => r.status.name === 'CONTINUED_AS_NEW'); n += 1) {
+    // After each message, wait until the workflow has handled it (no workflow task or activity pending), then see
+    // whether it continued as new (its latest run is another).
+    const handle = small.temporal.workflow.getHandle(workflowId);
+    const firstRunId = (await handle.describe()).runId;
+    const quiet = async () => {
+      const described = await handle.describe();
+      return !described.raw.pendingWorkflowTask && !described.raw.pendingActivities?.length && described;
+    };
+    for (let n = 1; n <= 12 && (await eventually(quiet, 60_000)).runId === firstRunId; n += 1) {
       const posted = await call(small, who, 'POST', '/api/v1/discussions', { requestId: id, topic: 'Status', message: `Any news on this request? (${n})` });
       expect(posted.status, JSON.stringify(posted.body)).toBe(201);
-      await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const first = await eventually(async () => (await runs()).find((r) => r.status.name === 'CONTINUED_AS_NEW'), 30_000);
     const approved = await call(small, boss, 'PATCH', `/api/v1/requests/${id}`, { status: STATUS.approved, verified: true });
@@ -246,7 +253,6 @@ describe.skipIf(!recording)('record the continue-as-new shape', () => {
     console.log(written ? `[record] wrote ${name}.json (${firstHistory.events?.length} events)` : `[record] kept ${name}.json`);
     await Worker.runReplayHistory(WORKFLOW_SOURCE, firstHistory, workflowId);
 
-    const handle = small.temporal.workflow.getHandle(workflowId);
     await eventually(async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined), 90_000);
     const next = await handle.fetchHistory();
     const nextName = `${SHAPE}-credentialing-after-continue-as-new-approved`;

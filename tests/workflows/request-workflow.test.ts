@@ -55,7 +55,7 @@ describe('a credentialing request through its workflow', () => {
     expect(res.body.submitDate).toBeTruthy();
     number = res.body.requestNumber;
 
-    const mail = await h.sink.waitFor((m) => m.subject.includes(String(number)), 20_000);
+    const mail = await h.sink.waitFor((m) => m.subject.includes(String(number)), 60_000);
     expect(mail.to).toEqual([DEV_REQUESTER_EMAIL]);
     expect(mail.subject).toContain('received');
     expect(mail.text).toContain('Avery Nguyen');
@@ -123,12 +123,11 @@ describe('a credentialing request through its workflow', () => {
   });
 
   it('operators find the workflow by RequestNumber; its history holds the submit and the status change', async () => {
-    let found: string[] = [];
-    for (let i = 0; i < 40 && found.length === 0; i++) { // visibility is eventually consistent
-      found = [];
-      for await (const wf of h.temporal.workflow.list({ query: `RequestNumber=${number}` })) found.push(wf.workflowId);
-      if (!found.length) await new Promise((r) => setTimeout(r, 250));
-    }
+    const found = await eventually(async () => { // visibility is eventually consistent
+      const ids: string[] = [];
+      for await (const wf of h.temporal.workflow.list({ query: `RequestNumber=${number}` })) ids.push(wf.workflowId);
+      return ids.length > 0 && ids;
+    }, 60_000, 250);
     expect(found).toEqual([requestWorkflowId(number)]); // one run: a refused command on a finished request wakes nothing
     const history = await h.temporal.workflow.getHandle(requestWorkflowId(number)).fetchHistory();
     const updates = (history.events ?? [])
@@ -197,7 +196,7 @@ describe('activities are idempotent', () => {
     expect(first.alreadySent).toBe(false);
     expect(second.alreadySent).toBe(true);
     // The first send's message, parsed by the sink: the second send returned without sending, so it is the only one.
-    await h.sink.waitFor((m) => Boolean(m.messageId?.includes(`test-idempotency-${id}`)), 10_000);
+    await h.sink.waitFor((m) => Boolean(m.messageId?.includes(`test-idempotency-${id}`)), 60_000);
     expect(h.sink.messages().filter((m) => m.messageId?.includes(`test-idempotency-${id}`))).toHaveLength(1);
     const em = h.orm.em.fork();
     expect(await em.count(RequestActivitySchema, { requestId: id, activityType: 'Email' })).toBe(1);

@@ -40,7 +40,7 @@ describe('a mail server away for a while', () => {
     lateSink = await startSmtpSink({ port });
     const mail = await lateSink.waitFor((m) => m.subject.includes(String(number)), 60_000);
     expect(mail.subject).toContain(String(number));
-    await eventually(async () => ((await audit()).some((a) => a.activityText.startsWith('"Submission Confirmation" email sent')) ? true : undefined), 20_000);
+    await eventually(async () => ((await audit()).some((a) => a.activityText.startsWith('"Submission Confirmation" email sent')) ? true : undefined), 60_000);
     await activitiesSettled(h.temporal, `request-${number}`); // a second copy would have gone out by now
     expect(lateSink.messages().filter((m) => m.subject === mail.subject)).toHaveLength(1);
     expect((await audit()).some((a) => a.activityType === 'Email Failed')).toBe(false);
