@@ -16,7 +16,7 @@ import { DocumentSchema, RequestEffectSchema, RequestSchema } from '../../db/ent
 import { DESK_MESSAGES } from '../../domain';
 import { call, credentialingDraft, loginAdmin, loginRequester, uploadClaimsCsv, type Session } from '../support/api-helpers';
 import type { Harness } from '../support/portal-harness';
-import { usePortalBrowser } from '../support/portal-browser';
+import { screenshotPath, screenshotsWanted, usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('desk');
 let h: Harness;
@@ -24,9 +24,9 @@ let page: Page;
 let admin: Session;
 let requester: Session;
 
-/** A full-page screenshot; `narrow` adds one 768 px wide (the table breakpoint). */
+/** A full-page screenshot; `narrow` adds one 768 px wide (the table breakpoint). With SCREENSHOTS=1 only. */
 const shot = async (name: string, narrow = false) => {
-  if (narrow) {
+  if (narrow && screenshotsWanted()) {
     await page.setViewportSize({ width: 768, height: 900 });
     await portal.shot(`${name}-768`);
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -214,7 +214,7 @@ describe("the administrators' desk in Chromium", () => {
       .map((d) => `${d.slice(6)}${d.slice(0, 2)}${d.slice(3, 5)}`);
     expect(dates).toEqual([...dates].sort().reverse());
     // The page holds 10,000 rows: the visible part only.
-    await page.screenshot({ path: path.join(import.meta.dirname, '..', '..', 'test-results', 'screenshots', 'desk-cs-stars-loaded.png') });
+    if (screenshotsWanted()) await page.screenshot({ path: screenshotPath('desk-cs-stars-loaded') });
   });
 
   it('links two claims to the credentialing request, and the approval letter lists them', async () => {

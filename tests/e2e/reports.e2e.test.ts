@@ -21,7 +21,7 @@ import { shortKind } from '../../ui/src/features/reports/report-data';
 import { certificateDraft, credentialingDraft, loginEmployee, loginRequester } from '../support/api-helpers';
 import { decideByApi, sessionOf, submitByApi, type Made } from '../support/e2e-fixtures';
 import { eventually } from '../support/eventually';
-import { usePortalBrowser } from '../support/portal-browser';
+import { screenshotPath, screenshotsWanted, usePortalBrowser } from '../support/portal-browser';
 
 // A business day lasts 3 s: escalation after 3 (9 s), reminders after 5 and 10, automatic close after 20 (60 s).
 const portal = usePortalBrowser('reports', { env: () => ({ CLOCK_DAY_SECONDS: '3' }) });
@@ -112,12 +112,10 @@ async function openReports(page: Page): Promise<void> {
   await expect.poll(() => page.locator('.reports__summary').textContent(), { timeout: 30_000 }).toMatch(new RegExp(`^${from.replace(/\//g, '\\/')} to`));
 }
 
-const shotsDir = path.resolve(import.meta.dirname, '../../test-results/screenshots');
-
 async function photographCharts(page: Page, width: number): Promise<void> {
+  if (!screenshotsWanted()) return;
   for (const chart of CHARTS) {
-    const file = path.join(shotsDir, `reports-chart-${width}-${chart.id}.png`);
-    await page.locator(`[data-report="${chart.id}"]`).screenshot({ path: file });
+    await page.locator(`[data-report="${chart.id}"]`).screenshot({ path: screenshotPath(`reports-chart-${width}-${chart.id}`) });
   }
 }
 
@@ -181,7 +179,7 @@ describe('Reports page', () => {
         .map(async (name) => [name, await readTable(page, name)] as const)));
 
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: 'Download (xlsx)' }).click()]);
-    const file = path.join(shotsDir, '..', 'reports-download.xlsx');
+    const file = path.resolve(import.meta.dirname, '../../test-results/reports-download.xlsx');
     await download.saveAs(file);
     expect(download.suggestedFilename()).toMatch(/^reports-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const book = new ExcelJS.Workbook();

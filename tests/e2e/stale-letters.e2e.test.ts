@@ -13,7 +13,7 @@ import { STALE_LETTER_LABEL, STATUS } from '../../domain';
 import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import type { Harness } from '../support/portal-harness';
-import { usePortalBrowser } from '../support/portal-browser';
+import { screenshotsWanted, usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('stale');
 let h: Harness;
@@ -23,6 +23,7 @@ const letters = {} as Record<'upload' | 'dashboard', { requestNumber: number }>;
 const CLINICIANS = { upload: ['Ashgrove', 'Cordelia'], dashboard: ['Ashbury', 'Philippa'] } as const;
 
 const shot = async (page: Page, name: string) => {
+  if (!screenshotsWanted()) return;
   await portal.shot(name, page);
   await page.setViewportSize({ width: 768, height: 900 });
   await portal.shot(`${name}-768`, page);

@@ -1,12 +1,20 @@
 /**
- * axe (@axe-core/playwright) on every page an e2e test opens: each navigation of a watched page,
+ * axe (axe-core) on every page an e2e test opens: each navigation of a watched page,
  * full loads and client-side route changes alike (Playwright reports both as `framenavigated`), is followed by a
  * scan once the screen has settled. Violations of impact serious or critical are collected; the browser setup
  * (portal-browser.ts) fails the test in `afterEach` when any were found. Tests call `scan()` themselves for states
  * that are not navigations (an open tab, a dialog, error messages). `AXE_LOG=1` prints every scan with all its
  * findings (minor and moderate too).
+ *
+ * What a scan costs is kept small, since an e2e run looks at several hundred screens:
+ * - axe's source (1.5 MB) goes into a document once, not at every scan, and a scan answers only its violations
+ *   (rule, impact, elements), not axe's full report of every node that passed (megabytes through the protocol).
+ * - A screen whose structure this test process has already scanned is not scanned again: its shape (elements,
+ *   their attributes with digits and wording left out, whether each text is empty, runs of alike siblings such as
+ *   table rows counted once, and the viewport's width) is what axe's rules read, so the same shape gives the same
+ *   findings. A request page with other numbers, names and rows than one seen before is the same screen.
  */
-import { AxeBuilder } from '@axe-core/playwright';
+import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 
 /** Impacts that fail a test; minor and moderate findings are left to reviews. */
@@ -33,8 +41,10 @@ export class AccessibilityWatch {
   private pending = new Map<Page, ReturnType<typeof setTimeout>>();
   /** main-frame navigations per page, to tell a scan cut short by a navigation from a scan that failed */
   private navigations = new WeakMap<Page, number>();
-  /** number of finished scans, for tests of the harness and for the log */
+  /** screens looked at (scanned, or known by their shape), for tests of the harness and for the log */
   scans = 0;
+  /** scans that ran axe (the others met a shape already scanned) */
+  axeRuns = 0;
 
   /** Scans `page` after each of its navigations (about:blank excluded). */
   watch(page: Page): void {
@@ -87,21 +97,26 @@ export class AccessibilityWatch {
       // Screens show "Loading…" (class `loading`) until their data arrives; scan what the user then sees.
       await page.waitForFunction(() => !document.querySelector('.loading'), null, { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
       const url = page.url();
-      // Legacy mode runs axe inside the page itself; the default mode opens a helper page in the context for each
-      // scan, which is slower and would itself be a page to watch. The portal has no cross-origin frames.
-      const results = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
+      const { shape, hasAxe } = await page.evaluate(screenShape);
       this.scans += 1;
+      if (scannedShapes.has(shape)) {
+        if (process.env.AXE_LOG) console.log(`[axe] ${when} ${url}: a screen of a shape already scanned`);
+        return;
+      }
+      if (!hasAxe) await page.evaluate(AXE_INSTALL);
+      const violations = await page.evaluate(runAxe);
+      scannedShapes.add(shape);
+      this.axeRuns += 1;
       if (process.env.AXE_LOG) {
-        const all = results.violations.map((v) => `${v.id}/${v.impact} ${v.nodes.map((n) => n.target.join(' ')).join(',')}`);
+        const all = violations.map((v) => `${v.id}/${v.impact} ${v.targets.join(',')}`);
         console.log(`[axe] ${when} ${url}: ${all.join(' ') || 'clean'}`);
       }
-      for (const violation of results.violations) {
+      for (const violation of violations) {
         if (!violation.impact || !BLOCKING_IMPACTS.has(violation.impact)) continue;
-        const targets = violation.nodes.map((node) => node.target.join(' '));
-        const key = `${url}|${violation.id}|${targets.join(',')}`;
+        const key = `${url}|${violation.id}|${violation.targets.join(',')}`;
         if (this.seen.has(key)) continue;
         this.seen.add(key);
-        this.found.push({ url, when, rule: violation.id, impact: violation.impact, help: violation.help, targets });
+        this.found.push({ url, when, rule: violation.id, impact: violation.impact, help: violation.help, targets: violation.targets });
       }
     } catch (error) {
       // The page closed or navigated during the scan (a reload between injecting axe and running it loses axe):
@@ -112,6 +127,62 @@ export class AccessibilityWatch {
       this.found.push({ url: page.url(), when, rule: 'axe-scan-failed', impact: 'critical', help: String(error), targets: [] });
     }
   }
+}
+
+/** Shapes of screens this test process has scanned (module-level: every file the process runs shares it). */
+const scannedShapes = new Set<string>();
+
+/**
+ * axe in the page, for same-origin frames only (the portal has no frames; a frame from elsewhere is not ours to
+ * judge).
+ */
+const AXE_INSTALL = `${axe.source}\n;axe.configure({ allowedOrigins: ['<same_origin>'] });`;
+
+interface FoundInPage { id: string; impact: string | null; help: string; targets: string[] }
+
+/** Runs in the page: axe's violations only, each with its elements' selectors. */
+async function runAxe(): Promise<FoundInPage[]> {
+  const results = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+  return results.violations.map((v) => ({
+    id: v.id, impact: v.impact ?? null, help: v.help, targets: v.nodes.map((node) => node.target.join(' ')),
+  }));
+}
+
+/**
+ * Runs in the page: the screen's shape, as a hash (see the top of this file), and whether axe is loaded in it.
+ * Kept self-contained: Playwright sends its source to the page.
+ */
+function screenShape(): { shape: string; hasAxe: boolean } {
+  // Attributes whose wording is data or prose: only whether they are empty counts.
+  const WORDING = new Set(['aria-label', 'aria-description', 'aria-valuetext', 'aria-valuenow', 'aria-valuemax', 'aria-valuemin',
+    'title', 'alt', 'placeholder', 'value', 'href', 'src', 'download', 'datetime', 'min', 'max', 'data-testid']);
+  const shapeOf = (node: Element): string => {
+    const attributes = [...node.attributes]
+      .map((a) => `${a.name}=${WORDING.has(a.name) ? (a.value.trim() ? 'T' : '') : a.value.replace(/\d+/g, '0')}`)
+      .sort()
+      .join(' ');
+    const parts: string[] = [];
+    for (const child of node.childNodes) {
+      let part: string | null = null;
+      if (child.nodeType === Node.ELEMENT_NODE) {
+        const tag = (child as Element).tagName;
+        if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'LINK' || tag === 'META') continue;
+        part = shapeOf(child as Element);
+      } else if (child.nodeType === Node.TEXT_NODE && child.textContent!.trim()) part = 'T';
+      // Runs of alike siblings (table rows, list items, options) count once: more rows are the same screen.
+      if (part !== null && part !== parts[parts.length - 1]) parts.push(part);
+    }
+    return `<${node.tagName} ${attributes}>${parts.join('')}</>`;
+  };
+  const text = `${window.innerWidth}|${document.title ? 'T' : ''}|${shapeOf(document.documentElement)}`;
+  // FNV-1a, two lanes: a short key for the set in the test process.
+  let a = 0x811c9dc5, b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return { shape: `${a.toString(16)}${b.toString(16)}:${text.length}`, hasAxe: typeof (window as unknown as { axe?: unknown }).axe !== 'undefined' };
 }
 
 /** One line per violation: rule id, impact, the page URL, what led to the scan, and the elements. */

@@ -11,6 +11,10 @@
  *   const portal = usePortalBrowser('session');       // registers beforeAll/beforeEach/afterEach/afterAll
  *   it('…', async () => { await portal.openAs(DEV_ADMIN, '/admin'); … });
  *
+ * Screenshots (`shot`) are written to test-results/screenshots/ only when SCREENSHOTS=1: a full-page PNG costs Chromium
+ * and the test process a few hundred milliseconds, a hundred of them a run, and a run nobody looks at needs none. A
+ * failed test always leaves one of its page (`<prefix>-FAILED-<test>.png`).
+ *
  * The browser itself is one per test process, shared by the files that process runs one after another (the e2e
  * project keeps its worker processes: vitest.workspace.ts): a launch costs about a second of CPU, and nothing of a
  * file is left in it, since every test's contexts are closed after the test and the file's at its end.
@@ -27,6 +31,12 @@ import { sessionOf } from './e2e-fixtures';
 import { TOKEN_KEY } from '../../ui/src/lib/token-storage';
 
 const root = path.resolve(import.meta.dirname, '../..');
+const SHOTS_DIR = path.join(root, 'test-results', 'screenshots');
+
+/** Whether this run writes screenshots (SCREENSHOTS=1): tests that photograph a part of a page ask it too. */
+export const screenshotsWanted = (): boolean => process.env.SCREENSHOTS === '1';
+/** Where a screenshot named `name` goes. */
+export const screenshotPath = (name: string): string => path.join(SHOTS_DIR, `${name}.png`);
 
 export interface PortalBrowser {
   h: Harness;
@@ -34,8 +44,8 @@ export interface PortalBrowser {
   context: BrowserContext;
   page: Page;
   a11y: AccessibilityWatch;
-  /** Full-page screenshot test-results/screenshots/<prefix>-NN-<name>.png; returns its path. */
-  shot(name: string, page?: Page): Promise<string>;
+  /** Full-page screenshot test-results/screenshots/<prefix>-NN-<name>.png when SCREENSHOTS=1; returns its path. */
+  shot(name: string, page?: Page): Promise<string | null>;
   /** Scans the page as it is now (a tab, a dialog, messages: states that are not navigations). */
   checkA11y(label: string, page?: Page): Promise<void>;
   /** Through the login form (for the tests of signing in; it is rate limited and hashes a password). */
@@ -78,7 +88,6 @@ export interface PortalBrowserOptions {
 }
 
 export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowserOptions = {}): PortalBrowser {
-  const shots = path.join(root, 'test-results', 'screenshots');
   const a11y = new AccessibilityWatch();
   let step = 0;
   const state = {} as { h: Harness; browser: Browser; context: BrowserContext; page: Page };
@@ -104,13 +113,17 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
 
   beforeAll(async () => {
     ensureUiBuilt();
-    mkdirSync(shots, { recursive: true });
+    mkdirSync(SHOTS_DIR, { recursive: true });
     state.h = await startHarness({ listen: true, env: options.env?.() });
     state.browser = await sharedBrowser();
   });
 
   // A context of its own for every test: nothing of the previous test's session, storage or page is left.
-  beforeEach(async () => {
+  beforeEach(async ({ task, onTestFailed }) => {
+    onTestFailed(async () => {
+      const name = task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      await state.page?.screenshot({ path: screenshotPath(`${screenshotPrefix}-FAILED-${name}`), fullPage: true }).catch(() => {});
+    });
     await Promise.all(contexts.splice(0).map((c) => c.close()));
     state.context = await newContext();
     state.page = await state.context.newPage();
@@ -125,7 +138,7 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
   });
 
   afterAll(async () => {
-    console.log(`[axe] ${a11y.scans} page scans in ${screenshotPrefix}`);
+    console.log(`[axe] ${screenshotPrefix}: ${a11y.scans} screens looked at, axe ran on ${a11y.axeRuns} (the others had a shape already scanned)`);
     // The browser stays for the process's next file: this file's contexts go (a test's own ones included).
     await Promise.all([...contexts.splice(0), ...(state.browser?.contexts() ?? [])].map((c) => c.close().catch(() => {})));
     await state.h?.stop();
@@ -139,7 +152,8 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
     a11y,
     async shot(name, page = state.page) {
       step += 1;
-      const file = path.join(shots, `${screenshotPrefix}-${String(step).padStart(2, '0')}-${name}.png`);
+      if (!screenshotsWanted()) return null;
+      const file = screenshotPath(`${screenshotPrefix}-${String(step).padStart(2, '0')}-${name}`);
       await page.screenshot({ path: file, fullPage: true });
       return file;
     },
