@@ -37,6 +37,8 @@ interface PortalInProcessOptions {
   poolMax?: number;
   /** A renderer the caller made (a bench prelaunches it); closed by `stop` like the portal's own. */
   pdf?: ChromiumPdfRenderer;
+  /** A renderer the caller keeps and closes itself (tests share one per process); `stop` leaves it open. */
+  sharedPdf?: ChromiumPdfRenderer;
 }
 
 export interface PortalInProcess {
@@ -77,8 +79,8 @@ export async function startPortalInProcess(options: PortalInProcessOptions): Pro
     const files = await new DocumentFiles(config.uploadsDir).init();
     const mailer = config.smtpUrl ? createMailer(config.smtpUrl) : null;
     if (mailer) stops.push(() => mailer.close());
-    const pdf = options.pdf ?? new ChromiumPdfRenderer(config.chromiumPath);
-    stops.push(() => pdf.close());
+    const pdf = options.sharedPdf ?? options.pdf ?? new ChromiumPdfRenderer(config.chromiumPath);
+    if (!options.sharedPdf) stops.push(() => pdf.close());
 
     let worker: RequestWorkers | null = null;
     let workerRun: Promise<void> = Promise.resolve();

@@ -27,6 +27,7 @@ import { dropDatabase, dropOrphanedDatabases } from '../../db/database';
 import { ensurePostgres, usesDefaultDatabase } from '../../devtools/postgres/embedded-postgres';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
 import { buildWorkflowBundle } from '../../devtools/temporal/workflow-bundle';
+import { DEVELOPMENT_SIGNER_NAME, makeSelfSignedP12 } from '../../activities/pdf/letter-signing-key';
 
 /** Projects that need neither PostgreSQL nor Temporal. */
 const PURE_PROJECTS: ReadonlySet<string> = new Set(['domain', 'ui']);
@@ -101,6 +102,10 @@ export default async function setup(project: TestProject) {
     project.provide('databaseUrl', databaseUrl);
     project.provide('temporalAddress', server.address);
     project.provide('workflowBundlePath', workflowBundlePath);
+    // One development signing certificate for the run's portals: made at each portal's first start it cost a 2048-bit
+    // key and a certificate signed in JavaScript (about half a second of CPU) a hundred times a run.
+    const signingPassword = randomBytes(12).toString('base64url');
+    project.provide('letterSigning', { p12: makeSelfSignedP12(DEVELOPMENT_SIGNER_NAME, signingPassword).toString('base64'), password: signingPassword });
     process.env.DATABASE_URL = databaseUrl;
     process.env.TEMPORAL_ADDRESS = server.address;
     process.env.DATA_DIR = dataDir;

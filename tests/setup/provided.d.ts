@@ -9,5 +9,7 @@ declare module 'vitest' {
     temporalAddress: string;
     /** The workflow code bundled once for the run (devtools/temporal/workflow-bundle.ts): `workflowBundlePath` of a worker. */
     workflowBundlePath: string;
+    /** A development signing certificate for the run (LETTER_SIGNING_P12, base64) and its password. */
+    letterSigning: { p12: string; password: string };
   }
 }

@@ -11,6 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { fileDatabaseUrl } from './file-database';
 import { startPortalInProcess, type PortalInProcess } from '../../devtools/portal-in-process';
+import { ChromiumPdfRenderer } from '../../activities/pdf/chromium-pdf-renderer';
+import { LETTER_CHROMIUM_PATH } from '../../config/app-config';
 import type { SmtpSink } from '../../devtools/smtp-sink';
 
 export interface Harness extends PortalInProcess {
@@ -27,8 +29,21 @@ export async function resetRateLimits(sql: { getConnection(): { execute(sql: str
   await sql.getConnection().execute('delete from "rate_limit_counters"', [], 'run');
 }
 
+/**
+ * The letters' Chromium, one per test process for the portals that print with the default one: each portal launching
+ * its own cost a browser start (about a second of CPU) in most test files. Its browsers end with the process. A test
+ * that names its own CHROMIUM_PATH (one that is missing, say) gets a renderer of its portal's own.
+ */
+const shared = globalThis as { coiTestPdf?: ChromiumPdfRenderer };
+function sharedPdfRenderer(env: Record<string, string | undefined>): ChromiumPdfRenderer | undefined {
+  if (env.CHROMIUM_PATH && env.CHROMIUM_PATH !== (process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH)) return undefined;
+  shared.coiTestPdf ??= new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH);
+  return shared.coiTestPdf;
+}
+
 export async function startHarness(options: { worker?: boolean; listen?: boolean; databaseUrl?: string; temporalAddress?: string; env?: Record<string, string> } = {}): Promise<Harness> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-harness-'));
+  const signing = inject('letterSigning');
   const portal = await startPortalInProcess({
     env: {
       ...process.env,
@@ -40,6 +55,9 @@ export async function startHarness(options: { worker?: boolean; listen?: boolean
       // A file's tests share a few accounts: per-user quotas would refuse the 26th draft of the development
       // requester. tests/api/abuse-limits.test.ts runs with the real ones.
       ...GENEROUS_QUOTAS,
+      // The run's development certificate (global setup), as an office installs its own.
+      LETTER_SIGNING_P12: signing.p12,
+      LETTER_SIGNING_P12_PASSWORD: signing.password,
       ...options.env,
     },
     worker: options.worker,
@@ -47,6 +65,7 @@ export async function startHarness(options: { worker?: boolean; listen?: boolean
     poolMax: 5,
     // Bundled once for the run by global setup: bundling at each worker start cost seconds of CPU per file.
     workflowBundlePath: inject('workflowBundlePath'),
+    sharedPdf: sharedPdfRenderer(options.env ?? {}),
   }).catch(async (error) => { await rm(dataDir, { recursive: true, force: true }); throw error; });
   // Rate-limit counters live in the database: a second harness of a file starts with none, as a fresh portal would.
   await resetRateLimits(portal.orm.em);
