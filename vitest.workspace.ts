@@ -39,6 +39,8 @@ const integration = {
   // PostgreSQL).
   expect: { poll: { timeout: 30_000, interval: 100 } },
   setupFiles: ['tests/setup/quiet-temporal.ts', 'tests/setup/file-database.ts'] as string[],
+  // TEST_CPU_PROF=<dir>: a V8 CPU profile of each worker process's main thread (bench/cpu-profile-summary.mjs reads them).
+  execArgv: process.env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TEST_CPU_PROF}`] : [],
 } as const;
 
 export const projects: TestProjectInlineConfiguration[] = [
