@@ -250,14 +250,16 @@ describe('the axe harness', () => {
     expect(portal.a11y.axeRuns).toBe(runsBefore + 1); // a screen of a new shape (the image added) is scanned
     const found = portal.a11y.take(); // taken here, so this test's afterEach finds nothing left
     await page.evaluate(() => document.getElementById('axe-self-test')?.remove());
-    // The FAQ screen again, as it was before the image: its shape was scanned at its navigation, so axe does not run.
+    // A screen looked at twice, unchanged in between, is scanned at most once.
+    await portal.checkA11y('the FAQ screen as it is');
+    const runsAfter = portal.a11y.axeRuns;
     await portal.checkA11y('the same screen again');
-    expect(portal.a11y.axeRuns).toBe(runsBefore + 1);
+    expect(portal.a11y.axeRuns).toBe(runsAfter);
     const imageAlt = found.find((v) => v.rule === 'image-alt');
     expect(imageAlt).toBeDefined();
     expect(imageAlt!.impact).toBe('critical');
     expect(imageAlt!.targets).toContain('#axe-self-test');
     expect(imageAlt!.url).toContain('/');
-    expect(portal.a11y.scans).toBeGreaterThan(scansBefore + 3); // the two navigations were looked at without being asked, then the two explicit checks
+    expect(portal.a11y.scans).toBeGreaterThan(scansBefore + 4); // the two navigations were looked at without being asked, then the three explicit checks
   });
 });
