@@ -103,7 +103,7 @@ export default async function setup(project: TestProject) {
     project.provide('temporalAddress', server.address);
     project.provide('workflowBundlePath', workflowBundlePath);
     // One development signing certificate for the run's portals: made at each portal's first start it cost a 2048-bit
-    // key and a certificate signed in JavaScript (about half a second of CPU) a hundred times a run.
+    // key and a certificate signed in JavaScript (120-200 ms of CPU) a hundred times a run.
     const signingPassword = randomBytes(12).toString('base64url');
     project.provide('letterSigning', { p12: makeSelfSignedP12(DEVELOPMENT_SIGNER_NAME, signingPassword).toString('base64'), password: signingPassword });
     process.env.DATABASE_URL = databaseUrl;

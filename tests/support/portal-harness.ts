@@ -36,8 +36,9 @@ export async function resetRateLimits(sql: { getConnection(): { execute(sql: str
  */
 const shared = globalThis as { coiTestPdf?: ChromiumPdfRenderer };
 function sharedPdfRenderer(env: Record<string, string | undefined>): ChromiumPdfRenderer | undefined {
-  if (env.CHROMIUM_PATH && env.CHROMIUM_PATH !== (process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH)) return undefined;
-  shared.coiTestPdf ??= new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH);
+  const runChromium = process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH; // what loadConfig would choose
+  if ((env.CHROMIUM_PATH ?? runChromium) !== runChromium) return undefined;
+  shared.coiTestPdf ??= new ChromiumPdfRenderer(runChromium);
   return shared.coiTestPdf;
 }
 
