@@ -38,7 +38,7 @@ const integration = {
   // machine (Vitest's default is 1 s), asked every 100 ms rather than 50 (each ask is a round trip to Chromium or
   // PostgreSQL).
   expect: { poll: { timeout: 30_000, interval: 100 } },
-  setupFiles: ['tests/setup/quiet-temporal.ts', 'tests/setup/file-database.ts'] as string[],
+  setupFiles: ['tests/setup/file-cpu.ts', 'tests/setup/quiet-temporal.ts', 'tests/setup/file-database.ts'] as string[],
   // TEST_CPU_PROF=<dir>: a V8 CPU profile of each worker process's main thread (bench/cpu-profile-summary.mjs reads them).
   execArgv: process.env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TEST_CPU_PROF}`] : [],
 } as const;
