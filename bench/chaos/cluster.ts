@@ -1,6 +1,7 @@
 /**
  * The portal as separate processes the chaos run can kill -9 and bring back: the Temporal dev server (on a SQLite
- * file, so its state survives the kill), the worker and the API (each `node --import tsx <entry>`), and optionally
+ * file, so its state survives the kill), the worker and the API (each `node --import tsx <entry>`, or `node dist/<entry>.js`
+ * of a production build), and optionally
  * a PostgreSQL of the run's own (embedded), crashed with an immediate shutdown and started again on its cluster.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -42,7 +43,9 @@ class NodeComponent implements Component {
 
   async start(): Promise<void> {
     this.tail = [];
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, this.entry)], {
+    // An entry of a production build (dist/*.js) runs on plain Node; a source file through tsx.
+    const args = this.entry.endsWith('.js') ? ['--enable-source-maps', this.entry] : ['--import', 'tsx', path.join(root, this.entry)];
+    const child = spawn(process.execPath, args, {
       cwd: root, env: this.env, stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -155,6 +158,8 @@ export interface ClusterOptions {
   apiPort: number;
   taskQueue: string;
   workflowBundlePath: string;
+  /** a production build (scripts/build.ts) to run the worker and the API from; default: their sources through tsx */
+  distDir?: string;
   /** a PostgreSQL of the run's own to crash: the cluster folder, serving `databaseUrl`'s port */
   postgresClusterDir?: string;
 }
@@ -186,8 +191,9 @@ export function createCluster(options: ClusterOptions) {
     }
   };
   const temporal = new TemporalComponent(options.temporalAddress, options.temporalDataDir);
-  const worker = new NodeComponent('worker', 'temporal/worker.ts', env, async (out) => out.some((l) => l.includes('worker polling')));
-  const api = new NodeComponent('api', 'api/server.ts', env, apiReady);
+  const entry = (built: string, source: string) => (options.distDir ? path.join(options.distDir, `${built}.js`) : source);
+  const worker = new NodeComponent('worker', entry('worker', 'temporal/worker.ts'), env, async (out) => out.some((l) => l.includes('worker polling')));
+  const api = new NodeComponent('api', entry('server', 'api/server.ts'), env, apiReady);
   const postgres = options.postgresClusterDir ? new PostgresComponent(options.databaseUrl, options.postgresClusterDir) : null;
   const components = { temporal, worker, api, ...(postgres ? { postgres } : {}) } as Record<Target, Component>;
 

@@ -39,6 +39,8 @@ export interface ChaosOptions {
   settleTimeoutMs: number;
   /** also crash PostgreSQL (an embedded server of the run's own, so the machine's is left alone) */
   crashPostgres?: boolean;
+  /** run the worker and the API from this production build (scripts/build.ts, its workflow bundle included) */
+  distDir?: string;
   log?: (line: string) => void;
 }
 
@@ -83,14 +85,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       : process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
     serverUrl.pathname = `/coi_chaos_${process.pid}_${randomBytes(3).toString('hex')}`;
     const databaseUrl = serverUrl.toString();
-    const bundlePath = path.join(tmp, 'workflow-bundle.js');
-    await writeFile(bundlePath, (await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: undefined })).code);
+    const bundlePath = options.distDir ? path.join(options.distDir, 'workflow-bundle.js') : path.join(tmp, 'workflow-bundle.js');
+    if (!options.distDir) await writeFile(bundlePath, (await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: undefined })).code);
     const sink = await startSmtpSink();
     cleanups.push(() => sink.close());
     const cluster = createCluster({
       databaseUrl, temporalAddress: `127.0.0.1:${await freePort()}`, temporalDataDir: path.join(tmp, 'temporal'),
       dataDir: path.join(tmp, 'data'), smtpUrl: sink.url, apiPort: await freePort(), taskQueue: `chaos-${randomBytes(3).toString('hex')}`,
-      workflowBundlePath: bundlePath, postgresClusterDir: options.crashPostgres ? path.join(tmp, 'postgres') : undefined,
+      workflowBundlePath: bundlePath, distDir: options.distDir, postgresClusterDir: options.crashPostgres ? path.join(tmp, 'postgres') : undefined,
     });
     cleanups.push(() => cluster.stopAll());
     if (options.crashPostgres) await cluster.bringUp('postgres');

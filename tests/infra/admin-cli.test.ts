@@ -1,11 +1,11 @@
 /**
- * The admin list from the command line: `npm run admin -- add|remove|list` against the portal's
+ * The admin list from the command line: `node dist/admin.js add|remove|list` (`npm run admin --` in development) against the portal's
  * database makes a university member an administrator on their next call, and takes it away the same way.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashPassword } from '../../db/password-hash';
 import { UserSchema } from '../../db/entities';
 import { call, login, type Session } from '../support/api-helpers';
@@ -17,10 +17,18 @@ const EMAIL = `first.admin.${process.pid}@ohsu.example`;
 let h: Harness;
 let staff: Session;
 
-/** `admin <args>` as an operator types it; answers its output and exit code. */
+/**
+ * `admin <args>` as an operator types it in production (`node dist/admin.js`, from the run's production build); answers
+ * its output and exit code. `development: true` runs the source as `npm run admin --` does (tsx).
+ */
 async function admin(...args: string[]): Promise<{ out: string; code: number }> {
+  return adminWith(process.execPath, ['--enable-source-maps', path.join(inject('productionBuild').outDir, 'admin.js'), ...args]);
+}
+const developmentAdmin = (...args: string[]) => adminWith(path.join(root, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args]);
+
+async function adminWith(command: string, args: string[]): Promise<{ out: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args], {
+    const { stdout, stderr } = await run(command, args, {
       cwd: root, env: { ...process.env, DATABASE_URL: h.config.databaseUrl },
     });
     return { out: stdout + stderr, code: 0 };
@@ -43,9 +51,9 @@ beforeAll(async () => {
 });
 afterAll(async () => { await h?.stop(); });
 
-describe('npm run admin', () => {
+describe('the admin command', () => {
   it('explains itself, and refuses what is not an email address', async () => {
-    const help = await admin('--help');
+    const help = await developmentAdmin('--help');
     expect(help.code).toBe(0);
     expect(help.out).toContain('add <email> --first <first name> --last <last name>');
     const bad = await admin('add', 'not-an-address', '--first', 'A', '--last', 'B');

@@ -8,7 +8,7 @@
  *                         remove-sample-policy-years  takes them out; then answers /api/v1/health; the dev admin
  *                         cannot sign in
  *   node dist/worker.js   loads the prebuilt workflow bundle and polls its task queue
- * The build goes to dist-test-<pid>/ (one level below the root, like dist/) and is removed afterwards.
+ * The build is the run's own (tests/setup/global-setup.ts: dist-test-run-<pid>/, one level below the root like dist/).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,18 +22,19 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeSelfSignedP12 } from '../../activities/pdf/letter-signing-key';
 import { dropDatabase } from '../../db/database';
 import { DEV_ADMIN, SEED_EMAIL_TEMPLATES, EXTRA_EMAIL_TEMPLATES, seedPolicyYears } from '../../db/seed-data';
-import { buildProduction, type BuildResult } from '../../scripts/build';
 import { freePort } from '../../devtools/temporal/dev-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const outDir = path.join(root, `dist-test-${process.pid}`);
+// The run's build (tests/setup/global-setup.ts: scripts/build.ts's buildProduction, made once for the tests that start
+// dist/ processes). Read only: other files run the same processes from it.
+const build = inject('productionBuild');
+const outDir = build.outDir;
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 
 const url = new URL(inject('databaseUrl'));
 url.pathname = `/coi_test_${process.pid}_prodbuild`;
 const databaseUrl = url.toString();
 let dataDir: string;
-let build: BuildResult;
 const running: ChildProcess[] = [];
 
 interface Run { child: ChildProcess; output: () => string; exited: Promise<number | null> }
@@ -88,13 +89,11 @@ async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, w
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coi-prod-build-'));
-  build = await buildProduction({ outDir, typecheck: false, log: () => {} });
-}, 180_000);
+});
 
 afterAll(async () => {
   for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await dropDatabase(databaseUrl).catch(() => {});
-  fs.rmSync(outDir, { recursive: true, force: true });
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

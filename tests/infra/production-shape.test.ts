@@ -17,22 +17,20 @@ import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startProductionShape, type ProductionShape } from '../../devtools/production-shape';
-import { buildProduction } from '../../scripts/build';
 import { api, claimHistoryDraft, putAccounts, signIn, signInWithSingleSignOn, type Session } from '../../devtools/portal-client';
 import { eventually } from '../support/eventually';
 import { activitiesSettled } from '../support/workflow-activities';
 import { requestWorkflowId } from '../../workflows/request.messages';
 import { UI_BROWSER_PATH } from '../../devtools/ui-browser';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const distDir = path.join(root, `dist-shape-${process.pid}`);
+// The run's production build (tests/setup/global-setup.ts), read only.
+const distDir = inject('productionBuild').outDir;
 const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
 const names = {
   portalRole: `coi_shape_${suffix}`, portalRuntimeRole: `coi_shape_app_${suffix}`, portalDatabase: `coi_shape_${suffix}`,
@@ -46,7 +44,6 @@ let shape: ProductionShape;
 let dataDir: string;
 
 beforeAll(async () => {
-  await buildProduction({ outDir: path.basename(distDir), typecheck: false, log: () => {} });
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-shape-'));
   shape = await startProductionShape({
     adminDatabaseUrl: adminUrl, dataDir, distDir, names, firstAdmin: FIRST_ADMIN, log: (line) => console.log(`[shape] ${line}`),
@@ -56,7 +53,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await shape?.stop();
-  fs.rmSync(distDir, { recursive: true, force: true });
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

@@ -27,6 +27,7 @@ import { dropDatabase, dropOrphanedDatabases } from '../../db/database';
 import { ensurePostgres, usesDefaultDatabase } from '../../devtools/postgres/embedded-postgres';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
 import { buildWorkflowBundle } from '../../devtools/temporal/workflow-bundle';
+import { buildProduction, type BuildResult } from '../../scripts/build';
 import { DEVELOPMENT_SIGNER_NAME, makeSelfSignedP12 } from '../../activities/pdf/letter-signing-key';
 
 /** Projects that need neither PostgreSQL nor Temporal. */
@@ -75,19 +76,30 @@ export default async function setup(project: TestProject) {
   const databaseUrl = dbUrl.toString();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coi-test-data-'));
 
+  // The production build (scripts/build.ts) the tests that start dist/ processes share, made once for the run: each
+  // made its own (esbuild, and the workflows bundled again in a tsx process) at several seconds of CPU apiece. Named
+  // dist-test-*, one level below the root as dist/ is, which ESLint skips.
+  const productionDir = path.resolve(import.meta.dirname, '../..', `dist-test-run-${process.pid}`);
   let temporal = null as TemporalServerHandle | null;
   const teardown = async () => {
     await temporal?.stop().catch((error) => log(`stopping Temporal failed: ${(error as Error).message}`));
     await dropDatabase(databaseUrl).catch((error) => log(`dropping ${dbUrl.pathname.slice(1)} failed: ${(error as Error).message}`));
     await postgres.stop().catch((error) => log(`stopping the embedded PostgreSQL failed: ${(error as Error).message}`));
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(productionDir, { recursive: true, force: true });
   };
 
   try {
     const workflowBundlePath = path.join(dataDir, 'workflow-bundle.js');
-    const [, , server] = await Promise.all([
+    const [, production, server] = await Promise.all([
       whenPostgresAnswers(() => prepareDatabase(databaseUrl)),
-      buildWorkflowBundle(workflowBundlePath),
+      (async (): Promise<BuildResult> => {
+        await buildWorkflowBundle(workflowBundlePath);
+        // The build's own workflow bundle would be this one made again: copied instead.
+        const built = await buildProduction({ outDir: productionDir, typecheck: false, workflowBundle: false, log: () => {} });
+        fs.copyFileSync(workflowBundlePath, path.join(productionDir, 'workflow-bundle.js'));
+        return { ...built, files: [...built.files, 'workflow-bundle.js'].sort() };
+      })(),
       (async () => {
         const reuse = process.env.TEMPORAL_TEST_ADDRESS;
         const address = reuse ?? `127.0.0.1:${await freePort()}`;
@@ -102,6 +114,10 @@ export default async function setup(project: TestProject) {
     project.provide('databaseUrl', databaseUrl);
     project.provide('temporalAddress', server.address);
     project.provide('workflowBundlePath', workflowBundlePath);
+    project.provide('productionBuild', production);
+    const axeShapesDir = path.join(dataDir, 'axe-shapes');
+    fs.mkdirSync(axeShapesDir);
+    project.provide('axeShapesDir', axeShapesDir);
     // One development signing certificate for the run's portals: made at each portal's first start it cost a 2048-bit
     // key and a certificate signed in JavaScript (120-200 ms of CPU) a hundred times a run.
     const signingPassword = randomBytes(12).toString('base64url');

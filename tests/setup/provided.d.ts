@@ -9,6 +9,10 @@ declare module 'vitest' {
     temporalAddress: string;
     /** The workflow code bundled once for the run (devtools/temporal/workflow-bundle.ts): `workflowBundlePath` of a worker. */
     workflowBundlePath: string;
+    /** The production build (scripts/build.ts, workflow bundle included) made once for the run: read it, never change it. */
+    productionBuild: import('../../scripts/build').BuildResult;
+    /** A folder where the e2e processes mark the screen shapes axe has scanned (tests/support/accessibility-watch.ts). */
+    axeShapesDir: string;
     /** A development signing certificate for the run (LETTER_SIGNING_P12, base64) and its password. */
     letterSigning: { p12: string; password: string };
   }

@@ -9,13 +9,17 @@
  * What a scan costs is kept small, since an e2e run looks at several hundred screens:
  * - axe's source (1.5 MB) goes into a document once, not at every scan, and a scan answers only its violations
  *   (rule, impact, elements), not axe's full report of every node that passed (megabytes through the protocol).
- * - A screen whose structure this test process has already scanned is not scanned again: its shape (elements,
+ * - A screen whose structure the run has already scanned (in any test process) is not scanned again: its shape (elements,
  *   their attributes with digits and wording left out, whether each text is empty, runs of alike siblings such as
  *   table rows counted once, and the viewport's width) is what axe's rules read, so the same shape gives the same
  *   findings. A request page with other numbers, names and rows than one seen before is the same screen.
  */
 import axe from 'axe-core';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 /** Impacts that fail a test; minor and moderate findings are left to reviews. */
 const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
@@ -99,13 +103,18 @@ export class AccessibilityWatch {
       const url = page.url();
       const { shape, hasAxe } = await page.evaluate(screenShape);
       this.scans += 1;
-      if (scannedShapes.has(shape)) {
+      if (!claimShape(shape)) {
         if (process.env.AXE_LOG) console.log(`[axe] ${when} ${url}: a screen of a shape already scanned`);
         return;
       }
-      if (!hasAxe) await page.evaluate(AXE_INSTALL);
-      const violations = await page.evaluate(runAxe);
-      scannedShapes.add(shape);
+      let violations: Awaited<ReturnType<typeof runAxe>>;
+      try {
+        if (!hasAxe) await page.evaluate(AXE_INSTALL);
+        violations = await page.evaluate(runAxe);
+      } catch (error) {
+        releaseShape(shape); // not scanned after all: the next screen of this shape is
+        throw error;
+      }
       this.axeRuns += 1;
       if (process.env.AXE_LOG) {
         const all = violations.map((v) => `${v.id}/${v.impact} ${v.targets.join(',')}`);
@@ -129,8 +138,38 @@ export class AccessibilityWatch {
   }
 }
 
-/** Shapes of screens this test process has scanned (module-level: every file the process runs shares it). */
-const scannedShapes = new Set<string>();
+/**
+ * Shapes of screens scanned in this run, by any test process: a file per shape (its hash) in a folder global setup
+ * made (tests/setup/global-setup.ts), created with O_EXCL so one process wins each shape; outside a run's setup, a
+ * set of this process's own. The e2e project's three processes met many of the same screens (236 axe runs for about
+ * 150 shapes).
+ */
+const processShapes = new Set<string>();
+function shapeFile(shape: string): string | null {
+  const dir = inject('axeShapesDir');
+  return dir ? path.join(dir, createHash('sha256').update(shape).digest('hex')) : null;
+}
+/** True when this call claimed the shape for a scan; false when it was scanned (or is being scanned) already. */
+function claimShape(shape: string): boolean {
+  const file = shapeFile(shape);
+  if (!file) {
+    if (processShapes.has(shape)) return false;
+    processShapes.add(shape);
+    return true;
+  }
+  try {
+    closeSync(openSync(file, 'wx'));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+function releaseShape(shape: string): void {
+  const file = shapeFile(shape);
+  if (file) rmSync(file, { force: true });
+  else processShapes.delete(shape);
+}
 
 /**
  * axe in the page, for same-origin frames only (the portal has no frames; a frame from elsewhere is not ours to
