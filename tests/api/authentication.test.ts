@@ -2,7 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { UserSchema } from '../../db/entities';
-import { call, loginAdmin, loginRequester } from '../support/api-helpers';
+import { call, login } from '../support/api-helpers';
+
+// This file tests signing in itself: its sessions come from the real thing (the password checked), not api-helpers' sessionFor.
+const loginRequester = (h: Harness) => login(h, DEV_REQUESTER.email, DEV_REQUESTER.password);
+const loginAdmin = (h: Harness) => login(h, DEV_ADMIN.email, DEV_ADMIN.password);
 import { startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
