@@ -6,7 +6,8 @@
  *   3. SMTP sink on 127.0.0.1:2525 (SMTP_SINK_PORT; mail kept in data/mail) + the outbox web page, unless SMTP_URL is set
  *   4. the UI build (ui/dist) when it is missing or older than the sources, and the development identity provider
  *      for single sign-on on 127.0.0.1:8026 (DEV_IDP_PORT) unless SAML_IDP_* names a real one; never in production
- *   5. the Temporal worker (temporal/worker.ts) and the API (api/server.ts) as supervised child processes: once the
+ *   5. the Temporal worker (temporal/worker.ts, on the workflow bundle kept while its files are unchanged:
+ *      devtools/temporal/workflow-bundle.ts) and the API (api/server.ts) as supervised child processes: once the
  *      portal is up, a child that crashes is restarted with exponential backoff (1 s, 2 s, 4 s … 30 s; back to 1 s
  *      after 10 s up) and the restart is reported (devtools/supervise.ts). A child that dies during start-up stops
  *      everything instead, with its output above: that is a broken build or configuration, not a crash.
@@ -27,6 +28,7 @@ import { startSmtpSink, type SmtpSink } from '../devtools/smtp-sink';
 import { recentInboundMessages, startOutbox, type Outbox } from '../devtools/outbox-server';
 import { startDevIdp, type DevIdp } from '../devtools/dev-idp/dev-idp-server';
 import { describeExit, Supervisor, type ChildExit } from '../devtools/supervise';
+import { cachedWorkflowBundle } from '../devtools/temporal/workflow-bundle';
 
 /** Development-only knob of this script (not an app setting): where the SMTP sink listens. */
 const SMTP_SINK_PORT = Number(process.env.SMTP_SINK_PORT ?? 2525);
@@ -312,6 +314,14 @@ async function main() {
     // Replies by email: the development listener (the outbox lists what it received).
     INBOUND_SMTP_PORT: process.env.INBOUND_SMTP_PORT ?? String(DEV_INBOUND_SMTP_PORT),
   };
+  // The workflows bundled once for this start and every restart of the worker, and kept for the next start while none
+  // of their files changes (devtools/temporal/workflow-bundle.ts); if bundling fails here, the worker bundles itself.
+  if (!childEnv.WORKFLOW_BUNDLE_PATH) {
+    childEnv.WORKFLOW_BUNDLE_PATH = await cachedWorkflowBundle({ log }).catch((error: Error) => {
+      warn(`the workflow bundle could not be prepared (${error.message.split('\n')[0]}); the worker bundles the workflows itself`);
+      return undefined;
+    });
+  }
   log('starting the worker and the API…');
   startChild('worker', entries.worker, childEnv);
   startChild('api', entries.api, childEnv);

@@ -26,7 +26,7 @@ import { defaultDatabaseUrl } from '../../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../../db/database';
 import { ensurePostgres, usesDefaultDatabase } from '../../devtools/postgres/embedded-postgres';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
-import { buildWorkflowBundle } from '../../devtools/temporal/workflow-bundle';
+import { cachedWorkflowBundle } from '../../devtools/temporal/workflow-bundle';
 import { buildProduction, type BuildResult } from '../../scripts/build';
 import { DEVELOPMENT_SIGNER_NAME, makeSelfSignedP12 } from '../../activities/pdf/letter-signing-key';
 
@@ -90,11 +90,12 @@ export default async function setup(project: TestProject) {
   };
 
   try {
-    const workflowBundlePath = path.join(dataDir, 'workflow-bundle.js');
+    let workflowBundlePath = '';
     const [, production, server] = await Promise.all([
       whenPostgresAnswers(() => prepareDatabase(databaseUrl)),
       (async (): Promise<BuildResult> => {
-        await buildWorkflowBundle(workflowBundlePath);
+        // The bundle `npm start` keeps too (devtools/temporal/workflow-bundle.ts): made again only when a file in it changed.
+        workflowBundlePath = await cachedWorkflowBundle({ log });
         // The build's own workflow bundle would be this one made again: copied instead.
         const built = await buildProduction({ outDir: productionDir, typecheck: false, workflowBundle: false, log: () => {} });
         fs.copyFileSync(workflowBundlePath, path.join(productionDir, 'workflow-bundle.js'));
