@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
-import { call, loginAdmin } from '../support/api-helpers';
+import { call, login } from '../support/api-helpers';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('security-log');
@@ -17,7 +17,7 @@ let added = 0;
  * added with a unique address. Returns that address.
  */
 async function signInAndAddAdmin(): Promise<string> {
-  const admin = await loginAdmin(portal.h);
+  const admin = await login(portal.h, DEV_ADMIN.email, DEV_ADMIN.password); // a real sign-in: the log lists it
   added += 1;
   const email = `sec-logged-${stamp}-${added}@example.org`;
   expect((await call(portal.h, admin, 'POST', '/api/v1/admins', { firstName: 'Sec', lastName: 'Logged', email })).status).toBe(201);
