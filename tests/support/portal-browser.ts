@@ -71,7 +71,7 @@ function ensureUiBuilt(): void {
 const shared = globalThis as { coiTestBrowser?: Promise<Browser> };
 function sharedBrowser(): Promise<Browser> {
   if (!shared.coiTestBrowser) {
-    // No GPU process: its SwiftShader (a GPU emulated on the CPU) drew every frame at more CPU than Chromium's own
+    // No GPU drawing: SwiftShader (a GPU emulated on the CPU) drew every frame at more CPU than Chromium's own
     // software drawing (an e2e file pair: 49 s → 42 s of CPU, the run's whole Chromium included).
     const launching = chromium.launch({ executablePath: UI_BROWSER_PATH, args: ['--disable-gpu'] });
     shared.coiTestBrowser = launching;
