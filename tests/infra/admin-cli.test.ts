@@ -19,7 +19,7 @@ let staff: Session;
 
 /**
  * `admin <args>` as an operator types it in production (`node dist/admin.js`, from the run's production build); answers
- * its output and exit code. `development: true` runs the source as `npm run admin --` does (tsx).
+ * its output and exit code. `developmentAdmin` runs the source as `npm run admin --` does (tsx).
  */
 async function admin(...args: string[]): Promise<{ out: string; code: number }> {
   return adminWith(process.execPath, ['--enable-source-maps', path.join(inject('productionBuild').outDir, 'admin.js'), ...args]);

@@ -3,9 +3,8 @@
  * form, a request submitted by its requester, a status set by an administrator, the approval's letter stored. Each
  * test makes its own rows with these (and tests/support/api-helpers.ts), so it runs alone and in any order.
  */
-import { signSessionToken } from '../../api/plugins/auth';
-import { DocumentSchema, RequestSchema, UserSchema } from '../../db/entities';
-import { call, type Session } from './api-helpers';
+import { DocumentSchema, RequestSchema } from '../../db/entities';
+import { call, signedToken, type Session } from './api-helpers';
 import { eventually } from './eventually';
 import type { Harness } from './portal-harness';
 
@@ -17,8 +16,8 @@ export interface Made { id: number; number: number }
  * session of the user made before.
  */
 export async function sessionOf(h: Harness, user: { email: string }): Promise<Session> {
-  const found = await h.orm.em.fork().findOneOrFail(UserSchema, { email: user.email, deletedAt: null }, { orderBy: { id: 'asc' } });
-  return { token: signSessionToken(h.app, { id: found.id, sessionVersion: found.sessionVersion }), user: { id: found.id, email: found.email } };
+  const { accessToken, user: signed } = await signedToken(h, user.email);
+  return { token: accessToken, user: signed };
 }
 
 /** Submits a complete draft as its requester (the workflow numbers it and sends the confirmation). */
