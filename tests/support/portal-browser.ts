@@ -22,9 +22,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { AccessibilityWatch, formatViolations } from './accessibility-watch';
+import { AccessibilityWatch, formatViolations, SESSION_SEED_PATH } from './accessibility-watch';
 import { startHarness, type Harness } from './portal-harness';
 import { UI_BROWSER_PATH } from '../../devtools/ui-browser';
 import { sessionOf } from './e2e-fixtures';
@@ -52,8 +52,9 @@ export interface PortalBrowser {
   signIn(email: string, password: string): Promise<void>;
   signOut(): Promise<void>;
   /**
-   * A new context signed in as `user` (by email; a token at the user's session version, stored where the UI keeps
-   * it), its page opened at `path`. Replaces the test's current context and page.
+   * The test's page signed in as `user` (by email; a token at the user's session version, stored where the UI keeps
+   * it) and opened at `path`: the test's blank page when it has not been used yet, else a new context and page that
+   * replace the test's current ones.
    */
   openAs(user: { email: string }, path?: string): Promise<Page>;
   /** A second signed-in context beside the test's page (a requester and an administrator side by side). */
@@ -112,6 +113,20 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
     const { token } = await sessionOf(state.h, { email });
     return { cookies: [], origins: [{ origin: state.h.baseUrl!, localStorage: [{ name: TOKEN_KEY, value: token }] }] };
   };
+  /**
+   * Stores a session token in `page`'s origin without loading the portal: the page opens an address the browser
+   * answers itself (an empty document), and the token goes into localStorage there. Playwright's `storageState` does
+   * the same in a hidden page of its own, which costs Chromium a renderer process per sign-in.
+   */
+  const storeToken = async (page: Page, email: string) => {
+    const { token } = await sessionOf(state.h, { email });
+    const seed = new URL(SESSION_SEED_PATH, state.h.baseUrl!).href;
+    const answer = (route: Route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>session</title>' });
+    await page.route(seed, answer);
+    await page.goto(seed);
+    await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [TOKEN_KEY, token] as const);
+    await page.unroute(seed, answer);
+  };
 
   beforeAll(async () => {
     ensureUiBuilt();
@@ -168,9 +183,15 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
       await page.getByRole('button', { name: 'Log In' }).click();
     },
     async openAs(user, path = '/') {
-      await Promise.all(contexts.splice(0).map((c) => c.close()));
-      state.context = await newContext({ storageState: await signedInState(user.email) });
-      state.page = await state.context.newPage();
+      // The test's own page is used while it is still blank (the usual case: openAs first thing in a test); after
+      // anything else, a new context, so nothing of another user's session or page is left.
+      const blank = contexts.length === 1 && state.context.pages().length === 1 && state.page.url() === 'about:blank';
+      if (!blank) {
+        await Promise.all(contexts.splice(0).map((c) => c.close()));
+        state.context = await newContext();
+        state.page = await state.context.newPage();
+      }
+      await storeToken(state.page, user.email);
       await state.page.goto(path);
       return state.page;
     },
