@@ -7,7 +7,7 @@
  * findings (minor and moderate too).
  *
  * What a scan costs is kept small, since an e2e run looks at several hundred screens:
- * - axe's source (1.5 MB) goes into a document once, not at every scan, and a scan answers only its violations
+ * - axe's minified source (650 kB) goes into a document once, not at every scan, and a scan answers only its violations
  *   (rule, impact, elements), not axe's full report of every node that passed (megabytes through the protocol).
  * - A screen whose structure the run has already scanned (in any test process) is not scanned again: its shape (elements,
  *   their attributes with digits and wording left out, whether each text is empty, runs of alike siblings such as
