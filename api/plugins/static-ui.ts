@@ -20,6 +20,12 @@ function pageWithOffice(html: string, office: { timeZone: string; phone: string;
   return html.replace('</head>', `${tags.map((t) => `    ${t}\n`).join('')}  </head>`);
 }
 
+/**
+ * What the build names by its content (`assets/<name>-<hash>.js`): a changed file gets a new name, so a browser may
+ * keep one for a year without asking again. index.html, which names them, is answered `no-cache` below.
+ */
+const FOREVER = 'public, max-age=31536000, immutable';
+
 /** `/verify` and `/verify/<code>` (ui/src/lib/paths.ts). */
 const isVerificationPage = (url: string) => /^\/verify(\/|\?|$)/.test(url);
 
@@ -28,7 +34,13 @@ export default fp(async (app) => {
   const root = path.join(app.config.rootDir, 'ui', 'dist');
   const indexFile = path.join(root, 'index.html');
   const hasUi = existsSync(indexFile);
-  if (hasUi) await app.register(staticFiles, { root, wildcard: false, index: false });
+  if (hasUi) {
+    const hashedAssets = path.join(root, 'assets') + path.sep;
+    await app.register(staticFiles, {
+      root, wildcard: false, index: false,
+      setHeaders: (reply, file) => { if (file.startsWith(hashedAssets)) reply.header('cache-control', FOREVER); },
+    });
+  }
   let page: string | null = null;
   let verifyPage: string | null = null;
   app.setNotFoundHandler((request, reply) => {

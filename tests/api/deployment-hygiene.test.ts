@@ -1,8 +1,11 @@
 /**
  * What an operator meets on a deployed portal: a proxy TRUST_PROXY does not name (or callers past it) is reported
  * once in the log and in readiness; garbage posted to the single sign-on consumer grows the security log by one
- * aggregated line, not a line per post; expired SAML message ids are pruned by housekeeping.
+ * aggregated line, not a line per post; expired SAML message ids are pruned by housekeeping; the UI's built files named
+ * by their content are cached by browsers for good, the page that names them never.
  */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,5 +113,19 @@ describe('single sign-on refusals', () => {
     } finally {
       await api.app.close();
     }
+  });
+});
+
+describe('the built UI (ui/dist, which npm test builds first)', () => {
+  it('a file named by its content is kept by the browser for a year; the page naming them is asked for every time', async () => {
+    const script = readdirSync(path.join(h.config.rootDir, 'ui', 'dist', 'assets')).find((file) => file.endsWith('.js'));
+    expect(script, 'ui/dist/assets holds the build (npm run build:ui)').toBeDefined();
+    const asset = await h.app.inject({ method: 'GET', url: `/assets/${script}` });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const page = await h.app.inject({ method: 'GET', url: '/dashboard' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.body).toContain(`/assets/`);
   });
 });
