@@ -42,6 +42,9 @@ export interface AccessibilityViolation {
   targets: string[];
 }
 
+/** A screen of the portal (not about:blank, not the empty document sessions are stored from). */
+const isPortalScreen = (url: string) => /^https?:/.test(url) && new URL(url).pathname !== SESSION_SEED_PATH;
+
 export class AccessibilityWatch {
   private found: AccessibilityViolation[] = [];
   private seen = new Set<string>();
@@ -59,9 +62,11 @@ export class AccessibilityWatch {
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return;
       this.navigations.set(page, (this.navigations.get(page) ?? 0) + 1);
-      if (!/^https?:/.test(frame.url()) || new URL(frame.url()).pathname === SESSION_SEED_PATH) return;
+      // The document a waiting scan was for is gone; this one gets a scan of its own unless it is not the portal's.
       const timer = this.pending.get(page);
       if (timer) clearTimeout(timer);
+      this.pending.delete(page);
+      if (!isPortalScreen(frame.url())) return;
       this.pending.set(page, setTimeout(() => {
         this.pending.delete(page);
         void this.scan(page, 'navigation');
@@ -105,6 +110,7 @@ export class AccessibilityWatch {
       // Screens show "Loading…" (class `loading`) until their data arrives; scan what the user then sees.
       await page.waitForFunction(() => !document.querySelector('.loading'), null, { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
       const url = page.url();
+      if (!isPortalScreen(url)) return; // the test moved on to a page of its own (a new test's empty document)
       const { shape, hasAxe } = await page.evaluate(screenShape);
       this.scans += 1;
       if (!claimShape(shape)) {

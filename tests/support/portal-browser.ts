@@ -3,9 +3,11 @@
  * axe on every page the test opens (accessibility-watch.ts). Each test fails when a page it opened has serious or
  * critical accessibility violations.
  *
- * Every test starts in a browser context of its own (no session, no storage, a blank page): a test never depends on
- * the page another test left behind, and the e2e project runs each file's tests in a shuffled order to prove it
- * (vitest.workspace.ts). What a test needs, it makes: `openAs` signs a user in without the login form (a token
+ * Every test starts signed out on a blank page with nothing stored (no cookies, no local or session storage, no
+ * routes, the file's viewport): a test never depends on the page another test left behind, and the e2e project runs
+ * each file's tests in a shuffled order to prove it (vitest.workspace.ts). The page itself is the previous test's
+ * when that test ended cleanly with it alone and never touched the browser's clock: a new page costs Chromium a
+ * renderer process, about 0.8 s of CPU on a 2-core machine, where emptying the old one costs two small navigations. What a test needs, it makes: `openAs` signs a user in without the login form (a token
  * signed by the portal, as a sign-in would give), and tests/support/api-helpers.ts makes requests through the API.
  *
  *   const portal = usePortalBrowser('session');       // registers beforeAll/beforeEach/afterEach/afterAll
@@ -82,6 +84,8 @@ function sharedBrowser(): Promise<Browser> {
   return shared.coiTestBrowser;
 }
 
+const DEFAULT_VIEWPORT = { width: 1280, height: 900 };
+
 export interface PortalBrowserOptions {
   viewport?: { width: number; height: number };
   /** the browser's own time zone (IANA), when a test needs it to differ from the office's */
@@ -96,11 +100,17 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
   const state = {} as { h: Harness; browser: Browser; context: BrowserContext; page: Page };
 
   const contextOptions = (extra: Parameters<Browser['newContext']>[0] = {}) => ({
-    baseURL: state.h.baseUrl!, acceptDownloads: true, viewport: options.viewport ?? { width: 1280, height: 900 },
+    baseURL: state.h.baseUrl!, acceptDownloads: true, viewport: options.viewport ?? DEFAULT_VIEWPORT,
     timezoneId: options.timezoneId, ...extra,
   });
+  /** Contexts whose clock a test installed: Playwright cannot take it out again, so their pages are not reused. */
+  const clockTouched = new WeakSet<BrowserContext>();
   const newContext = async (extra: Parameters<Browser['newContext']>[0] = {}) => {
     const context = await state.browser.newContext(contextOptions(extra));
+    for (const method of ['install', 'pauseAt', 'setFixedTime', 'setSystemTime'] as const) {
+      const original = context.clock[method].bind(context.clock) as (...args: unknown[]) => Promise<void>;
+      (context.clock as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => { clockTouched.add(context); return original(...args); };
+    }
     // Waits for an element or a navigation are bounded generously: a busy machine makes pages slower, not wrong.
     context.setDefaultTimeout(60_000);
     // Pages the test opens later (a second tab) are watched too.
@@ -120,12 +130,44 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
    */
   const storeToken = async (page: Page, email: string) => {
     const { token } = await sessionOf(state.h, { email });
-    const seed = new URL(SESSION_SEED_PATH, state.h.baseUrl!).href;
-    const answer = (route: Route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>session</title>' });
+    await withSeedPage(page, () => page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [TOKEN_KEY, token] as const));
+  };
+  /** Runs `work` on `page` opened at an address of the portal's origin that the browser answers itself (an empty document). */
+  const seedUrl = () => new URL(SESSION_SEED_PATH, state.h.baseUrl!).href;
+  const withSeedPage = async (page: Page, work: () => Promise<void>) => {
+    const seed = seedUrl();
+    // With the portal's own headers: a document whose cross-origin isolation (Cross-Origin-Opener-Policy,
+    // Origin-Agent-Cluster) differs from the next one's makes Chromium move the page to a new renderer process.
+    const answer = async (route: Route) => route.fulfill({ response: await route.fetch(), contentType: 'text/html', body: '<!doctype html><title>session</title>' });
     await page.route(seed, answer);
-    await page.goto(seed);
-    await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [TOKEN_KEY, token] as const);
-    await page.unroute(seed, answer);
+    try {
+      await page.goto(seed);
+      await work();
+    } finally {
+      await page.unroute(seed, answer);
+    }
+  };
+
+  /** Events a test may listen to on its page; the harness's own (navigations, close) are kept. */
+  const testEvents = ['request', 'response', 'requestfinished', 'requestfailed', 'console', 'dialog', 'download', 'popup', 'pageerror'] as const;
+  let lastTestFailed = false;
+  /** The previous test's page, when it can start the next test as a new one would. */
+  const reusablePage = (): Page | undefined => {
+    const { context, page } = state;
+    if (lastTestFailed || !context || !page || page.isClosed() || clockTouched.has(context)) return undefined;
+    if (contexts.length !== 1 || contexts[0] !== context || context.pages().length !== 1) return undefined;
+    return page;
+  };
+  /** Empties the page for the next test: signed out, nothing stored, no routes or listeners of the last test, blank. */
+  const emptyPage = async (page: Page) => {
+    for (const event of testEvents) page.removeAllListeners(event);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await state.context.unrouteAll({ behavior: 'ignoreErrors' });
+    await state.context.clearCookies();
+    await page.setViewportSize(options.viewport ?? DEFAULT_VIEWPORT);
+    // It stays on that empty document of the portal's origin (not about:blank, whose lack of the portal's headers
+    // would make Chromium move the next screen to another renderer process).
+    await withSeedPage(page, () => page.evaluate(() => { window.localStorage.clear(); window.sessionStorage.clear(); }));
   };
 
   beforeAll(async () => {
@@ -135,12 +177,16 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
     state.browser = await sharedBrowser();
   });
 
-  // A context of its own for every test: nothing of the previous test's session, storage or page is left.
+  // Nothing of the previous test's session, storage or page is left: its page emptied, or a new context and page.
   beforeEach(async ({ task, onTestFailed }) => {
     onTestFailed(async () => {
+      lastTestFailed = true;
       const name = task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
       await state.page?.screenshot({ path: screenshotPath(`${screenshotPrefix}-FAILED-${name}`), fullPage: true }).catch(() => {});
     });
+    const page = reusablePage();
+    lastTestFailed = false;
+    if (page && await emptyPage(page).then(() => true, () => false)) return;
     await Promise.all(contexts.splice(0).map((c) => c.close()));
     state.context = await newContext();
     state.page = await state.context.newPage();
@@ -185,7 +231,8 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
     async openAs(user, path = '/') {
       // The test's own page is used while it is still blank (the usual case: openAs first thing in a test); after
       // anything else, a new context, so nothing of another user's session or page is left.
-      const blank = contexts.length === 1 && state.context.pages().length === 1 && state.page.url() === 'about:blank';
+      const unused = ['about:blank', seedUrl()].includes(state.page.url());
+      const blank = contexts.length === 1 && state.context.pages().length === 1 && unused;
       if (!blank) {
         await Promise.all(contexts.splice(0).map((c) => c.close()));
         state.context = await newContext();
