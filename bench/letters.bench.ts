@@ -1,6 +1,6 @@
 /**
- * `npm run bench:letters [-- --renders 50 --letters 100 --concurrency 8 --warmup 5]`: the approval letters of issue
- * #11 (target 2), on real parts in one process: PostgreSQL (a throw-away database coi_bench_letters_<pid>), a
+ * `npm run bench:letters [-- --renders 50 --letters 100 --concurrency 8 --warmup 5]`: the approval letters and
+ * their targets (below), on real parts in one process: PostgreSQL (a throw-away database coi_bench_letters_<pid>), a
  * headless in-memory Temporal dev server, the in-process SMTP sink, Chromium, the request worker and the API.
  *
  *   cold        a renderer created with the browser not launched, asked for a letter at once, until the PDF bytes
