@@ -3,12 +3,14 @@
  * axe on every page the test opens (accessibility-watch.ts). Each test fails when a page it opened has serious or
  * critical accessibility violations.
  *
- * Every test starts signed out on a blank page with nothing stored (no cookies, no local or session storage, no
+ * Every test starts signed out on an empty page with nothing stored (no cookies, no local or session storage, no
  * routes, the file's viewport): a test never depends on the page another test left behind, and the e2e project runs
- * each file's tests in a shuffled order to prove it (vitest.workspace.ts). The page itself is the previous test's
- * when that test ended cleanly with it alone and never touched the browser's clock: a new page costs Chromium a
- * renderer process, about 0.8 s of CPU on a 2-core machine, where emptying the old one costs two small navigations. What a test needs, it makes: `openAs` signs a user in without the login form (a token
- * signed by the portal, as a sign-in would give), and tests/support/api-helpers.ts makes requests through the API.
+ * each file's tests in a shuffled order to prove it (vitest.workspace.ts). The page itself is the previous test's,
+ * emptied, when that test ended cleanly with it alone and never touched the browser's clock: a new page costs
+ * Chromium a renderer process (20 loads of the login screen: 1.26 s of CPU each in new pages, 0.44 s in one kept),
+ * where emptying the old one costs one navigation to a document the browser answers itself. What a test needs, it
+ * makes: `openAs` signs a user in without the login form (a token signed by the portal, as a sign-in would give), and
+ * tests/support/api-helpers.ts makes requests through the API.
  *
  *   const portal = usePortalBrowser('session');       // registers beforeAll/beforeEach/afterEach/afterAll
  *   it('…', async () => { await portal.openAs(DEV_ADMIN, '/admin'); … });
@@ -55,7 +57,7 @@ export interface PortalBrowser {
   signOut(): Promise<void>;
   /**
    * The test's page signed in as `user` (by email; a token at the user's session version, stored where the UI keeps
-   * it) and opened at `path`: the test's blank page when it has not been used yet, else a new context and page that
+   * it) and opened at `path`: the test's empty page when it has not been used yet, else a new context and page that
    * replace the test's current ones.
    */
   openAs(user: { email: string }, path?: string): Promise<Page>;
@@ -158,15 +160,15 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
     if (contexts.length !== 1 || contexts[0] !== context || context.pages().length !== 1) return undefined;
     return page;
   };
-  /** Empties the page for the next test: signed out, nothing stored, no routes or listeners of the last test, blank. */
+  /** Empties the page for the next test: signed out, nothing stored, no routes or listeners of the last test. */
   const emptyPage = async (page: Page) => {
     for (const event of testEvents) page.removeAllListeners(event);
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await state.context.unrouteAll({ behavior: 'ignoreErrors' });
     await state.context.clearCookies();
     await page.setViewportSize(options.viewport ?? DEFAULT_VIEWPORT);
-    // It stays on that empty document of the portal's origin (not about:blank, whose lack of the portal's headers
-    // would make Chromium move the next screen to another renderer process).
+    // It stays on that empty document of the portal's origin: about:blank lacks the portal's headers, so the next
+    // screen would move to another renderer process.
     await withSeedPage(page, () => page.evaluate(() => { window.localStorage.clear(); window.sessionStorage.clear(); }));
   };
 
@@ -229,7 +231,7 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
       await page.getByRole('button', { name: 'Log In' }).click();
     },
     async openAs(user, path = '/') {
-      // The test's own page is used while it is still blank (the usual case: openAs first thing in a test); after
+      // The test's own page is used while it is still empty (the usual case: openAs first thing in a test); after
       // anything else, a new context, so nothing of another user's session or page is left.
       const unused = ['about:blank', seedUrl()].includes(state.page.url());
       const blank = contexts.length === 1 && state.context.pages().length === 1 && unused;
