@@ -134,8 +134,8 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
     const { token } = await sessionOf(state.h, { email });
     await withSeedPage(page, () => page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [TOKEN_KEY, token] as const));
   };
-  /** Runs `work` on `page` opened at an address of the portal's origin that the browser answers itself (an empty document). */
   const seedUrl = () => new URL(SESSION_SEED_PATH, state.h.baseUrl!).href;
+  /** Runs `work` on `page` opened at an address of the portal's origin that the browser answers itself (an empty document). */
   const withSeedPage = async (page: Page, work: () => Promise<void>) => {
     const seed = seedUrl();
     // With the portal's own headers: a document whose cross-origin isolation (Cross-Origin-Opener-Policy,
