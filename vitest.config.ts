@@ -1,7 +1,7 @@
 /**
  * Vitest entry point. The project list lives in vitest.workspace.ts (Vitest 4+ does not read that file itself).
  * `npm test` runs scripts/run-tests.ts (UI build + all projects + "N passed, N failed");
- * `npx vitest run --project infra` runs one project.
+ * `npx vitest run --project e2e` runs one project, `npx vitest run tests/infra` one folder.
  */
 import { defineConfig } from 'vitest/config';
 import { projects } from './vitest.workspace.js';

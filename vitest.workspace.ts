@@ -7,7 +7,7 @@
  * `databaseUrl` and `temporalAddress` to every project (`inject('databaseUrl')`). It is not repeated per
  * project (that would start one database + server per project).
  *
- * Run one project: `npx vitest run --project api`.
+ * Run one project: `npx vitest run --project integration`; one folder: `npx vitest run tests/api`.
  */
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
@@ -54,8 +54,17 @@ export const projects: TestProjectInlineConfiguration[] = [
       ...oneGroup,
     },
   },
-  { test: { name: 'api', include: ['tests/api/**/*.test.ts'], ...integration } },
-  { test: { name: 'workflows', include: ['tests/workflows/**/*.test.ts'], ...integration } },
+  // The API, workflow and infrastructure tests share one project: a worker process runs files of one project only, so
+  // three projects of the same settings were three sets of worker processes (up to nine), each loading the server code
+  // and its packages again, and three transforms of that code in the main process. One folder alone:
+  // `npx vitest run tests/workflows`.
+  {
+    test: {
+      name: 'integration',
+      include: ['tests/api/**/*.test.ts', 'tests/workflows/**/*.test.ts', 'tests/infra/**/*.test.ts'],
+      ...integration,
+    },
+  },
   // A file's tests run in a shuffled order (the same order for the same seed): each test makes what it needs
   // (tests/support/portal-browser.ts), so an order that differs from the source proves none relies on another's state.
   // E2E_SEED=<n> tries another order.
@@ -65,7 +74,6 @@ export const projects: TestProjectInlineConfiguration[] = [
       sequence: { ...integration.sequence, shuffle: { files: false, tests: true }, seed: Number(process.env.E2E_SEED ?? 20261126) },
     },
   },
-  { test: { name: 'infra', include: ['tests/infra/**/*.test.ts'], ...integration } },
   // UI component and machine tests: jsdom, the fetch layer mocked, no server (global setup skips them). One process runs
   // its files one after another (a process per file was 28 s of CPU, one 14 s); tests/ui/setup.ts gives each file the UI's
   // modules afresh, so a file's module mocks never meet another's.

@@ -6,7 +6,7 @@
 #   bash bench/suite-cpu.sh                 one run
 #   bash bench/suite-cpu.sh --hog           while a busy loop holds one of the cores (outside the cgroup)
 #   bash bench/suite-cpu.sh --by-kind       also prints the CPU of each kind of process (bench/cpu-by-kind.mjs)
-#   bash bench/suite-cpu.sh -- --project api   arguments after -- go to the test runner
+#   bash bench/suite-cpu.sh -- --project e2e   arguments after -- go to the test runner
 # Run `node ../shared/calibrate.mjs` before and report its figure beside these.
 set -euo pipefail
 cd "$(dirname "$0")/.."

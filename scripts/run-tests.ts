@@ -3,7 +3,8 @@
  * eslint.config.js: a lint error counts as one failed test and is printed) and type-checks everything (tsc) while it
  * runs every Vitest project once with the default reporter plus a JSON report in test-results/vitest.json, and ends with the line
  * `N passed, N failed` that CI reads. Exit code 0 only when nothing failed.
- *   npm test -- --project api            one project
+ *   npm test -- --project e2e            one project
+ *   npm test -- tests/workflows          one folder
  *   npm test -- tests/api/auth.test.ts   one file
  */
 import { spawn } from 'node:child_process';
