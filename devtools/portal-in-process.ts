@@ -20,6 +20,8 @@ import { createTemporalClient } from '../temporal/connection';
 import { createRequestWorker, type RequestWorkers } from '../temporal/request-worker';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 
+const SLOW_STOP_MS = 30_000;
+
 interface PortalInProcessOptions {
   /** The settings, as `loadConfig` reads them from an environment (DATABASE_URL, TEMPORAL_ADDRESS, DATA_DIR, …). */
   env: NodeJS.ProcessEnv;
@@ -62,25 +64,29 @@ export interface PortalInProcess {
 }
 
 export async function startPortalInProcess(options: PortalInProcessOptions): Promise<PortalInProcess> {
-  const stops: Array<() => Promise<unknown> | unknown> = [];
+  const stops: Array<{ part: string; stop: () => Promise<unknown> | unknown }> = [];
   const stop = async () => {
-    for (const step of stops.splice(0).reverse()) await step();
+    for (const { part, stop: stopPart } of stops.splice(0).reverse()) {
+      // A part that does not stop would hang its caller without a word: name it while still waiting.
+      const slow = setTimeout(() => console.error(`[portal] stopping the ${part} takes more than ${SLOW_STOP_MS / 1000} s`), SLOW_STOP_MS);
+      try { await stopPart(); } finally { clearTimeout(slow); }
+    }
   };
   try {
     const sink = options.smtpSink === false ? null : await startSmtpSink();
-    if (sink) stops.push(() => sink.close());
+    if (sink) stops.push({ part: 'SMTP sink', stop: () => sink.close() });
     // The caller's SMTP_URL wins over the sink's (a test that points mail at a closed port).
     const config = loadConfig({ ...(sink ? { SMTP_URL: sink.url } : {}), ...options.env });
     const orm = await createOrm(config.databaseUrl, options.poolMax ? { poolMax: options.poolMax } : {});
-    stops.push(() => orm.close());
+    stops.push({ part: 'database pool', stop: () => orm.close() });
     // Lazy, as the API server's: the portal starts (and serves what needs no workflow) before its Temporal does.
     const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace, { lazy: true });
-    stops.push(() => temporal.connection.close());
+    stops.push({ part: 'Temporal client', stop: () => temporal.connection.close() });
     const files = await new DocumentFiles(config.uploadsDir).init();
     const mailer = config.smtpUrl ? createMailer(config.smtpUrl) : null;
-    if (mailer) stops.push(() => mailer.close());
+    if (mailer) stops.push({ part: 'mailer', stop: () => mailer.close() });
     const pdf = options.sharedPdf ?? options.pdf ?? new ChromiumPdfRenderer(config.chromiumPath);
-    if (!options.sharedPdf) stops.push(() => pdf.close());
+    if (!options.sharedPdf) stops.push({ part: 'PDF renderer', stop: () => pdf.close() });
 
     let worker: RequestWorkers | null = null;
     let workerRun: Promise<void> = Promise.resolve();
@@ -94,10 +100,10 @@ export async function startPortalInProcess(options: PortalInProcessOptions): Pro
       });
       const running = worker.run();
       workerRun = running;
-      stops.push(async () => { worker!.shutdown(); await running; });
+      stops.push({ part: 'request workers', stop: async () => { worker!.shutdown(); await running; } });
     }
     const app = await buildApp({ config, orm, temporal, files });
-    stops.push(() => app.close());
+    stops.push({ part: 'API', stop: () => app.close() });
     let baseUrl: string | null = null;
     if (options.listen) {
       baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });

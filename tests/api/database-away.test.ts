@@ -19,7 +19,7 @@ const admin = (() => { const url = new URL(inject('databaseUrl')); url.pathname 
 const name = () => new URL(database.url).pathname.slice(1);
 
 async function asAdministrator(sql: string) {
-  const client = new pg.Client({ connectionString: admin });
+  const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 30_000 });
   await client.connect();
   try { await client.query(sql); } finally { await client.end(); }
 }
