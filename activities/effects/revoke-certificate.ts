@@ -52,7 +52,8 @@ export function revokeCertificateActivity(deps: { orm: Orm; config: AppConfig })
       snapshot.recipients = statusEmailRecipients(CERTIFICATE_REVOKED_TEMPLATE, request, deps.config.riskManagementEmail);
       em.create(RequestActivitySchema, {
         requestId: request.id, date: revokedAt, activityType: CERTIFICATE_REVOKED_ACTIVITY, activityText: revokeAuditText(described),
-        performedBy: input.actor.name, recipients: null, channel: 'Portal', idempotencyKey: `${input.key}:revoked`,
+        performedBy: input.actor.name, performedByUserId: input.actor.userId ?? null, recipients: null, channel: 'Portal',
+        idempotencyKey: `${input.key}:revoked`,
       });
       em.create(RequestEffectSchema, {
         idempotencyKey: input.key, requestId: request.id, kind: 'email', templateTitle: CERTIFICATE_REVOKED_TEMPLATE, retryOf: null,

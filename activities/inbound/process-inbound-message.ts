@@ -81,6 +81,9 @@ function isBusy(error: unknown): boolean {
 
 interface Verdict { refusal: InboundRefusal; request?: Request }
 
+/** Who a reply is from: the name and address it shows, whether the office, and the account (null: none known). */
+interface Sender { name: string; email: string; admin: boolean; userId: number | null }
+
 async function isParticipant(em: EntityManager, request: Request, address: string, config: AppConfig): Promise<{ ok: boolean; admin: boolean }> {
   const admin = await em.count(AdminSchema, { email: address });
   if (admin) return { ok: true, admin: true };
@@ -89,6 +92,18 @@ async function isParticipant(em: EntityManager, request: Request, address: strin
   if (named.includes(address)) return { ok: true, admin: false };
   const requester = await em.findOne(UserSchema, { id: request.requesterId });
   return { ok: requester?.email.toLowerCase() === address, admin: false };
+}
+
+/**
+ * The account of a reply's sender, kept beside the name on what the reply adds: the requester's own when the address
+ * is theirs, else the one account of that address (an office sender's is the internal one: administrators sign in
+ * through the university's sign-on); none when no account, or more than one, has it.
+ */
+async function senderAccountOf(em: EntityManager, request: Request, address: string, admin: boolean): Promise<number | null> {
+  const requester = await em.findOne(UserSchema, { id: request.requesterId }, { fields: ['id', 'email'] });
+  if (requester?.email.toLowerCase() === address) return requester.id;
+  const accounts = await em.find(UserSchema, admin ? { email: address, isExternal: false } : { email: address }, { fields: ['id'], limit: 2 });
+  return accounts.length === 1 ? accounts[0].id : null;
 }
 
 /** The request a reply names and whether its sender may post there, or why not. */
@@ -133,7 +148,7 @@ const uniqueName = async (em: EntityManager, requestId: number, wanted: string):
  * sender's daily upload quota (when the sender has an account; administrators are not counted). Keyed by (message,
  * attachment): a retry finds it. Answers a note for the message when the attachment was not taken.
  */
-async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage, request: Request, index: number, attachment: Attachment, sender: { name: string; email: string; admin: boolean }): Promise<string | null> {
+async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage, request: Request, index: number, attachment: Attachment, sender: Sender): Promise<string | null> {
   const key = `inbound:${row.id}:${index}`;
   if (await em.count(DocumentSchema, { idempotencyKey: key })) return null;
   const filename = attachment.filename || `attachment-${index + 1}`;
@@ -142,7 +157,8 @@ async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage
   if (bytes.byteLength > deps.config.uploadMaxBytes) return `${filename} was not added: it is larger than the upload limit.`;
   const sniffed = await sniffUploadBytes(bytes);
   if (!sniffed) return `${filename} was not added: this file type is not accepted.`;
-  const user = sender.admin ? null : await em.findOne(UserSchema, { email: sender.email });
+  // Administrators' uploads are not counted against a quota.
+  const user = sender.admin || sender.userId === null ? null : { id: sender.userId };
   const slotId = randomUUID();
   if (user) {
     const { rows } = await sql<{ refusal: string | null }>`
@@ -162,11 +178,11 @@ async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage
     const name = await uniqueName(tx, request.id, filename);
     tx.create(DocumentSchema, {
       requestId: request.id, name, description: 'Attached to a reply by email', storedName, mimeType: sniffed.mimeType,
-      size: bytes.byteLength, isAttachment: false, uploadedBy: sender.name, addedByAdmin: sender.admin, legacyId: null, idempotencyKey: key,
+      size: bytes.byteLength, isAttachment: false, uploadedBy: sender.name, uploadedByUserId: sender.userId, addedByAdmin: sender.admin, legacyId: null, idempotencyKey: key,
     });
     tx.create(RequestActivitySchema, {
       requestId: request.id, date: new Date(), activityType: DOCUMENT_ACTIVITY, activityText: `${documentAuditText.added(name, false)} from a reply by email`,
-      performedBy: sender.name, recipients: null, channel: 'Email', idempotencyKey: `${key}:added`,
+      performedBy: sender.name, performedByUserId: sender.userId, recipients: null, channel: 'Email', idempotencyKey: `${key}:added`,
     });
   });
   return null;
@@ -206,7 +222,9 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
         return { outcome: 'refused', answerOwed: true };
       }
       const request = verdict.request!;
-      const sender = { name: fromHeader?.name || from, email: from, admin: !!verdict.admin };
+      const sender: Sender = {
+        name: fromHeader?.name || from, email: from, admin: !!verdict.admin, userId: await senderAccountOf(em, request, from, !!verdict.admin),
+      };
       let discussion = await em.findOne(DiscussionSchema, { inboundMessageId: row.id });
       if (!discussion) {
         const attachments = mail.attachments.filter((a) => !(a.related && a.contentDisposition === 'inline'));
@@ -225,7 +243,7 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
         const thread = await threadOf(em, request.id, mail.subject ?? '');
         discussion = em.create(DiscussionSchema, {
           requestId: request.id, discussionId: thread.discussionId, topic: thread.topic, message: body,
-          sender: sender.name, senderEmail: sender.email, fromAdmin: sender.admin, deletedAt: null, byEmail: true, inboundMessageId: row.id,
+          sender: sender.name, senderEmail: sender.email, senderUserId: sender.userId, fromAdmin: sender.admin, deletedAt: null, byEmail: true, inboundMessageId: row.id,
         });
         em.assign(row, { requestId: request.id });
         await em.flush();
@@ -236,7 +254,7 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
         // Within a deadline: a workflow at Temporal's limit of updates in flight is retried by Temporal's activity
         // retry (seconds) rather than waited for inside this attempt until its timeout.
         await client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => client.workflow.executeUpdateWithStart(discussionPostedUpdate, {
-          args: [{ discussionRowId: discussion.id, actor: { name: discussion.sender, email: discussion.senderEmail } }],
+          args: [{ discussionRowId: discussion.id, actor: { name: discussion.sender, email: discussion.senderEmail, userId: discussion.senderUserId ?? undefined } }],
           updateId: `discussion:${request.requestNumber}:${discussion.id}`,
           startWorkflowOperation: new WithStartWorkflowOperation(
             REQUEST_WORKFLOW_TYPE, requestStartOptions({ ...request, requestNumber: request.requestNumber! }, info.taskQueue)),

@@ -15,8 +15,8 @@ import type { SessionUser } from '../../contract/session-user.schema';
 import type { CommandContext } from './command-context';
 import { applyFormFields, formOf } from './request-form';
 import { copyDirectoryFacts } from './directory-facts';
+import { displayNameOf } from './actors';
 
-const nameOf = (user: SessionUser) => `${user.firstName} ${user.lastName}`.trim() || user.email;
 
 /**
  * Is this save an administrator editing a submitted request (rather than a draft's autosave, or their own request
@@ -48,6 +48,6 @@ export async function saveAdminEdit(ctx: CommandContext, row: Request, form: Req
 export function auditFieldEdit(ctx: CommandContext, requestId: number, labels: readonly string[]): void {
   ctx.em.create(RequestActivitySchema, {
     requestId, date: new Date(), activityType: FIELD_EDIT_ACTIVITY, activityText: fieldEditAuditText(labels),
-    performedBy: nameOf(ctx.user), recipients: null, channel: 'Portal',
+    performedBy: displayNameOf(ctx.user), performedByUserId: ctx.user.id, recipients: null, channel: 'Portal',
   });
 }

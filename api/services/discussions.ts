@@ -16,6 +16,7 @@ import type { SessionUser } from '../../contract/session-user.schema';
 import type { CommandContext } from './command-context';
 import { findVisibleRequest } from './request-access';
 import { postDiscussion } from './request-workflows';
+import { displayNameOf } from './actors';
 
 export const recordOf = (d: Discussion): DiscussionRecord => ({
   id: d.id, createdAt: d.createdAt, requestId: d.requestId, discussionId: d.discussionId, sender: d.sender,
@@ -46,7 +47,7 @@ export async function createDiscussion(ctx: CommandContext, body: CreateDiscussi
   }
   const row = ctx.em.create(DiscussionSchema, {
     requestId: request.id, discussionId: threadId, topic, message: body.message.trim(),
-    sender: `${ctx.user.firstName} ${ctx.user.lastName}`.trim() || ctx.user.email, senderEmail: ctx.user.email, senderUserId: ctx.user.id,
+    sender: displayNameOf(ctx.user), senderEmail: ctx.user.email, senderUserId: ctx.user.id,
     fromAdmin: ctx.user.isAdmin, deletedAt: null,
   });
   await ctx.em.flush();
@@ -73,7 +74,7 @@ export async function deleteDiscussion(em: EntityManager, user: SessionUser, id:
     em.assign(row, { deletedAt: new Date(body.deletedAt) });
     em.create(RequestActivitySchema, {
       requestId: row.requestId, date: new Date(), activityType: DISCUSSION_ACTIVITY, activityText: discussionDeletedAuditText(row.topic),
-      performedBy: `${user.firstName} ${user.lastName}`.trim() || user.email, recipients: null, channel: 'Portal',
+      performedBy: displayNameOf(user), performedByUserId: user.id, recipients: null, channel: 'Portal',
     });
     await em.flush();
   }

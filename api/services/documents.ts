@@ -12,6 +12,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import type { CreateDocumentBody, DocumentRecord, PatchDocumentBody } from '../../contract/document.schema';
 import type { SessionUser } from '../../contract/session-user.schema';
 import { canEditForm, findVisibleRequest } from './request-access';
+import { displayNameOf } from './actors';
 
 const documentOrigin = (d: Pick<Document, 'addedByAdmin' | 'idempotencyKey'>): DocumentOrigin =>
   d.idempotencyKey ? 'system' : d.addedByAdmin ? 'administrator' : 'requester';
@@ -27,7 +28,6 @@ export async function documentsOf(em: EntityManager, requestId: number): Promise
   return (await em.find(DocumentSchema, { requestId }, { orderBy: { createdAt: 'asc', id: 'asc' } })).map(documentRecordOf);
 }
 
-const nameOf = (user: SessionUser) => `${user.firstName} ${user.lastName}`.trim() || user.email;
 
 /** Documents may change while the caller may edit the request; never once it is approved or in a terminal status. */
 function assertDocumentsEditable(user: SessionUser, request: Request): void {
@@ -51,7 +51,8 @@ function requiredText(field: 'filename' | 'description', value: unknown): string
 
 function audit(em: EntityManager, requestId: number, user: SessionUser, text: string): void {
   em.create(RequestActivitySchema, {
-    requestId, date: new Date(), activityType: DOCUMENT_ACTIVITY, activityText: text, performedBy: nameOf(user), recipients: null, channel: 'Portal',
+    requestId, date: new Date(), activityType: DOCUMENT_ACTIVITY, activityText: text, performedBy: displayNameOf(user), performedByUserId: user.id, recipients: null,
+    channel: 'Portal',
   });
 }
 
@@ -66,7 +67,7 @@ export async function recordDocument(
   const { mimeType, size } = await bytesOf();
   const document = em.create(DocumentSchema, {
     requestId: target.id, name, description, storedName: body.storedName, mimeType, size, isAttachment: !!body.isAttachment,
-    uploadedBy: nameOf(user), uploadedByUserId: user.id, addedByAdmin: user.isAdmin,
+    uploadedBy: displayNameOf(user), uploadedByUserId: user.id, addedByAdmin: user.isAdmin,
   });
   audit(em, target.id, user, documentAuditText.added(name, !!body.isAttachment));
   await em.flush();

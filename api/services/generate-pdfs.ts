@@ -12,6 +12,7 @@ import type { DocumentRecord } from '../../contract/document.schema';
 import type { CommandContext } from './command-context';
 import { documentsOf } from './documents';
 import { generateLetter, letterCommandIdOf, NO_ANSWER_MESSAGE } from './request-workflows';
+import { actorOf } from './actors';
 
 const POLL_MS = 50;
 
@@ -41,7 +42,7 @@ export async function generatePdfs(ctx: CommandContext, body: { requestId: numbe
     status: row.status, version: row.version, lastCommandId: row.lastCommandId,
   }, {
     commandId, sendWithEmail, templateTitle: letterEmailTemplateFor(row.requestType, status),
-    actor: { name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim() || ctx.user.email, email: ctx.user.email },
+    actor: actorOf(ctx.user),
   });
   await letterOf(ctx.em, effectKey, started + answerTimeoutMs);
   return documentsOf(ctx.em.fork(), row.id);

@@ -15,6 +15,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import type { CommandContext } from './command-context';
 import { findVisibleRequest } from './request-access';
 import { revokeCertificate, revokeCommandIdOf } from './request-workflows';
+import { actorOf } from './actors';
 
 function issuedLetterItemOf(row: IssuedLetter): IssuedLetterItem {
   return {
@@ -53,7 +54,7 @@ export async function revokeIssuedLetter(ctx: CommandContext, requestId: number,
     status: request.status, version: request.version, lastCommandId: request.lastCommandId, requesterEmail: request.requesterEmail,
   }, {
     commandId: revokeCommandIdOf(request.requestNumber, code), code, reason: body.reason, note: body.note?.trim() || null,
-    actor: { name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim() || ctx.user.email, email: ctx.user.email },
+    actor: actorOf(ctx.user),
     revokedBy: ctx.user.id,
   });
   return issuedLetterItemOf(await ctx.em.fork().findOneOrFail(IssuedLetterSchema, row.id));

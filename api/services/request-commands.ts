@@ -16,7 +16,6 @@ import {
   onDemandRecipients, emailRecipients, CERTIFICATE_REVOKED_TEMPLATE, REVOKED_EMAIL_ON_DEMAND, requesterConfirmationFor,
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
-import type { Actor } from '../../workflows/request.messages';
 import { badRequest, forbidden, notFound } from '../errors';
 import type { CreateRequestBody, PatchRequestBody, RequestFormPayload, RequestRecord } from '../../contract/request.schema';
 import type { SendEmailAccepted, SendEmailBody } from '../../contract/send-email.schema';
@@ -27,9 +26,8 @@ import { auditFieldEdit, isAdminEdit, saveAdminEdit } from './admin-edit';
 import { applyFormFields, cloneFormFields, formOf } from './request-form';
 import { copyDirectoryFacts } from './directory-facts';
 import { assignRequestNumber } from './request-numbers';
+import { actorOf } from './actors';
 import { changeStatus, endDraftWorkflow, recordSignedRelease, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflows';
-
-const actorOf = (user: SessionUser): Actor => ({ name: `${user.firstName} ${user.lastName}`.trim(), email: user.email, userId: user.id });
 
 /**
  * What the workflow needs of the request. `version` is the version as loaded at the start of this HTTP call:

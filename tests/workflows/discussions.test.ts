@@ -102,6 +102,8 @@ describe('discussions', () => {
     expect(del.body.deletedAt).toBeTruthy();
     expect(await h.orm.em.fork().findOne(DiscussionSchema, msg.body.id)).toBeTruthy();
     expect((await call(h, requester, 'GET', `/api/v1/requests/${id}`)).body.discussions).toEqual([]);
+    const deletion = (await auditRows(id)).find((r) => r.activityText.endsWith('was deleted'));
+    expect(deletion, 'the deletion is audited with the administrator\'s account').toMatchObject({ performedByUserId: admin.user.id });
 
     await h.orm.em.fork().nativeUpdate(RequestSchema, { id }, { status: 'Closed' });
     const closed = await post(admin, { requestId: id, topic: 'T', message: 'too late' });

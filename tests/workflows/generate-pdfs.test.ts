@@ -69,9 +69,10 @@ describe('POST /api/v1/generate-pdfs', () => {
     // the new letter only: earlier generated letters are not "flagged" documents
     expect(second.attachments.map((a) => a.filename)).toEqual([(await letters(id))[2].name]);
 
-    const audit = (await h.orm.em.fork().find(RequestActivitySchema, { requestId: id }, { orderBy: { id: 'asc' } })).map((a) => [a.activityType, a.activityText, a.performedBy]);
-    expect(audit).toContainEqual(['Document', 'Regenerated the letter', `${admin.user.firstName} ${admin.user.lastName}`]);
-    expect(audit).toContainEqual(['Document', 'Regenerated the letter and emailed it', `${admin.user.firstName} ${admin.user.lastName}`]);
+    const audit = (await h.orm.em.fork().find(RequestActivitySchema, { requestId: id }, { orderBy: { id: 'asc' } }))
+      .map((a) => [a.activityType, a.activityText, a.performedBy, a.performedByUserId]);
+    expect(audit).toContainEqual(['Document', 'Regenerated the letter', `${admin.user.firstName} ${admin.user.lastName}`, admin.user.id]);
+    expect(audit).toContainEqual(['Document', 'Regenerated the letter and emailed it', `${admin.user.firstName} ${admin.user.lastName}`, admin.user.id]);
     expect(audit.filter(([type, text]) => type === 'Document' && String(text).startsWith('Generated "'))).toHaveLength(3);
   });
 

@@ -67,10 +67,13 @@ describe('a reply by email', () => {
 
     const rows = await byEmailRows(id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ message: 'Here is the signed release.\n\nPat', senderEmail: DEV_REQUESTER_EMAIL, fromAdmin: false });
+    // The requester's account stands beside the name on what the reply adds, as on what they post signed in.
+    expect(rows[0]).toMatchObject({ message: 'Here is the signed release.\n\nPat', senderEmail: DEV_REQUESTER_EMAIL, fromAdmin: false, senderUserId: requester.user.id });
     expect(rows[0].message).not.toContain('wrote:');
     const documents = await h.orm.em.fork().find(DocumentSchema, { requestId: id });
-    expect(documents.map((d) => [d.name, d.mimeType])).toContainEqual(['signed-release.pdf', 'application/pdf']);
+    expect(documents.map((d) => [d.name, d.mimeType, d.uploadedByUserId])).toContainEqual(['signed-release.pdf', 'application/pdf', requester.user.id]);
+    const added = await h.orm.em.fork().findOneOrFail(RequestActivitySchema, { requestId: id, activityType: 'Document', channel: 'Email' });
+    expect(added.performedByUserId).toBe(requester.user.id);
     // The office hears of it as of any message the requester posts, and the audit says it came by email.
     const toOffice = await h.sink.waitFor((m) => m.subject === `Request ${number}: new message` && m.to.includes('riskmanagement@coi-portal.local'), 30_000);
     expect(toOffice.text).toContain('There is a new message about your request');

@@ -178,8 +178,10 @@ describe('revoking a certificate', () => {
     expect(row.revokedAt).toBeInstanceOf(Date);
     expect(row.revokedBy).toBe(admin.user.id);
     const audit = await h.orm.em.fork().getConnection().execute(
-      `select activity_type as "type", activity_text as "text", performed_by as "by" from request_activity where request_id = ? and activity_type = 'Certificate Revoked'`, [id]);
+      `select activity_type as "type", activity_text as "text", performed_by as "by", performed_by_user_id as "userId"
+       from request_activity where request_id = ? and activity_type = 'Certificate Revoked'`, [id]);
     expect(audit).toHaveLength(1);
+    expect(audit[0].userId, 'the account beside the name').toBe(admin.user.id);
     expect(audit[0].text).toContain(`Revoked Certificate of Insurance ${code}`);
     expect(audit[0].text).toContain('Coverage cancelled');
 
