@@ -11,6 +11,7 @@ import { call, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { ownDatabase } from '../support/own-database';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { createOrm } from '../../db/orm';
 
 let h: Harness;
 let database: Awaited<ReturnType<typeof ownDatabase>>;
@@ -47,5 +48,25 @@ describe('the API while PostgreSQL is away', () => {
     expect(away.body).toEqual({ name: 'Unavailable', message: DATABASE_UNAVAILABLE_MESSAGE, code: 503, className: 'unavailable', data: {}, errors: {} });
     await asAdministrator(`alter database "${name()}" allow_connections true`);
     await eventually(async () => ((await call(h, requester, 'GET', '/api/v1/requests')).status === 200 ? true : undefined), 30_000);
+  });
+});
+
+describe('a transaction whose connection is cut', () => {
+  // A rollback on a dead connection fails; the pool must still get its place back, or each outage that cuts a
+  // transaction keeps one place for good: a pool of ten is empty after ten, and shutting down waits for it forever.
+  it('gives its place in the pool back: the next statement runs and the pool closes', async () => {
+    const orm = await createOrm(database.url, { poolMax: 1 });
+    try {
+      const cut = orm.em.fork().transactional(async (tx) => {
+        const [{ pid }] = await tx.execute<Array<{ pid: number }>>('select pg_backend_pid() as pid');
+        await asAdministrator(`select pg_terminate_backend(${Number(pid)})`);
+        await tx.execute('select 1');
+      });
+      await expect(cut).rejects.toThrow();
+      // The pool's one place: taken for good if the failed rollback kept it (the wait then ends in a connect timeout).
+      expect(await orm.em.fork().getConnection().execute('select 1 as one')).toEqual([{ one: 1 }]);
+    } finally {
+      await orm.close();
+    }
   });
 });
