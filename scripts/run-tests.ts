@@ -77,7 +77,7 @@ async function lint(): Promise<boolean> {
 
 /**
  * `tsc --noEmit -p .` over every folder (ui/src and tests included), incremental; its errors are printed. The check is
- * TypeScript 7's native compiler (package typescript-native): a fifth of 5.9's CPU for the same program, one thread so
+ * TypeScript 7's native compiler (package typescript-native): a quarter of 5.9's CPU for the same program, one thread so
  * that it takes only the CPU the tests leave. TypeScript 5.9 stays installed as `typescript` for typescript-eslint's
  * parser, which needs its JavaScript API.
  */

@@ -29,7 +29,8 @@ export function queueLetterActivity(deps: { orm: Orm; config: AppConfig }) {
       em.create(RequestActivitySchema, {
         requestId: request.id, date: new Date(), activityType: DOCUMENT_ACTIVITY,
         activityText: documentAuditText.regenerationRequested(input.sendWithEmail),
-        performedBy: input.actor.name, performedByUserId: input.actor.userId ?? null, recipients: input.sendWithEmail ? snapshot.recipients.join(', ') : null,
+        performedBy: input.actor.name, performedByUserId: input.actor.userId ?? null,
+        recipients: input.sendWithEmail ? snapshot.recipients.join(', ') : null,
         channel: 'Portal', idempotencyKey: `${input.key}:requested`,
       });
       return { effect: { key: input.key, kind, templateTitle: input.templateTitle }, state: 'pending' as const };

@@ -17,7 +17,6 @@ import { applyFormFields, formOf } from './request-form';
 import { copyDirectoryFacts } from './directory-facts';
 import { displayNameOf } from './actors';
 
-
 /**
  * Is this save an administrator editing a submitted request (rather than a draft's autosave, or their own request
  * sent back for more information, which they edit as its requester)?

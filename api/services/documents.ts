@@ -28,7 +28,6 @@ export async function documentsOf(em: EntityManager, requestId: number): Promise
   return (await em.find(DocumentSchema, { requestId }, { orderBy: { createdAt: 'asc', id: 'asc' } })).map(documentRecordOf);
 }
 
-
 /** Documents may change while the caller may edit the request; never once it is approved or in a terminal status. */
 function assertDocumentsEditable(user: SessionUser, request: Request): void {
   if (!documentsEditable(request.status as RequestStatus) || !canEditForm(user, request)) {
@@ -51,8 +50,8 @@ function requiredText(field: 'filename' | 'description', value: unknown): string
 
 function audit(em: EntityManager, requestId: number, user: SessionUser, text: string): void {
   em.create(RequestActivitySchema, {
-    requestId, date: new Date(), activityType: DOCUMENT_ACTIVITY, activityText: text, performedBy: displayNameOf(user), performedByUserId: user.id, recipients: null,
-    channel: 'Portal',
+    requestId, date: new Date(), activityType: DOCUMENT_ACTIVITY, activityText: text,
+    performedBy: displayNameOf(user), performedByUserId: user.id, recipients: null, channel: 'Portal',
   });
 }
 

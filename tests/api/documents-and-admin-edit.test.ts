@@ -127,7 +127,10 @@ describe('admin in-place edit', () => {
     expect(ok.body).toMatchObject({ lastName: 'Nguyen-Tran', facilityName: 'Mercy Hospital', status: 'Submitted' });
     const rows = (await auditOf(id)).slice(before);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ activityType: 'Field Edit', activityText: 'Edited "Last Name", "Requesting Facility"', performedBy: `${admin.user.firstName} ${admin.user.lastName}`, performedByUserId: admin.user.id });
+    expect(rows[0]).toMatchObject({
+      activityType: 'Field Edit', activityText: 'Edited "Last Name", "Requesting Facility"',
+      performedBy: `${admin.user.firstName} ${admin.user.lastName}`, performedByUserId: admin.user.id,
+    });
 
     // the requester's form rules: a required field emptied, an end before the start
     const bad = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { lastName: '', dateTo: '2019-01-01T11:00:00.000Z' });
