@@ -140,7 +140,10 @@ export const CHOSEN_ADDRESS_MAIL_LIMITS = {
 
 export type ChosenAddressMail = keyof typeof CHOSEN_ADDRESS_MAIL_LIMITS;
 
-/** Wrong current passwords given with an email change, per user: a stolen session cannot guess the password there. */
+/**
+ * Wrong current passwords given with a password change or an email change, per user, in one window for both: a
+ * stolen session cannot guess the password there (api/services/current-password.ts).
+ */
 export const CURRENT_PASSWORD_FAILURES: WindowLimit = { max: 10, windowMs: 15 * MINUTE };
 
 const waitText = (seconds: number) => (seconds > 5400 ? `about ${Math.round(seconds / 3600)} hours` : `about ${Math.max(1, Math.round(seconds / 60))} minutes`);

@@ -20,7 +20,7 @@ const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     onRequest: requirePasswordChangeUser,
     schema: {
       tags: ['users'], summary: 'Change the signed-in external user\'s password', params: IdParams, body: ChangePasswordBody,
-      response: { 200: ChangePasswordResult, ...errorResponses(400, 401, 403) },
+      response: { 200: ChangePasswordResult, ...errorResponses(400, 401, 403, 429, 503) },
     },
   }, async (request) => {
     const me = currentUser(request);

@@ -39,7 +39,7 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     onRequest: requireUser,
     schema: {
       tags, summary: 'Edit Profile / Edit External Requester; administrators also deactivate or reactivate',
-      params: IdParams, body: UserPatchBody, response: { 200: ExternalUserRecord, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      params: IdParams, body: UserPatchBody, response: { 200: ExternalUserRecord, ...errorResponses(400, 401, 403, 404, 409, 429, 503) },
     },
   }, async (request) => patchExternalUser(
     { em: request.em, temporal: app.temporal, config: app.config, ip: request.ip }, currentUser(request), request.params.id, request.body));

@@ -6,12 +6,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
 import { cleanProfile, cleanText, MESSAGES, validateProfile } from '../../domain';
-import { CURRENT_PASSWORD_FAILURES, CURRENT_PASSWORD_TOO_MANY } from '../../domain/abuse-limits';
-import { verifyPassword } from '../../db/password-hash';
-import { ApiError, badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '../errors';
 import { reserveChosenAddressMail } from './chosen-address-mail';
 import { assertPasswordAccountAddress } from './password-account-addresses';
-import { countHit, readHits } from './rate-limits';
+import { assertCurrentPassword } from './current-password';
 import type { RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../../contract/external-user.schema';
 import type { SessionUser } from '../../contract/session-user.schema';
 import { type ConfirmationContext, sendConfirmationLink } from './email-confirmations';
@@ -73,21 +71,6 @@ export async function getExternalUser(em: EntityManager, me: SessionUser, id: nu
 }
 
 /**
- * The user's own password, asked before their email changes: a session left open on a shared computer must not be
- * enough to move the account (and its password resets) to another mailbox. Wrong answers are counted per user.
- */
-async function assertCurrentPassword(ctx: ConfirmationContext, user: User, currentPassword: string | undefined): Promise<void> {
-  if (!currentPassword) throw badRequest(MESSAGES.currentPasswordForEmail, { currentPassword: MESSAGES.currentPasswordForEmail });
-  const key = `email-change-password|${user.id}`;
-  if ((await readHits(ctx.em, key)).hits >= CURRENT_PASSWORD_FAILURES.max) throw new ApiError(429, CURRENT_PASSWORD_TOO_MANY, { reason: 'tooManyAttempts' });
-  const withHash = await ctx.em.findOneOrFail(UserSchema, { id: user.id }, { populate: ['passwordHash'] });
-  if (!(await verifyPassword(currentPassword, withHash.passwordHash))) {
-    await countHit(ctx.em, key, CURRENT_PASSWORD_FAILURES.windowMs);
-    throw badRequest(MESSAGES.currentPasswordFailed, { currentPassword: MESSAGES.currentPasswordFailed });
-  }
-}
-
-/**
  * Edit Profile (the external user) and Edit External Requester (an administrator): the registration rules without
  * the password. Only administrators change `active`.
  *
@@ -119,7 +102,10 @@ export async function patchExternalUser(ctx: ConfirmationContext, me: SessionUse
     if (Object.keys(errors).length) throw badRequest(Object.values(errors)[0], errors);
     if (fields.email !== user.email && fields.email !== user.pendingEmail) {
       await assertPasswordAccountAddress(em, ctx.config, fields.email);
-      if (me.id === user.id) await assertCurrentPassword(ctx, user, body.currentPassword);
+      if (me.id === user.id) {
+        if (!body.currentPassword) throw badRequest(MESSAGES.currentPasswordForEmail, { currentPassword: MESSAGES.currentPasswordForEmail });
+        await assertCurrentPassword(em, user.id, body.currentPassword);
+      }
       await reserveChosenAddressMail(em, 'account', { userId: me.id, isAdmin: me.isAdmin, email: me.email, ip: ctx.ip }, [fields.email, user.email]);
     }
     const { email, ...rest } = fields;

@@ -11,9 +11,10 @@ import { PasswordResetSchema, UserSchema, type User } from '../../db/entities';
 import { parseResetToken, RESET_TOKEN_TTL_MS, resetSecretHash, secretMatches } from '../../db/password-reset-secret';
 import { MESSAGES, PASSWORD_RULE } from '../../domain';
 import { passwordResetEmailWorkflowId } from '../../workflows/account-email.messages';
-import { hashPassword, verifyPassword } from '../../db/password-hash';
+import { hashPassword } from '../../db/password-hash';
 import { badRequest } from '../errors';
 import { startAccountEmail } from './account-emails';
+import { assertCurrentPassword } from './current-password';
 
 /** Stores a new password: today's hash, the expiry clock restarted, the forced change lifted, old sessions ended. */
 async function setPassword(user: User, password: string): Promise<void> {
@@ -30,15 +31,13 @@ export async function changePassword(em: EntityManager, userId: number, body: { 
   if (!password) missing.password = MESSAGES.required;
   if (confirmPassword !== undefined && !confirmPassword) missing.confirmPassword = MESSAGES.required;
   if (Object.keys(missing).length) throw badRequest(MESSAGES.required, missing);
-  const user = await em.findOneOrFail(UserSchema, { id: userId }, { populate: ['passwordHash'] });
-  if (!(await verifyPassword(currentPassword, user.passwordHash))) {
-    throw badRequest(MESSAGES.currentPasswordFailed, { currentPassword: MESSAGES.currentPasswordFailed });
-  }
+  await assertCurrentPassword(em, userId, currentPassword);
   if (!PASSWORD_RULE.test(password)) throw badRequest(MESSAGES.passwordRequirements, { password: MESSAGES.passwordRequirements });
   if (confirmPassword !== undefined && confirmPassword !== password) {
     throw badRequest(MESSAGES.passwordsDontMatch, { confirmPassword: MESSAGES.passwordsDontMatch });
   }
   if (password === currentPassword) throw badRequest(MESSAGES.samePassword, { password: MESSAGES.samePassword });
+  const user = await em.findOneOrFail(UserSchema, { id: userId });
   await setPassword(user, password);
   await em.flush();
   return user;

@@ -1,12 +1,14 @@
 /**
  * Accounts on real PostgreSQL, Temporal and the SMTP sink: argon2id hashes and the upgrade of old ones,
  * JWT pinning (alg none, wrong audience), logout revocation, deactivated users, the server-side hold of expired and
- * must-change users, change password messages, forgot/reset with a single-use expiring emailed link, headers.
+ * must-change users, change password messages and the limit on guessing the current password, forgot/reset with a single-use expiring emailed link, headers.
  */
 import { createHmac } from 'node:crypto';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PasswordResetSchema, UserSchema } from '../../db/entities';
+import { passwordHashing } from '../../db/password-hash';
+import { CURRENT_PASSWORD_FAILURES, CURRENT_PASSWORD_TOO_MANY } from '../../domain/abuse-limits';
 import { call, createExternalUser, login } from '../support/api-helpers';
 import { resetRateLimits, startHarness, type Harness } from '../support/portal-harness';
 
@@ -180,6 +182,44 @@ describe('change password', () => {
     expect((await call(h, session, 'GET', '/api/v1/requests')).status).toBe(401);
     expect((await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'local', email, password })).status).toBe(401);
     await login(h, email, 'Changed-Pass1');
+  });
+
+  it('checks no more wrong current passwords than the window has places, even sent all at once, then answers 429 with Retry-After', async () => {
+    const { email, password } = await freshUser();
+    const session = await login(h, email, password);
+    const url = `/api/v1/users/${session.user.id}/password`;
+    const verifiedBefore = passwordHashing.verifications;
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, n) =>
+      call(h, session, 'PATCH', url, { currentPassword: `Guess-${n}-Pass1`, password: 'Taken-Over1' })));
+    const wrong = answers.filter((a) => a.status === 400 && a.body.message === M.current);
+    const refused = answers.filter((a) => a.status === 429 && a.body.message === CURRENT_PASSWORD_TOO_MANY);
+    expect([wrong.length, refused.length]).toEqual([CURRENT_PASSWORD_FAILURES.max, 25 - CURRENT_PASSWORD_FAILURES.max]);
+    expect(passwordHashing.verifications - verifiedBefore).toBe(CURRENT_PASSWORD_FAILURES.max);
+    for (const a of refused) expect(Number(a.raw.headers['retry-after'])).toBeGreaterThan(0);
+    // The right password waits for the window too, and nothing was changed.
+    const right = await call(h, session, 'PATCH', url, { currentPassword: password, password: 'Taken-Over1' });
+    expect(right.status).toBe(429);
+    await login(h, email, password);
+  });
+
+  it('counts wrong answers given with an email change in the same window, and a right answer uses up no place', async () => {
+    const { email, password } = await freshUser();
+    const session = await login(h, email, password);
+    const passwordUrl = `/api/v1/users/${session.user.id}/password`;
+    const half = CURRENT_PASSWORD_FAILURES.max / 2;
+    for (let n = 0; n < half; n += 1) {
+      const res = await call(h, session, 'PATCH', `/api/v1/users/${session.user.id}`, { email: `moved-${n}-${email}`, currentPassword: `Guess-${n}-Pass1` });
+      expect([res.status, res.body.message]).toEqual([400, M.current]);
+    }
+    // A right answer gives its place back: the email change goes through and the window still has `half` places.
+    const moved = await call(h, session, 'PATCH', `/api/v1/users/${session.user.id}`, { email: `moved-${email}`, currentPassword: password });
+    expect(moved.status).toBe(200);
+    for (let n = 0; n < half; n += 1) {
+      const res = await call(h, session, 'PATCH', passwordUrl, { currentPassword: `Other-${n}-Pass1`, password: 'Taken-Over1' });
+      expect([res.status, res.body.message]).toEqual([400, M.current]);
+    }
+    const next = await call(h, session, 'PATCH', `/api/v1/users/${session.user.id}`, { email: `again-${email}`, currentPassword: password });
+    expect([next.status, next.body.message]).toEqual([429, CURRENT_PASSWORD_TOO_MANY]);
   });
 
   it('is refused for somebody else\'s account', async () => {

@@ -1,13 +1,15 @@
 /**
  * Passwords in Chromium: a user who forgot the password resets it from the emailed link and signs in; an external
- * user changes the password; an expired user is held on the password page with its heading; logout ends the token.
+ * user changes the password (and is told to wait once the window of wrong current passwords is full); an expired user is held on the password page with its heading; logout ends the token.
  * Every page is scanned by axe (tests/support/portal-browser.ts).
  */
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { UserSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';
-import { createExternalUser } from '../support/api-helpers';
+import { CURRENT_PASSWORD_FAILURES, CURRENT_PASSWORD_TOO_MANY } from '../../domain/abuse-limits';
+import { call, createExternalUser, sessionFor } from '../support/api-helpers';
+import { resetRateLimits } from '../support/portal-harness';
 import { usePortalBrowser } from '../support/portal-browser';
 
 const portal = usePortalBrowser('passwords');
@@ -76,7 +78,16 @@ describe('change password', () => {
     await page.getByRole('button', { name: 'Change Password' }).click();
     await page.getByText(MESSAGES.currentPasswordFailed).waitFor();
     await portal.shot('change-errors');
+    // Guesses fill the window of wrong current passwords: the page says to wait, in the server's words.
+    const session = await sessionFor(portal.h, email);
+    for (let n = 1; n < CURRENT_PASSWORD_FAILURES.max; n += 1) {
+      expect((await call(portal.h, session, 'PATCH', `/api/v1/users/${session.user.id}/password`, { currentPassword: `Guess-${n}-Pass1`, password: 'Better-Pass2' })).status).toBe(400);
+    }
     await page.getByLabel('Current Password').fill('Change-Pass1');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await page.getByText(CURRENT_PASSWORD_TOO_MANY).waitFor();
+    await portal.shot('change-wait');
+    await resetRateLimits(portal.h.orm.em);
     await page.getByRole('button', { name: 'Change Password' }).click();
     await page.getByText(MESSAGES.passwordChanged).waitFor();
     await portal.shot('change-done');

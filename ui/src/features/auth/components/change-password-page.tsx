@@ -47,8 +47,10 @@ export function ChangePasswordPage() {
       onError: (error) => { if (fieldErrorsOf(error)) setErrors(error.errors as Partial<Fields>); },
     });
   }
-  // Field errors from the server go under their fields; anything else is said above the form.
+  // Field errors from the server go under their fields; anything else is said above the form: the server's own words
+  // when it says to wait (too many wrong current passwords, or the portal busy hashing), else the generic apology.
   const failed = change.isError && !fieldErrorsOf(change.error);
+  const waitMessage = change.error instanceof ApiError && (change.error.code === 429 || change.error.code === 503) ? change.error.message : null;
 
   return (
     <section className="page page--narrow">
@@ -62,7 +64,7 @@ export function ChangePasswordPage() {
         </>
       ) : (
         <form onSubmit={submit} noValidate className="card">
-          {failed && <Alert kind="error">{MESSAGES.oops}. Please try again.</Alert>}
+          {failed && <Alert kind="error">{waitMessage ?? `${MESSAGES.oops}. Please try again.`}</Alert>}
           <TextField name="currentPassword" label="Current Password" type="password" autoComplete="current-password" required
             value={fields.currentPassword} onChange={set('currentPassword')} error={errors.currentPassword} />
           <TextField name="password" label="New Password" type="password" autoComplete="new-password" required hint={PASSWORD_HELP}
