@@ -2,17 +2,20 @@
  * Polling an office's mailbox (IMAP, imapflow) for replies, where no MTA can forward to the listener. Each unseen
  * message goes through the same intake as the listener's (stored, then processed by its workflow) and is flagged
  * \Seen only once stored: a crash in between leaves it unseen, and the next poll stores it again as the same row
- * (its dedup key), so it is processed once. Signs in with OAuth2 (XOAUTH2: Microsoft 365 and Google refuse passwords)
+ * (its dedup key), so it is processed once. A message over the size limit is never read whole (a mailbox takes mail
+ * of any size, and the whole source would sit in this process's memory): its size is asked first, then only its start
+ * is fetched, as the listener keeps of one (the header: who to answer), and it takes the same too-large path. Signs in with OAuth2 (XOAUTH2: Microsoft 365 and Google refuse passwords)
  * or, where a server still takes one, a password.
  */
 import { ImapFlow } from 'imapflow';
 import type { ImapSettings } from '../config/inbound-mail-config';
-import { receiveInbound, type InboundIntakeDeps } from './inbound-mail-intake';
+import { HEADER_KEEP_BYTES, receiveInbound, type InboundIntakeDeps } from './inbound-mail-intake';
 import { clientCredentialsTokenSource, type AccessTokenSource } from './mailbox-token';
 
 interface MailboxPoller { pollOnce(): Promise<number>; stop(): Promise<void> }
 
-export function createMailboxPoller(deps: InboundIntakeDeps, settings: ImapSettings, tokenSource?: AccessTokenSource): MailboxPoller {
+/** `maxBytes`: the largest message taken whole (INBOUND_MAX_BYTES, as the listener's). */
+export function createMailboxPoller(deps: InboundIntakeDeps, settings: ImapSettings, maxBytes: number, tokenSource?: AccessTokenSource): MailboxPoller {
   const token = tokenSource ?? (settings.oauth ? clientCredentialsTokenSource(settings.oauth) : null);
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
@@ -34,10 +37,15 @@ export function createMailboxPoller(deps: InboundIntakeDeps, settings: ImapSetti
       try {
         const unseen = (await client.search({ seen: false }, { uid: true })) || [];
         for (const uid of unseen) {
-          const message = await client.fetchOne(String(uid), { source: true, envelope: true }, { uid: true });
-          if (!message || !message.source) continue;
+          const message = await client.fetchOne(String(uid), { size: true, envelope: true }, { uid: true });
+          if (!message || message.size === undefined) continue;
           const to = [...(message.envelope?.to ?? []), ...(message.envelope?.cc ?? [])].map((a) => a.address ?? '').filter(Boolean);
-          await receiveInbound(deps, { raw: message.source, source: 'imap', envelopeFrom: null, envelopeTo: to });
+          const tooLarge = message.size > maxBytes;
+          const { source } = (await client.fetchOne(String(uid), { source: tooLarge ? { maxLength: HEADER_KEEP_BYTES } : true }, { uid: true })) || {};
+          if (!source) continue;
+          await receiveInbound(deps, {
+            raw: source, source: 'imap', envelopeFrom: null, envelopeTo: to, ...(tooLarge ? { tooLarge: { size: message.size } } : {}),
+          });
           await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
           stored++;
         }

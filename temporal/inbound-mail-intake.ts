@@ -19,13 +19,16 @@ import { INBOUND_MAIL_WORKFLOW_TYPE, type InboundMailInput } from '../workflows/
 
 export interface InboundIntakeDeps { orm: Orm; files: DocumentFiles; temporal: Client; taskQueue: string; log?: (line: string) => void }
 
+/** What is kept of a message over the size limit: enough for its header (who to answer, whether it is automated). */
+export const HEADER_KEEP_BYTES = 64 * 1024;
+
 interface IncomingMail {
   raw: Buffer;
   source: 'smtp' | 'imap';
   /** MAIL FROM ('' for `<>`), null when unknown (a mailbox message) */
   envelopeFrom: string | null;
   envelopeTo: string[];
-  /** the message was over the size limit: `raw` is its header only, `size` what was counted */
+  /** the message was over the size limit: `raw` is its start only (HEADER_KEEP_BYTES), `size` what was counted */
   tooLarge?: { size: number };
 }
 

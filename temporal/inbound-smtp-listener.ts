@@ -9,7 +9,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { parseReplyAddress } from '../domain/reply-address';
-import { receiveInbound, type InboundIntakeDeps } from './inbound-mail-intake';
+import { HEADER_KEEP_BYTES, receiveInbound, type InboundIntakeDeps } from './inbound-mail-intake';
 
 interface InboundSmtpOptions {
   host: string;
@@ -19,9 +19,6 @@ interface InboundSmtpOptions {
 }
 
 export interface InboundSmtpListener { host: string; port: number; url: string; close(): Promise<void> }
-
-/** What is kept of a message over the limit: enough for its header (who to answer, whether it is automated). */
-const HEADER_KEEP_BYTES = 64 * 1024;
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 

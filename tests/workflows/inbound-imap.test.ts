@@ -2,8 +2,10 @@
  * The mailbox way in, against a real IMAP server (a throwaway Dovecot): a reply to the portal's status email lands
  * in the office's mailbox; the poller signs in with OAuth2 (XOAUTH2, its token from a client-credentials endpoint as
  * Microsoft's) and, where the server takes one, a password; the message takes the listener's path (stored, then its
- * workflow) and is posted once, flagged seen only after it was stored.
+ * workflow) and is posted once, flagged seen only after it was stored; one over the size limit is fetched only as far
+ * as its header and refused as too large.
  */
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ImapFlow } from 'imapflow';
@@ -13,7 +15,8 @@ import { DiscussionSchema } from '../../db/entities';
 import type { ImapSettings } from '../../config/inbound-mail-config';
 import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
-import { processed, replyAbove, replyAddressOf } from '../support/inbound-mail-helpers';
+import { inboundRow, processed, replyAbove, replyAddressOf } from '../support/inbound-mail-helpers';
+import { HEADER_KEEP_BYTES } from '../../temporal/inbound-mail-intake';
 import { dovecotAvailable, startDovecot, type Dovecot } from '../support/throwaway-dovecot';
 import { createMailboxPoller } from '../../temporal/inbound-imap-poller';
 import { DEV_REQUESTER_EMAIL } from './fixtures-constants';
@@ -92,6 +95,7 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
     const poller = createMailboxPoller(
       { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue },
       settings({ oauth: { tokenUrl: `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/tenant/oauth2/v2.0/token`, clientId: 'app-id', clientSecret: 'app-secret', scope: 'https://outlook.office365.com/.default' } }),
+      h.config.inboundMail.maxBytes,
     );
     try {
       expect(await poller.pollOnce()).toBe(1);
@@ -113,7 +117,7 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
   it('a refused token stops the poll; a password signs in where the server takes one', async () => {
     const bad = createMailboxPoller(
       { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue },
-      settings({}), async () => 'not-a-valid-token',
+      settings({}), h.config.inboundMail.maxBytes, async () => 'not-a-valid-token',
     );
     await expect(bad.pollOnce()).rejects.toThrow();
     await bad.stop();
@@ -123,12 +127,39 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
     await deliverToMailbox(raw);
     const poller = createMailboxPoller(
       { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue }, settings({ password: dovecot.password }),
+      h.config.inboundMail.maxBytes,
     );
     try {
       expect(await poller.pollOnce()).toBe(1);
       expect(await processed(h, messageId)).toBe('posted');
       const rows = await h.orm.em.fork().find(DiscussionSchema, { requestId: id, byEmail: true });
       expect(rows.map((r) => r.message)).toEqual(['Posted through the password login.']);
+    } finally {
+      await poller.stop();
+    }
+  }, 120_000);
+
+  it('a message over the size limit is fetched only as far as its header, refused as too large, and its sender answered once', async () => {
+    const messageId = `<imap-large-${Date.now()}@phone.example>`;
+    const { id, raw } = await replyRaw('All the scans, attached.', messageId);
+    // The same reply with a megabyte of attachment, against a limit of 256 kB (the portal's is 20 MB).
+    const large = Buffer.concat([raw, Buffer.from(`\r\n${'A'.repeat(76)}`.repeat(14_000))]);
+    await deliverToMailbox(large);
+    const poller = createMailboxPoller(
+      { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue }, settings({ password: dovecot.password }), 256 * 1024,
+    );
+    try {
+      expect(await poller.pollOnce()).toBe(1);
+      expect(await processed(h, messageId)).toBe('refused');
+      const row = await inboundRow(h, messageId);
+      expect(row).toMatchObject({ state: 'refused', outcome: 'too-large' });
+      expect(row!.size).toBeGreaterThan(1_000_000);
+      // What was fetched and kept is the message's start, never the whole.
+      expect((await readFile(h.files.pathOf(row!.storedName!))).length).toBeLessThanOrEqual(HEADER_KEEP_BYTES);
+      const answer = await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER_EMAIL) && m.subject.startsWith('Not posted'), 60_000);
+      expect(answer.text).toContain('larger than');
+      expect(await h.orm.em.fork().count(DiscussionSchema, { requestId: id, byEmail: true })).toBe(0);
+      expect(await unseen()).toBe(0);
     } finally {
       await poller.stop();
     }
