@@ -7,6 +7,13 @@
 /** Largest message the listener takes (SIZE extension and counted bytes): a 10 MB document grows ~37% in base64. */
 export const INBOUND_MAX_BYTES_DEFAULT = 20 * 1024 * 1024;
 
+/**
+ * Days a received message's raw bytes (the .eml) are kept once it was processed: long enough to look into a reply
+ * someone asks about, while what it posted (the discussion row, its attachments as documents) and its row (sender,
+ * size, outcome, dates, and the dedup key that keeps a late redelivery from posting twice) stay for good.
+ */
+export const INBOUND_RAW_KEEP_DAYS = 30;
+
 interface AutomationHeaders {
   autoSubmitted?: string | null;
   precedence?: string | null;

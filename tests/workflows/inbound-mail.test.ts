@@ -1,9 +1,13 @@
 /**
  * Answers by email, inbound, on real parts: the portal's own status email taken from the SMTP sink is answered over
  * SMTP to the reply listener (nodemailer), processed by its workflow on the request worker, posted through the
- * request workflow's discussion path. Refusals are answered once; automated mail never.
+ * request workflow's discussion path. Refusals are answered once; automated mail never. A processed message's raw
+ * bytes are removed after the keep period; its row stays.
  */
+import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pruneInboundMessageFiles } from '../../api/services/inbound-message-files';
+import { INBOUND_RAW_KEEP_DAYS } from '../../domain/inbound-mail';
 import nodemailer from 'nodemailer';
 import { DiscussionSchema, DocumentSchema, InboundMessageSchema, RequestActivitySchema, RequestSchema } from '../../db/entities';
 import { receiveInbound, resumeInboundMail } from '../../temporal/inbound-mail-intake';
@@ -242,6 +246,30 @@ describe('a reply by email', () => {
       await outbox.close();
     }
   });
+
+  it('keeps a processed message\'s raw bytes for the keep period, then removes them and keeps its row and what it posted', async () => {
+    const { id, mail, address } = await submittedWithEmail();
+    const [oldId, recentId] = [newMessageId(), newMessageId()];
+    for (const messageId of [oldId, recentId]) {
+      await send.sendMail({ from: DEV_REQUESTER_EMAIL, to: address, subject: `Re: ${mail.subject}`, messageId, text: replyAbove(`Reply ${messageId}`, mail) });
+      expect(await processed(h, messageId)).toBe('posted');
+    }
+    const rowOf = (messageId: string) => h.orm.em.fork().findOneOrFail(InboundMessageSchema, { messageId: messageId.slice(1, -1) });
+    const [old, recent] = [await rowOf(oldId), await rowOf(recentId)];
+    await h.orm.em.fork().nativeUpdate(InboundMessageSchema, { id: old.id }, { processedAt: new Date(Date.now() - (INBOUND_RAW_KEEP_DAYS + 1) * 86_400_000) });
+    await h.orm.em.fork().nativeUpdate(InboundMessageSchema, { id: recent.id }, { processedAt: new Date(Date.now() - (INBOUND_RAW_KEEP_DAYS - 1) * 86_400_000) });
+
+    expect(await pruneInboundMessageFiles(h.orm.em.fork(), (name) => h.files.remove(name))).toBeGreaterThanOrEqual(1);
+    await expect(stat(h.files.pathOf(old.storedName!))).rejects.toThrow();
+    expect((await stat(h.files.pathOf(recent.storedName!))).size).toBeGreaterThan(0);
+    expect(await rowOf(oldId)).toMatchObject({ state: 'posted', storedName: null, size: old.size });
+    expect((await rowOf(recentId)).storedName).toBe(recent.storedName);
+    expect((await byEmailRows(id)).map((r) => r.message).sort()).toEqual([`Reply ${oldId}`, `Reply ${recentId}`].sort());
+    // The row still knows the message: delivered again, it is not posted twice.
+    await send.sendMail({ from: DEV_REQUESTER_EMAIL, to: address, subject: `Re: ${mail.subject}`, messageId: oldId, text: replyAbove(`Reply ${oldId}`, mail) });
+    expect(await h.orm.em.fork().count(InboundMessageSchema, { messageId: oldId.slice(1, -1) })).toBe(1);
+    expect(await byEmailRows(id)).toHaveLength(2);
+  }, 120_000);
 
   it('takes only reply addresses of this portal', async () => {
     const refused = await send.sendMail({ from: DEV_REQUESTER_EMAIL, to: 'someone@coi-portal.local', subject: 'x', text: 'x' })
