@@ -2,7 +2,7 @@
  * Discussions (spec 2 §7.8): the message is stored, then handed to the request's workflow as an update
  * whose id derives from the message; the workflow emails the other side and writes the audit row.
  */
-import { assertMessageQuota } from './quotas';
+import { writeWithinQuota } from './quotas';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DiscussionSchema, RequestActivitySchema, type Discussion } from '../../db/entities';
@@ -35,7 +35,6 @@ export async function createDiscussion(ctx: CommandContext, body: CreateDiscussi
   if (!discussionsOpen(request.status as RequestStatus)) throw forbidden(DISCUSSIONS_CLOSED_MESSAGE);
   const errors = discussionErrors(body);
   if (Object.keys(errors).length) throw badRequest('Please correct the highlighted fields', errors);
-  await assertMessageQuota(ctx.em, ctx.user, ctx.quotas);
   let topic = (body.topic ?? '').trim();
   let threadId = body.discussionId ?? null;
   if (threadId) {
@@ -45,12 +44,16 @@ export async function createDiscussion(ctx: CommandContext, body: CreateDiscussi
   } else {
     threadId = threadIdFrom(randomBytes(32));
   }
-  const row = ctx.em.create(DiscussionSchema, {
-    requestId: request.id, discussionId: threadId, topic, message: body.message.trim(),
-    sender: displayNameOf(ctx.user), senderEmail: ctx.user.email, senderUserId: ctx.user.id,
-    fromAdmin: ctx.user.isAdmin, deletedAt: null,
+  // The quota's count and the new message are one step: a burst of posts at the limit cannot all pass.
+  const row = await writeWithinQuota(ctx.em, ctx.user, ctx.quotas, 'messagesPerHour', async (em) => {
+    const created = em.create(DiscussionSchema, {
+      requestId: request.id, discussionId: threadId, topic, message: body.message.trim(),
+      sender: displayNameOf(ctx.user), senderEmail: ctx.user.email, senderUserId: ctx.user.id,
+      fromAdmin: ctx.user.isAdmin, deletedAt: null,
+    });
+    await em.flush();
+    return created;
   });
-  await ctx.em.flush();
   try {
     await postDiscussion(ctx.workflows, {
       id: request.id, requestNumber: request.requestNumber!, requestType: request.requestType, certificateType: request.certificateType,

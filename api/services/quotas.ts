@@ -1,8 +1,13 @@
 /**
  * Per-user quotas (figures in domain/abuse-limits.ts): drafts held at once and discussion messages
  * an hour, counted by PostgreSQL from the rows themselves (so every API process agrees, and deleting a draft frees
- * its place). Administrators are not counted. Two calls racing at the limit may both pass: a quota bounds abuse, it
- * is not an invariant. Each refusal is a 429 in the spec's error shape and a line in the security log.
+ * its place). Administrators are not counted. Each refusal is a 429 in the spec's error shape and a line in the
+ * security log.
+ *
+ * The count and the row it allows are one step: `writeWithinQuota` runs both in a transaction that first takes the
+ * user's advisory lock for that quota, so a burst of calls at the limit, on any number of API processes, is let
+ * through one at a time and exactly as many pass as there are places (each would otherwise count the same rows and
+ * pass). Only one user's calls of one kind wait on each other, for as long as a count and an insert take.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
@@ -14,27 +19,43 @@ import { recordSecurityEvent } from './security-log';
 
 type Quota = 'openDrafts' | 'messagesPerHour';
 
-async function refuse(em: EntityManager, user: SessionUser, quota: Quota, limit: number): Promise<never> {
-  await recordSecurityEvent(em, { kind: 'quotaRefused', userId: user.id, email: user.email, detail: { quota, limit } });
-  throw new ApiError(429, quotaMessage[quota](limit), { quota, limit });
-}
+/** The first key of each quota's advisory locks (the second is the user's id): any fixed numbers, one per quota. */
+const QUOTA_LOCKS: Record<Quota, number> = { openDrafts: 160_101, messagesPerHour: 160_102 };
 
 async function countOf(em: EntityManager, query: RawBuilder<{ n: string }>): Promise<number> {
   const { rows } = await query.execute(kysely(em));
   return Number(rows[0]?.n ?? 0);
 }
 
-export async function assertDraftQuota(em: EntityManager, user: SessionUser, quotas: UserQuotas): Promise<void> {
-  if (user.isAdmin) return;
-  const drafts = await countOf(em, sql`select count(*) as n from "requests" where "requester_id" = ${user.id} and "status" = 'Draft'`);
-  if (drafts >= quotas.openDrafts) await refuse(em, user, 'openDrafts', quotas.openDrafts);
+const USED: Record<Quota, (em: EntityManager, user: SessionUser) => Promise<number>> = {
+  openDrafts: (em, user) => countOf(em, sql`select count(*) as n from "requests" where "requester_id" = ${user.id} and "status" = 'Draft'`),
+  messagesPerHour: (em, user) => countOf(em, sql`select count(*) as n from "discussions"
+    where lower("sender_email") = lower(${user.email}) and "created_at" > now() - ${QUOTAS.messagesPerHour.windowMs} * interval '1 millisecond'`),
+};
+
+/** Thrown inside the transaction so that it rolls back; logged and answered once it has. */
+class QuotaFull extends Error {
+  constructor(readonly quota: Quota, readonly limit: number) { super(`${quota} quota full`); }
 }
 
-export async function assertMessageQuota(em: EntityManager, user: SessionUser, quotas: UserQuotas): Promise<void> {
-  if (user.isAdmin) return;
-  const max = quotas.messagesPerHour;
-  const { windowMs } = QUOTAS.messagesPerHour;
-  const sent = await countOf(em,
-    sql`select count(*) as n from "discussions" where lower("sender_email") = lower(${user.email}) and "created_at" > now() - ${windowMs} * interval '1 millisecond'`);
-  if (sent >= max) await refuse(em, user, 'messagesPerHour', max);
+/**
+ * Runs `write` (which adds the row the quota counts) in a transaction, after the user's count under `quota` was
+ * found below the limit while holding the user's lock for it; else answers 429 and logs the refusal.
+ */
+export async function writeWithinQuota<T>(
+  em: EntityManager, user: SessionUser, quotas: UserQuotas, quota: Quota, write: (tx: EntityManager) => Promise<T>,
+): Promise<T> {
+  try {
+    return await em.transactional(async (tx) => {
+      if (!user.isAdmin) {
+        await sql`select pg_advisory_xact_lock(${QUOTA_LOCKS[quota]}::int, ${user.id}::int)`.execute(kysely(tx));
+        if ((await USED[quota](tx, user)) >= quotas[quota]) throw new QuotaFull(quota, quotas[quota]);
+      }
+      return write(tx);
+    });
+  } catch (error) {
+    if (!(error instanceof QuotaFull)) throw error;
+    await recordSecurityEvent(em, { kind: 'quotaRefused', userId: user.id, email: user.email, detail: { quota, limit: error.limit } });
+    throw new ApiError(429, quotaMessage[quota](error.limit), { quota, limit: error.limit });
+  }
 }

@@ -3,7 +3,7 @@
  * email. Each decides access first, then validates, saves, and hands status changes to the request workflow
  * (api/services/request-workflows.ts), which alone writes the status. Routes only parse, call and answer.
  */
-import { assertDraftQuota } from './quotas';
+import { writeWithinQuota } from './quotas';
 import { reserveChosenAddressMail } from './chosen-address-mail';
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/postgresql';
@@ -54,7 +54,6 @@ const workflowRowOf = (row: Request, requestNumber: number, loadedVersion: numbe
  */
 export async function createDraft(ctx: CommandContext, body: CreateRequestBody): Promise<Request> {
   const { user } = ctx;
-  await assertDraftQuota(ctx.em, user, ctx.quotas);
   const { requestType, cloneOf, certificateType: givenType, ...form } = body;
   let certificateType = givenType ?? null;
   if (requestType === 'certificate') {
@@ -73,7 +72,8 @@ export async function createDraft(ctx: CommandContext, body: CreateRequestBody):
     }
     values = { ...cloneFormFields(source), ...form };
   }
-  return ctx.em.transactional(async (em) => {
+  // The quota's count and the new draft are one step: a burst of creations at the limit cannot all pass.
+  return writeWithinQuota(ctx.em, user, ctx.quotas, 'openDrafts', async (em) => {
     const created = em.create(RequestSchema, {
       requestType,
       certificateType: requestType === 'certificate' ? certificateType : null,

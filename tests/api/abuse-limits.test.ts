@@ -1,11 +1,14 @@
 /**
  * Abuse limits, against the real PostgreSQL: sign-in limits that two API processes share, that see
  * the client behind a trusted proxy and that never keep the owner's own browser out; the upload check made before a
- * byte is read; per-user quotas with clear 429s; uploads no document took up removed after a day.
+ * byte is read; per-user quotas with clear 429s, exact under bursts; uploads no document took up removed after a day.
  */
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { QUOTAS, QUOTA_MESSAGES, SIGN_IN_LIMITS, SIGN_IN_MESSAGES, quotaMessage } from '../../domain/abuse-limits';
+import { DEFAULT_USER_QUOTAS, QUOTAS, QUOTA_MESSAGES, SIGN_IN_LIMITS, SIGN_IN_MESSAGES, quotaMessage } from '../../domain/abuse-limits';
+import { DiscussionSchema } from '../../db/entities';
+import type { SessionUser } from '../../contract/session-user.schema';
+import { writeWithinQuota } from '../../api/services/quotas';
 import { MESSAGES } from '../../domain';
 import { sweepUnreferencedUploads } from '../../api/services/uploads';
 import { SAMPLE_PDF, call, createExternalUser, credentialingDraft, login, loginAdmin, loginRequester, upload, type Session } from '../support/api-helpers';
@@ -206,6 +209,19 @@ describe('quotas', () => {
     expect(Number(n)).toBe(1);
   });
 
+  it('lets exactly the open drafts quota through a burst of creations sent at once, on two API processes', async () => {
+    const email = `burst-drafter-${Date.now()}@clinic.example`;
+    await createExternalUser(h, email, 'Draft-Pass1');
+    const user = await login(h, email, 'Draft-Pass1');
+    const asked = QUOTAS.openDrafts + 15;
+    const answers = await Promise.all(Array.from({ length: asked }, (_, i) =>
+      call(i % 2 ? second : h, user, 'POST', '/api/v1/requests', { requestType: 'certificate' })));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(QUOTAS.openDrafts);
+    expect(answers.filter((a) => a.status === 429 && a.body.data.quota === 'openDrafts')).toHaveLength(asked - QUOTAS.openDrafts);
+    const [{ n }] = await sql<{ n: string }>(`select count(*) as n from requests where requester_id = ? and status = 'Draft'`, [user.user.id]);
+    expect(Number(n)).toBe(QUOTAS.openDrafts);
+  });
+
   it('holds a user to the messages an hour', async () => {
     const requester = await loginRequester(h);
     const id = await credentialingDraft(h, requester);
@@ -215,6 +231,31 @@ describe('quotas', () => {
     const refused = await call(h, requester, 'POST', '/api/v1/discussions', { requestId: id, topic: 'One more', message: 'Hello' });
     expect(refused.status).toBe(429);
     expect(refused.body.message).toBe(quotaMessage.messagesPerHour(QUOTAS.messagesPerHour.max));
+  });
+
+  it('lets exactly the messages-an-hour quota through a burst of posts at once, on two API processes', async () => {
+    const email = `burst-poster-${Date.now()}@clinic.example`;
+    await createExternalUser(h, email, 'Poster-Pass1');
+    const poster = await login(h, email, 'Poster-Pass1');
+    const id = await credentialingDraft(h, poster);
+    const quotas = { ...DEFAULT_USER_QUOTAS, messagesPerHour: 5 };
+    // The step a post takes before it reaches the request's workflow (api/services/discussions.ts): here with a quota of
+    // five, since these portals run without a worker to post to.
+    const answers = await Promise.allSettled(Array.from({ length: 15 }, (_, i) => {
+      const portal = i % 2 ? second : h;
+      return writeWithinQuota(portal.orm.em.fork(), poster.user as SessionUser, quotas, 'messagesPerHour', async (tx) => {
+        tx.create(DiscussionSchema, {
+          requestId: id, discussionId: 'BURST', topic: 'Burst', message: `Message ${i}`, sender: 'Poster', senderEmail: email,
+          senderUserId: poster.user.id, fromAdmin: false, deletedAt: null,
+        });
+        await tx.flush();
+      });
+    }));
+    expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(5);
+    const refused = answers.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
+    expect(refused.map((a) => [a.reason.code, a.reason.message])).toEqual(Array(10).fill([429, quotaMessage.messagesPerHour(5)]));
+    const [{ n }] = await sql<{ n: string }>('select count(*) as n from discussions where request_id = ?', [id]);
+    expect(Number(n)).toBe(5);
   });
 
   it('refuses more additional recipients than the form allows, with the message on the field', async () => {
