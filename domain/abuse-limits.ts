@@ -1,7 +1,7 @@
 /**
  * Abuse limits: how often a caller may try to sign in, and how much one user may create. The
  * spec names none of these; they are set well above what an honest user does in a day at the office, so that only
- * scripts meet them. Counted in PostgreSQL (api/services/rate-limits.ts, api/services/quotas.ts), so every API
+ * scripts meet them. Counted in PostgreSQL (db/rate-limits.ts, api/services/quotas.ts), so every API
  * process sees the same counts.
  */
 
@@ -163,7 +163,7 @@ export const CURRENT_PASSWORD_TOO_MANY = 'Too many wrong current passwords. Plea
  * Checks of a verification code or a dropped PDF from one client address (no sign-in there). A holder checks one
  * certificate, a venue's desk a few dozen in a busy hour; at this pace a script needs millennia to hit one of the
  * 2^65 codes, and a flood of PDFs (hashed, up to the upload limit each) cannot take a process's CPU. Counted in
- * PostgreSQL (api/services/rate-limits.ts): the code and the PDF checks share one window, in every API process.
+ * PostgreSQL (db/rate-limits.ts): the code and the PDF checks share one window, in every API process.
  */
 export const VERIFICATION_LIMIT: WindowLimit = { max: 60, windowMs: MINUTE };
 export const VERIFICATION_TOO_MANY = 'Too many checks from your network. Please wait a minute and try again.';

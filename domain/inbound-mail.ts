@@ -47,10 +47,13 @@ export function automatedMailReason(h: AutomationHeaders): string | null {
  */
 export const INBOUND_ANSWER_INTERVAL_MS = 60 * 60 * 1000;
 
-export type InboundRefusal = 'bad-token' | 'unknown-sender' | 'closed' | 'too-large' | 'empty';
+export type InboundRefusal = 'bad-token' | 'unknown-sender' | 'closed' | 'too-large' | 'empty' | 'too-many';
+
+/** The limits a refusal's answer names: the size limit and the messages an hour one sender may post (the API's quota). */
+export interface InboundAnswerLimits { maxBytes: number; messagesPerHour: number }
 
 /** What the sender of a refused reply is told: one short answer saying what to do. */
-export function inboundRefusalText(reason: InboundRefusal, portalUrl: string, maxBytes: number): string {
+export function inboundRefusalText(reason: InboundRefusal, portalUrl: string, { maxBytes, messagesPerHour }: InboundAnswerLimits): string {
   const signIn = `Please sign in at ${portalUrl} and post your message in the request's discussion instead.`;
   switch (reason) {
     case 'bad-token':
@@ -61,6 +64,8 @@ export function inboundRefusalText(reason: InboundRefusal, portalUrl: string, ma
       return `Your email was not posted: this request is completed or closed, so its discussion takes no new messages. If you need something more, please sign in at ${portalUrl} and submit a new request.`;
     case 'too-large':
       return `Your email was not posted: it is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB. Please send a shorter email, or sign in at ${portalUrl} and upload large documents to the request.`;
+    case 'too-many':
+      return `Your email was not posted: the portal posts at most ${messagesPerHour} messages an hour from one sender (by email and at ${portalUrl} together), and yours reached that. Please send it again in an hour.`;
     case 'empty':
       return `Your email was not posted: we found no new text or attachment above the quoted message. Please write your answer above the quoted text, or ${signIn.charAt(0).toLowerCase()}${signIn.slice(1)}`;
   }

@@ -45,7 +45,9 @@ export function answerInboundMessageActivity(deps: Deps): InboundMailActivities[
         answerTo: to, answerSentAt: { $gt: new Date(Date.now() - INBOUND_ANSWER_INTERVAL_MS) }, id: { $ne: row.id },
       });
       if (recent) return { sent: false };
-      const text = `${inboundRefusalText(row.outcome as InboundRefusal, deps.config.publicUrl.replace(/\/$/, ''), deps.config.inboundMail.maxBytes)}\n\n`
+      const text = `${inboundRefusalText(row.outcome as InboundRefusal, deps.config.publicUrl.replace(/\/$/, ''), {
+        maxBytes: deps.config.inboundMail.maxBytes, messagesPerHour: deps.config.quotas.messagesPerHour,
+      })}\n\n`
         + `This is an automatic answer; replies to it are not read.\n\n${senderName(deps.config.mailFrom)}\n`;
       try {
         await deps.mailer.sendMail({

@@ -1,6 +1,6 @@
 /**
  * Processing one received email (stored before it was accepted, table `inbound_messages`): automated mail is
- * ignored; a reply whose token, sender and request pass is posted to the request's discussion (its new text only,
+ * ignored; a reply whose token, sender, request and the sender's messages-an-hour quota pass is posted to the request's discussion (its new text only,
  * its attachments as documents under the upload rules) and handed to the request workflow's `discussionPosted`
  * update like a message typed in the portal, so the usual email and audit row follow; anything else is refused and
  * the workflow answers the sender once.
@@ -18,10 +18,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppConfig } from '../../config/app-config';
 import { isIssuedTo, verifyReplyToken } from '../../config/reply-token';
 import { pooled } from '../../db/kysely';
+import { holdSenderMessagesTurn, senderMessagesInLastHour } from '../../db/sender-messages';
 import type { Orm } from '../../db/orm';
 import {
   AdminSchema, DiscussionSchema, DocumentSchema, InboundMessageSchema, RequestActivitySchema, RequestSchema, UserSchema,
-  type InboundMessage, type Request,
+  type Discussion, type InboundMessage, type Request,
 } from '../../db/entities';
 import {
   automatedMailReason, DISCUSSION_TOPIC_MAX, emailedMessageBody, DOCUMENT_ACTIVITY, documentAuditText, discussionsOpen, MESSAGE_MAX, QUOTAS, stripReplyPrefixes, threadIdFrom,
@@ -195,6 +196,27 @@ async function threadOf(em: EntityManager, requestId: number, subject: string): 
   return existing ? { discussionId: existing.discussionId, topic } : { discussionId: threadIdFrom(randomBytes(32)), topic };
 }
 
+/** The reply's attachments as documents and its message as a discussion row, or why it is not posted. */
+async function keepReply(deps: Deps, em: EntityManager, row: InboundMessage, request: Request, mail: ParsedMail, sender: Sender): Promise<{ refusal: 'empty' } | { discussion: Discussion }> {
+  const attachments = mail.attachments.filter((a) => !(a.related && a.contentDisposition === 'inline'));
+  const notes: string[] = [];
+  for (const [index, attachment] of attachments.entries()) {
+    const note = await keepAttachment(deps, em, row, request, index, attachment, sender);
+    if (note) notes.push(note);
+  }
+  const text = replyText({ text: mail.text || null, html: mail.html || null });
+  const added = attachments.length - notes.length;
+  if (!text && added <= 0) return { refusal: 'empty' };
+  const body = emailedMessageBody(text, added, notes, MESSAGE_MAX);
+  const thread = await threadOf(em, request.id, mail.subject ?? '');
+  const discussion = em.create(DiscussionSchema, {
+    requestId: request.id, discussionId: thread.discussionId, topic: thread.topic, message: body,
+    sender: sender.name, senderEmail: sender.email, senderUserId: sender.userId, fromAdmin: sender.admin, deletedAt: null, byEmail: true, inboundMessageId: row.id,
+  });
+  await em.flush();
+  return { discussion };
+}
+
 export function processInboundMessageActivity(deps: Deps): InboundMailActivities['processInboundMessage'] {
   return async function processInboundMessage({ inboundMessageId }): Promise<InboundProcessResult> {
     const em = deps.orm.em.fork() as EntityManager;
@@ -225,26 +247,24 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
       const sender: Sender = {
         name: fromHeader?.name || from, email: from, admin: !!verdict.admin, userId: await senderAccountOf(em, request, from, !!verdict.admin),
       };
-      let discussion = await em.findOne(DiscussionSchema, { inboundMessageId: row.id });
+      let discussion: Discussion | null = await em.findOne(DiscussionSchema, { inboundMessageId: row.id });
       if (!discussion) {
-        const attachments = mail.attachments.filter((a) => !(a.related && a.contentDisposition === 'inline'));
-        const notes: string[] = [];
-        for (const [index, attachment] of attachments.entries()) {
-          const note = await keepAttachment(deps, em, row, request, index, attachment, sender);
-          if (note) notes.push(note);
-        }
-        const text = replyText({ text: mail.text || null, html: mail.html || null });
-        const added = attachments.length - notes.length;
-        if (!text && added <= 0) {
-          await decide(em, row, 'refused', 'empty', { requestId: request.id });
+        // The messages-an-hour quota holds for replies by email as for posts on the portal (administrators are not
+        // counted; each reply posted also notifies the office by email): the sender's turn is held while the reply's
+        // count is taken and its attachments and message are kept, so a burst of emails processed at once gets
+        // exactly the places left, and nothing of a refused one is kept.
+        const kept = await em.transactional(async (tx) => {
+          if (!sender.admin) {
+            await holdSenderMessagesTurn(tx, from);
+            if ((await senderMessagesInLastHour(tx, from)) >= deps.config.quotas.messagesPerHour) return { refusal: 'too-many' as const };
+          }
+          return keepReply(deps, tx, row, request, mail, sender);
+        });
+        if ('refusal' in kept) {
+          await decide(em, row, 'refused', kept.refusal, { requestId: request.id });
           return { outcome: 'refused', answerOwed: true };
         }
-        const body = emailedMessageBody(text, added, notes, MESSAGE_MAX);
-        const thread = await threadOf(em, request.id, mail.subject ?? '');
-        discussion = em.create(DiscussionSchema, {
-          requestId: request.id, discussionId: thread.discussionId, topic: thread.topic, message: body,
-          sender: sender.name, senderEmail: sender.email, senderUserId: sender.userId, fromAdmin: sender.admin, deletedAt: null, byEmail: true, inboundMessageId: row.id,
-        });
+        discussion = kept.discussion;
         em.assign(row, { requestId: request.id });
         await em.flush();
       }

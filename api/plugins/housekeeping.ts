@@ -5,7 +5,7 @@ import { kysely } from '../../db/kysely';
 import { pruneExpiredSamlMessageIds } from '../auth/saml/saml-message-store';
 import { pruneChosenAddressMailCounts } from '../services/chosen-address-mail';
 import { pruneInboundMessageFiles } from '../services/inbound-message-files';
-import { pruneRateLimitCounters } from '../services/rate-limits';
+import { pruneRateLimitCounters } from '../../db/rate-limits';
 import { pruneSecurityLog } from '../services/security-log';
 import { sweepExpiredUploadSlots, sweepUnreferencedUploads } from '../services/uploads';
 

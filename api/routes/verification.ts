@@ -10,7 +10,7 @@ import { VERIFICATION_LIMIT, VERIFICATION_TOO_MANY } from '../../domain';
 import { errorResponses } from '../../contract/error.schema';
 import { VerificationAnswer, VerificationCodeParams } from '../../contract/verification.schema';
 import { ApiError, badRequest } from '../errors';
-import { countHit } from '../services/rate-limits';
+import { countHit } from '../../db/rate-limits';
 import { looksLikePdf, PDF_HEADER_BYTES, verifyCode, verifyPdf } from '../services/verification';
 
 const tags = ['verification'];

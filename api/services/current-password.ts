@@ -12,7 +12,7 @@ import { verifyPassword } from '../../db/password-hash';
 import { CURRENT_PASSWORD_FAILURES, CURRENT_PASSWORD_TOO_MANY } from '../../domain/abuse-limits';
 import { MESSAGES } from '../../domain';
 import { ApiError, badRequest } from '../errors';
-import { readHits, releaseHit, reserveHit } from './rate-limits';
+import { readHits, releaseHit, reserveHit } from '../../db/rate-limits';
 
 const failuresKey = (userId: number) => `current-password|${userId}`;
 

@@ -15,7 +15,7 @@ import type { AppConfig } from '../../config/app-config';
 import { FileTooLargeError, type DocumentFiles } from '../../storage/document-files';
 import type { SessionUser } from '../../contract/session-user.schema';
 import { ApiError, badRequest } from '../errors';
-import type { SqlRunner } from './rate-limits';
+import type { SqlRunner } from '../../db/rate-limits';
 import { partNameOf, releaseUploadSlot, reserveUploadSlot, settleUploadSlot, type UploadSlot } from './uploads';
 import { ALLOWED_UPLOAD_DESCRIPTION, SNIFF_HEAD_BYTES, sniffUploadFile, type SniffedType } from './upload-sniffing';
 

@@ -5,32 +5,35 @@
  * security log.
  *
  * The count and the row it allows are one step: `writeWithinQuota` runs both in a transaction that first takes the
- * user's advisory lock for that quota, so a burst of calls at the limit, on any number of API processes, is let
+ * user's advisory lock for that quota (for messages, the sender address's, which replies by email take too), so a burst of calls at the limit, on any number of API processes, is let
  * through one at a time and exactly as many pass as there are places (each would otherwise count the same rows and
  * pass). Only one user's calls of one kind wait on each other, for as long as a count and an insert take.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type RawBuilder } from 'kysely';
-import { QUOTAS, quotaMessage, type UserQuotas } from '../../domain/abuse-limits';
+import { sql } from 'kysely';
+import { quotaMessage, type UserQuotas } from '../../domain/abuse-limits';
 import type { SessionUser } from '../../contract/session-user.schema';
 import { kysely } from '../../db/kysely';
+import { holdSenderMessagesTurn, senderMessagesInLastHour } from '../../db/sender-messages';
 import { ApiError } from '../errors';
 import { recordSecurityEvent } from './security-log';
 
 type Quota = 'openDrafts' | 'messagesPerHour';
 
-/** The first key of each quota's advisory locks (the second is the user's id): any fixed numbers, one per quota. */
-const QUOTA_LOCKS: Record<Quota, number> = { openDrafts: 160_101, messagesPerHour: 160_102 };
+/** Any fixed number: the first key of the drafts quota's advisory locks (the second is the user's id). */
+const DRAFTS_LOCK = 160_101;
 
-async function countOf(em: EntityManager, query: RawBuilder<{ n: string }>): Promise<number> {
-  const { rows } = await query.execute(kysely(em));
-  return Number(rows[0]?.n ?? 0);
-}
-
-const USED: Record<Quota, (em: EntityManager, user: SessionUser) => Promise<number>> = {
-  openDrafts: (em, user) => countOf(em, sql`select count(*) as n from "requests" where "requester_id" = ${user.id} and "status" = 'Draft'`),
-  messagesPerHour: (em, user) => countOf(em, sql`select count(*) as n from "discussions"
-    where lower("sender_email") = lower(${user.email}) and "created_at" > now() - ${QUOTAS.messagesPerHour.windowMs} * interval '1 millisecond'`),
+/** Each quota's turn (held until the transaction ends) and count. */
+const QUOTA_STEPS: Record<Quota, { hold(tx: EntityManager, user: SessionUser): Promise<void>; used(tx: EntityManager, user: SessionUser): Promise<number> }> = {
+  openDrafts: {
+    hold: async (tx, user) => { await sql`select pg_advisory_xact_lock(${DRAFTS_LOCK}::int, ${user.id}::int)`.execute(kysely(tx)); },
+    used: async (tx, user) => {
+      const { rows } = await sql<{ n: string }>`select count(*) as n from "requests" where "requester_id" = ${user.id} and "status" = 'Draft'`.execute(kysely(tx));
+      return Number(rows[0]?.n ?? 0);
+    },
+  },
+  // By the sender's address, as replies by email are counted: one turn and one count for both ways of posting.
+  messagesPerHour: { hold: (tx, user) => holdSenderMessagesTurn(tx, user.email), used: (tx, user) => senderMessagesInLastHour(tx, user.email) },
 };
 
 /** Thrown inside the transaction so that it rolls back; logged and answered once it has. */
@@ -48,8 +51,8 @@ export async function writeWithinQuota<T>(
   try {
     return await em.transactional(async (tx) => {
       if (!user.isAdmin) {
-        await sql`select pg_advisory_xact_lock(${QUOTA_LOCKS[quota]}::int, ${user.id}::int)`.execute(kysely(tx));
-        if ((await USED[quota](tx, user)) >= quotas[quota]) throw new QuotaFull(quota, quotas[quota]);
+        await QUOTA_STEPS[quota].hold(tx, user);
+        if ((await QUOTA_STEPS[quota].used(tx, user)) >= quotas[quota]) throw new QuotaFull(quota, quotas[quota]);
       }
       return write(tx);
     });

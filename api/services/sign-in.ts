@@ -18,7 +18,7 @@ import { QUOTA_MESSAGES, SIGN_IN_LIMITS, SIGN_IN_MESSAGES, type WindowLimit } fr
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../db/password-hash';
 import { ApiError, notAuthenticated } from '../errors';
 import { redeemCaptcha } from './captcha';
-import { clearHits, countHit, releaseHit, reserveHit } from './rate-limits';
+import { clearHits, countHit, releaseHit, reserveHit } from '../../db/rate-limits';
 import { recordSecurityEvent } from './security-log';
 
 /** Where an attempt comes from: the client's address and, when the browser signed in to this account before, its id. */

@@ -12,7 +12,7 @@ import {
 } from '../../domain/abuse-limits';
 import { pooled } from '../../db/kysely';
 import { ApiError } from '../errors';
-import type { SqlRunner } from './rate-limits';
+import type { SqlRunner } from '../../db/rate-limits';
 
 /** A place taken for an upload in progress: its id also names the partial file (`partNameOf`). */
 export interface UploadSlot { id: string; userId: number; reservedBytes: number }

@@ -19,14 +19,17 @@ describe('automated mail', () => {
   });
 });
 
+const LIMITS = { maxBytes: 20 * 1024 * 1024, messagesPerHour: 30 };
+
 describe('refusals and threads', () => {
   it('tells the sender what to do, in one short answer per reason', () => {
-    for (const reason of ['bad-token', 'unknown-sender', 'closed', 'too-large', 'empty'] as const) {
-      const text = inboundRefusalText(reason, 'https://portal.example', 20 * 1024 * 1024);
+    for (const reason of ['bad-token', 'unknown-sender', 'closed', 'too-large', 'empty', 'too-many'] as const) {
+      const text = inboundRefusalText(reason, 'https://portal.example', LIMITS);
       expect(text).toContain('https://portal.example');
       expect(text.length).toBeLessThan(300);
     }
-    expect(inboundRefusalText('too-large', 'https://portal.example', 20 * 1024 * 1024)).toContain('larger than 20 MB');
+    expect(inboundRefusalText('too-large', 'https://portal.example', LIMITS)).toContain('larger than 20 MB');
+    expect(inboundRefusalText('too-many', 'https://portal.example', LIMITS)).toContain('at most 30 messages an hour');
   });
 
   it('a reply joins the topic its subject names', () => {

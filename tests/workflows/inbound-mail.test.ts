@@ -1,7 +1,7 @@
 /**
  * Answers by email, inbound, on real parts: the portal's own status email taken from the SMTP sink is answered over
  * SMTP to the reply listener (nodemailer), processed by its workflow on the request worker, posted through the
- * request workflow's discussion path. Refusals are answered once; automated mail never. A processed message's raw
+ * request workflow's discussion path, under the messages-an-hour quota. Refusals are answered once; automated mail never. A processed message's raw
  * bytes are removed after the keep period; its row stays.
  */
 import { stat } from 'node:fs/promises';
@@ -29,8 +29,11 @@ let listener: InboundSmtpListener;
 let send: ReturnType<typeof replyTransport>;
 let seq = 0;
 
+/** The messages-an-hour quota these replies meet (the real one: each reply from one address counts, by email or not). */
+const MESSAGES_PER_HOUR = 30;
+
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ env: { MESSAGES_PER_HOUR_QUOTA: String(MESSAGES_PER_HOUR) } });
   requester = await loginRequester(h);
   listener = await startReplyListener(h);
   send = replyTransport(listener);
@@ -270,6 +273,42 @@ describe('a reply by email', () => {
     expect(await h.orm.em.fork().count(InboundMessageSchema, { messageId: oldId.slice(1, -1) })).toBe(1);
     expect(await byEmailRows(id)).toHaveLength(2);
   }, 120_000);
+
+  it('holds replies by email to the messages-an-hour quota, under a burst too, and answers the sender once', async () => {
+    const colleague = `credentialing.${Date.now()}@hospital.example`;
+    const id = await credentialingDraft(h, requester, { recipientEmail: colleague });
+    const res = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
+    const number = res.body.requestNumber as number;
+    const mail = await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER_EMAIL) && m.subject.includes(String(number)), 30_000);
+    const address = await replyAddressOf(h, mail, number);
+    // The colleague the request names has posted all but two of the hour's messages already.
+    await h.orm.em.fork().getConnection().execute(`insert into discussions (created_at, updated_at, request_id, discussion_id, sender, sender_email, topic, message)
+      select now() - interval '10 minutes', now(), ?, 'EARLIER', 'Colleague', ?, 'Earlier', 'Earlier message' from generate_series(1, ?)`,
+    [id, colleague, MESSAGES_PER_HOUR - 2], 'run');
+    // Six replies stored while Temporal was away, then all started at once (as after an outage): processed side by side.
+    const ids = Array.from({ length: 6 }, () => newMessageId());
+    const temporalAway = {
+      connection: { withDeadline: (_deadline: number, fn: () => Promise<unknown>) => fn() },
+      workflow: { start: () => Promise.reject(new Error('Temporal is away')) },
+    } as unknown as Harness['temporal'];
+    const deps = { orm: h.orm, files: h.files, taskQueue: h.config.taskQueue };
+    const build = nodemailer.createTransport({ streamTransport: true, buffer: true });
+    for (const [n, messageId] of ids.entries()) {
+      const { message } = await build.sendMail({ from: colleague, to: address, subject: `Re: ${mail.subject}`, messageId, text: replyAbove(`Burst ${n}`, mail) });
+      await receiveInbound({ ...deps, temporal: temporalAway }, { raw: message as Buffer, source: 'smtp', envelopeFrom: colleague, envelopeTo: [address] });
+    }
+    expect(await resumeInboundMail({ ...deps, temporal: h.temporal })).toBeGreaterThanOrEqual(ids.length);
+    const outcomes = await Promise.all(ids.map((messageId) => processed(h, messageId)));
+    expect(outcomes.filter((o) => o === 'posted')).toHaveLength(2);
+    expect(outcomes.filter((o) => o === 'refused')).toHaveLength(4);
+    for (const messageId of ids.filter((_, n) => outcomes[n] === 'refused')) {
+      expect(await h.orm.em.fork().findOneOrFail(InboundMessageSchema, { messageId: messageId.slice(1, -1) })).toMatchObject({ outcome: 'too-many' });
+    }
+    expect((await byEmailRows(id)).map((r) => r.message)).toHaveLength(2);
+    const answer = await h.sink.waitFor((m) => m.to.includes(colleague) && m.subject.startsWith('Not posted'), 60_000);
+    expect(answer.text).toContain(`at most ${MESSAGES_PER_HOUR} messages an hour`);
+    expect(answersTo(colleague)).toHaveLength(1);
+  }, 180_000);
 
   it('takes only reply addresses of this portal', async () => {
     const refused = await send.sendMail({ from: DEV_REQUESTER_EMAIL, to: 'someone@coi-portal.local', subject: 'x', text: 'x' })

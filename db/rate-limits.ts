@@ -1,13 +1,13 @@
 /**
- * Fixed-window counters in PostgreSQL (table `rate_limit_counters`): every API process counts in the same row, so two
+ * Fixed-window counters in PostgreSQL (table `rate_limit_counters`): every API and worker process counts in the same row, so two
  * replicas behind a load balancer share one limit. One statement per hit (an upsert that starts a new window when the
  * old one has ended), no lock held across calls. Counts run on the pool, outside any transaction the caller has open,
  * so a hit stays counted when the caller's work is rolled back.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import type { WindowLimit } from '../../domain/abuse-limits';
-import { pooled } from '../../db/kysely';
+import type { WindowLimit } from '../domain/abuse-limits';
+import { pooled } from './kysely';
 
 /** A connection that can run SQL (the request's EntityManager or the ORM's). */
 export type SqlRunner = Pick<EntityManager, 'getConnection'>;
