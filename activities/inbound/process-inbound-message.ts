@@ -1,9 +1,9 @@
 /**
  * Processing one received email (stored before it was accepted, table `inbound_messages`): automated mail is
- * ignored; a reply whose token, sender, request and the sender's messages-an-hour quota pass is posted to the request's discussion (its new text only,
- * its attachments as documents under the upload rules) and handed to the request workflow's `discussionPosted`
- * update like a message typed in the portal, so the usual email and audit row follow; anything else is refused and
- * the workflow answers the sender once.
+ * ignored; a reply whose token, sender, request and the sender's messages-an-hour quota pass is posted to the
+ * request's discussion (its new text only, its attachments as documents under the upload rules) and handed to the
+ * request workflow's `discussionPosted` update like a message typed in the portal, so the usual email and audit row
+ * follow; anything else is refused and the workflow answers the sender once.
  *
  * Idempotent at every step, for a worker killed anywhere: the discussion row is unique per received message, each
  * document per (message, attachment), the update id per discussion row, and a decided row answers its decision.
