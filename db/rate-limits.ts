@@ -32,12 +32,22 @@ export async function countHit(runner: SqlRunner, key: string, windowMs: number)
  * Answers false, counting nothing, when the window is full.
  */
 export async function reserveHit(runner: SqlRunner, key: string, limit: WindowLimit): Promise<boolean> {
+  return reserveAmount(runner, key, 1, limit);
+}
+
+/** The most a window counts (its column is a 4-byte integer): a larger limit is this one. */
+const MAX_COUNT = 2 ** 31 - 1;
+
+/** As `reserveHit`, for `amount` places at once (bytes of a file, say): all of them, or none when they do not fit. */
+export async function reserveAmount(runner: SqlRunner, key: string, amount: number, limit: WindowLimit): Promise<boolean> {
+  const max = Math.min(limit.max, MAX_COUNT);
+  if (amount > max) return false;
   const { rows } = await sql<{ hits: number }>`
-    insert into "rate_limit_counters" as c ("key", "hits", "window_ends") values (${key}, 1, now() + ${limit.windowMs} * interval '1 millisecond')
+    insert into "rate_limit_counters" as c ("key", "hits", "window_ends") values (${key}, ${amount}, now() + ${limit.windowMs} * interval '1 millisecond')
     on conflict ("key") do update set
-      "hits" = case when c."window_ends" <= now() then 1 else c."hits" + 1 end,
+      "hits" = case when c."window_ends" <= now() then ${amount} else c."hits" + ${amount} end,
       "window_ends" = case when c."window_ends" <= now() then excluded."window_ends" else c."window_ends" end
-    where c."window_ends" <= now() or c."hits" < ${limit.max}
+    where c."window_ends" <= now() or c."hits"::bigint + ${amount} <= ${max}
     returning "hits"`.execute(pooled(runner));
   return rows.length === 1;
 }

@@ -18,6 +18,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppConfig } from '../../config/app-config';
 import { isIssuedTo, verifyReplyToken } from '../../config/reply-token';
 import { pooled } from '../../db/kysely';
+import { reserveAmount } from '../../db/rate-limits';
 import { holdSenderMessagesTurn, senderMessagesInLastHour } from '../../db/sender-messages';
 import type { Orm } from '../../db/orm';
 import {
@@ -146,8 +147,9 @@ const uniqueName = async (em: EntityManager, requestId: number, wanted: string):
 
 /**
  * One attachment as a document, under the upload rules: the size limit, the type sniffed from the bytes, the
- * sender's daily upload quota (when the sender has an account; administrators are not counted). Keyed by (message,
- * attachment): a retry finds it. Answers a note for the message when the attachment was not taken.
+ * sender's daily upload quota (the account's, or for a sender without one the address's; administrators are not
+ * counted). Keyed by (message, attachment): a retry finds it. Answers a note for the message when the attachment
+ * was not taken.
  */
 async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage, request: Request, index: number, attachment: Attachment, sender: Sender): Promise<string | null> {
   const key = `inbound:${row.id}:${index}`;
@@ -166,6 +168,12 @@ async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage
       select "refusal" from reserve_upload_slot(${slotId}, ${user.id}, ${bytes.byteLength}, ${deps.config.quotas.uploadBytesPerDay},
         ${QUOTAS.uploadBytesPerDay.windowMs}, ${1_000_000}, ${UPLOAD_SLOT_TTL_MS})`.execute(pooled(em));
     if (rows[0]?.refusal) return `${filename} was not added: the daily upload quota is used up.`;
+  } else if (!sender.admin) {
+    // A sender without an account (a recipient the request names) has the same daily bytes, counted by address.
+    const window = { max: deps.config.quotas.uploadBytesPerDay, windowMs: QUOTAS.uploadBytesPerDay.windowMs };
+    if (!(await reserveAmount(em, `inbound-upload-bytes|${sender.email.toLowerCase()}`, bytes.byteLength, window))) {
+      return `${filename} was not added: the daily upload quota is used up.`;
+    }
   }
   const storedName = `r${request.id}-${DocumentFiles.newStoredName(`x.${sniffed.extension}`)}`;
   await deps.files.write(storedName, bytes);

@@ -31,9 +31,11 @@ let seq = 0;
 
 /** The messages-an-hour quota these replies meet (the real one: each reply from one address counts, by email or not). */
 const MESSAGES_PER_HOUR = 30;
+/** A daily upload quota of one megabyte, so that a sender without an account meets theirs with two attachments. */
+const UPLOAD_MB_PER_DAY = 1;
 
 beforeAll(async () => {
-  h = await startHarness({ env: { MESSAGES_PER_HOUR_QUOTA: String(MESSAGES_PER_HOUR) } });
+  h = await startHarness({ env: { MESSAGES_PER_HOUR_QUOTA: String(MESSAGES_PER_HOUR), UPLOAD_MB_PER_DAY_QUOTA: String(UPLOAD_MB_PER_DAY) } });
   requester = await loginRequester(h);
   listener = await startReplyListener(h);
   send = replyTransport(listener);
@@ -309,6 +311,28 @@ describe('a reply by email', () => {
     expect(answer.text).toContain(`at most ${MESSAGES_PER_HOUR} messages an hour`);
     expect(answersTo(colleague)).toHaveLength(1);
   }, 180_000);
+
+  it('holds a sender without an account to the daily upload bytes, by address', async () => {
+    const colleague = `records.${Date.now()}@hospital.example`;
+    const id = await credentialingDraft(h, requester, { recipientEmail: colleague });
+    const res = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
+    const number = res.body.requestNumber as number;
+    const mail = await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER_EMAIL) && m.subject.includes(String(number)), 30_000);
+    const address = await replyAddressOf(h, mail, number);
+    // Two PDFs of 0.6 MB each: the first fits the day's megabyte, the second does not.
+    const pdf = Buffer.concat([SAMPLE_PDF, Buffer.alloc(600 * 1024, 0x20)]);
+    for (const [n, filename] of ['first.pdf', 'second.pdf'].entries()) {
+      const messageId = newMessageId();
+      await send.sendMail({ from: colleague, to: address, subject: `Re: ${mail.subject}`, messageId, text: replyAbove(`Attachment ${n + 1}`, mail),
+        attachments: [{ filename, content: pdf, contentType: 'application/pdf' }] });
+      expect(await processed(h, messageId)).toBe('posted');
+    }
+    const documents = await h.orm.em.fork().find(DocumentSchema, { requestId: id, description: 'Attached to a reply by email' });
+    expect(documents.map((d) => d.name)).toEqual(['first.pdf']);
+    expect((await byEmailRows(id)).map((r) => r.message)).toEqual([
+      'Attachment 1', expect.stringContaining('second.pdf was not added: the daily upload quota is used up.'),
+    ]);
+  }, 120_000);
 
   it('takes only reply addresses of this portal', async () => {
     const refused = await send.sendMail({ from: DEV_REQUESTER_EMAIL, to: 'someone@coi-portal.local', subject: 'x', text: 'x' })
