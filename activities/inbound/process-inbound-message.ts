@@ -19,7 +19,7 @@ import type { AppConfig } from '../../config/app-config';
 import { isIssuedTo, verifyReplyToken } from '../../config/reply-token';
 import { pooled } from '../../db/kysely';
 import { reserveAmount } from '../../db/rate-limits';
-import { holdSenderMessagesTurn, senderMessagesInLastHour } from '../../db/sender-messages';
+import { senderMessagesInLastHour, senderMessagesTurn, withTurn } from '../../db/turns';
 import type { Orm } from '../../db/orm';
 import {
   AdminSchema, DiscussionSchema, DocumentSchema, InboundMessageSchema, RequestActivitySchema, RequestSchema, UserSchema,
@@ -261,13 +261,12 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
         // counted; each reply posted also notifies the office by email): the sender's turn is held while the reply's
         // count is taken and its attachments and message are kept, so a burst of emails processed at once gets
         // exactly the places left, and nothing of a refused one is kept.
-        const kept = await em.transactional(async (tx) => {
-          if (!sender.admin) {
-            await holdSenderMessagesTurn(tx, from);
+        const kept = sender.admin
+          ? await em.transactional((tx) => keepReply(deps, tx, row, request, mail, sender))
+          : await withTurn(em, senderMessagesTurn(from), async (tx) => {
             if ((await senderMessagesInLastHour(tx, from)) >= deps.config.quotas.messagesPerHour) return { refusal: 'too-many' as const };
-          }
-          return keepReply(deps, tx, row, request, mail, sender);
-        });
+            return keepReply(deps, tx, row, request, mail, sender);
+          });
         if ('refusal' in kept) {
           await decide(em, row, 'refused', kept.refusal, { requestId: request.id });
           return { outcome: 'refused', answerOwed: true };

@@ -4,36 +4,37 @@
  * its place). Administrators are not counted. Each refusal is a 429 in the spec's error shape and a line in the
  * security log.
  *
- * The count and the row it allows are one step: `writeWithinQuota` runs both in a transaction that first takes the
- * user's advisory lock for that quota (for messages, the sender address's, which replies by email take too), so a burst of calls at the limit, on any number of API processes, is let
- * through one at a time and exactly as many pass as there are places (each would otherwise count the same rows and
- * pass). Only one user's calls of one kind wait on each other, for as long as a count and an insert take.
+ * The count and the row it allows are one step: `writeWithinQuota` runs both in a transaction that holds the user's
+ * turn for that quota (db/turns.ts; for messages the sender address's, which replies by email take too), so a burst
+ * of calls at the limit, on any number of API processes, is let through one at a time and exactly as many pass as
+ * there are places (each would otherwise count the same rows and pass). Only one user's calls of one kind wait on
+ * each other, for as long as a count and an insert take.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { quotaMessage, type UserQuotas } from '../../domain/abuse-limits';
 import type { SessionUser } from '../../contract/session-user.schema';
 import { kysely } from '../../db/kysely';
-import { holdSenderMessagesTurn, senderMessagesInLastHour } from '../../db/sender-messages';
+import { senderMessagesInLastHour, senderMessagesTurn, withTurn, type TurnKey } from '../../db/turns';
 import { ApiError } from '../errors';
 import { recordSecurityEvent } from './security-log';
 
 type Quota = 'openDrafts' | 'messagesPerHour';
 
-/** Any fixed number: the first key of the drafts quota's advisory locks (the second is the user's id). */
-const DRAFTS_LOCK = 160_101;
+/** Any fixed number: the first number of the drafts quota's turns (the second is the user's id). */
+const DRAFTS_TURN = 160_101;
 
-/** Each quota's turn (held until the transaction ends) and count. */
-const QUOTA_STEPS: Record<Quota, { hold(tx: EntityManager, user: SessionUser): Promise<void>; used(tx: EntityManager, user: SessionUser): Promise<number> }> = {
+/** Each quota's turn and count. */
+const QUOTA_STEPS: Record<Quota, { turn(user: SessionUser): TurnKey; used(tx: EntityManager, user: SessionUser): Promise<number> }> = {
   openDrafts: {
-    hold: async (tx, user) => { await sql`select pg_advisory_xact_lock(${DRAFTS_LOCK}::int, ${user.id}::int)`.execute(kysely(tx)); },
+    turn: (user) => [DRAFTS_TURN, user.id],
     used: async (tx, user) => {
       const { rows } = await sql<{ n: string }>`select count(*) as n from "requests" where "requester_id" = ${user.id} and "status" = 'Draft'`.execute(kysely(tx));
       return Number(rows[0]?.n ?? 0);
     },
   },
   // By the sender's address, as replies by email are counted: one turn and one count for both ways of posting.
-  messagesPerHour: { hold: (tx, user) => holdSenderMessagesTurn(tx, user.email), used: (tx, user) => senderMessagesInLastHour(tx, user.email) },
+  messagesPerHour: { turn: (user) => senderMessagesTurn(user.email), used: (tx, user) => senderMessagesInLastHour(tx, user.email) },
 };
 
 /** Thrown inside the transaction so that it rolls back; logged and answered once it has. */
@@ -49,11 +50,9 @@ export async function writeWithinQuota<T>(
   em: EntityManager, user: SessionUser, quotas: UserQuotas, quota: Quota, write: (tx: EntityManager) => Promise<T>,
 ): Promise<T> {
   try {
-    return await em.transactional(async (tx) => {
-      if (!user.isAdmin) {
-        await QUOTA_STEPS[quota].hold(tx, user);
-        if ((await QUOTA_STEPS[quota].used(tx, user)) >= quotas[quota]) throw new QuotaFull(quota, quotas[quota]);
-      }
+    if (user.isAdmin) return await em.transactional(write);
+    return await withTurn(em, QUOTA_STEPS[quota].turn(user), async (tx) => {
+      if ((await QUOTA_STEPS[quota].used(tx, user)) >= quotas[quota]) throw new QuotaFull(quota, quotas[quota]);
       return write(tx);
     });
   } catch (error) {
