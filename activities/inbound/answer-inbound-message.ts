@@ -6,9 +6,8 @@
  * had the null return path or came from the portal itself, and to nobody already answered within the hour.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { sql } from 'kysely';
 import type { AppConfig } from '../../config/app-config';
-import { kysely } from '../../db/kysely';
+import { withTurn } from '../../db/turns';
 import type { Orm } from '../../db/orm';
 import { InboundMessageSchema } from '../../db/entities';
 import { INBOUND_ANSWER_INTERVAL_MS, inboundRefusalSubject, inboundRefusalText, type InboundRefusal } from '../../domain';
@@ -35,10 +34,9 @@ export function answerInboundMessageActivity(deps: Deps): InboundMailActivities[
     const ours = [addressOf(deps.config.mailFrom), deps.config.riskManagementEmail.toLowerCase()];
     const replyDomain = deps.config.reply.domain?.toLowerCase();
     if (!to || !to.includes('@') || ours.includes(to) || (replyDomain && to.endsWith(`@${replyDomain}`))) return { sent: false };
-    // One answer an hour per address holds under a burst too: refusals to one address take turns (an advisory lock
-    // for the address, held by this transaction) to count, send and mark.
-    return em.transactional(async (tx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${`inbound-answer|${to}`}))`.execute(kysely(tx));
+    // One answer an hour per address holds under a burst too: refusals to one address take turns (db/turns.ts: an
+    // advisory lock for the address, held by this transaction) to count, send and mark.
+    return withTurn(em, `inbound-answer|${to}`, async (tx) => {
       const mine = await tx.findOneOrFail(InboundMessageSchema, row.id);
       if (mine.answerSentAt) return { sent: false };
       const recent = await tx.count(InboundMessageSchema, {
