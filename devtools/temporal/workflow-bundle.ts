@@ -54,6 +54,18 @@ export function workflowBundleCacheDir(env: NodeJS.ProcessEnv = process.env): st
   return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'coi-portal', 'workflow-bundle');
 }
 
+/** The repository this code is in: each checkout keeps its own manifest in the shared folder. */
+const CHECKOUT_ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * The manifest of `root`'s kept bundle. One per checkout: a bundle names its files by absolute path, so two checkouts
+ * on one machine (a developer's, and the clean clone CI tests) sharing one manifest would each find the other's stale
+ * and bundle again at every start.
+ */
+export function workflowBundleManifestPath(dir: string, root = CHECKOUT_ROOT): string {
+  return path.join(dir, `manifest-${sha256(root).slice(0, 16)}.json`);
+}
+
 /**
  * The path of a workflow bundle made from the files as they are now: the kept one when none of its files changed
  * (a file it does not contain can only matter once a file it contains imports it, and that file then changed),
@@ -62,7 +74,7 @@ export function workflowBundleCacheDir(env: NodeJS.ProcessEnv = process.env): st
  */
 export async function cachedWorkflowBundle(options: { cacheDir?: string; log?: (line: string) => void } = {}): Promise<string> {
   const dir = options.cacheDir ?? workflowBundleCacheDir();
-  const manifestPath = path.join(dir, 'manifest.json');
+  const manifestPath = workflowBundleManifestPath(dir);
   const kept = await readFile(manifestPath, 'utf8').then((text) => JSON.parse(text) as BundleManifest, () => null);
   if (kept && existsSync(path.join(dir, kept.bundle)) && await bundleIsCurrent(kept)) return path.join(dir, kept.bundle);
 

@@ -1,20 +1,27 @@
 /**
  * The kept workflow bundle (devtools/temporal/workflow-bundle.ts): `npm start` and the test run reuse it while every
- * file in it is unchanged, and bundle again when one changed or the SDK did.
+ * file in it is unchanged, and bundle again when one changed or the SDK did; each checkout on the machine keeps its own.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { bundleIsCurrent, cachedWorkflowBundle, workflowBundleCacheDir, type BundleManifest } from '../../devtools/temporal/workflow-bundle';
+import {
+  bundleIsCurrent, cachedWorkflowBundle, workflowBundleCacheDir, workflowBundleManifestPath, type BundleManifest,
+} from '../../devtools/temporal/workflow-bundle';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const dirs: string[] = [];
 afterAll(async () => { await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))); });
 
 describe('the kept workflow bundle', () => {
-  it('is the one the run loads, and asking again does not bundle again', async () => {
+  it('is the one the run loads, and asking again does not bundle again, whatever another checkout keeps beside it', async () => {
+    // Another checkout of the repository on this machine keeps its own bundle in the same folder.
+    const other = workflowBundleManifestPath(workflowBundleCacheDir(), '/elsewhere/coi-portal');
+    expect(other).not.toBe(workflowBundleManifestPath(workflowBundleCacheDir()));
+    await writeFile(other, JSON.stringify({ bundler: 'another', bundle: 'bundle-elsewhere.js', files: {} } satisfies BundleManifest));
+    dirs.push(other);
     const lines: string[] = [];
     const again = await cachedWorkflowBundle({ log: (line) => lines.push(line) });
     expect(again).toBe(inject('workflowBundlePath'));
