@@ -47,9 +47,9 @@ afterAll(async () => {
   await h?.stop();
 });
 
-/** A submitted request and the status email the portal sent its requester about it. */
-async function submittedWithEmail() {
-  const id = await credentialingDraft(h, requester);
+/** A submitted request (with `fields` on its form) and the status email the portal sent its requester about it. */
+async function submittedWithEmail(fields: Record<string, unknown> = {}) {
+  const id = await credentialingDraft(h, requester, fields);
   const res = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
   expect(res.status).toBe(200);
   const number = res.body.requestNumber as number;
@@ -279,11 +279,7 @@ describe('a reply by email', () => {
 
   it('holds replies by email to the messages-an-hour quota, under a burst too, and answers the sender once', async () => {
     const colleague = `credentialing.${Date.now()}@hospital.example`;
-    const id = await credentialingDraft(h, requester, { recipientEmail: colleague });
-    const res = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
-    const number = res.body.requestNumber as number;
-    const mail = await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER_EMAIL) && m.subject.includes(String(number)), 30_000);
-    const address = await replyAddressOf(h, mail, number);
+    const { id, mail, address } = await submittedWithEmail({ recipientEmail: colleague });
     // The colleague the request names has posted all but two of the hour's messages already.
     await h.orm.em.fork().getConnection().execute(`insert into discussions (created_at, updated_at, request_id, discussion_id, sender, sender_email, topic, message)
       select now() - interval '10 minutes', now(), ?, 'EARLIER', 'Colleague', ?, 'Earlier', 'Earlier message' from generate_series(1, ?)`,
@@ -323,11 +319,7 @@ describe('a reply by email', () => {
 
   it('holds a sender without an account to the daily upload bytes, by address', async () => {
     const colleague = `records.${Date.now()}@hospital.example`;
-    const id = await credentialingDraft(h, requester, { recipientEmail: colleague });
-    const res = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
-    const number = res.body.requestNumber as number;
-    const mail = await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER_EMAIL) && m.subject.includes(String(number)), 30_000);
-    const address = await replyAddressOf(h, mail, number);
+    const { id, mail, address } = await submittedWithEmail({ recipientEmail: colleague });
     // Two PDFs of 0.6 MB each: the first fits the day's megabyte, the second does not.
     const pdf = Buffer.concat([SAMPLE_PDF, Buffer.alloc(600 * 1024, 0x20)]);
     for (const [n, filename] of ['first.pdf', 'second.pdf'].entries()) {
