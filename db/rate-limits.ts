@@ -1,6 +1,6 @@
 /**
- * Fixed-window counters in PostgreSQL (table `rate_limit_counters`): every API and worker process counts in the same row, so two
- * replicas behind a load balancer share one limit. One statement per hit (an upsert that starts a new window when the
+ * Fixed-window counters in PostgreSQL (table `rate_limit_counters`): every API and worker process counts in the same
+ * row, so two replicas behind a load balancer share one limit. One statement per hit (an upsert that starts a new window when the
  * old one has ended), no lock held across calls. Counts run on the pool, outside any transaction the caller has open,
  * so a hit stays counted when the caller's work is rolled back.
  */

@@ -4,8 +4,8 @@
  * \Seen only once stored: a crash in between leaves it unseen, and the next poll stores it again as the same row
  * (its dedup key), so it is processed once. A message over the size limit is never read whole (a mailbox takes mail
  * of any size, and the whole source would sit in this process's memory): its size is asked first, then only its start
- * is fetched, as the listener keeps of one (the header: who to answer), and it takes the same too-large path. Signs in with OAuth2 (XOAUTH2: Microsoft 365 and Google refuse passwords)
- * or, where a server still takes one, a password.
+ * is fetched, as the listener keeps of one (the header: who to answer), and it takes the same too-large path. Signs
+ * in with OAuth2 (XOAUTH2: Microsoft 365 and Google refuse passwords) or, where a server still takes one, a password.
  */
 import { ImapFlow } from 'imapflow';
 import type { ImapSettings } from '../config/inbound-mail-config';
