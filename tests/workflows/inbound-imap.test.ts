@@ -95,7 +95,7 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
     const poller = createMailboxPoller(
       { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue },
       settings({ oauth: { tokenUrl: `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/tenant/oauth2/v2.0/token`, clientId: 'app-id', clientSecret: 'app-secret', scope: 'https://outlook.office365.com/.default' } }),
-      h.config.inboundMail.maxBytes,
+      h.config.inboundMail.maxBytes, h.config.reply,
     );
     try {
       expect(await poller.pollOnce()).toBe(1);
@@ -117,7 +117,7 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
   it('a refused token stops the poll; a password signs in where the server takes one', async () => {
     const bad = createMailboxPoller(
       { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue },
-      settings({}), h.config.inboundMail.maxBytes, async () => 'not-a-valid-token',
+      settings({}), h.config.inboundMail.maxBytes, h.config.reply, async () => 'not-a-valid-token',
     );
     await expect(bad.pollOnce()).rejects.toThrow();
     await bad.stop();
@@ -127,7 +127,7 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
     await deliverToMailbox(raw);
     const poller = createMailboxPoller(
       { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue }, settings({ password: dovecot.password }),
-      h.config.inboundMail.maxBytes,
+      h.config.inboundMail.maxBytes, h.config.reply,
     );
     try {
       expect(await poller.pollOnce()).toBe(1);
@@ -146,7 +146,7 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
     const large = Buffer.concat([raw, Buffer.from(`\r\n${'A'.repeat(76)}`.repeat(14_000))]);
     await deliverToMailbox(large);
     const poller = createMailboxPoller(
-      { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue }, settings({ password: dovecot.password }), 256 * 1024,
+      { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue }, settings({ password: dovecot.password }), 256 * 1024, h.config.reply,
     );
     try {
       expect(await poller.pollOnce()).toBe(1);
