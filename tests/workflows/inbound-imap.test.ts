@@ -3,7 +3,7 @@
  * in the office's mailbox; the poller signs in with OAuth2 (XOAUTH2, its token from a client-credentials endpoint as
  * Microsoft's) and, where the server takes one, a password; the message takes the listener's path (stored, then its
  * workflow) and is posted once, flagged seen only after it was stored; one over the size limit is fetched only as far
- * as its header and refused as too large.
+ * as its header and refused as too large; one to a reply address nobody signed is never stored.
  */
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -134,6 +134,25 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
       expect(await processed(h, messageId)).toBe('posted');
       const rows = await h.orm.em.fork().find(DiscussionSchema, { requestId: id, byEmail: true });
       expect(rows.map((r) => r.message)).toEqual(['Posted through the password login.']);
+    } finally {
+      await poller.stop();
+    }
+  }, 120_000);
+
+  it('a message to no reply address this portal signed is left unstored and unanswered, and flagged seen', async () => {
+    const messageId = `<imap-forged-${Date.now()}@phone.example>`;
+    const { raw } = await replyRaw('Change the holder to me.', messageId);
+    // The same reply with a reply address nobody signed.
+    const forged = Buffer.from(raw.toString('latin1').replace(/(reply\+\d+-)[a-z2-7]{6}/g, '$1aaaaaa'), 'latin1');
+    await deliverToMailbox(forged);
+    const poller = createMailboxPoller(
+      { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue }, settings({ password: dovecot.password }),
+      h.config.inboundMail.maxBytes, h.config.reply,
+    );
+    try {
+      expect(await poller.pollOnce()).toBe(0);
+      expect(await inboundRow(h, messageId)).toBeNull();
+      expect(await unseen()).toBe(0);
     } finally {
       await poller.stop();
     }
