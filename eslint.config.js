@@ -59,7 +59,9 @@ const LAYERS = {
   },
   activities: {
     folders: ['domain', 'config', 'db', 'storage', 'workflows'], node: true,
-    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'kysely', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client', 'email-reply-parser', 'html-to-text', 'qrcode', 'node-forge', '@signpdf/*', 'mailparser'],
+    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'kysely', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client', 'email-reply-parser', 'html-to-text', 'qrcode', 'node-forge', '@signpdf/*', 'mailparser',
+      // a reply's text is read on a thread pool of its own (activities/mail/reply-text-reader.ts)
+      'piscina', 'async-mutex'],
     why: 'activities/ implements the signatures workflows/ declares (workflows/*-activities.types.ts); temporal/ wires them, so activities/ never imports temporal/.',
   },
   api: {

@@ -29,11 +29,14 @@ import { wakeRequestActivity } from './wake-ups/wake-request';
 import type { InboundMailActivities } from '../workflows/inbound-mail-activities.types';
 import { answerInboundMessageActivity } from './inbound/answer-inbound-message';
 import { processInboundMessageActivity } from './inbound/process-inbound-message';
+import { createReplyTextReader, type ReplyTextReader } from './mail/reply-text-reader';
 
 export interface ActivityDeps {
   orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig;
   /** the office's signature on issued PDFs (null: LETTER_SIGNING=off); when absent, read from `config` */
   signer?: LetterSigner | null;
+  /** reads replies by email on a thread pool of its own; one is made (started on the first reply) when absent */
+  replies?: ReplyTextReader;
 }
 
 /** Activities of the request task queue (everything but Chromium). */
@@ -54,7 +57,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     wakeRequest: wakeRequestActivity(deps),
     writeExport: writeExportActivity(deps),
     revokeCertificate: revokeCertificateActivity(deps),
-    processInboundMessage: processInboundMessageActivity(deps),
+    processInboundMessage: processInboundMessageActivity({ ...deps, replies: deps.replies ?? createReplyTextReader() }),
     answerInboundMessage: answerInboundMessageActivity(deps),
   };
 }

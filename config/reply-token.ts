@@ -11,7 +11,7 @@
  * Both the sending worker and the receiving side import this file (config/ is below activities/, api/ and scripts/).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { base32Decode, base32Encode, REPLY_TOKEN_PATTERN } from '../domain/reply-address';
+import { base32Decode, base32Encode, parseReplyAddress, REPLY_TOKEN_PATTERN } from '../domain/reply-address';
 
 const DAY_MS = 86_400_000;
 const EPOCH_MS = Date.UTC(2020, 0, 1);
@@ -84,4 +84,22 @@ export function verifyReplyToken(
 /** Whether the token of `claims` was issued to `address` (any case). */
 export function isIssuedTo(claims: Pick<ReplyTokenClaims, 'recipientFingerprint'>, address: string, key: string): boolean {
   return fingerprintBytes(address, key).toString('hex') === claims.recipientFingerprint;
+}
+
+/**
+ * The genuine token among `addresses` (the recipients of a received message), or null when none of them is a reply
+ * address this portal signed: the check the listener makes at RCPT and the mailbox poller before storing, so a forged
+ * reply address costs neither storage nor an answer. An expired token is genuine: its sender is told to use a newer
+ * email.
+ */
+export function genuineReplyToken(
+  addresses: Iterable<string>, reply: { local: string; domain: string | null; tokenKey: string },
+): { token: string; requestNumber: number } | null {
+  if (!reply.domain) return null;
+  for (const address of addresses) {
+    const token = parseReplyAddress(address, reply.local, reply.domain);
+    const claims = token ? verifyReplyToken(token, reply.tokenKey, { maxAgeDays: Number.MAX_SAFE_INTEGER }) : null;
+    if (token && claims) return { token, requestNumber: claims.requestNumber };
+  }
+  return null;
 }

@@ -17,6 +17,19 @@ export function threadIdFrom(randomBytes: Uint8Array): string {
   return Array.from(randomBytes.slice(0, THREAD_ID_LENGTH), (b) => String.fromCharCode(65 + (b % 26))).join('');
 }
 
+/**
+ * The key of the email that tells the other side about a message (its effect's key): derived from the message, so a
+ * repeated delivery finds the same effect. The email's Message-ID carries it (domain/reply-address.ts
+ * `portalMessageId`), so an answer by email names the message it answers in its In-Reply-To.
+ */
+export const discussionEmailKey = (discussionRowId: number) => `discussion-${discussionRowId}`;
+const DISCUSSION_EMAIL_KEY = /^discussion-([1-9][0-9]{0,15})$/;
+/** The message a discussion email's key names, or null for any other key. */
+export function discussionRowOfEmailKey(key: string): number | null {
+  const match = DISCUSSION_EMAIL_KEY.exec(key);
+  return match ? Number(match[1]) : null;
+}
+
 export const discussionsOpen = (status: RequestStatus): boolean => !isFinished(status);
 export const DISCUSSIONS_CLOSED_MESSAGE = 'This request is completed or closed: its discussions are closed to new messages.';
 

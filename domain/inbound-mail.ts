@@ -47,7 +47,20 @@ export function automatedMailReason(h: AutomationHeaders): string | null {
  */
 export const INBOUND_ANSWER_INTERVAL_MS = 60 * 60 * 1000;
 
-export type InboundRefusal = 'bad-token' | 'unknown-sender' | 'closed' | 'too-large' | 'empty' | 'too-many';
+/**
+ * Why a reply is not posted:
+ * - bad-token: the reply address is not one the portal signed (or names no request). The listener refuses such an
+ *   address at RCPT and the mailbox poller leaves its mail unstored, so this is never answered: anyone may forge one,
+ *   and answering would mail whoever they name.
+ * - expired: a genuine reply address past its age; unknown-sender: a genuine address used from another address than
+ *   the one it was sent to; inactive: the sender's account is deactivated; closed: the request is finished;
+ *   too-large, empty, too-many (the messages-an-hour quota), unreadable (the text could not be read within the bounds
+ *   on depth, size and time: activities/mail/reply-text-reader.ts).
+ */
+export type InboundRefusal = 'bad-token' | 'expired' | 'unknown-sender' | 'inactive' | 'closed' | 'too-large' | 'empty' | 'too-many' | 'unreadable';
+
+/** Whether a refusal is answered (once): every one but a reply address the portal never signed. */
+export const answersRefusal = (reason: InboundRefusal): boolean => reason !== 'bad-token';
 
 /** The limits a refusal's answer names: the size limit and the messages an hour one sender may post (the API's quota). */
 export interface InboundAnswerLimits { maxBytes: number; messagesPerHour: number }
@@ -57,9 +70,12 @@ export function inboundRefusalText(reason: InboundRefusal, portalUrl: string, { 
   const signIn = `Please sign in at ${portalUrl} and post your message in the request's discussion instead.`;
   switch (reason) {
     case 'bad-token':
-      return `We could not match your email to a request: the reply address is not valid (or no longer valid). ${signIn}`;
+    case 'expired':
+      return `Your email was not posted: the reply address it was sent to is no longer valid. ${signIn}`;
     case 'unknown-sender':
-      return `Your email was not posted: replies are accepted only from the address the portal wrote to, or from a participant of the request. ${signIn}`;
+      return `Your email was not posted: replies are accepted only from the address the portal wrote to. ${signIn}`;
+    case 'inactive':
+      return 'Your email was not posted: your account on the portal is deactivated. Please contact Risk Management if you need access again.';
     case 'closed':
       return `Your email was not posted: this request is completed or closed, so its discussion takes no new messages. If you need something more, please sign in at ${portalUrl} and submit a new request.`;
     case 'too-large':
@@ -68,8 +84,19 @@ export function inboundRefusalText(reason: InboundRefusal, portalUrl: string, { 
       return `Your email was not posted: the portal posts at most ${messagesPerHour} messages an hour from one sender (by email and at ${portalUrl} together), and yours reached that. Please send it again in an hour.`;
     case 'empty':
       return `Your email was not posted: we found no new text or attachment above the quoted message. Please write your answer above the quoted text, or ${signIn.charAt(0).toLowerCase()}${signIn.slice(1)}`;
+    case 'unreadable':
+      return `Your email was not posted: the portal could not read its text. Please send your answer again as plain text, or ${signIn.charAt(0).toLowerCase()}${signIn.slice(1)}`;
   }
 }
+
+/**
+ * Attachments one reply by email may add: the portal's upload form takes one file at a time, and a person answering
+ * sends a few (a signed release, a scan); past this the rest are refused with one note, so a message with a thousand
+ * tiny attachments cannot become a thousand documents.
+ */
+export const INBOUND_ATTACHMENTS_MAX = 10;
+export const tooManyAttachmentsNote = (refused: number) =>
+  `${refused} more attachment${refused === 1 ? ' was' : 's were'} not added: a reply by email adds at most ${INBOUND_ATTACHMENTS_MAX}.`;
 
 /**
  * The answer's subject. A sender the portal cannot tie to a request (forged or unknown reply address, a stranger)
@@ -77,7 +104,7 @@ export function inboundRefusalText(reason: InboundRefusal, portalUrl: string, { 
  * address they name.
  */
 export const inboundRefusalSubject = (reason: InboundRefusal, originalSubject: string) =>
-  reason === 'bad-token' || reason === 'unknown-sender'
+  reason === 'bad-token' || reason === 'unknown-sender' || reason === 'expired'
     ? 'Not posted: your email to the portal'
     : `Not posted: ${stripReplyPrefixes(originalSubject) || 'your email to the portal'}`.slice(0, 200);
 
@@ -94,10 +121,15 @@ export function stripReplyPrefixes(subject: string): string {
 /** The workflow that processes one received message, by its dedup key (a hash): a second delivery is the same one. */
 export const inboundWorkflowIdOf = (dedupKey: string) => `inbound-${dedupKey}`;
 
-/** The Message-ID a dedup key is made of: angle brackets and case of the domain do not make another message. */
+/**
+ * The Message-ID a dedup key is made of: angle brackets and the case of the domain do not make another message (a
+ * domain is case-insensitive; the part before the last `@` is kept as sent, RFC 5322 §3.6.4).
+ */
 export function normalizedMessageId(messageId: string | null | undefined): string | null {
   const id = (messageId ?? '').trim().replace(/^<|>$/g, '').trim();
-  return id ? id : null;
+  if (!id) return null;
+  const at = id.lastIndexOf('@');
+  return at < 0 ? id : id.slice(0, at) + id.slice(at).toLowerCase();
 }
 
 /** What a cut reply says at its end (a discussion message holds MESSAGE_MAX = 800 characters; the stored raw email stays whole). */

@@ -1,3 +1,4 @@
+export * from './account-name';
 export * from './messages';
 export * from './request-status';
 export * from './reference-lists';

@@ -10,6 +10,7 @@
  * and References, so mail clients fold a request's emails (and the answers to them) into one conversation. The root
  * is never sent itself: clients thread on a shared reference all the same.
  */
+import { discussionRowOfEmailKey } from './discussions';
 import { ADMINISTRATOR_TEMPLATES } from './email-recipients';
 
 /** The token: `<request number>-<24 lowercase base32 characters>` (15 signed bytes, config/reply-token.ts). */
@@ -60,6 +61,17 @@ export function requestNumberOfThreadId(messageId: string, domain: string): numb
 export function portalMessageId(key: string, domain: string, recipientIndex = 0): string {
   const left = key.replace(/[^A-Za-z0-9.-]/g, '.') + (recipientIndex > 0 ? `.to${recipientIndex + 1}` : '');
   return `<${left}@${domain.toLowerCase()}>`;
+}
+
+/**
+ * The discussion message a portal email told about, from that email's Message-ID (`<discussion-<row>[.toN]@<domain>>`,
+ * as `portalMessageId` made it), or null for any other id. An answer names it in In-Reply-To and References (RFC 5322
+ * §3.6.4), which is how the answer joins the thread of the message it answers.
+ */
+export function discussionRowOfMessageId(messageId: string, domain: string): number | null {
+  const match = /^<?([^@<>\s]+)@([^<>\s]+?)>?$/.exec(messageId.trim());
+  if (!match || match[2].toLowerCase() !== domain.toLowerCase()) return null;
+  return discussionRowOfEmailKey(match[1].replace(/\.to[0-9]+$/, ''));
 }
 
 /**

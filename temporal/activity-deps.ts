@@ -4,6 +4,7 @@ import { createMailer } from '../activities/mailer';
 import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
 import { prelaunchLetterRenderer } from '../activities/pdf/letter-documents';
 import { loadLetterSigner } from '../activities/pdf/letter-signing-key';
+import { createReplyTextReader } from '../activities/mail/reply-text-reader';
 import type { AppConfig } from '../config/app-config';
 import { createOrm } from '../db/orm';
 import { DocumentFiles } from '../storage/document-files';
@@ -17,9 +18,11 @@ export async function createActivityDeps(config: AppConfig): Promise<ActivityDep
   const pdf = new ChromiumPdfRenderer(config.chromiumPath);
   void prelaunchLetterRenderer(pdf); // while the worker bundles its workflows and connects
   const files = await new DocumentFiles(config.uploadsDir).init();
+  const replies = createReplyTextReader();
   return {
-    orm, mailer, pdf, files, config, signer,
+    orm, mailer, pdf, files, config, signer, replies,
     async close() {
+      await replies.close();
       await pdf.close();
       mailer.close();
       await orm.close();

@@ -9,13 +9,22 @@
  */
 import { ImapFlow } from 'imapflow';
 import type { ImapSettings } from '../config/inbound-mail-config';
+import { genuineReplyToken } from '../config/reply-token';
 import { HEADER_KEEP_BYTES, receiveInbound, type InboundIntakeDeps } from './inbound-mail-intake';
 import { clientCredentialsTokenSource, type AccessTokenSource } from './mailbox-token';
 
 interface MailboxPoller { pollOnce(): Promise<number>; stop(): Promise<void> }
 
 /** `maxBytes`: the largest message taken whole (INBOUND_MAX_BYTES, as the listener's). */
-export function createMailboxPoller(deps: InboundIntakeDeps, settings: ImapSettings, maxBytes: number, tokenSource?: AccessTokenSource): MailboxPoller {
+/**
+ * `reply`: the reply-address settings. A message addressed to no reply address this portal signed (forged, mistyped,
+ * or mail that is no reply at all) is flagged \Seen and left in the mailbox unstored and unanswered, as the listener
+ * refuses one at RCPT.
+ */
+export function createMailboxPoller(
+  deps: InboundIntakeDeps, settings: ImapSettings, maxBytes: number, reply: { local: string; domain: string | null; tokenKey: string },
+  tokenSource?: AccessTokenSource,
+): MailboxPoller {
   const token = tokenSource ?? (settings.oauth ? clientCredentialsTokenSource(settings.oauth) : null);
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
@@ -40,6 +49,11 @@ export function createMailboxPoller(deps: InboundIntakeDeps, settings: ImapSetti
           const message = await client.fetchOne(String(uid), { size: true, envelope: true }, { uid: true });
           if (!message || message.size === undefined) continue;
           const to = [...(message.envelope?.to ?? []), ...(message.envelope?.cc ?? [])].map((a) => a.address ?? '').filter(Boolean);
+          if (!genuineReplyToken(to, reply)) {
+            deps.log?.(`mailbox message ${uid} names no reply address of this portal: left unstored`);
+            await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+            continue;
+          }
           const tooLarge = message.size > maxBytes;
           const { source } = (await client.fetchOne(String(uid), { source: tooLarge ? { maxLength: HEADER_KEEP_BYTES } : true }, { uid: true })) || {};
           if (!source) continue;

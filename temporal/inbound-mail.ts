@@ -25,7 +25,7 @@ const listener = settings.smtpPort > 0
   ? await startInboundSmtpListener(deps, { host: settings.smtpHost, port: settings.smtpPort, maxBytes: settings.maxBytes, reply: config.reply })
   : null;
 if (listener) log(`reply listener on ${listener.url} (reply addresses ${config.reply.local}+<token>@${config.reply.domain ?? '(REPLY_TO_DOMAIN unset: none)'}, limit ${settings.maxBytes} bytes)`);
-const poller = settings.imap ? createMailboxPoller(deps, settings.imap, settings.maxBytes) : null;
+const poller = settings.imap ? createMailboxPoller(deps, settings.imap, settings.maxBytes, config.reply) : null;
 if (poller) log(`polling mailbox ${settings.imap!.user} at ${settings.imap!.host} every ${settings.imap!.pollMs} ms`);
 if (!listener && !poller) log('no INBOUND_SMTP_PORT and no IMAP_HOST: nothing to receive');
 

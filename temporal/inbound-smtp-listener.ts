@@ -1,21 +1,22 @@
 /**
  * The SMTP listener a university MTA forwards reply mail to (Nodemailer's smtp-server). It takes only recipients
- * that are reply addresses (`<local>+<token>@<domain>`, domain/reply-address.ts: the token is judged later, so a bad
- * one gets the polite answer instead of a bounce), advertises its size limit (SIZE, RFC 1870: a declared larger
+ * that are reply addresses this portal signed (`<local>+<token>@<domain>`, domain/reply-address.ts,
+ * config/reply-token.ts): a forged or mistyped one is refused at RCPT, so it is never stored, parsed or answered (a
+ * sender who makes up addresses gets the MTA's bounce, not mail from the office). It advertises its size limit (SIZE, RFC 1870: a declared larger
  * message is refused at MAIL FROM) and counts the bytes of every message: one over the limit is refused with 552
  * after its header is kept, so its sender is answered once. A message is answered 250 only once it is stored
  * (temporal/inbound-mail-intake.ts); if it cannot be stored the answer is 451 and the MTA tries again later.
  */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { parseReplyAddress } from '../domain/reply-address';
+import { genuineReplyToken } from '../config/reply-token';
 import { HEADER_KEEP_BYTES, receiveInbound, type InboundIntakeDeps } from './inbound-mail-intake';
 
 interface InboundSmtpOptions {
   host: string;
   port: number;
   maxBytes: number;
-  reply: { local: string; domain: string | null };
+  reply: { local: string; domain: string | null; tokenKey: string };
 }
 
 export interface InboundSmtpListener { host: string; port: number; url: string; close(): Promise<void> }
@@ -36,8 +37,7 @@ export async function startInboundSmtpListener(deps: InboundIntakeDeps, options:
     maxRecipients: 10,
     banner: 'coi-portal reply listener',
     onRcptTo(address, _session, callback) {
-      const token = options.reply.domain ? parseReplyAddress(address.address, options.reply.local, options.reply.domain) : null;
-      if (!token) return callback(smtpError(550, `5.1.1 <${address.address}>: not a reply address of this portal`));
+      if (!genuineReplyToken([address.address], options.reply)) return callback(smtpError(550, `5.1.1 <${address.address}>: not a reply address of this portal`));
       return callback();
     },
     onData(stream, session, callback) {

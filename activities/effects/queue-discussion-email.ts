@@ -2,12 +2,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { DiscussionSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
-import { discussionAuditText, discussionRecipients, DISCUSSION_ACTIVITY, EMAIL_TEMPLATE_TITLES } from '../../domain';
+import { discussionAuditText, discussionEmailKey, discussionRecipients, DISCUSSION_ACTIVITY, EMAIL_TEMPLATE_TITLES } from '../../domain';
 import type { QueueDiscussionEmailInput, QueueDiscussionEmailResult } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
-
-/** The effect key of a message's email: derived from the message, so a repeated delivery finds the same row. */
-export const discussionEffectKey = (discussionRowId: number) => `discussion-${discussionRowId}`;
 
 /**
  * A message posted on the request: in one transaction, the `Request Discussion` effect (to the other side,
@@ -16,7 +13,7 @@ export const discussionEffectKey = (discussionRowId: number) => `discussion-${di
  */
 export function queueDiscussionEmailActivity(deps: { orm: Orm; config: AppConfig }) {
   return async function queueDiscussionEmail(input: QueueDiscussionEmailInput): Promise<QueueDiscussionEmailResult> {
-    const key = discussionEffectKey(input.discussionRowId);
+    const key = discussionEmailKey(input.discussionRowId);
     const templateTitle = EMAIL_TEMPLATE_TITLES.requestDiscussion;
     return deps.orm.em.fork().transactional(async (em) => {
       const existing = await em.findOne(RequestEffectSchema, { idempotencyKey: key });

@@ -10,7 +10,7 @@ import type { AppConfig } from '../../config/app-config';
 import { withTurn } from '../../db/turns';
 import type { Orm } from '../../db/orm';
 import { InboundMessageSchema } from '../../db/entities';
-import { INBOUND_ANSWER_INTERVAL_MS, inboundRefusalSubject, inboundRefusalText, type InboundRefusal } from '../../domain';
+import { answersRefusal, INBOUND_ANSWER_INTERVAL_MS, inboundRefusalSubject, inboundRefusalText, type InboundRefusal } from '../../domain';
 import type { DocumentFiles } from '../../storage/document-files';
 import type { Mailer } from '../mailer';
 import type { InboundMailActivities } from '../../workflows/inbound-mail-activities.types';
@@ -26,7 +26,7 @@ export function answerInboundMessageActivity(deps: Deps): InboundMailActivities[
     const em = deps.orm.em.fork();
     const row = await em.findOne(InboundMessageSchema, inboundMessageId);
     if (!row) throw ApplicationFailure.nonRetryable(`No inbound message ${inboundMessageId}`, 'NotFound');
-    if (row.state !== 'refused' || row.answerSentAt) return { sent: false };
+    if (row.state !== 'refused' || row.answerSentAt || !answersRefusal(row.outcome as InboundRefusal)) return { sent: false };
     const mail = await parseStored(deps.files, row);
     if (automatedReasonOf(mail, row)) return { sent: false };
     // To the From address, never a Reply-To the sender chose: the answer goes back to whoever the mail says wrote it.

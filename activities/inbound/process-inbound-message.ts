@@ -3,7 +3,14 @@
  * ignored; a reply whose token, sender, request and the sender's messages-an-hour quota pass is posted to the
  * request's discussion (its new text only, its attachments as documents under the upload rules) and handed to the
  * request workflow's `discussionPosted` update like a message typed in the portal, so the usual email and audit row
- * follow; anything else is refused and the workflow answers the sender once.
+ * follow; anything else is refused and the workflow answers the sender once (domain/inbound-mail.ts says which
+ * refusals are answered).
+ *
+ * Who a reply is from is what the portal matched, never what the sender typed: the reply address's token names the
+ * one address it was sent to, and only that address may use it (the office mailbox's address, also from an
+ * administrator's own); the author shown is that address's account (or the address itself), and the office's name
+ * only for an administrator answering through the office mailbox's address. Its thread is the one of the message it
+ * answers (In-Reply-To).
  *
  * Idempotent at every step, for a worker killed anywhere: the discussion row is unique per received message, each
  * document per (message, attachment), the update id per discussion row, and a decided row answers its decision.
@@ -26,18 +33,20 @@ import {
   type Discussion, type InboundMessage, type Request,
 } from '../../db/entities';
 import {
-  automatedMailReason, DISCUSSION_TOPIC_MAX, emailedMessageBody, DOCUMENT_ACTIVITY, documentAuditText, discussionsOpen, MESSAGE_MAX, QUOTAS, stripReplyPrefixes, threadIdFrom,
+  accountDisplayName, answersRefusal, automatedMailReason, DISCUSSION_TOPIC_MAX, emailedMessageBody, DOCUMENT_ACTIVITY, documentAuditText,
+  discussionsOpen, INBOUND_ATTACHMENTS_MAX, MESSAGE_MAX, QUOTAS, stripReplyPrefixes, threadIdFrom, tooManyAttachmentsNote,
   UPLOAD_SLOT_TTL_MS, type InboundRefusal, type RequestStatus,
 } from '../../domain';
-import { parseReplyAddress } from '../../domain/reply-address';
+import { discussionRowOfMessageId, parseReplyAddress } from '../../domain/reply-address';
 import { DocumentFiles } from '../../storage/document-files';
 import { sniffUploadBytes } from '../../storage/file-sniffing';
 import type { InboundMailActivities, InboundProcessResult } from '../../workflows/inbound-mail-activities.types';
 import { discussionPostedUpdate, REQUEST_WORKFLOW_TYPE } from '../../workflows/request.messages';
 import { requestStartOptions } from '../../workflows/request-start';
-import { replyText } from '../mail/reply-text';
+import type { ReplyTextReader } from '../mail/reply-text-reader';
+import { senderName } from '../effects/request-email-headers';
 
-type Deps = { orm: Orm; files: DocumentFiles; config: AppConfig };
+type Deps = { orm: Orm; files: DocumentFiles; config: AppConfig; replies: ReplyTextReader };
 
 const UPDATE_DEADLINE_MS = 8_000;
 
@@ -81,35 +90,26 @@ function isBusy(error: unknown): boolean {
   return false;
 }
 
-interface Verdict { refusal: InboundRefusal; request?: Request }
-
-/** Who a reply is from: the name and address it shows, whether the office, and the account (null: none known). */
+/** Who a reply is from: the name shown, the address, whether the office, and the account (null: none known). */
 interface Sender { name: string; email: string; admin: boolean; userId: number | null }
 
-async function isParticipant(em: EntityManager, request: Request, address: string, config: AppConfig): Promise<{ ok: boolean; admin: boolean }> {
-  const admin = await em.count(AdminSchema, { email: address });
-  if (admin) return { ok: true, admin: true };
-  if (address === config.riskManagementEmail.toLowerCase()) return { ok: true, admin: true };
-  const named = [request.requesterEmail, request.recipientEmail].filter(Boolean).map((a) => a!.toLowerCase());
-  if (named.includes(address)) return { ok: true, admin: false };
-  const requester = await em.findOne(UserSchema, { id: request.requesterId });
-  return { ok: requester?.email.toLowerCase() === address, admin: false };
-}
+type Verdict = { refusal: InboundRefusal; request?: Request } | { refusal?: undefined; request: Request; sender: Sender };
 
 /**
- * The account of a reply's sender, kept beside the name on what the reply adds: the requester's own when the address
- * is theirs, else the one account of that address (an office sender's is the internal one: administrators sign in
- * through the university's sign-on); none when no account, or more than one, has it.
+ * The account of a reply's sender: the requester's own when the address is theirs, else the one account of that
+ * address (an office sender's is the internal one: administrators sign in through the university's sign-on); none
+ * when no account, or more than one, has it.
  */
-async function senderAccountOf(em: EntityManager, request: Request, address: string, admin: boolean): Promise<number | null> {
-  const requester = await em.findOne(UserSchema, { id: request.requesterId }, { fields: ['id', 'email'] });
-  if (requester?.email.toLowerCase() === address) return requester.id;
-  const accounts = await em.find(UserSchema, admin ? { email: address, isExternal: false } : { email: address }, { fields: ['id'], limit: 2 });
-  return accounts.length === 1 ? accounts[0].id : null;
+async function senderAccountOf(em: EntityManager, request: Request, address: string, admin: boolean) {
+  const fields = ['id', 'email', 'firstName', 'lastName', 'deletedAt'] as const;
+  const requester = await em.findOne(UserSchema, { id: request.requesterId }, { fields });
+  if (requester?.email.toLowerCase() === address) return requester;
+  const accounts = await em.find(UserSchema, admin ? { email: address, isExternal: false } : { email: address }, { fields, limit: 2 });
+  return accounts.length === 1 ? accounts[0] : null;
 }
 
-/** The request a reply names and whether its sender may post there, or why not. */
-async function judge(em: EntityManager, deps: Deps, row: InboundMessage, mail: ParsedMail, from: string): Promise<Verdict & { admin?: boolean }> {
+/** The request a reply names and who may post there as whom, or why not. */
+async function judge(em: EntityManager, deps: Deps, row: InboundMessage, mail: ParsedMail, from: string): Promise<Verdict> {
   const { local, domain, tokenKey, tokenMaxAgeDays } = deps.config.reply;
   if (!domain) return { refusal: 'bad-token' };
   const candidates = [
@@ -119,16 +119,22 @@ async function judge(em: EntityManager, deps: Deps, row: InboundMessage, mail: P
   ];
   const token = candidates.map((a) => parseReplyAddress(a, local, domain)).find((t) => !!t);
   const claims = token ? verifyReplyToken(token, tokenKey, { maxAgeDays: tokenMaxAgeDays }) : null;
-  if (!claims || claims.expired) return { refusal: 'bad-token' };
+  if (!claims) return { refusal: 'bad-token' };
   const request = await em.findOne(RequestSchema, { requestNumber: claims.requestNumber });
   if (!request) return { refusal: 'bad-token' };
-  const participant = await isParticipant(em, request, from, deps.config);
-  if (!isIssuedTo(claims, from, tokenKey) && !participant.ok) return { refusal: 'unknown-sender', request };
+  if (claims.expired) return { refusal: 'expired', request };
+  // The token names the one address it was sent to. The office mailbox's reply addresses also take an
+  // administrator's own address (they answer the shared mailbox from their own), and speak as the office.
+  const office = deps.config.riskManagementEmail.toLowerCase();
+  const administrator = from === office || (await em.count(AdminSchema, { email: from })) > 0;
+  const toSender = isIssuedTo(claims, from, tokenKey);
+  const throughOffice = administrator && isIssuedTo(claims, office, tokenKey);
+  if (!toSender && !throughOffice) return { refusal: 'unknown-sender', request };
+  const account = await senderAccountOf(em, request, from, administrator);
+  if (account?.deletedAt) return { refusal: 'inactive', request };
   if (!discussionsOpen(request.status as RequestStatus)) return { refusal: 'closed', request };
-  // A From header is the sender's word: it posts as the office only with a reply address the office was sent (its
-  // own or the office mailbox's), never with one a requester holds.
-  const officeToken = isIssuedTo(claims, from, tokenKey) || isIssuedTo(claims, deps.config.riskManagementEmail.toLowerCase(), tokenKey);
-  return { refusal: undefined as unknown as InboundRefusal, request, admin: participant.admin && officeToken };
+  const name = throughOffice && !toSender ? senderName(deps.config.mailFrom) : account ? accountDisplayName(account) : from;
+  return { request, sender: { name, email: from, admin: administrator, userId: account?.id ?? null } };
 }
 
 async function decide(em: EntityManager, row: InboundMessage, state: 'refused' | 'ignored' | 'posted', outcome: string, extra: Partial<InboundMessage> = {}) {
@@ -136,12 +142,14 @@ async function decide(em: EntityManager, row: InboundMessage, state: 'refused' |
   await em.flush();
 }
 
+/** The name a new document of the request may take: the file's own, else with " (2)", " (3)" … before its extension. */
 const uniqueName = async (em: EntityManager, requestId: number, wanted: string): Promise<string> => {
   // eslint-disable-next-line no-control-regex -- control characters are what a file name must not keep
   const base = wanted.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').trim().slice(0, 180) || 'attachment';
+  const taken = new Set((await em.find(DocumentSchema, { requestId }, { fields: ['name'] })).map((d) => d.name));
   for (let n = 1; ; n++) {
     const name = n === 1 ? base : base.replace(/(\.[^.]*)?$/, (ext) => ` (${n})${ext ?? ''}`);
-    if (!(await em.count(DocumentSchema, { requestId, name }))) return name;
+    if (!taken.has(name)) return name;
   }
 };
 
@@ -153,7 +161,7 @@ const uniqueName = async (em: EntityManager, requestId: number, wanted: string):
  */
 async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage, request: Request, index: number, attachment: Attachment, sender: Sender): Promise<string | null> {
   const key = `inbound:${row.id}:${index}`;
-  if (await em.count(DocumentSchema, { idempotencyKey: key })) return null;
+  if (await em.count(DocumentSchema, { inboundKey: key })) return null;
   const filename = attachment.filename || `attachment-${index + 1}`;
   const bytes = new Uint8Array(attachment.content);
   if (bytes.byteLength === 0) return null;
@@ -187,7 +195,7 @@ async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage
     const name = await uniqueName(tx, request.id, filename);
     tx.create(DocumentSchema, {
       requestId: request.id, name, description: 'Attached to a reply by email', storedName, mimeType: sniffed.mimeType,
-      size: bytes.byteLength, isAttachment: false, uploadedBy: sender.name, uploadedByUserId: sender.userId, addedByAdmin: sender.admin, legacyId: null, idempotencyKey: key,
+      size: bytes.byteLength, isAttachment: false, uploadedBy: sender.name, uploadedByUserId: sender.userId, addedByAdmin: sender.admin, legacyId: null, idempotencyKey: null, inboundKey: key,
     });
     tx.create(RequestActivitySchema, {
       requestId: request.id, date: new Date(), activityType: DOCUMENT_ACTIVITY, activityText: `${documentAuditText.added(name, false)} from a reply by email`,
@@ -197,26 +205,42 @@ async function keepAttachment(deps: Deps, em: EntityManager, row: InboundMessage
   return null;
 }
 
-/** The thread a reply joins: the discussion whose topic its subject names (after Re:/Fwd:), else a new one. */
-async function threadOf(em: EntityManager, requestId: number, subject: string): Promise<{ discussionId: string; topic: string }> {
-  const topic = (stripReplyPrefixes(subject) || 'Reply by email').slice(0, DISCUSSION_TOPIC_MAX);
-  const existing = await em.findOne(DiscussionSchema, { requestId, topic }, { orderBy: { id: 'asc' } });
-  return existing ? { discussionId: existing.discussionId, topic } : { discussionId: threadIdFrom(randomBytes(32)), topic };
+/**
+ * The thread a reply joins: the thread of the discussion message it answers (the portal's email about that message is
+ * named in its In-Reply-To or References), else the thread an earlier answer by email with the same subject started
+ * (answers to one status email), else a new one named after its subject (after Re:/Fwd:).
+ */
+async function threadOf(em: EntityManager, deps: Deps, request: Request, mail: ParsedMail): Promise<{ discussionId: string; topic: string }> {
+  const named = [mail.inReplyTo ?? '', ...[mail.references ?? []].flat().reverse()].flatMap((ids) => ids.split(/\s+/)).filter(Boolean);
+  for (const messageId of named) {
+    const rowId = discussionRowOfMessageId(messageId, deps.config.reply.messageIdDomain);
+    const answered = rowId ? await em.findOne(DiscussionSchema, { id: rowId, requestId: request.id }) : null;
+    if (answered) return { discussionId: answered.discussionId, topic: answered.topic };
+  }
+  const topic = (stripReplyPrefixes(mail.subject ?? '') || 'Reply by email').slice(0, DISCUSSION_TOPIC_MAX);
+  const earlier = await em.findOne(DiscussionSchema, { requestId: request.id, topic, byEmail: true }, { orderBy: { id: 'asc' } });
+  return earlier ? { discussionId: earlier.discussionId, topic } : { discussionId: threadIdFrom(randomBytes(32)), topic };
 }
 
-/** The reply's attachments as documents and its message as a discussion row, or why it is not posted. */
-async function keepReply(deps: Deps, em: EntityManager, row: InboundMessage, request: Request, mail: ParsedMail, sender: Sender): Promise<{ refusal: 'empty' } | { discussion: Discussion }> {
+/**
+ * The reply's attachments as documents (at most INBOUND_ATTACHMENTS_MAX; the rest are noted as not added) and its
+ * message as a discussion row, or why it is not posted.
+ */
+async function keepReply(
+  deps: Deps, em: EntityManager, row: InboundMessage, request: Request, mail: ParsedMail, text: string, sender: Sender,
+): Promise<{ refusal: 'empty' } | { discussion: Discussion }> {
   const attachments = mail.attachments.filter((a) => !(a.related && a.contentDisposition === 'inline'));
+  const taken = attachments.slice(0, INBOUND_ATTACHMENTS_MAX);
   const notes: string[] = [];
-  for (const [index, attachment] of attachments.entries()) {
+  for (const [index, attachment] of taken.entries()) {
     const note = await keepAttachment(deps, em, row, request, index, attachment, sender);
     if (note) notes.push(note);
   }
-  const text = replyText({ text: mail.text || null, html: mail.html || null });
-  const added = attachments.length - notes.length;
+  const added = taken.length - notes.length;
+  if (attachments.length > taken.length) notes.push(tooManyAttachmentsNote(attachments.length - taken.length));
   if (!text && added <= 0) return { refusal: 'empty' };
   const body = emailedMessageBody(text, added, notes, MESSAGE_MAX);
-  const thread = await threadOf(em, request.id, mail.subject ?? '');
+  const thread = await threadOf(em, deps, request, mail);
   const discussion = em.create(DiscussionSchema, {
     requestId: request.id, discussionId: thread.discussionId, topic: thread.topic, message: body,
     sender: sender.name, senderEmail: sender.email, senderUserId: sender.userId, fromAdmin: sender.admin, deletedAt: null, byEmail: true, inboundMessageId: row.id,
@@ -230,8 +254,12 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
     const em = deps.orm.em.fork() as EntityManager;
     const row = await em.findOne(InboundMessageSchema, inboundMessageId);
     if (!row) throw ApplicationFailure.nonRetryable(`No inbound message ${inboundMessageId}`, 'NotFound');
-    if (row.state === 'refused') return { outcome: 'refused', answerOwed: !row.answerSentAt };
+    if (row.state === 'refused') return { outcome: 'refused', answerOwed: !row.answerSentAt && answersRefusal(row.outcome as InboundRefusal) };
     if (row.state === 'ignored') return { outcome: 'ignored', answerOwed: false };
+    const refuse = async (refusal: InboundRefusal, request?: Request): Promise<InboundProcessResult> => {
+      await decide(em, row, 'refused', refusal, { requestId: request?.id ?? null });
+      return { outcome: 'refused', answerOwed: answersRefusal(refusal) };
+    };
 
     const mail = await parseStored(deps.files, row);
     const automated = automatedReasonOf(mail, row);
@@ -239,38 +267,34 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
       await decide(em, row, 'ignored', `automated: ${automated}`);
       return { outcome: 'ignored', answerOwed: false };
     }
-    if (row.outcome === 'too-large' || !mail) {
-      await decide(em, row, 'refused', 'too-large');
-      return { outcome: 'refused', answerOwed: true };
-    }
-    const fromHeader = addressesOf(mail.from)[0];
-    const from = fromHeader?.address ?? (row.envelopeFrom ?? '').toLowerCase();
+    if (!mail) return refuse('too-large');
+    const from = addressesOf(mail.from)[0]?.address ?? (row.envelopeFrom ?? '').toLowerCase();
     if (row.state !== 'posted') {
+      // Judged on the header alone first, so a message too large (only its header kept) is answered only where its
+      // reply address and sender hold, and never in the words of a sender the address was not sent to.
       const verdict = await judge(em, deps, row, mail, from);
-      if (verdict.refusal) {
-        await decide(em, row, 'refused', verdict.refusal, { requestId: verdict.request?.id ?? null });
-        return { outcome: 'refused', answerOwed: true };
-      }
-      const request = verdict.request!;
-      const sender: Sender = {
-        name: fromHeader?.name || from, email: from, admin: !!verdict.admin, userId: await senderAccountOf(em, request, from, !!verdict.admin),
-      };
+      if (verdict.refusal) return refuse(verdict.refusal, verdict.request);
+      const { request, sender } = verdict;
+      if (row.outcome === 'too-large') return refuse('too-large', request);
       let discussion: Discussion | null = await em.findOne(DiscussionSchema, { inboundMessageId: row.id });
       if (!discussion) {
+        // Read on a thread of its own, bounded: markup no library can read within the bounds is the message's fault.
+        const reading = await deps.replies.read({ text: mail.text || null, html: mail.html || null });
+        if ('unreadable' in reading) {
+          Context.current().log.warn('reply by email unreadable', { inboundMessageId: row.id, reason: reading.unreadable });
+          return refuse('unreadable', request);
+        }
         // The messages-an-hour quota holds for replies by email as for posts on the portal (administrators are not
         // counted; each reply posted also notifies the office by email): the sender's turn is held while the reply's
         // count is taken and its attachments and message are kept, so a burst of emails processed at once gets
         // exactly the places left, and nothing of a refused one is kept.
         const kept = sender.admin
-          ? await em.transactional((tx) => keepReply(deps, tx, row, request, mail, sender))
+          ? await em.transactional((tx) => keepReply(deps, tx, row, request, mail, reading.text, sender))
           : await withTurn(em, senderMessagesTurn(from), async (tx) => {
             if ((await senderMessagesInLastHour(tx, from)) >= deps.config.quotas.messagesPerHour) return { refusal: 'too-many' as const };
-            return keepReply(deps, tx, row, request, mail, sender);
+            return keepReply(deps, tx, row, request, mail, reading.text, sender);
           });
-        if ('refusal' in kept) {
-          await decide(em, row, 'refused', kept.refusal, { requestId: request.id });
-          return { outcome: 'refused', answerOwed: true };
-        }
+        if ('refusal' in kept) return refuse(kept.refusal, request);
         discussion = kept.discussion;
         em.assign(row, { requestId: request.id });
         await em.flush();

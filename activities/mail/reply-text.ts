@@ -16,11 +16,19 @@ import { convert, type HtmlToTextOptions } from 'html-to-text';
 
 /** HTML past this many characters is not read (cut here, so html-to-text has nothing to warn about). */
 const HTML_MAX_CHARS = 2_000_000;
+/**
+ * Elements nested deeper than this are not read: html-to-text walks the tree by recursion, and a few thousand nested
+ * tags (any sender can write them) overflow the stack. Real mail nests a few dozen levels (Outlook's tables, a long
+ * thread's quotes); the new text of an answer sits near the top.
+ */
+export const HTML_MAX_DEPTH = 128;
+/** What html-to-text writes where it stopped at HTML_MAX_DEPTH (an invisible separator, removed from the text). */
+const DEPTH_CUT = '\u2063';
 
 const HTML_OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
   decodeEntities: true,
-  limits: { maxInputLength: HTML_MAX_CHARS },
+  limits: { maxInputLength: HTML_MAX_CHARS, maxDepth: HTML_MAX_DEPTH, ellipsis: DEPTH_CUT },
   selectors: [
     { selector: 'head', format: 'skip' },
     { selector: 'title', format: 'skip' },
@@ -47,10 +55,16 @@ const HTML_OPTIONS: HtmlToTextOptions = {
   ],
 };
 
-/** The text of an HTML body as the reader saw it: no markup, no script or style content, entities decoded. */
-export function htmlToPlainText(html: string): string {
-  return convert(html.length > HTML_MAX_CHARS ? html.slice(0, HTML_MAX_CHARS) : html, HTML_OPTIONS).replace(/\u00a0/g, ' ');
+/**
+ * The text of an HTML body as the reader saw it: no markup, no script or style content, entities decoded (`cut`:
+ * elements nested past HTML_MAX_DEPTH were left unread).
+ */
+function convertHtml(html: string): { text: string; cut: boolean } {
+  const converted = convert(html.length > HTML_MAX_CHARS ? html.slice(0, HTML_MAX_CHARS) : html, HTML_OPTIONS);
+  return { text: converted.replaceAll(DEPTH_CUT, '').replace(/\u00a0/g, ' '), cut: converted.includes(DEPTH_CUT) };
 }
+
+export const htmlToPlainText = (html: string): string => convertHtml(html).text;
 
 /**
  * How much of a body is read, and the longest line: the parser's patterns take time growing with the square of a
@@ -74,20 +88,31 @@ function wrapped(line: string): string {
   return pieces.join('\n');
 }
 
-/** Line ends, the byte-order and zero-width marks some clients put before a quote, trailing blanks; bounded. */
+/**
+ * Line ends, the byte-order and zero-width marks some clients put before a quote, trailing blanks; bounded. Runs of
+ * blank lines become one: the parser's time grows with the square of a run's length (20,000 blank lines: 6 s), and a
+ * blank line more or less changes nothing a reader sees.
+ */
 function normalise(text: string): string {
   const bounded = text.length > REPLY_SOURCE_MAX_CHARS ? text.slice(0, text.lastIndexOf('\n', REPLY_SOURCE_MAX_CHARS) + 1 || REPLY_SOURCE_MAX_CHARS) : text;
   return bounded.replace(/\r\n?/g, '\n').replace(/\ufeff|\u200b|\u200c|\u200d|\u2060/g, '').replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
     .split('\n').map((line) => (line.length > REPLY_LINE_MAX_CHARS ? wrapped(line) : line)).join('\n');
 }
 
 /**
  * The new text of an answer: from its plain-text part when it has one, else from its HTML part made text. Empty when
- * the answer adds nothing (only quoted history or a signature).
+ * the answer adds nothing (only quoted history or a signature). `cut`: its HTML nested deeper than HTML_MAX_DEPTH,
+ * so part of it was not read (an empty answer is then unreadable, not empty).
  */
-export function replyText(body: { text?: string | null; html?: string | null }): string {
-  const source = body.text?.trim() ? body.text : body.html?.trim() ? htmlToPlainText(body.html) : '';
+export function readReplyText(body: { text?: string | null; html?: string | null }): { text: string; cut: boolean } {
+  const html = !body.text?.trim() && body.html?.trim() ? convertHtml(body.html) : null;
+  const source = html ? html.text : body.text?.trim() ? body.text : '';
   const visible = new EmailReplyParser().read(normalise(source)).getVisibleText();
   // A separator line left above the removed history (a typed "-----" or "_____") is not text either.
-  return visible.replace(/(?:\n[ \t]*[-_=*]{3,}[ \t]*)+\s*$/, '').replace(/\n{3,}/g, '\n\n').trim();
+  const text = visible.replace(/(?:\n[ \t]*[-_=*]{3,}[ \t]*)+\s*$/, '').replace(/\n{3,}/g, '\n\n').trim();
+  return { text, cut: html?.cut ?? false };
 }
+
+/** The new text of an answer (readReplyText without the depth note). */
+export const replyText = (body: { text?: string | null; html?: string | null }): string => readReplyText(body).text;

@@ -21,8 +21,10 @@ export const DocumentSchema = defineEntity({
     /** added by an administrator: a requester may not remove it */
     addedByAdmin: p.boolean().default(false),
     legacyId: p.string().nullable(),
-    /** Set on generated letters so a retried activity finds the letter it already made. */
+    /** Set on generated letters (and only on them) so a retried activity finds the letter it already made. */
     idempotencyKey: p.string().nullable().unique(),
+    /** Set on an attachment of a reply by email (`inbound:<message>:<attachment>`): a retried processing finds it. */
+    inboundKey: p.string().nullable().unique(),
   },
 });
 export type Document = InferEntity<typeof DocumentSchema>;

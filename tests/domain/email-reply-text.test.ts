@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlToPlainText, REPLY_LINE_MAX_CHARS, replyText } from '../../activities/mail/reply-text';
+import { HTML_MAX_DEPTH, htmlToPlainText, readReplyText, REPLY_LINE_MAX_CHARS, replyText } from '../../activities/mail/reply-text';
 
 const dir = path.join(import.meta.dirname, '../fixtures/replies');
 const samples = fs.readdirSync(dir).filter((name) => /\.(txt|html)$/.test(name) && !name.endsWith('.expected.txt')).sort();
@@ -49,7 +49,16 @@ describe('bounded work', () => {
     const history = `New text.\n\nOn Fri, Nov 27, 2026 at 9:14 AM X <x@y.example> wrote:\n${'> quoted line of history\n'.repeat(100_000)}`;
     expect(replyText({ text: history })).toBe('New text.');
     expect(replyText({ html: `<p>New</p><blockquote>${'<div>On a b <b>c</b> wrote: &amp;</div>'.repeat(60_000)}</blockquote>` })).toBe('New');
+    // Runs of blank lines: the parser's time grew with the square of a run (20,000 blank lines took 6 s).
+    expect(replyText({ text: `Hello${'\n'.repeat(200_000)}there` })).toBe('Hello\n\nthere');
   }, 20_000);
+
+  it('markup nested deeper than the bound is not read (the walk would overflow the stack); what sits above it is', () => {
+    expect(readReplyText({ html: `${'<b>'.repeat(20_000)}deep${'</b>'.repeat(20_000)}` })).toEqual({ text: '', cut: true });
+    expect(readReplyText({ html: `<p>On top.</p>${'<blockquote>'.repeat(20_000)}deep` })).toEqual({ text: 'On top.', cut: true });
+    const outlook = `${'<div><table><tr><td>'.repeat(HTML_MAX_DEPTH / 4 - 2)}Thanks, attached.`;
+    expect(readReplyText({ html: outlook })).toEqual({ text: 'Thanks, attached.', cut: false });
+  });
 });
 
 describe('HTML made text safely', () => {

@@ -1,6 +1,10 @@
 /** Which received mail is automated (never posted, never answered), the refusal texts and the thread a reply joins. */
 import { describe, expect, it } from 'vitest';
-import { automatedMailReason, EMAILED_MESSAGE_CUT_MARK, emailedMessageBody, inboundRefusalText, normalizedMessageId, stripReplyPrefixes } from '../../domain';
+import {
+  answersRefusal, automatedMailReason, EMAILED_MESSAGE_CUT_MARK, emailedMessageBody, inboundRefusalSubject, inboundRefusalText, normalizedMessageId,
+  stripReplyPrefixes,
+} from '../../domain';
+import { discussionRowOfMessageId } from '../../domain/reply-address';
 
 describe('automated mail', () => {
   it('honours Auto-Submitted (not "no"), Precedence bulk/list/junk, List-Id, the null return path and delivery reports', () => {
@@ -38,6 +42,31 @@ describe('refusals and threads', () => {
     expect(stripReplyPrefixes('Regarding dates')).toBe('Regarding dates');
     expect(normalizedMessageId(' <abc@phone.example> ')).toBe('abc@phone.example');
     expect(normalizedMessageId('')).toBeNull();
+  });
+
+  it('a Message-ID is the same message whatever the case of its domain (its left part keeps its case)', () => {
+    expect(normalizedMessageId('<AbC.123@Phone.EXAMPLE>')).toBe('AbC.123@phone.example');
+    expect(normalizedMessageId('<AbC.123@phone.example>')).toBe('AbC.123@phone.example');
+    expect(normalizedMessageId('<no-domain-at-all>')).toBe('no-domain-at-all');
+  });
+
+  it('an answer names the message it answers by the Message-ID of the portal\'s email about it', () => {
+    expect(discussionRowOfMessageId('<discussion-42@coi-portal.local>', 'coi-portal.local')).toBe(42);
+    expect(discussionRowOfMessageId('<discussion-42.to3@COI-Portal.local>', 'coi-portal.local')).toBe(42);
+    expect(discussionRowOfMessageId('discussion-42@coi-portal.local', 'coi-portal.local')).toBe(42);
+    expect(discussionRowOfMessageId('<discussion-42@elsewhere.example>', 'coi-portal.local')).toBeNull();
+    expect(discussionRowOfMessageId('<request-50001@coi-portal.local>', 'coi-portal.local')).toBeNull();
+    expect(discussionRowOfMessageId('<status-50001-3@coi-portal.local>', 'coi-portal.local')).toBeNull();
+  });
+
+  it('a reply address nobody signed is never answered; every other refusal is, once', () => {
+    expect(answersRefusal('bad-token')).toBe(false);
+    for (const reason of ['expired', 'unknown-sender', 'inactive', 'closed', 'too-large', 'empty', 'too-many', 'unreadable'] as const) {
+      expect(answersRefusal(reason), reason).toBe(true);
+    }
+    expect(inboundRefusalSubject('expired', 'Buy now')).toBe('Not posted: your email to the portal');
+    expect(inboundRefusalSubject('unknown-sender', 'Buy now')).toBe('Not posted: your email to the portal');
+    expect(inboundRefusalSubject('unreadable', 'Re: Dates')).toBe('Not posted: Dates');
   });
 });
 

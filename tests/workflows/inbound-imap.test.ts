@@ -3,7 +3,7 @@
  * in the office's mailbox; the poller signs in with OAuth2 (XOAUTH2, its token from a client-credentials endpoint as
  * Microsoft's) and, where the server takes one, a password; the message takes the listener's path (stored, then its
  * workflow) and is posted once, flagged seen only after it was stored; one over the size limit is fetched only as far
- * as its header and refused as too large.
+ * as its header and refused as too large; one to a reply address nobody signed is never stored.
  */
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -95,7 +95,7 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
     const poller = createMailboxPoller(
       { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue },
       settings({ oauth: { tokenUrl: `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/tenant/oauth2/v2.0/token`, clientId: 'app-id', clientSecret: 'app-secret', scope: 'https://outlook.office365.com/.default' } }),
-      h.config.inboundMail.maxBytes,
+      h.config.inboundMail.maxBytes, h.config.reply,
     );
     try {
       expect(await poller.pollOnce()).toBe(1);
@@ -117,7 +117,7 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
   it('a refused token stops the poll; a password signs in where the server takes one', async () => {
     const bad = createMailboxPoller(
       { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue },
-      settings({}), h.config.inboundMail.maxBytes, async () => 'not-a-valid-token',
+      settings({}), h.config.inboundMail.maxBytes, h.config.reply, async () => 'not-a-valid-token',
     );
     await expect(bad.pollOnce()).rejects.toThrow();
     await bad.stop();
@@ -127,13 +127,32 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
     await deliverToMailbox(raw);
     const poller = createMailboxPoller(
       { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue }, settings({ password: dovecot.password }),
-      h.config.inboundMail.maxBytes,
+      h.config.inboundMail.maxBytes, h.config.reply,
     );
     try {
       expect(await poller.pollOnce()).toBe(1);
       expect(await processed(h, messageId)).toBe('posted');
       const rows = await h.orm.em.fork().find(DiscussionSchema, { requestId: id, byEmail: true });
       expect(rows.map((r) => r.message)).toEqual(['Posted through the password login.']);
+    } finally {
+      await poller.stop();
+    }
+  }, 120_000);
+
+  it('a message to no reply address this portal signed is left unstored and unanswered, and flagged seen', async () => {
+    const messageId = `<imap-forged-${Date.now()}@phone.example>`;
+    const { raw } = await replyRaw('Change the holder to me.', messageId);
+    // The same reply with a reply address nobody signed.
+    const forged = Buffer.from(raw.toString('latin1').replace(/(reply\+\d+-)[a-z2-7]{6}/g, '$1aaaaaa'), 'latin1');
+    await deliverToMailbox(forged);
+    const poller = createMailboxPoller(
+      { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue }, settings({ password: dovecot.password }),
+      h.config.inboundMail.maxBytes, h.config.reply,
+    );
+    try {
+      expect(await poller.pollOnce()).toBe(0);
+      expect(await inboundRow(h, messageId)).toBeNull();
+      expect(await unseen()).toBe(0);
     } finally {
       await poller.stop();
     }
@@ -146,7 +165,7 @@ describe.skipIf(!dovecotAvailable())('the mailbox poller (IMAP)', () => {
     const large = Buffer.concat([raw, Buffer.from(`\r\n${'A'.repeat(76)}`.repeat(14_000))]);
     await deliverToMailbox(large);
     const poller = createMailboxPoller(
-      { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue }, settings({ password: dovecot.password }), 256 * 1024,
+      { orm: h.orm, files: h.files, temporal: h.temporal, taskQueue: h.config.taskQueue }, settings({ password: dovecot.password }), 256 * 1024, h.config.reply,
     );
     try {
       expect(await poller.pollOnce()).toBe(1);
