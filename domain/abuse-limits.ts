@@ -33,6 +33,16 @@ export const SIGN_IN_LIMITS = {
 } as const satisfies Record<string, WindowLimit>;
 
 /**
+ * Re-authentication with a stored token (`strategy: 'jwt'`, every page change and page load) is not limited for a
+ * token the portal signed: checking one costs the single statement every signed-in call costs, and a limit there only
+ * ever met people working a queue. What a limit guards against is guessing: tokens that are not ours (a bad signature,
+ * garbage) are counted per client address, and past this window such a token is answered 429 instead of 401. Our own
+ * tokens, valid or expired, are never counted and never refused for load, so a script on a hospital's shared address
+ * cannot sign its colleagues out.
+ */
+export const FORGED_TOKENS_PER_ADDRESS: WindowLimit = { max: 20, windowMs: MINUTE };
+
+/**
  * Password hashing (argon2id, 19 MiB and about 30 ms of one core each) in one API process: at most `concurrency` at
  * once, at most `queue` waiting; one more is answered 503 with Retry-After rather than left to pile up on the thread
  * pool that file reads share. Two at once keep both cores of a small host busy; the queue drains in well under a
