@@ -7,7 +7,8 @@ import type { Page, Response, Route } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { MESSAGES } from '../../domain';
-import { credentialingDraft } from '../support/api-helpers';
+import { UserSchema } from '../../db/entities';
+import { createExternalUser, credentialingDraft } from '../support/api-helpers';
 import { sessionOf } from '../support/e2e-fixtures';
 import { usePortalBrowser } from '../support/portal-browser';
 import { UI_TEXT } from '../../ui/src/lib/ui-text';
@@ -78,6 +79,25 @@ describe('unknown and protected addresses', () => {
     await heading(MESSAGES.forbiddenPage).waitFor();
     expect(await page.getByText(MESSAGES.forbiddenPageHelp).isVisible()).toBe(true);
     await portal.shot('forbidden');
+  });
+});
+
+describe("Edit Profile is the external user's own (spec 1 §2)", () => {
+  it("a requester opening another user's profile sees the 403 page; their own opens", async () => {
+    const otherEmail = `other-profile-${Date.now()}@clinic.example`;
+    await createExternalUser(portal.h, otherEmail, 'Other-Pass1');
+    const other = await portal.h.orm.em.fork().findOneOrFail(UserSchema, { email: otherEmail });
+    const me = await portal.h.orm.em.fork().findOneOrFail(UserSchema, { email: DEV_REQUESTER.email, isExternal: true });
+
+    await signedIn(DEV_REQUESTER, `/profile/${other.id}/edit`, MESSAGES.forbiddenPage);
+    expect(await page.getByText(MESSAGES.forbiddenPageHelp, { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByText(MESSAGES.errorPage).count()).toBe(0);
+    expect(await page.locator('input[name="email"]').count()).toBe(0); // nothing of the other account shows
+
+    await page.getByRole('link', { name: 'Edit Profile', exact: true }).click();
+    await heading('Edit Profile').waitFor();
+    await expect.poll(() => page.locator('input[name="email"]').inputValue()).toBe(DEV_REQUESTER.email);
+    expect(new URL(page.url()).pathname).toBe(`/profile/${me.id}/edit`);
   });
 });
 
