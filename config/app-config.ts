@@ -215,7 +215,10 @@ export interface SamlSettings {
   idpEntryPoint: string | null;
   /** PEM certificate(s) of the IdP's signing key (several for a rollover), or a file holding them. */
   idpCert: string | null;
-  /** The IdP's entity id: assertions from another issuer are refused (taken from the metadata when unset). */
+  /**
+   * The IdP's entity id: assertions from another issuer are refused. Required with NODE_ENV=production; elsewhere
+   * taken from the metadata when unset (metadata naming another entity is refused).
+   */
   idpEntityId: string | null;
   /** Our entity id (the audience assertions must name); default `<PUBLIC_URL>/saml/<product>/metadata`. */
   spEntityId: string | null;
@@ -234,7 +237,36 @@ function samlSettings(env: NodeJS.ProcessEnv = process.env): SamlSettings {
   if (!settings.idpMetadataUrl && Boolean(settings.idpEntryPoint) !== Boolean(settings.idpCert)) {
     throw new ConfigError('Single sign-on needs SAML_IDP_METADATA_URL, or both SAML_IDP_ENTRY_POINT and SAML_IDP_CERT.');
   }
+  if (env.NODE_ENV === 'production') productionSamlSettings(settings);
   return settings;
+}
+
+/**
+ * Single sign-on is the only way to administrator rights in production (domain/administrator-rights.ts): whoever can
+ * swap the IdP's certificates, or get an assertion of another issuer accepted, makes administrators. So with
+ * NODE_ENV=production the metadata (which carries the certificates) is read over https only, and the IdP's entity id
+ * is given, so every assertion's issuer is checked against it. Development and the tests run a local stand-in IdP
+ * over http (devtools/dev-idp) and take its entity id from its metadata.
+ */
+function productionSamlSettings(settings: SamlSettings): void {
+  const { idpMetadataUrl, idpEntryPoint, idpEntityId } = settings;
+  if (idpMetadataUrl) {
+    let protocol: string;
+    try {
+      protocol = new URL(idpMetadataUrl).protocol;
+    } catch {
+      throw new ConfigError(`SAML_IDP_METADATA_URL is not an address (got "${idpMetadataUrl}").`);
+    }
+    if (protocol !== 'https:') {
+      throw new ConfigError(`SAML_IDP_METADATA_URL must be an https: address with NODE_ENV=production (got "${idpMetadataUrl}"): `
+        + 'metadata read over plain http can be swapped on the way, and with it the certificates that vouch for administrators. '
+        + 'Give the IdP\'s https metadata address, or pin the IdP instead with SAML_IDP_ENTRY_POINT, SAML_IDP_CERT and SAML_IDP_ENTITY_ID.');
+    }
+  }
+  if ((idpMetadataUrl || idpEntryPoint) && !idpEntityId) {
+    throw new ConfigError('SAML_IDP_ENTITY_ID is not set: with NODE_ENV=production single sign-on does not start without the IdP\'s entity id, '
+      + 'the issuer every assertion must name (assertions of any other issuer are refused). It is the entityID of the IdP\'s metadata.');
+  }
 }
 
 function productionJwtSecret(value: string | undefined): string {

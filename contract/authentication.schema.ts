@@ -15,7 +15,7 @@ export const AuthenticationBody = Type.Object({
   accessToken: Type.Optional(Type.String({ maxLength: TOKEN_MAX })),
   altcha: Type.Optional(Type.String({
     maxLength: CHECK_MAX,
-    description: "local: a solved ALTCHA challenge (GET captcha-challenge), needed once the address's failed sign-ins fill their window (401 with data.reason 'checkRequired')",
+    description: "local: a solved ALTCHA challenge (GET captcha-challenge?email=…), needed once the address's failed sign-ins fill their window or the account failed a few times (401 with data.reason 'checkRequired' and data.level)",
   })),
 });
 

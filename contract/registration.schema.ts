@@ -14,6 +14,12 @@ export const RegistrationBody = Type.Object({
 });
 export type RegistrationBody = Static<typeof RegistrationBody>;
 
+/** `email`: the challenge is a sign-in's, at the level a sign-in of that email from the caller's address needs now. */
+export const CaptchaChallengeQuery = Type.Object({
+  email: Type.Optional(Type.String({ maxLength: 200, description: "a sign-in's check for this email (else registration's)" })),
+});
+export type CaptchaChallengeQuery = Static<typeof CaptchaChallengeQuery>;
+
 export const CaptchaChallenge = Type.Unsafe<Record<string, unknown>>({
   type: 'object', additionalProperties: true, description: 'An ALTCHA v2 challenge: parameters and signature',
 } as TSchema);

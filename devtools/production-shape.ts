@@ -228,14 +228,18 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
   log(`database ${names.portalDatabase} migrated as ${names.portalRole} (no superuser); the portal runs as ${names.portalRuntimeRole}`);
 
   // 5. The university's identity provider's stand-in (SAML; it signs in whom the directory lists), run by this
-  //    launcher, which is no production process: the portal's processes only see SAML_IDP_METADATA_URL.
+  //    launcher, which is no production process. It answers over http on the loopback, and production refuses
+  //    metadata read over http: the portal's processes see it pinned, as an office without https metadata configures
+  //    its IdP (entry point, signing certificate and entity id).
   const orm = await createOrm(databaseUrl, { poolMax: 2 });
   if (options.firstAdmin) await putFirstAdmin(orm, options.firstAdmin);
   const idp = await startDevIdp({
     orm, dataDir, env: { NODE_ENV: 'development' },
     serviceProvider: () => serviceProviderUrls({ publicUrl: url, saml: { spEntityId: null } as never }),
   });
-  env.SAML_IDP_METADATA_URL = idp.metadataUrl;
+  env.SAML_IDP_ENTRY_POINT = `${idp.url}/sso`;
+  env.SAML_IDP_CERT = idp.certificate;
+  env.SAML_IDP_ENTITY_ID = idp.entityId;
 
   // 6. Workers and APIs, each supervised: a crash restarts it.
   const supervisors = new Map<string, Supervisor>();

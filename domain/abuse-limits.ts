@@ -33,6 +33,65 @@ export const SIGN_IN_LIMITS = {
 } as const satisfies Record<string, WindowLimit>;
 
 /**
+ * The proof-of-work check a sign-in must carry (ALTCHA, PBKDF2/SHA-256), and how much work it asks for. A check is
+ * asked for once the client address's failure window is full, or once an account has failed a few times from browsers
+ * it does not know; its work doubles with each further step of failures, up to a cap. The work is PBKDF2 at a
+ * thousand iterations a try, which a browser computes natively (WebCrypto) as fast as a script on the same CPU: so a
+ * spray pays for each guess what an honest person pays once, and the portal pays one check (a single PBKDF2) and, if
+ * the check holds, one argon2 verify. The levels' times in a browser are in docs/ACCOUNTS.md (measured with
+ * `npm run bench:sign-in-check`). The failures past the address window are counted in their own window of an hour,
+ * so a spray that waits for the 15-minute window to pass meets the level it reached, not the first one again.
+ */
+export const SIGN_IN_CHECK = {
+  /** PBKDF2 iterations of one try */
+  iterationsPerTry: 1000,
+  /** the tries of a level-1 check: the solution is a counter drawn between half of this and this */
+  level1Tries: 4096,
+  /** the highest level: level n asks for 2^(n-1) times the tries of level 1 */
+  maxLevel: 6,
+  /** failures past the full address window that raise the level by one */
+  addressFailuresPerLevel: 25,
+  /** where the failures past the full address window are counted */
+  addressOverWindow: { windowMs: HOUR },
+  /** failures on one account (from browsers it does not know, in its window) before it asks for a check */
+  accountFreeFailures: 5,
+  /** further failures on the account that raise the level by one */
+  accountFailuresPerLevel: 5,
+} as const;
+
+/** What the level depends on: the address window full or not, the failures past it, the account's failures. */
+export interface SignInCheckFacts {
+  addressWindowFull: boolean;
+  /** failures from the address past its full window (SIGN_IN_CHECK.addressOverWindow) */
+  addressFailuresPastWindow: number;
+  /** failures on the account in its window (SIGN_IN_LIMITS.account), from browsers it does not know */
+  accountFailures: number;
+}
+
+/** The check a sign-in must carry: 0 for none, else 1 … SIGN_IN_CHECK.maxLevel (the higher of address and account). */
+export function signInCheckLevel(facts: SignInCheckFacts): number {
+  const c = SIGN_IN_CHECK;
+  const address = facts.addressWindowFull ? 1 + Math.floor(Math.max(0, facts.addressFailuresPastWindow) / c.addressFailuresPerLevel) : 0;
+  const account = facts.accountFailures >= c.accountFreeFailures
+    ? 1 + Math.floor((facts.accountFailures - c.accountFreeFailures) / c.accountFailuresPerLevel) : 0;
+  return Math.min(c.maxLevel, Math.max(address, account));
+}
+
+/** The most tries a check of `level` asks for (its counter is drawn from the upper half of 1 … this). */
+export const signInCheckTries = (level: number): number =>
+  SIGN_IN_CHECK.level1Tries * 2 ** (Math.min(Math.max(level, 1), SIGN_IN_CHECK.maxLevel) - 1);
+
+/**
+ * Re-authentication with a stored token (`strategy: 'jwt'`, every page change and page load) is not limited for a
+ * token the portal signed: checking one costs the single statement every signed-in call costs, and a limit there only
+ * ever met people working a queue. What a limit guards against is guessing: tokens that are not ours (a bad signature,
+ * garbage) are counted per client address, and past this window such a token is answered 429 instead of 401. Our own
+ * tokens, valid or expired, are never counted and never refused for load, so a script on a hospital's shared address
+ * cannot sign its colleagues out.
+ */
+export const FORGED_TOKENS_PER_ADDRESS: WindowLimit = { max: 20, windowMs: MINUTE };
+
+/**
  * Password hashing (argon2id, 19 MiB and about 30 ms of one core each) in one API process: at most `concurrency` at
  * once, at most `queue` waiting; one more is answered 503 with Retry-After rather than left to pile up on the thread
  * pool that file reads share. Two at once keep both cores of a small host busy; the queue drains in well under a
@@ -43,6 +102,7 @@ export const PASSWORD_HASHING = { concurrency: 2, queue: 32, retryAfterSeconds: 
 /** The sign-in answers of these limits (a full address window is not a refusal: it asks for the check). */
 export const SIGN_IN_MESSAGES = {
   checkRequired: 'Many sign-ins failed from your network. Please solve the check below, then select Log In again.',
+  checkRequiredForAccount: 'Several sign-ins to this account failed recently. Please solve the check below, then select Log In again.',
   hashingBusy: 'The portal is busy signing people in. Please try again in a few seconds.',
 } as const;
 

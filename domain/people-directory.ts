@@ -31,3 +31,25 @@ export function personalEmployeeId(employeeId: string | null | undefined): strin
   const id = (employeeId ?? '').trim();
   return id && !isSharedIsCode(id) ? id : null;
 }
+
+/** What a directory record under a shared IS code is known by, since its employee id names nobody. */
+export type SharedCodeIdentity =
+  | { employeeId: string; email: string }
+  | { employeeId: string; email: null; lastName: string; firstName: string; middleInitial: string | null; birthDate: Date | null };
+
+/**
+ * Who a directory feed's record under a shared IS code is: under the same code, the person with the same email (an
+ * address is one person's), or, for a record without one, the same names and birth date. A second run of the same
+ * feed finds each of them again instead of adding them once more; two people who share the code differ by these.
+ */
+export function sharedCodeIdentity(record: {
+  employeeId: string; email?: string | null; lastName: string; firstName: string; middleInitial?: string | null; birthDate?: Date | null;
+}): SharedCodeIdentity {
+  const employeeId = record.employeeId.trim();
+  const email = (record.email ?? '').trim().toLowerCase();
+  if (email) return { employeeId, email };
+  return {
+    employeeId, email: null, lastName: record.lastName, firstName: record.firstName,
+    middleInitial: record.middleInitial ?? null, birthDate: record.birthDate ?? null,
+  };
+}

@@ -57,3 +57,12 @@ export function validateProfile(fields: Partial<RegistrationFields>, withPasswor
   }
   return errors;
 }
+
+/**
+ * Whether someone changing an external user's email to an address another account holds is told so (spec 2 §8.3:
+ * "The email address you provided is already in use.", with advice to use a different email for an edit). An
+ * administrator can list every account, so silence would hide nothing from them and only tell them a link went out
+ * when none did. A user changing their own address hears what any address gets (the owner is told instead), so the
+ * profile page cannot be used to learn who has an account.
+ */
+export const toldEmailInUse = (changer: { isAdmin: boolean }): boolean => changer.isAdmin;

@@ -12,12 +12,46 @@ export type DocumentOrigin = 'requester' | 'administrator' | 'system';
 export const DOCUMENT_ACTIVITY = 'Document';
 
 /**
- * The file types the document picker starts on (spec 2 §9.1 "File picker default: png and jpeg"; the CS-STARS upload
- * picks csv). A default, not a limit: the picker's All files choice reaches the other documents the upload accepts
- * (a signed release is often a PDF), and the server decides by a file's bytes what it keeps.
+ * Every type of supporting document the upload keeps, as the document picker offers them: the server decides by a
+ * file's bytes (storage/file-sniffing.ts UPLOAD_MIME_TYPES, which this list must cover: tests/e2e/pickers.e2e.test.ts
+ * compares the picker in Chromium with it). `pickerExtensions`: what a file of the type is called on a person's disk.
+ * PNG and JPEG come first: spec 2 §9.1 "File picker default: png and jpeg".
  */
+export const DOCUMENT_TYPES = [
+  { mimeType: 'image/png', pickerExtensions: ['.png'] },
+  { mimeType: 'image/jpeg', pickerExtensions: ['.jpg', '.jpeg'] },
+  { mimeType: 'application/pdf', pickerExtensions: ['.pdf'] },
+  { mimeType: 'application/msword', pickerExtensions: ['.doc'] },
+  { mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', pickerExtensions: ['.docx'] },
+  { mimeType: 'application/vnd.ms-excel', pickerExtensions: ['.xls'] },
+  { mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', pickerExtensions: ['.xlsx'] },
+  { mimeType: 'image/gif', pickerExtensions: ['.gif'] },
+  { mimeType: 'image/tiff', pickerExtensions: ['.tif', '.tiff'] },
+  { mimeType: 'text/plain', pickerExtensions: ['.txt'] },
+] as const;
+
+/** The spec's picker default (spec 2 §9.1): what the picker offers first where the browser lets it offer a choice. */
 export const DOCUMENT_PICKER_DEFAULT_TYPES = ['image/png', 'image/jpeg'] as const;
-export const DOCUMENT_PICKER_HINT = 'The picker starts on PNG and JPEG images; choose All files to attach a PDF, Word or Excel document.';
+
+/**
+ * The file input's `accept`: every type the upload keeps, by MIME type and by file name (some systems know a file only
+ * by its name), the spec's default first. Never only the default: a picker without an "All files" choice (Safari on
+ * macOS and iOS, phones) would then offer no PDF release or Word lease at all.
+ */
+export const DOCUMENT_PICKER_ACCEPT = DOCUMENT_TYPES.flatMap((type) => [type.mimeType, ...type.pickerExtensions]).join(',');
+
+/**
+ * The choices of a picker that offers several (the File System Access picker of Chromium on a desktop): the spec's
+ * default first, which the picker opens on, then the other documents; its "All files" choice stays.
+ */
+export const DOCUMENT_PICKER_CHOICES = [
+  { description: 'PNG and JPEG images', types: DOCUMENT_TYPES.filter((t) => (DOCUMENT_PICKER_DEFAULT_TYPES as readonly string[]).includes(t.mimeType)) },
+  { description: 'PDF, Word, Excel and other documents', types: DOCUMENT_TYPES.filter((t) => !(DOCUMENT_PICKER_DEFAULT_TYPES as readonly string[]).includes(t.mimeType)) },
+].map(({ description, types }) => ({
+  description, accept: Object.fromEntries(types.map((t) => [t.mimeType, [...t.pickerExtensions]])) as Record<string, string[]>,
+}));
+
+export const DOCUMENT_PICKER_HINT = 'PNG or JPEG images, PDF, Word, Excel, GIF, TIFF or plain text.';
 
 /** Documents change (add, rename, flag, delete) until the request is approved or in a terminal status. */
 export const documentsEditable = (status: RequestStatus): boolean => !isFinished(status);

@@ -13,6 +13,12 @@ const ALLOWED = new Map<string, string>([
   ['application/vnd.ms-excel', 'xls'],
 ]);
 
+/**
+ * Every MIME type an upload may be kept as, plain text included: the server's one list, which the document picker's
+ * `accept` (domain/request-documents.ts DOCUMENT_TYPES) must cover; tests/e2e/pickers.e2e.test.ts holds them together.
+ */
+export const UPLOAD_MIME_TYPES: readonly string[] = [...[...ALLOWED.keys()].filter((mime) => mime !== 'application/x-cfb'), 'text/plain'];
+
 export const ALLOWED_UPLOAD_DESCRIPTION = 'PDF, PNG, JPEG, GIF, TIFF, Word, Excel or plain text';
 
 function looksLikeText(bytes: Uint8Array): boolean {

@@ -40,16 +40,29 @@ export default fp(async (app) => {
 export const signSessionToken = (app: FastifyInstance, user: { id: number; sessionVersion: number }) =>
   app.jwt.sign({ sub: String(user.id), sv: user.sessionVersion });
 
-/** Verifies a token (signature, algorithm, issuer, audience, expiry); null when any check fails. */
-export function verifySessionToken(app: FastifyInstance, token: string): TokenClaims | null {
+/**
+ * What a token is: the claims of one the portal signed and that is still in force; `expired` for one the portal signed
+ * whose day has passed (a person's old session); `forged` for anything else (a bad signature, another algorithm,
+ * issuer or audience, garbage), which no browser of ours ever holds. fast-jwt checks the signature before the expiry,
+ * so an expired token is one the portal signed.
+ */
+export type TokenCheck = { claims: TokenClaims } | { refused: 'expired' | 'forged' };
+
+export function checkSessionToken(app: FastifyInstance, token: string): TokenCheck {
   try {
     const claims = app.jwt.verify<{ sub: string; sv?: number }>(token);
     const id = Number(claims.sub);
-    if (!Number.isInteger(id) || typeof claims.sv !== 'number') return null;
-    return { id, sessionVersion: claims.sv };
-  } catch {
-    return null;
+    if (!Number.isInteger(id) || typeof claims.sv !== 'number') return { refused: 'forged' };
+    return { claims: { id, sessionVersion: claims.sv } };
+  } catch (error) {
+    return { refused: (error as { code?: string }).code === 'FAST_JWT_EXPIRED' ? 'expired' : 'forged' };
   }
+}
+
+/** Verifies a token (signature, algorithm, issuer, audience, expiry); null when any check fails. */
+export function verifySessionToken(app: FastifyInstance, token: string): TokenClaims | null {
+  const checked = checkSessionToken(app, token);
+  return 'claims' in checked ? checked.claims : null;
 }
 
 const passwordChangeRequired = () =>

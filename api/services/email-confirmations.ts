@@ -37,8 +37,13 @@ export interface ConfirmationContext { em: EntityManager; temporal: Client; conf
  * caller reserved the emails (reserveChosenAddressMail). When another account holds `email`, its owner is told
  * instead and no link leaves: the row is stored all the same, so the caller's answer and later counts are alike.
  */
+/** Whether an account other than `userId` has `email` as its address. */
+export async function emailHeldByAnother(em: EntityManager, email: string, userId: number): Promise<boolean> {
+  return (await em.count(UserSchema, { email, id: { $ne: userId } })) > 0;
+}
+
 export async function sendConfirmationLink(ctx: ConfirmationContext, user: User, email: string, oldEmail?: string): Promise<void> {
-  const taken = (await ctx.em.count(UserSchema, { email, id: { $ne: user.id } })) > 0;
+  const taken = await emailHeldByAnother(ctx.em, email, user.id);
   const id = randomUUID();
   const now = new Date();
   ctx.em.create(EmailConfirmationSchema, {

@@ -5,14 +5,14 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
-import { cleanProfile, cleanText, MESSAGES, validateProfile } from '../../domain';
-import { badRequest, forbidden, notFound } from '../errors';
+import { cleanProfile, cleanText, MESSAGES, toldEmailInUse, validateProfile } from '../../domain';
+import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import { reserveChosenAddressMail } from './chosen-address-mail';
 import { assertPasswordAccountAddress } from './password-account-addresses';
 import { assertCurrentPassword } from './current-password';
 import type { RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../../contract/external-user.schema';
 import type { SessionUser } from '../../contract/session-user.schema';
-import { type ConfirmationContext, sendConfirmationLink } from './email-confirmations';
+import { type ConfirmationContext, emailHeldByAnother, sendConfirmationLink } from './email-confirmations';
 import { recordSecurityEvent } from './security-log';
 
 export const externalUserView = (u: User) => ({
@@ -78,7 +78,9 @@ export async function getExternalUser(em: EntityManager, me: SessionUser, id: nu
  * used, and the address in force is told of the change. So typing an address never grants what that address would.
  * Before anything is saved or sent: the address may not be a university or admin-list one, the user changing their
  * own asks with their current password, and the two emails fit the daily limits. An address another account holds
- * gets the same answer as any other (its owner is told instead of sent a link): no caller learns who has an account.
+ * is refused for an administrator (409, spec 2 §8.3: they can list every account, and must not be told a link went
+ * out); the user changing their own gets the same answer as for any other (its owner is told instead of sent a
+ * link), so the profile page reveals no account (domain/registration.ts toldEmailInUse).
  */
 const PROFILE_FIELDS = ['lastName', 'firstName', 'middleInitial', 'company', 'phone', 'email'] as const;
 
@@ -102,6 +104,9 @@ export async function patchExternalUser(ctx: ConfirmationContext, me: SessionUse
     if (Object.keys(errors).length) throw badRequest(Object.values(errors)[0], errors);
     if (fields.email !== user.email && fields.email !== user.pendingEmail) {
       await assertPasswordAccountAddress(em, ctx.config, fields.email);
+      if (toldEmailInUse(me) && await emailHeldByAnother(em, fields.email, user.id)) {
+        throw new ApiError(409, MESSAGES.emailInUse, { reason: 'emailInUse' }, { email: MESSAGES.emailInUse });
+      }
       if (me.id === user.id) {
         if (!body.currentPassword) throw badRequest(MESSAGES.currentPasswordForEmail, { currentPassword: MESSAGES.currentPasswordForEmail });
         await assertCurrentPassword(em, user.id, body.currentPassword);

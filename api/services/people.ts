@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PersonSchema, type Person } from '../../db/entities';
-import { personalEmployeeId } from '../../domain';
+import { personalEmployeeId, sharedCodeIdentity } from '../../domain';
 import { notFound } from '../errors';
 import type { DirectoryPersonBody, PatchPersonBody } from '../../contract/person.schema';
 import type { WakeUps } from './wake-ups';
@@ -44,13 +44,17 @@ export async function updatePerson(em: EntityManager, id: number, body: PatchPer
 
 /**
  * A directory update: the person with that employee id is replaced, or added. A shared IS code (22222, 12345, …)
- * names a kind of person, not one: such a record is always added, never put in the place of another's.
+ * names a kind of person, not one: such a record replaces the one of the same person under that code (their email,
+ * else their names and birth date: domain/people-directory.ts sharedCodeIdentity), never another's, so running the
+ * same feed again changes nothing.
  */
 export async function saveDirectoryPerson(em: EntityManager, body: DirectoryPersonBody, wakeUps: WakeUps): Promise<{ person: Person; created: boolean }> {
   const employeeId = body.employeeId.trim();
-  let person = personalEmployeeId(employeeId) ? await em.findOne(PersonSchema, { employeeId }) : null;
-  const created = !person;
   const columns = { middleInitial: null, title: null, workPhone: null, birthDate: null, hireDate: null, terminationDate: null, email: null, ...columnsOf(body), employeeId };
+  let person = personalEmployeeId(employeeId)
+    ? await em.findOne(PersonSchema, { employeeId })
+    : await em.findOne(PersonSchema, sharedCodeIdentity(columns), { orderBy: { id: 'asc' } });
+  const created = !person;
   if (person) em.assign(person, columns);
   else person = em.create(PersonSchema, columns);
   person.updatedAt = new Date();

@@ -8,17 +8,18 @@
  * (api/auth/known-device.ts). Each attempt takes its place in a window before its password is checked and gives it
  * back on success, so a burst reaches argon2 at most as often as the window has places. Nothing locks an account:
  * every window passes on its own, the owner's own browser is never held back by someone else's failures, and a full
- * address window asks for a solved proof-of-work check instead of refusing. Each success, failure and refusal is
+ * address window (or an account that failed a few times) asks for a solved proof-of-work check instead of refusing,
+ * whose work grows with the failures (domain/abuse-limits.ts SIGN_IN_CHECK). Each success, failure and refusal is
  * written to the security log.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UserSchema, type User } from '../../db/entities';
 import { MESSAGES } from '../../domain';
-import { QUOTA_MESSAGES, SIGN_IN_LIMITS, SIGN_IN_MESSAGES, type WindowLimit } from '../../domain/abuse-limits';
+import { QUOTA_MESSAGES, SIGN_IN_CHECK, SIGN_IN_LIMITS, SIGN_IN_MESSAGES, signInCheckLevel, type WindowLimit } from '../../domain/abuse-limits';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../db/password-hash';
 import { ApiError, notAuthenticated } from '../errors';
 import { redeemCaptcha } from './captcha';
-import { clearHits, countHit, releaseHit, reserveHit } from '../../db/rate-limits';
+import { clearHits, countHit, readHits, releaseHit, reserveHit } from '../../db/rate-limits';
 import { recordSecurityEvent } from './security-log';
 
 /** Where an attempt comes from: the client's address and, when the browser signed in to this account before, its id. */
@@ -41,6 +42,8 @@ interface Window { key: string; limit: WindowLimit }
 const accountWindow = (email: string): Window => ({ key: `signin|account|${email}`, limit: SIGN_IN_LIMITS.account });
 const addressWindow = (ip: string): Window => ({ key: `signin|address|${ip}`, limit: SIGN_IN_LIMITS.address });
 const deviceWindow = (id: string): Window => ({ key: `signin|device|${id}`, limit: SIGN_IN_LIMITS.knownDevice });
+/** Failures from an address past its full window (SIGN_IN_CHECK.addressOverWindow): what raises its check's level. */
+const addressOverKey = (ip: string) => `signin|address-over|${ip}`;
 
 /**
  * The account a password sign-in is for: the one with this address that has a password. Single sign-on may have
@@ -59,36 +62,57 @@ async function logThrottled(em: EntityManager, email: string, origin: SignInOrig
   if (hits === 1) await recordSecurityEvent(em, { kind: 'signInThrottled', email, ip: origin.ip, detail: { counter } });
 }
 
+/** The check level a sign-in of `email` from `ip` needs now (domain/abuse-limits.ts signInCheckLevel), counting nothing. */
+export async function signInCheckLevelFor(em: EntityManager, email: string, ip: string): Promise<number> {
+  const [address, over, account] = await Promise.all([
+    readHits(em, addressWindow(ip).key), readHits(em, addressOverKey(ip)), readHits(em, accountWindow(email.trim().toLowerCase()).key),
+  ]);
+  return signInCheckLevel({
+    addressWindowFull: address.hits >= SIGN_IN_LIMITS.address.max, addressFailuresPastWindow: over.hits, accountFailures: account.hits,
+  });
+}
+
 /**
  * Takes the attempt's places in its windows before any password is checked (domain/abuse-limits.ts SIGN_IN_LIMITS):
  * a known browser its own window; any other browser its account's window (full: 429) and its address's (full: a
- * solved check instead, never a refusal). Answers the places taken, to be given back if the password is right.
+ * solved check instead, never a refusal). A check is also needed once the account has failed a few times; its work
+ * rises with the failures past the address window and on the account (SIGN_IN_CHECK). Answers the places taken, to
+ * be given back if the password is right, and whether the attempt came past a full address window.
  */
-async function reserveWindows(em: EntityManager, email: string, origin: SignInOrigin, check: SignInCheck): Promise<Window[]> {
+async function reserveWindows(em: EntityManager, email: string, origin: SignInOrigin, check: SignInCheck): Promise<{ taken: Window[]; pastAddressWindow: boolean }> {
   if (origin.knownDeviceId) {
     const device = deviceWindow(origin.knownDeviceId);
     if (!(await reserveHit(em, device.key, device.limit))) {
       await logThrottled(em, email, origin, 'device');
       throw new ApiError(429, QUOTA_MESSAGES.signInAccount);
     }
-    return [device];
+    return { taken: [device], pastAddressWindow: false };
+  }
+  const account = accountWindow(email);
+  // A full account window refuses before anything else is taken or checked: no check could help this attempt.
+  const accountFailures = await readHits(em, account.key);
+  if (accountFailures.hits >= account.limit.max) {
+    await logThrottled(em, email, origin, 'account');
+    throw new ApiError(429, QUOTA_MESSAGES.signInAccount);
   }
   const taken: Window[] = [];
   const address = addressWindow(origin.ip);
-  if (await reserveHit(em, address.key, address.limit)) {
-    taken.push(address);
-  } else if (!(await redeemCaptcha(em, check.serverSecret, check.solution))) {
-    // Checked before the account's window, so a missing check costs the account nothing.
-    await logThrottled(em, email, origin, 'address');
-    throw notAuthenticated(SIGN_IN_MESSAGES.checkRequired, { reason: 'checkRequired' });
+  const pastAddressWindow = !(await reserveHit(em, address.key, address.limit));
+  if (!pastAddressWindow) taken.push(address);
+  const over = pastAddressWindow ? await readHits(em, addressOverKey(origin.ip)) : { hits: 0 };
+  const level = signInCheckLevel({ addressWindowFull: pastAddressWindow, addressFailuresPastWindow: over.hits, accountFailures: accountFailures.hits });
+  // Checked before the account's window is touched, so a missing check costs the account nothing.
+  if (level > 0 && !(await redeemCaptcha(em, check.serverSecret, check.solution, level))) {
+    await releaseWindows(em, taken);
+    await logThrottled(em, email, origin, pastAddressWindow ? 'address' : 'account');
+    throw notAuthenticated(pastAddressWindow ? SIGN_IN_MESSAGES.checkRequired : SIGN_IN_MESSAGES.checkRequiredForAccount, { reason: 'checkRequired', level });
   }
-  const account = accountWindow(email);
   if (!(await reserveHit(em, account.key, account.limit))) {
     await releaseWindows(em, taken);
     await logThrottled(em, email, origin, 'account');
     throw new ApiError(429, QUOTA_MESSAGES.signInAccount);
   }
-  return [...taken, account];
+  return { taken: [...taken, account], pastAddressWindow };
 }
 
 const releaseWindows = async (em: EntityManager, windows: Window[]) => {
@@ -100,7 +124,7 @@ export async function signInWithPassword(
 ): Promise<User> {
   const email = rawEmail?.trim().toLowerCase() ?? '';
   if (!email || !password) throw notAuthenticated(MESSAGES.loginFailed);
-  const reserved = await reserveWindows(em, email, origin, check);
+  const { taken: reserved, pastAddressWindow } = await reserveWindows(em, email, origin, check);
   let user: User | null;
   let stored: string;
   let ok: boolean;
@@ -114,7 +138,8 @@ export async function signInWithPassword(
     throw error;
   }
   if (!user || !ok) {
-    // The places taken stay: they count this failure.
+    // The places taken stay: they count this failure. Past the address window, the failure raises the check's level.
+    if (pastAddressWindow) await countHit(em, addressOverKey(origin.ip), SIGN_IN_CHECK.addressOverWindow.windowMs);
     await recordSecurityEvent(em, { kind: 'signInFailed', userId: user?.id ?? null, email, ip: origin.ip, detail: { knownDevice: Boolean(origin.knownDeviceId) } });
     if (!user && await em.count(UserSchema, { email, isExternal: false, passwordHash: null, deletedAt: null })) {
       // A single-sign-on user: no password here to guess; point at the right button.

@@ -2,12 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { UserSchema } from '../../db/entities';
-import { call, login } from '../support/api-helpers';
+import { call, login, signedToken } from '../support/api-helpers';
 
 // This file tests signing in itself: its sessions come from the real thing (the password checked), not api-helpers' sessionFor.
 const loginRequester = (h: Harness) => login(h, DEV_REQUESTER.email, DEV_REQUESTER.password);
 const loginAdmin = (h: Harness) => login(h, DEV_ADMIN.email, DEV_ADMIN.password);
-import { startHarness, type Harness } from '../support/portal-harness';
+import { resetRateLimits, startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
 beforeAll(async () => { h = await startHarness({ worker: false }); });
@@ -89,6 +89,48 @@ describe('POST /api/v1/authentication', () => {
         const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: session.token });
         expect(res.status).toBe(200);
       }
+    }
+  });
+
+  it('re-checks a valid token on every page change without a limit: 60 in a minute all answer', async () => {
+    // An administrator working a queue changes pages dozens of times a minute; each change re-checks the session.
+    await resetRateLimits(h.orm.em);
+    const { accessToken } = await signedToken(h, DEV_ADMIN.email);
+    for (let i = 0; i < 60; i++) {
+      const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken });
+      expect(res.status, `re-check ${i + 1}`).toBe(200);
+    }
+  });
+
+  it('counts tokens the portal never signed per address: the 21st in a window is refused, a real token still passes', async () => {
+    await resetRateLimits(h.orm.em);
+    const { accessToken } = await signedToken(h, DEV_REQUESTER.email);
+    const forged = (i: number) => `${accessToken.slice(0, accessToken.lastIndexOf('.') + 1)}forged${i}`;
+    for (let i = 0; i < 20; i++) {
+      const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: forged(i) });
+      expect(res.status, `forged token ${i + 1}`).toBe(401);
+    }
+    const refused = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: 'not-a-token' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ name: 'TooManyRequests', code: 429 });
+    expect(Number(refused.raw.headers['retry-after'])).toBeGreaterThan(0);
+    // The colleague behind the same address, with a token the portal signed, is not held back by the guesses.
+    const real = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken });
+    expect(real.status).toBe(200);
+    expect(real.body.user.email).toBe(DEV_REQUESTER.email);
+  });
+
+  it('answers an expired token of ours 401 (the session is over) however often, never 429', async () => {
+    await resetRateLimits(h.orm.em);
+    const user = await h.orm.em.fork().findOneOrFail(UserSchema, { email: DEV_REQUESTER.email });
+    const twoDaysAgo = Math.floor(Date.now() / 1000) - 2 * 86_400;
+    // Signed as a sign-in two days ago would have been: a day long, so over a day ago.
+    const claims = { sub: String(user.id), sv: user.sessionVersion, iat: twoDaysAgo };
+    const expired = h.app.jwt.sign(claims);
+    for (let i = 0; i < 25; i++) {
+      const res = await call(h, null, 'POST', '/api/v1/authentication', { strategy: 'jwt', accessToken: expired });
+      expect(res.status, `expired token ${i + 1}`).toBe(401);
+      expect(res.body.data).toEqual({ reason: 'authFail' });
     }
   });
 

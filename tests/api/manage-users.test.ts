@@ -1,8 +1,9 @@
 /** Manage Administrative Users and Manage External Users (spec 2 §7.11) against real PostgreSQL. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserSchema } from '../../db/entities';
+import { EmailConfirmationSchema, UserSchema } from '../../db/entities';
+import { MESSAGES } from '../../domain';
 import { hashPassword } from '../../db/password-hash';
-import { DEV_ADMIN } from '../../db/seed-data';
+import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { call, createExternalUser, login, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
@@ -134,5 +135,26 @@ describe('Edit Profile and Edit External Requester (PATCH users/:id)', () => {
     // The new address waits for its confirmation link: the old one stays in force until then.
     expect(res.body).toMatchObject({ firstName: 'Edited', email, pendingEmail: `new-${email}` });
     await login(h, email, 'Edited-Pass1');
+  });
+
+  it('an administrator changing an email to one another account holds is told it is in use; nothing is saved or sent', async () => {
+    const email = `admin-dup-${stamp}@clinic.example`;
+    const holder = `admin-dup-holder-${stamp}@clinic.example`;
+    await createExternalUser(h, email, 'Edited-Pass1');
+    await createExternalUser(h, holder, 'Edited-Pass1');
+    const user = (await call(h, admin, 'GET', `/api/v1/search-registrants?email=${encodeURIComponent(email)}`)).body[0];
+    for (const taken of [holder.toUpperCase(), DEV_REQUESTER.email]) {
+      const res = await call(h, admin, 'PATCH', `/api/v1/users/${user.id}`, { firstName: 'Renamed', email: taken });
+      expect(res.status, taken).toBe(409);
+      expect(res.body).toMatchObject({ name: 'Conflict', message: MESSAGES.emailInUse, data: { reason: 'emailInUse' }, errors: { email: MESSAGES.emailInUse } });
+    }
+    const after = (await call(h, admin, 'GET', `/api/v1/users/${user.id}`)).body;
+    expect(after).toMatchObject({ email, pendingEmail: null, firstName: 'Other' });
+    // No link and no notice were started: nothing waits to be mailed to either address.
+    expect(await h.orm.em.fork().count(EmailConfirmationSchema, { userId: user.id })).toBe(0);
+    // A free address still goes through as before.
+    const free = await call(h, admin, 'PATCH', `/api/v1/users/${user.id}`, { email: `admin-dup-free-${stamp}@clinic.example` });
+    expect(free.status).toBe(200);
+    expect(free.body.pendingEmail).toBe(`admin-dup-free-${stamp}@clinic.example`);
   });
 });

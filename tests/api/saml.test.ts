@@ -6,6 +6,9 @@
  * key, expired, for another audience or recipient, replayed (also two posts racing), unsolicited, missing attributes.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +16,7 @@ import { AdminSchema, UserSchema } from '../../db/entities';
 import { SSO_ERRORS, SAML_ATTRIBUTES } from '../../domain/single-sign-on';
 import { signedResponse, signedResponseXml, type AssertedPerson, type ResponseOptions } from '../../devtools/dev-idp/saml-response';
 import { serviceProviderUrls } from '../../api/auth/saml/service-provider';
+import { startDevIdp } from '../../devtools/dev-idp/dev-idp-server';
 import { MESSAGES } from '../../domain';
 import { resetLinkToken, resetSecretHash } from '../../db/password-reset-secret';
 import { call, createExternalUser, login } from '../support/api-helpers';
@@ -279,6 +283,8 @@ describe('single sign-on without a usable identity provider', () => {
   it.each([
     ['none is configured', {}, 'notConfigured'],
     ['its metadata cannot be read', { SAML_IDP_METADATA_URL: 'http://127.0.0.1:9/metadata' }, 'providerUnavailable'],
+    // Without the IdP's entity id no assertion's issuer could be checked: the IdP is not used at all.
+    ['nobody knows its entity id', { SAML_IDP_ENTRY_POINT: IDP_ENTRY_POINT, SAML_IDP_CERT: 'MIICdGVzdA==' }, 'providerUnavailable'],
   ])('sends the browser back to the login page when %s', async (_label, env, code) => {
     const other = await startHarness({ worker: false, env });
     try {
@@ -287,6 +293,22 @@ describe('single sign-on without a usable identity provider', () => {
       expect(res.headers.location).toBe(`/login#error=${code}`);
     } finally {
       await other.stop();
+    }
+  });
+
+  it('sends the browser back when the metadata is of another entity than SAML_IDP_ENTITY_ID', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-saml-other-idp-'));
+    const idp = await startDevIdp({ orm: h.orm, dataDir, serviceProvider: () => sp() });
+    const other = await startHarness({ worker: false, env: { SAML_IDP_METADATA_URL: idp.metadataUrl, SAML_IDP_ENTITY_ID: IDP_ENTITY_ID } });
+    try {
+      expect(idp.entityId).not.toBe(IDP_ENTITY_ID);
+      const res = await other.app.inject({ method: 'GET', url: '/saml/OHSU/login' });
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe('/login#error=providerUnavailable');
+    } finally {
+      await other.stop();
+      await idp.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

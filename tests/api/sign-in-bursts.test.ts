@@ -2,13 +2,14 @@
  * Sign-in under bursts, against the real PostgreSQL and real argon2: a window's places are taken before any password
  * is checked, so a burst reaches argon2 at most as often as the window has places (counted by the API's own metric
  * of password verifications); an office's shared address that one machine sprays stays usable for every other
- * browser through a proof-of-work check instead of a refusal; a full hashing queue answers 503 with Retry-After.
+ * browser through a proof-of-work check instead of a refusal, whose work rises with the failures past the window and
+ * on the account; a full hashing queue answers 503 with Retry-After.
  */
 import argon2 from 'argon2';
 import { solveChallenge, type Challenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { QUOTA_MESSAGES, SIGN_IN_LIMITS, SIGN_IN_MESSAGES } from '../../domain/abuse-limits';
+import { QUOTA_MESSAGES, SIGN_IN_CHECK, SIGN_IN_LIMITS, SIGN_IN_MESSAGES, signInCheckTries } from '../../domain/abuse-limits';
 import { MESSAGES } from '../../domain';
 import { passwordHashing } from '../../db/password-hash';
 import { createExternalUser } from '../support/api-helpers';
@@ -48,10 +49,17 @@ async function signIn(email: string, password: string, options: { ip: string; co
   return { status: res.statusCode, body: res.json(), headers: res.headers, cookie: setCookie?.split(';')[0] };
 }
 
-/** What the login page's widget does: fetch a challenge, solve it, send the payload. */
-async function solvedCheck(ip: string): Promise<string> {
-  const res = await h.app.inject({ method: 'GET', url: '/api/v1/captcha-challenge', remoteAddress: ip });
-  const challenge = res.json() as Challenge;
+/** A sign-in's check as the login page's widget fetches it, for `email` from `ip`. */
+async function checkChallenge(ip: string, email: string): Promise<Challenge> {
+  const res = await h.app.inject({ method: 'GET', url: `/api/v1/captcha-challenge?email=${encodeURIComponent(email)}`, remoteAddress: ip });
+  expect(res.statusCode).toBe(200);
+  return res.json() as Challenge;
+}
+const levelOf = (challenge: Challenge) => (challenge.parameters.data as { level?: number } | undefined)?.level;
+
+/** What the login page's widget does: fetch the check for the email, solve it, send the payload. */
+async function solvedCheck(ip: string, email: string): Promise<string> {
+  const challenge = await checkChallenge(ip, email);
   const solution = await solveChallenge({ challenge, deriveKey });
   return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
 }
@@ -112,7 +120,7 @@ describe("an office's shared address while one of its machines sprays passwords"
     expect(asked.headers['retry-after']).toBeUndefined();
 
     // The same browser solves the check (a second of work in a browser) and is in.
-    const check = await solvedCheck(office);
+    const check = await solvedCheck(office, nurse.email);
     const signedIn = await signIn(nurse.email, nurse.password, { ip: office, altcha: check });
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.user.email).toBe(nurse.email);
@@ -136,10 +144,15 @@ describe("an office's shared address while one of its machines sprays passwords"
 
   it("keeps the account's own window as it was: past 20 failures on one account, a solved check does not help (429)", async () => {
     const target = await freshAccount('target');
-    for (let i = 0; i < SIGN_IN_LIMITS.account.max; i += 1) {
-      expect((await signIn(target.email, 'Wrong-Pass1', { ip: `10.72.${i}.1` })).status).toBe(401);
+    for (let i = 0; i < SIGN_IN_CHECK.accountFreeFailures; i += 1) {
+      expect((await signIn(target.email, 'Wrong-Pass1', { ip: `10.72.${i}.1` })).body.message).toBe(MESSAGES.loginFailed);
     }
-    const refused = await signIn(target.email, target.password, { ip: '10.72.99.1', altcha: await solvedCheck('10.72.99.1') });
+    // From here each guess on the account needs a solved check; one solved now is kept for the end. The rest of the
+    // window is filled as the further failures, each with its check, would have filled it (solving them all here
+    // would cost this machine a minute of CPU).
+    const check = await solvedCheck('10.72.99.1', target.email);
+    await sql('update rate_limit_counters set hits = ? where key = ?', [SIGN_IN_LIMITS.account.max, `signin|account|${target.email}`]);
+    const refused = await signIn(target.email, target.password, { ip: '10.72.99.1', altcha: check });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ name: 'TooManyRequests', message: QUOTA_MESSAGES.signInAccount });
     // The refused attempt took no place of its address: that window counts only what was checked.
@@ -150,6 +163,76 @@ describe("an office's shared address while one of its machines sprays passwords"
     const { email, password } = await freshAccount('honest');
     for (let i = 0; i < 5; i += 1) expect((await signIn(email, password, { ip: '10.73.0.1' })).status).toBe(200);
     expect(await hitsOf('signin|address|10.73.0.1')).toBe(0);
+  });
+});
+
+describe('the work a check asks for rises with the failures (a spray pays for each guess, the portal does not)', () => {
+  /** The address's failure window as a spray left it (each of those failures reached argon2 once). */
+  const fillAddressWindow = (ip: string) => sql(`insert into rate_limit_counters (key, hits, window_ends) values (?, ?, now() + interval '15 minutes')
+    on conflict (key) do update set hits = excluded.hits, window_ends = excluded.window_ends`, [`signin|address|${ip}`, SIGN_IN_LIMITS.address.max]);
+  /** Failures past the full address window, as that many solved guesses would have left them. */
+  const setFailuresPastWindow = (ip: string, hits: number) => sql(`insert into rate_limit_counters (key, hits, window_ends) values (?, ?, now() + interval '1 hour')
+    on conflict (key) do update set hits = excluded.hits, window_ends = excluded.window_ends`, [`signin|address-over|${ip}`, hits]);
+
+  it('doubles the tries every 25 failures past the full address window, up to the cap, and refuses a check solved at a lower level', async () => {
+    const office = '10.74.0.1';
+    const nurse = await freshAccount('ward-nurse');
+    await fillAddressWindow(office);
+
+    const first = await checkChallenge(office, nurse.email);
+    expect(levelOf(first)).toBe(1);
+    // PBKDF2 at a thousand iterations a try: what a browser computes natively, as fast as a script would.
+    expect(first.parameters).toMatchObject({ algorithm: 'PBKDF2/SHA-256', cost: SIGN_IN_CHECK.iterationsPerTry });
+    const levelOne = await solvedCheck(office, nurse.email);
+
+    // A guess past the window, with its check, is counted where the level is read from (PostgreSQL).
+    const guess = await signIn(`sprayed-${Date.now()}@nowhere.example`, 'Autumn2026!', { ip: office, altcha: await solvedCheck(office, 'sprayed@nowhere.example') });
+    expect(guess.body.message).toBe(MESSAGES.loginFailed);
+    expect(await hitsOf(`signin|address-over|${office}`)).toBe(1);
+
+    await setFailuresPastWindow(office, SIGN_IN_CHECK.addressFailuresPerLevel);
+    expect(levelOf(await checkChallenge(office, nurse.email))).toBe(2);
+    // The level-1 check solved before the spray went on is no longer enough, and argon2 does not run for it.
+    const before = await metric('coi_api_password_verifications_total');
+    const refused = await signIn(nurse.email, nurse.password, { ip: office, altcha: levelOne });
+    expect(refused.body).toMatchObject({ message: SIGN_IN_MESSAGES.checkRequired, data: { reason: 'checkRequired', level: 2 } });
+    expect(await metric('coi_api_password_verifications_total')).toBe(before);
+    // A level-2 check (twice the tries) lets the right password in.
+    const levelTwo = await solvedCheck(office, nurse.email);
+    expect((await signIn(nurse.email, nurse.password, { ip: office, altcha: levelTwo })).status).toBe(200);
+    // The work is known in advance: the solution is a counter drawn from the upper half of the level's tries.
+    const triesOf = (payload: string) => (JSON.parse(Buffer.from(payload, 'base64').toString()) as { solution: { counter: number } }).solution.counter;
+    expect(triesOf(levelOne)).toBeGreaterThanOrEqual(SIGN_IN_CHECK.level1Tries / 2);
+    expect(triesOf(levelOne)).toBeLessThan(SIGN_IN_CHECK.level1Tries);
+    expect(triesOf(levelTwo)).toBeGreaterThanOrEqual(SIGN_IN_CHECK.level1Tries);
+    expect(triesOf(levelTwo)).toBeLessThan(2 * SIGN_IN_CHECK.level1Tries);
+
+    await setFailuresPastWindow(office, 3 * SIGN_IN_CHECK.addressFailuresPerLevel);
+    expect(levelOf(await checkChallenge(office, nurse.email))).toBe(4);
+    await setFailuresPastWindow(office, 100_000);
+    expect(levelOf(await checkChallenge(office, nurse.email))).toBe(SIGN_IN_CHECK.maxLevel);
+    expect(signInCheckTries(SIGN_IN_CHECK.maxLevel)).toBe(SIGN_IN_CHECK.level1Tries * 2 ** (SIGN_IN_CHECK.maxLevel - 1));
+  });
+
+  it('asks for a check once an account failed 5 times from browsers it does not know, from any address; its known browser is never asked', async () => {
+    const owner = await freshAccount('owner');
+    const known = await signIn(owner.email, owner.password, { ip: '10.75.0.1' });
+    expect(known.status).toBe(200);
+    for (let i = 0; i < SIGN_IN_CHECK.accountFreeFailures; i += 1) {
+      expect((await signIn(owner.email, 'Wrong-Pass1', { ip: `10.75.${i + 1}.1` })).body.message).toBe(MESSAGES.loginFailed);
+    }
+    // A new address, whose own window is empty: the account asks for the check.
+    const asked = await signIn(owner.email, 'Wrong-Pass2', { ip: '10.75.9.1' });
+    expect(asked.body).toMatchObject({ message: SIGN_IN_MESSAGES.checkRequiredForAccount, data: { reason: 'checkRequired', level: 1 } });
+    expect(await hitsOf('signin|address|10.75.9.1')).toBe(0); // no place taken for an attempt that was not made
+    expect(levelOf(await checkChallenge('10.75.9.1', owner.email))).toBe(1);
+    await sql('update rate_limit_counters set hits = ? where key = ?', [SIGN_IN_CHECK.accountFreeFailures + SIGN_IN_CHECK.accountFailuresPerLevel, `signin|account|${owner.email}`]);
+    expect(levelOf(await checkChallenge('10.75.9.1', owner.email))).toBe(2);
+    // Another account from the same address is not asked.
+    const other = await freshAccount('bystander');
+    expect((await signIn(other.email, other.password, { ip: '10.75.9.1' })).status).toBe(200);
+    // The owner's own browser signs in without any check.
+    expect((await signIn(owner.email, owner.password, { ip: '10.75.0.1', cookie: known.cookie })).status).toBe(200);
   });
 });
 

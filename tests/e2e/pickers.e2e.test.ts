@@ -2,7 +2,8 @@
  * The pickers in Chromium, as an internal requester meets them: an event's period picked on one calendar
  * (spec 1 §4: the first click sets the start, the second the end; by mouse and by keyboard) with times in 30-minute
  * steps (spec 2 §9.1); a rental's person corrected in the person edit modal and made a Supervisor, and a person not
- * in the directory added through Add New. axe checks every page and dialog; screenshots at 1280 and 768 px:
+ * in the directory added through Add New; the document picker, which offers every type the upload keeps, PNG and JPEG
+ * first. axe checks every page and dialog; screenshots at 1280 and 768 px:
  * test-results/screenshots/pickers-*.png.
  */
 import type { Page } from 'playwright-core';
@@ -10,9 +11,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { RequestSchema } from '../../db/entities';
 import { DEV_INTERNAL_REQUESTER } from '../../db/seed-data';
 import {
-  addMonths, dayLabel, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, MESSAGES, monthOf, monthTitle, officeToday,
+  addMonths, dayLabel, DEFAULT_OFFICE_TIME_ZONE, DOCUMENT_PICKER_HINT, formatOfficeDate, MESSAGES, monthOf, monthTitle, officeToday,
 } from '../../domain';
-import { call, certificateDraft } from '../support/api-helpers';
+import { SAMPLE_PDF, call, certificateDraft, credentialingDraft } from '../support/api-helpers';
+import { UPLOAD_MIME_TYPES } from '../../storage/file-sniffing';
 import { sessionOf } from '../support/e2e-fixtures';
 import { usePortalBrowser } from '../support/portal-browser';
 
@@ -216,6 +218,54 @@ describe('an event period picked on a calendar, with times', () => {
     expect(await shown('Event Start Time').innerText()).toBe('9:00 AM');
     expect(await shown('Event End Time').innerText()).toBe('5:30 PM');
     await atBothWidths('event-view');
+  });
+});
+
+describe('the document picker (spec 2 §9.1 "File picker default: png and jpeg")', () => {
+  /** A credentialing draft of the employee's, open for editing (its documents section has the picker). */
+  async function draftWithPicker() {
+    const id = await credentialingDraft(portal.h, await sessionOf(portal.h, DEV_INTERNAL_REQUESTER), { lastName: 'Picker' });
+    await signedIn(`/requests/credentialing/${id}/edit`);
+    const picker = page.locator('input[name="file"]');
+    await picker.waitFor({ state: 'attached' });
+    return picker;
+  }
+
+  it('accepts every type the upload keeps, PNG and JPEG first: a picker without an All files choice still offers a PDF', async () => {
+    const picker = await draftWithPicker();
+    const accept = (await picker.getAttribute('accept'))!.split(',');
+    // The server's one list of what an upload may be (storage/file-sniffing.ts): every type of it is offered.
+    for (const mime of UPLOAD_MIME_TYPES) expect(accept, mime).toContain(mime);
+    // By name too, for systems that know a PDF release or a Word lease only by its name.
+    for (const name of ['.pdf', '.doc', '.docx', '.xls', '.xlsx', '.txt', '.png', '.jpg', '.jpeg']) expect(accept, name).toContain(name);
+    expect(accept.filter((type) => type.includes('/')).slice(0, 2)).toEqual(['image/png', 'image/jpeg']);
+    expect(await picker.evaluate((input) => document.getElementById(input.getAttribute('aria-describedby')!.split(' ')[0])?.textContent))
+      .toBe(DOCUMENT_PICKER_HINT);
+  });
+
+  it('where the browser\'s picker offers choices, it opens on PNG and JPEG with the other documents a choice away; a PDF chosen there is added', async () => {
+    const picker = await draftWithPicker();
+    // Chromium's File System Access picker is a window of the system that Playwright cannot drive: it stands in here,
+    // answering what a person choosing "PDF, Word, Excel and other documents", then release.pdf, would.
+    await page.evaluate((pdf) => {
+      const w = window as unknown as { pickerAsked: unknown[]; showOpenFilePicker: unknown };
+      w.pickerAsked = [];
+      w.showOpenFilePicker = async (options: unknown) => {
+        w.pickerAsked.push(options);
+        return [{ getFile: async () => new File([new Uint8Array(pdf)], 'release.pdf', { type: 'application/pdf' }) }];
+      };
+    }, [...SAMPLE_PDF]);
+    await picker.click();
+    await page.locator('input[name="description"]').fill('Signed release');
+    await page.getByRole('button', { name: 'Add a Document' }).click();
+    await page.getByRole('cell', { name: 'release.pdf', exact: true }).waitFor();
+
+    const [asked] = await page.evaluate(() => (window as unknown as { pickerAsked: unknown[] }).pickerAsked) as
+      Array<{ types: Array<{ description: string; accept: Record<string, string[]> }>; excludeAcceptAllOption: boolean; multiple: boolean }>;
+    expect(asked.types[0]).toEqual({ description: 'PNG and JPEG images', accept: { 'image/png': ['.png'], 'image/jpeg': ['.jpg', '.jpeg'] } });
+    const offered = asked.types.flatMap((choice) => Object.keys(choice.accept));
+    for (const mime of UPLOAD_MIME_TYPES) expect(offered, mime).toContain(mime);
+    expect(asked).toMatchObject({ excludeAcceptAllOption: false, multiple: false }); // All files stays a choice
   });
 });
 

@@ -3,13 +3,15 @@
  * the stored token (spec 2 §8.1), the 403 page, keyboard use, and the axe harness itself. Every page opened here
  * is also scanned by axe (tests/support/portal-browser.ts).
  */
-import type { Page, Route } from 'playwright-core';
+import type { Page, Response, Route } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { MESSAGES } from '../../domain';
-import { credentialingDraft } from '../support/api-helpers';
+import { UserSchema } from '../../db/entities';
+import { createExternalUser, credentialingDraft } from '../support/api-helpers';
 import { sessionOf } from '../support/e2e-fixtures';
 import { usePortalBrowser } from '../support/portal-browser';
+import { UI_TEXT } from '../../ui/src/lib/ui-text';
 
 const portal = usePortalBrowser('session');
 let page: Page;
@@ -80,34 +82,55 @@ describe('unknown and protected addresses', () => {
   });
 });
 
+describe("Edit Profile is the external user's own (spec 1 §2)", () => {
+  it("a requester opening another user's profile sees the 403 page; their own opens", async () => {
+    const otherEmail = `other-profile-${Date.now()}@clinic.example`;
+    await createExternalUser(portal.h, otherEmail, 'Other-Pass1');
+    const other = await portal.h.orm.em.fork().findOneOrFail(UserSchema, { email: otherEmail });
+    const me = await portal.h.orm.em.fork().findOneOrFail(UserSchema, { email: DEV_REQUESTER.email, isExternal: true });
+
+    await signedIn(DEV_REQUESTER, `/profile/${other.id}/edit`, MESSAGES.forbiddenPage);
+    expect(await page.getByText(MESSAGES.forbiddenPageHelp, { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByText(MESSAGES.errorPage).count()).toBe(0);
+    expect(await page.locator('input[name="email"]').count()).toBe(0); // nothing of the other account shows
+
+    await page.getByRole('link', { name: 'Edit Profile', exact: true }).click();
+    await heading('Edit Profile').waitFor();
+    await expect.poll(() => page.locator('input[name="email"]').inputValue()).toBe(DEV_REQUESTER.email);
+    expect(new URL(page.url()).pathname).toBe(`/profile/${me.id}/edit`);
+  });
+});
+
 describe('the stored token after a failed re-authentication (spec 2 §8.1)', () => {
-  it('a 503 from the API resets the session but keeps the token; the next load signs in again with it', async () => {
+  // Only a 401 ends a session: a refusal for load or an unreachable API says nothing about it. A page load keeps the
+  // token, says it is trying again, and shows the screen once the API answers.
+  it('a 503 on a page load keeps the session and the token; the screen comes back by itself once the API answers', async () => {
     await signedIn(DEV_REQUESTER, '/', 'Dashboard');
     const token = await storedToken();
     expect(token).toBeTruthy();
 
     const undo = await failReauthentication((route) => route.fulfill(errorBody(503, 'Unavailable', 'Service unavailable')));
     await page.reload();
-    await page.waitForURL('**/login');
-    await page.getByText(MESSAGES.sessionExpired, { exact: true }).waitFor();
+    await page.getByText(UI_TEXT.sessionCheckRetrying, { exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.getByText(MESSAGES.sessionExpired).count()).toBe(0);
     expect(await storedToken()).toBe(token);
     await undo();
 
-    await page.reload();
-    await heading('Dashboard').waitFor();
+    await heading('Dashboard').waitFor(); // no reload: the next check answers
     expect(await storedToken()).toBe(token);
   });
 
-  it('a refused connection (Unavailable) keeps the token too', async () => {
+  it('a refused connection (Unavailable) on a page load keeps the session and the token too', async () => {
     await signedIn(DEV_REQUESTER, '/', 'Dashboard');
     const token = await storedToken();
     expect(token).toBeTruthy();
     const undo = await failReauthentication((route) => route.abort('connectionrefused'));
     await page.reload();
-    await page.getByText(MESSAGES.sessionExpired, { exact: true }).waitFor();
+    await page.getByText(UI_TEXT.sessionCheckRetrying, { exact: true }).waitFor();
+    expect(await page.getByText(MESSAGES.sessionExpired).count()).toBe(0);
     expect(await storedToken()).toBe(token);
     await undo();
-    await page.goto('/');
     await heading('Dashboard').waitFor();
   });
 
@@ -145,6 +168,47 @@ describe('the stored token after a failed re-authentication (spec 2 §8.1)', () 
     await page.getByText(MESSAGES.inactiveUser, { exact: true }).waitFor();
     expect(await storedToken()).toBeNull();
     await undo();
+  });
+});
+
+describe('the session check on every screen change (spec 1 §2)', () => {
+  const isRecheck = (response: Response) =>
+    response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/v1/authentication';
+  const navLink = (name: string) => page.locator('#main-nav').getByRole('link', { name, exact: true });
+
+  it('an administrator working the queue changes screens 45 times in a row, then reloads, and stays signed in', async () => {
+    await signedIn(DEV_ADMIN, '/', 'Admin Dashboard');
+    const token = await storedToken();
+    const screens = ['Dashboard', 'FAQs', 'Search'];
+    for (let change = 1; change <= 45; change += 1) {
+      const [recheck] = await Promise.all([page.waitForResponse(isRecheck), navLink(screens[change % 3]).click()]);
+      expect(recheck.status(), `the session check of screen change ${change}`).toBe(200);
+    }
+    await heading('Admin Dashboard').waitFor(); // the 45th change ends on the dashboard
+    const [reloaded] = await Promise.all([page.waitForResponse(isRecheck), page.reload()]);
+    expect(reloaded.status()).toBe(200);
+    await heading('Admin Dashboard').waitFor();
+    expect(await page.getByText(MESSAGES.sessionExpired).count()).toBe(0);
+    expect(await storedToken()).toBe(token);
+  });
+
+  it('a check refused for load (429) at a screen change leaves the user on the new screen, signed in', async () => {
+    await signedIn(DEV_REQUESTER, '/', 'Dashboard');
+    const token = await storedToken();
+    let refused = 0;
+    await failReauthentication(async (route) => {
+      refused += 1;
+      await route.fulfill(errorBody(429, 'TooManyRequests', 'Too many attempts. Please wait a minute and try again.', { retryAfterSeconds: 30 }));
+    });
+    await navLink('FAQs').click();
+    await heading('Frequently Asked Questions').waitFor();
+    await expect.poll(() => refused).toBeGreaterThanOrEqual(1);
+    await navLink('Dashboard').click();
+    await heading('Dashboard').waitFor();
+    await expect.poll(() => refused).toBeGreaterThanOrEqual(2);
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.getByText(MESSAGES.sessionExpired).count()).toBe(0);
+    expect(await storedToken()).toBe(token);
   });
 });
 

@@ -3,9 +3,10 @@
  * dependencies: every package the bundles load is in package.json "dependencies", and the compiled entries work
  * against the test database and Temporal server with NODE_ENV=production:
  *   node dist/migrate.js  creates, migrates and seeds a new database (no development accounts, no sample policy years)
- *   node dist/server.js   refuses a missing JWT secret and missing office facts, naming each; refuses (as the worker
- *                         does) a database holding sample policy years until  node dist/admin.js
- *                         remove-sample-policy-years  takes them out; then answers /api/v1/health; the dev admin
+ *   node dist/server.js   refuses a missing JWT secret, missing office facts, and single sign-on metadata over http or
+ *                         without the issuer, naming each; refuses (as the worker does) a database holding sample
+ *                         policy years until  node dist/admin.js remove-sample-policy-years  takes them out; then
+ *                         answers /api/v1/health; the dev admin
  *                         cannot sign in
  *   node dist/worker.js   loads the prebuilt workflow bundle and polls its task queue
  * The build is the run's own (tests/setup/global-setup.ts: dist-test-run-<pid>/, one level below the root like dist/).
@@ -149,6 +150,15 @@ describe('production build', () => {
     const run = node('server', { JWT_SECRET: undefined });
     expect(await run.exited).not.toBe(0);
     expect(run.output()).toMatch(/JWT_SECRET is not set/);
+  });
+
+  it('node dist/server.js refuses single sign-on metadata over http, and single sign-on without the issuer, naming the setting', async () => {
+    const overHttp = node('server', { SAML_IDP_METADATA_URL: 'http://idp.university.example/metadata', SAML_IDP_ENTITY_ID: 'https://idp.university.example/idp' });
+    const noIssuer = node('server', { SAML_IDP_METADATA_URL: 'https://idp.university.example/metadata' });
+    expect(await overHttp.exited).not.toBe(0);
+    expect(overHttp.output()).toContain('SAML_IDP_METADATA_URL must be an https: address with NODE_ENV=production (got "http://idp.university.example/metadata")');
+    expect(await noIssuer.exited).not.toBe(0);
+    expect(noIssuer.output()).toContain('SAML_IDP_ENTITY_ID is not set: with NODE_ENV=production single sign-on does not start');
   });
 
   it('node dist/server.js refuses to start without the office\'s own facts, naming each missing one', async () => {

@@ -20,9 +20,10 @@ const production = (env: Record<string, string> = {}) => ({
 
 describe('single sign-on settings', () => {
   it('reads the IdP from the metadata URL, or from entry point and certificate', () => {
-    expect(loadConfig(production({ SAML_IDP_METADATA_URL: 'https://idp.university.example/idp/shibboleth' })).saml)
-      .toMatchObject({ idpMetadataUrl: 'https://idp.university.example/idp/shibboleth', idpEntryPoint: null, spEntityId: null });
-    expect(loadConfig(production({ SAML_IDP_ENTRY_POINT: 'https://idp.example/sso', SAML_IDP_CERT: 'MIIC…', SAML_SP_ENTITY_ID: 'https://portal.example/sp' })).saml)
+    const issuer = { SAML_IDP_ENTITY_ID: 'https://idp.university.example/idp/shibboleth' };
+    expect(loadConfig(production({ SAML_IDP_METADATA_URL: 'https://idp.university.example/idp/shibboleth', ...issuer })).saml)
+      .toMatchObject({ idpMetadataUrl: 'https://idp.university.example/idp/shibboleth', idpEntryPoint: null, spEntityId: null, idpEntityId: issuer.SAML_IDP_ENTITY_ID });
+    expect(loadConfig(production({ SAML_IDP_ENTRY_POINT: 'https://idp.example/sso', SAML_IDP_CERT: 'MIIC…', SAML_SP_ENTITY_ID: 'https://portal.example/sp', ...issuer })).saml)
       .toMatchObject({ idpEntryPoint: 'https://idp.example/sso', idpCert: 'MIIC…', spEntityId: 'https://portal.example/sp' });
     expect(loadConfig(production()).saml.idpMetadataUrl).toBeNull(); // not configured: /saml/… answers "not configured"
   });
@@ -30,6 +31,32 @@ describe('single sign-on settings', () => {
   it('refuses an entry point without a certificate and the other way round', () => {
     expect(() => loadConfig(production({ SAML_IDP_ENTRY_POINT: 'https://idp.example/sso' }))).toThrow(ConfigError);
     expect(() => loadConfig(production({ SAML_IDP_CERT: 'MIIC…' }))).toThrow(/SAML_IDP_METADATA_URL, or both SAML_IDP_ENTRY_POINT and SAML_IDP_CERT/);
+  });
+});
+
+describe('single sign-on settings in production (the only way to administrator rights there)', () => {
+  const issuer = { SAML_IDP_ENTITY_ID: 'https://idp.university.example/idp/shibboleth' };
+
+  it('refuses metadata read over http, naming the setting and the ways out', () => {
+    const start = () => loadConfig(production({ SAML_IDP_METADATA_URL: 'http://idp.university.example/idp/shibboleth', ...issuer }));
+    expect(start).toThrow(ConfigError);
+    expect(start).toThrow(/^SAML_IDP_METADATA_URL must be an https: address with NODE_ENV=production \(got "http:\/\/idp\.university\.example\/idp\/shibboleth"\)/);
+    expect(start).toThrow(/pin the IdP instead with SAML_IDP_ENTRY_POINT, SAML_IDP_CERT and SAML_IDP_ENTITY_ID/);
+    expect(() => loadConfig(production({ SAML_IDP_METADATA_URL: 'idp.university.example/metadata', ...issuer }))).toThrow(/^SAML_IDP_METADATA_URL is not an address/);
+  });
+
+  it('requires the IdP\'s entity id, so that every assertion\'s issuer is checked', () => {
+    for (const idp of <Record<string, string>[]>[
+      { SAML_IDP_METADATA_URL: 'https://idp.university.example/idp/shibboleth' },
+      { SAML_IDP_ENTRY_POINT: 'https://idp.example/sso', SAML_IDP_CERT: 'MIIC…' },
+    ]) {
+      expect(() => loadConfig(production(idp)), JSON.stringify(idp)).toThrow(/^SAML_IDP_ENTITY_ID is not set: with NODE_ENV=production single sign-on does not start/);
+    }
+  });
+
+  it('development keeps the local stand-in IdP: metadata over http, its entity id taken from the metadata', () => {
+    const env = { JWT_SECRET: 'x'.repeat(40), SAML_IDP_METADATA_URL: 'http://127.0.0.1:8026/metadata' };
+    expect(loadConfig(env).saml).toMatchObject({ idpMetadataUrl: 'http://127.0.0.1:8026/metadata', idpEntityId: null });
   });
 });
 

@@ -82,6 +82,10 @@ export class IdentityProviderSource {
       throw new IdentityProviderUnavailable(`the IdP metadata at ${idpMetadataUrl} could not be read: ${(error as Error).message}`);
     }
     const parsed = parseIdentityProviderMetadata(xml);
+    // Metadata of another entity than the one configured is not this IdP's: its certificates vouch for nobody here.
+    if (idpEntityId && parsed.entityId !== idpEntityId) {
+      throw new IdentityProviderUnavailable(`the metadata at ${idpMetadataUrl} is for ${parsed.entityId ?? '(no entityID)'}, not SAML_IDP_ENTITY_ID ${idpEntityId}`);
+    }
     const idp = { ...parsed, entityId: idpEntityId ?? parsed.entityId };
     this.cached = { idp, until: Date.now() + METADATA_TTL_MS };
     return idp;

@@ -76,6 +76,8 @@ export class ServiceProvider {
       throw error;
     }
     if (!idp) throw new SsoRefused('notConfigured', 'no SAML_IDP_METADATA_URL, nor SAML_IDP_ENTRY_POINT with SAML_IDP_CERT');
+    // Every assertion's issuer is checked: an IdP whose entity id nobody knows is not used at all.
+    if (!idp.entityId) throw new SsoRefused('providerUnavailable', 'the IdP has no entity id: set SAML_IDP_ENTITY_ID (the entityID of its metadata)');
     return idp;
   }
 
@@ -130,7 +132,7 @@ export class ServiceProvider {
       throw new SsoRefused(classify(error as Error), (error as Error).message);
     }
     if (!profile) throw new SsoRefused('failed', 'the answer carries no assertion');
-    if (idp.entityId && profile.issuer !== idp.entityId) {
+    if (profile.issuer !== idp.entityId) {
       throw new SsoRefused('signature', `assertion issued by ${profile.issuer}, expected ${idp.entityId}`);
     }
     const assertion = (profile.getAssertion?.() as { Assertion?: XmlNode } | undefined)?.Assertion;

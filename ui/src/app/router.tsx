@@ -6,6 +6,7 @@ import { AppLayout } from './layout/app-layout';
 import { AuthRoot } from './layout/auth-root';
 import { PublicLayout } from './layout/public-layout';
 import { RequireRole, isAdmin, isExternal } from './routes/require-role';
+import { OwnProfile } from './routes/own-profile';
 import { lazyPage, preloadScreens } from './lazy-page';
 
 // Every screen is its own chunk (see lazy-page.ts); the layouts and error pages stay in the entry.
@@ -76,7 +77,7 @@ export const routes: RouteObject[] = [
             { path: paths.certificate.view.path, element: <CertificateViewPage /> },
             { path: paths.faqs.path, element: <FaqsPage /> },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.password.path, element: <ChangePasswordPage /> }] },
-            { element: <RequireRole allow={isExternal} />, children: [{ path: paths.profileEdit.path, element: <RegistrationPage mode="profile" /> }] },
+            { element: <RequireRole allow={isExternal} />, children: [{ path: paths.profileEdit.path, element: <OwnProfile><RegistrationPage mode="profile" /></OwnProfile> }] },
             {
               element: <RequireRole allow={isAdmin} />,
               children: [

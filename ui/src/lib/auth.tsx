@@ -8,12 +8,13 @@ import { useNavigate } from 'react-router-dom';
 import { MESSAGES } from '../../../domain';
 import type { AuthResult, User } from '../types/api';
 import { api, setUnauthorizedHandler } from './api-client';
-import { loginStateAfter, removesStoredToken } from './auth-errors';
+import { endsSession, loginStateAfter, recheckDelayMs, removesStoredToken } from './auth-errors';
 import { paths } from './paths';
 import { readToken, removeToken, storeToken } from './token-storage';
 
 export type Session =
-  | { status: 'checking'; user: null }
+  /** `retrying`: the last check failed for a reason that is not the session's (load, an outage); another follows. */
+  | { status: 'checking'; user: null; retrying?: boolean }
   /** `loginState`: why the session ended (empty when nobody signed in), for the login page. */
   | { status: 'anonymous'; user: null; loginState: LoginState }
   | { status: 'authenticated'; user: User };
@@ -34,7 +35,7 @@ interface AuthContextValue {
   previewToken: (accessToken: string) => Promise<AuthResult>;
   /** Signs in with a token already checked by previewToken. */
   adoptToken: (result: AuthResult) => Promise<User>;
-  /** Re-checks the stored token with the server; false (and a redirect to login) when it fails. */
+  /** Re-checks the stored token with the server; false (and a redirect to login) when the session is over. */
   revalidate: () => Promise<boolean>;
   logout: () => Promise<void>;
   /** After a password change: the server ended the old token and handed a new one with the refreshed user. */
@@ -75,17 +76,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => setUnauthorizedHandler(expire), [expire]);
 
-  // Page load: validate a stored token before showing anything behind the login.
+  // Page load: validate a stored token before showing anything behind the login. Only an answer that the session is
+  // over ends it; a refusal for load or an unreachable API is asked again, the token kept, until it answers.
   useEffect(() => {
     if (!readToken()) return;
     let live = true;
-    reauthenticate().then(
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = (failures: number) => reauthenticate().then(
       // A transition: if the screen's chunk is still arriving, the "Loading…" of the check stays up until it is
       // there, instead of React switching to a Suspense fallback and holding it for its 300 ms reveal throttle.
       (user) => live && startTransition(() => setSession({ status: 'authenticated', user })),
-      (error) => live && expire(error),
+      (error) => {
+        if (!live) return;
+        if (endsSession(error)) return expire(error);
+        setSession({ status: 'checking', user: null, retrying: true });
+        timer = setTimeout(() => void check(failures + 1), recheckDelayMs(failures, error));
+      },
     );
-    return () => { live = false; };
+    void check(0);
+    return () => { live = false; clearTimeout(timer); };
   }, [expire]);
 
   const signIn = useCallback(async (result: AuthResult) => {
@@ -109,6 +118,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           ? prev : { status: 'authenticated', user }));
         return true;
       } catch (error) {
+        // A refusal for load (429) or an unreachable API is not an expired session: the user stays on the page, whose
+        // own calls say what failed.
+        if (!endsSession(error)) return true;
         expire(error);
         return false;
       }

@@ -3,6 +3,8 @@
  */
 export const UI_TEXT = {
   loading: 'Loading…',
+  /** A page load's session check failed for load or an outage (not an expired session) and is asked again. */
+  sessionCheckRetrying: 'The portal is not answering just now. You are still signed in; trying again…',
   saving: 'Saving...',
   saveSuccessful: 'Save Successful',
   draftSaving: 'Saving draft…',

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { Loading } from '../../components/ui/loading';
+import { SessionCheckPending } from '../../components/ui/loading';
 import { useAuth, type LoginState } from '../../lib/auth';
 import { paths } from '../../lib/paths';
 import { AppHeader } from './app-header';
@@ -40,7 +40,7 @@ export function AppLayout() {
       <main id={MAIN_CONTENT_ID} tabIndex={-1} className="app-main">
         {/* One boundary for both states, so the end of the check (a transition) keeps "Loading…" up while the
             screen's chunk arrives rather than mounting a new boundary that shows its own fallback. */}
-        <PageSuspense>{session.status === 'checking' ? <Loading /> : <Outlet />}</PageSuspense>
+        <PageSuspense>{session.status === 'checking' ? <SessionCheckPending retrying={session.retrying} /> : <Outlet />}</PageSuspense>
       </main>
     </>
   );

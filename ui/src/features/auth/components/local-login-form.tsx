@@ -8,7 +8,10 @@ import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 
 // The widget (about 35 KB gzip) loads only when the API asks for the check: most sign-ins never need it.
-const Captcha = lazy(() => import('../../../components/captcha').then((m) => ({ default: m.Captcha })));
+const Captcha = lazy(() => import('../../../components/captcha').then((m) => ({
+  default: ({ email, onChange }: { email: string; onChange: (payload: string | null) => void }) =>
+    <m.Captcha challengeUrl={m.signInCheckUrl(email)} onChange={onChange} />,
+})));
 
 interface LocalLoginFormProps {
   onLogin: (email: string, password: string, altcha?: string) => Promise<unknown>;
@@ -24,8 +27,9 @@ function failureMessage(error: unknown): string {
 
 /**
  * External requesters: email and password (spec 1 §5 Login: both required). When many sign-ins failed from the
- * user's network the API asks for a solved proof-of-work check (data.reason 'checkRequired'): the form then shows the
- * ALTCHA widget, and Log In waits for it. A check is good for one try, so each failure brings a fresh one.
+ * user's network, or on the account, the API asks for a solved proof-of-work check (data.reason 'checkRequired'): the
+ * form then shows the ALTCHA widget, whose challenge is made for the email typed (its work rises with the failures),
+ * and Log In waits for it. A check is good for one try, so each failure brings a fresh one.
  */
 export function LocalLoginForm({ onLogin }: LocalLoginFormProps) {
   const [email, setEmail] = useState('');
@@ -69,7 +73,7 @@ export function LocalLoginForm({ onLogin }: LocalLoginFormProps) {
           value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} />
         <TextField name="password" label="Password" type="password" autoComplete="current-password" required
           value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
-        {checkAsked && <Suspense fallback={<Loading />}><Captcha key={checkKey} onChange={setCheck} /></Suspense>}
+        {checkAsked && <Suspense fallback={<Loading />}><Captcha key={checkKey} email={email.trim().toLowerCase()} onChange={setCheck} /></Suspense>}
         <div className="button-row">
           <button type="submit" className="button" disabled={busy || (checkAsked && !check)}>Log In</button>
         </div>

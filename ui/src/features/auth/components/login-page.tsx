@@ -3,7 +3,7 @@ import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-route
 import { MESSAGES } from '../../../../../domain';
 import { SSO_HANDOFF_COOKIE, ssoErrorMessage } from '../../../../../domain/single-sign-on';
 import { Alert } from '../../../components/ui/alert';
-import { Loading } from '../../../components/ui/loading';
+import { Loading, SessionCheckPending } from '../../../components/ui/loading';
 import { useAuth, type LoginState } from '../../../lib/auth';
 import { paths } from '../../../lib/paths';
 import type { AuthResult, User } from '../../../types/api';
@@ -121,7 +121,8 @@ export function LoginPage() {
     );
   }
   if (session.status === 'authenticated' && !tryingToken) return <Navigate to={landingFor(session.user)} replace />;
-  if (session.status === 'checking' || tryingToken) return <Loading />;
+  if (session.status === 'checking') return <SessionCheckPending retrying={session.retrying} />;
+  if (tryingToken) return <Loading />;
 
   return (
     <section className="page">

@@ -1,7 +1,8 @@
-import { useRef, useState } from 'react';
-import { DOCUMENT_PICKER_DEFAULT_TYPES, DOCUMENT_PICKER_HINT, MESSAGES, TEXT_MAX } from '../../../../../domain';
+import { useRef, useState, type MouseEvent } from 'react';
+import { DOCUMENT_PICKER_ACCEPT, DOCUMENT_PICKER_CHOICES, DOCUMENT_PICKER_HINT, MESSAGES, TEXT_MAX } from '../../../../../domain';
 import { FieldFrame, TextField, fieldId } from '../../../components/ui/form-field';
 import { ApiError } from '../../../lib/api-client';
+import { chooseFile, pickerWithChoices } from '../../../lib/file-picker-choices';
 import { UI_TEXT } from '../../../lib/ui-text';
 import type { DocumentRecord } from '../../../types/api';
 import { useAddDocument } from '../api/documents';
@@ -27,6 +28,22 @@ export function AddDocumentForm({ documents, ensureRequestId, onAdded, documents
   const [errors, setErrors] = useState<{ file?: string; description?: string; form?: string }>({});
   const adding = useAddDocument();
   const busy = adding.isPending;
+  /** After the picker with choices failed to open: the input's own picker from then on. */
+  const ownPickerOnly = useRef(false);
+
+  /**
+   * Where the browser's picker offers choices, it opens on the spec's PNG and JPEG (spec 2 §9.1), with the other
+   * documents and All files a choice away; elsewhere the input's own picker, which accepts every type, opens.
+   */
+  function openPicker(event: MouseEvent<HTMLInputElement>) {
+    const picker = ownPickerOnly.current ? null : pickerWithChoices();
+    if (!picker) return;
+    event.preventDefault();
+    chooseFile(picker, event.currentTarget, DOCUMENT_PICKER_CHOICES).then(
+      (chosen) => { if (chosen) setFile(chosen); },
+      () => { ownPickerOnly.current = true; },
+    );
+  }
 
   async function add() {
     const next = {
@@ -55,9 +72,9 @@ export function AddDocumentForm({ documents, ensureRequestId, onAdded, documents
       <div className="form-grid">
         <FieldFrame name="file" label="File" error={fileError} hint={DOCUMENT_PICKER_HINT}>
           <input ref={fileInput} id={fieldId('file')} name="file" type="file" className="field__control"
-            accept={DOCUMENT_PICKER_DEFAULT_TYPES.join(',')} aria-invalid={fileError ? true : undefined}
+            accept={DOCUMENT_PICKER_ACCEPT} aria-invalid={fileError ? true : undefined}
             aria-describedby={[`${fieldId('file')}-hint`, fileError ? `${fieldId('file')}-error` : ''].filter(Boolean).join(' ')}
-            disabled={disabled || busy} onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+            disabled={disabled || busy} onClick={openPicker} onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
         </FieldFrame>
         <TextField name="description" label="Description" maxLength={TEXT_MAX} autoComplete="off" required value={description}
           error={errors.description} disabled={disabled || busy} onChange={(event) => setDescription(event.target.value)} />
