@@ -48,13 +48,16 @@ export function createReplyTextReader(options: { timeoutMs?: number } = {}): Rep
     resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
   }));
   // A reading's time bound counts from when a thread takes it, never while it waits behind others (a burst of
-  // replies): the pool's own queue would count the wait.
+  // replies: the pool's own queue would count the wait), nor while a thread starts and loads the libraries (the
+  // warm-up task before it, unbounded: a slow start is the machine's, not the message's).
   const threads = new Semaphore(THREADS);
   return {
     read(body) {
       return threads.runExclusive(async () => {
+        const pool = poolOf();
+        await pool.run({ warm: true });
         try {
-          return await poolOf().run(body, { signal: AbortSignal.timeout(timeoutMs) }) as ReplyReading;
+          return await pool.run(body, { signal: AbortSignal.timeout(timeoutMs) }) as ReplyReading;
         } catch (error) {
           if (isMessageFault(error)) return { unreadable: `${(error as Error).name}: ${(error as Error).message}`.slice(0, 200) };
           throw error;

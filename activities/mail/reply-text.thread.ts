@@ -7,7 +7,9 @@ import { HTML_MAX_DEPTH, readReplyText } from './reply-text';
 
 export type ReplyReading = { text: string } | { unreadable: string };
 
-export default function readReply(body: { text?: string | null; html?: string | null }): ReplyReading {
+/** `warm`: only load this module on a thread (its start is not counted in a reading's time bound). */
+export default function readReply(body: { text?: string | null; html?: string | null; warm?: boolean }): ReplyReading {
+  if (body.warm) return { text: '' };
   try {
     const { text, cut } = readReplyText(body);
     return !text && cut ? { unreadable: `no text above markup nested deeper than ${HTML_MAX_DEPTH} elements` } : { text };
