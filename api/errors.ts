@@ -2,6 +2,7 @@
  * Errors in the shape of spec 2 §8.1: `{ name, message, code, className, data, errors }`, named by HTTP status.
  */
 import { httpErrorName } from '../domain/http-errors';
+import { Refusal, type RefusalKind } from '../services/refusals';
 
 const kebab = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
 
@@ -33,4 +34,15 @@ export const unavailable = (message: string) => new ApiError(503, message);
 
 export function errorBody(code: number, message: string, errors: Record<string, string> = {}, data: Record<string, unknown> = {}) {
   return new ApiError(code, message, data, errors).toJSON();
+}
+
+/** The HTTP status of each refusal a use case gives (services/refusals.ts). */
+const REFUSAL_STATUS: Readonly<Record<RefusalKind, number>> = {
+  invalid: 400, forbidden: 403, 'not-found': 404, 'too-slow': 408, conflict: 409, 'too-large': 413, 'unsupported-type': 422,
+  'over-quota': 429, failed: 500, unavailable: 503,
+};
+
+/** A use case's refusal as the API answers it (spec 2 §8.1's shape); anything else is left as it is. */
+export function apiErrorOf(error: unknown): unknown {
+  return error instanceof Refusal ? new ApiError(REFUSAL_STATUS[error.kind], error.message, error.data, error.fieldErrors) : error;
 }

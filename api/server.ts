@@ -1,6 +1,6 @@
 /** API process entry: `node --import tsx api/server.ts`. */
 import { isLoopbackHost, loadConfig, unsafeListenReason } from '../config/app-config';
-import { developmentAccountsRefusal, liveDevelopmentAccounts } from '../db/development-accounts';
+import { developmentAccountsRefusal, liveDevelopmentAccounts } from '../services/accounts/development-accounts';
 import { createOrm } from '../db/orm';
 import { refuseSampleData } from '../db/refuse-sample-data';
 import { DocumentFiles } from '../storage/document-files';

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:inbound [-- --replies 40 --burst 200 --rate 20]`: replies by email on real parts in one process:
  * PostgreSQL (a throw-away database coi_bench_inbound_<pid>), a headless Temporal dev server, the portal (API, the
- * request worker, the SMTP sink) and the reply listener (temporal/inbound-smtp-listener.ts), fed over SMTP by
+ * request worker, the SMTP sink) and the reply listener (mail-in/smtp-listener.ts), fed over SMTP by
  * nodemailer with replies to the portal's own status emails.
  *
  *   latency   `--replies` replies one after another: from the listener's 250 until the message is in the request's
@@ -27,7 +27,7 @@ import { prepareDatabase } from '../db/prepare-database';
 import { DEV_REQUESTER } from '../db/seed-data';
 import { startPortalInProcess } from '../devtools/portal-in-process';
 import { ensureTemporalServer, freePort } from '../devtools/temporal/dev-server';
-import { startInboundSmtpListener } from '../temporal/inbound-smtp-listener';
+import { startInboundSmtpListener } from '../mail-in/smtp-listener';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string, fallback: string) => new RegExp(`--${name}[= ](\\S+)`).exec(process.argv.slice(2).join(' '))?.[1] ?? fallback;

@@ -15,10 +15,10 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createOrm } from '../db/orm';
 import { DEFAULT_CLOCK_POLICY, addDays, officeToday, type ReportKind } from '../domain';
-import { REPORT_SECTIONS, ensureOfficeCalendar, reportScopeOf, reportsOf, volumesReport } from '../api/services/reports';
+import { REPORT_SECTIONS, ensureOfficeCalendar, reportScopeOf, reportsOf, volumesReport } from '../services/desk/reports';
 
 type EntityManager = Parameters<typeof volumesReport>[0];
-import { reportsWorkbook } from '../api/services/reports-workbook';
+import { reportsWorkbook } from '../services/desk/reports-workbook';
 import { seedListsDatabase } from './seed-requests';
 
 const argValue = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { chromium } from 'playwright-core';
-import { newSignInChallenge } from '../api/services/captcha';
+import { newSignInChallenge } from '../api/sessions/captcha';
 import { dropDatabase } from '../db/database';
 import { prepareDatabase } from '../db/prepare-database';
 import { DEV_REQUESTER } from '../db/seed-data';

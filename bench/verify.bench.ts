@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import pg from 'pg';
 import { prepareDatabase } from '../db/prepare-database';
-import { codeLookup } from '../api/services/verification';
+import { codeLookup } from '../services/requests/verification';
 import { formatVerificationCode, VERIFICATION_CODE_ALPHABET } from '../domain';
 import { startApiProcess } from './api-process';
 

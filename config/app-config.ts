@@ -13,7 +13,7 @@ import { DEFAULT_USER_QUOTAS, type UserQuotas } from '../domain/abuse-limits';
 import { DEFAULT_CLOCK_POLICY, type ClockPolicy } from '../domain/request-clocks';
 import { cleanEmailDomains } from '../domain/university-addresses';
 import { MAX_LOCAL_PART_LENGTH } from '../domain/reply-address';
-import { DEFAULT_REPLY_TOKEN_MAX_AGE_DAYS, deriveReplyTokenKey } from './reply-token';
+import { createHmac } from 'node:crypto';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -134,7 +134,7 @@ export interface AppConfig {
 }
 
 /**
- * Answering a request's email by email (domain/reply-address.ts, config/reply-token.ts). Emails that invite an answer
+ * Answering a request's email by email (domain/reply-address.ts, services/reply-token.ts). Emails that invite an answer
  * carry `Reply-To: <local>+<token>@<domain>`; the university's MTA forwards that domain (or the mailbox polled) to the
  * portal's inbound side.
  */
@@ -395,6 +395,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
 /** The reply domain outside production when REPLY_TO_DOMAIN is unset: the development inbound listener accepts it. */
 const DEVELOPMENT_REPLY_TO_DOMAIN = 'coi-portal.local';
+/** How long a reply address is honoured when REPLY_TOKEN_MAX_AGE_DAYS is unset. */
+export const DEFAULT_REPLY_TOKEN_MAX_AGE_DAYS = 365;
+/** The reply-token key when REPLY_TOKEN_SECRET is unset: derived from the server key with its own label. */
+export const deriveReplyTokenKey = (serverKey: string) => createHmac('sha256', serverKey).update('coi-portal reply-token v1').digest('hex');
 const DEFAULT_REPLY_TO_LOCAL = 'reply';
 /** The longest token (a 10-digit request number) and its `+`: what a local part must leave room for. */
 const LONGEST_TOKEN_SUFFIX = 1 + 10 + 1 + 24;

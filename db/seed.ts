@@ -6,7 +6,6 @@
  * in production).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { hashPassword } from './password-hash';
 import { AdminSchema, CounterSchema, EmailTemplateSchema, FaqSchema, PersonSchema, PolicyYearSchema, UserSchema } from './entities';
 import {
   DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER, FIRST_REQUEST_NUMBER, generateDirectory, SEED_EMAIL_TEMPLATES, SEED_FAQS, seedPolicyYears,
@@ -68,14 +67,14 @@ async function seedDevAccounts(em: EntityManager): Promise<void> {
     // The development administrator signs in with a password until single sign-on lands.
     em.create(UserSchema, {
       email: DEV_ADMIN.email, firstName: DEV_ADMIN.firstName, lastName: DEV_ADMIN.lastName, affiliation: PRODUCT_NAME,
-      personType: 'Employee', isExternal: false, passwordHash: await hashPassword(DEV_ADMIN.password), emailConfirmedAt: new Date(),
+      personType: 'Employee', isExternal: false, passwordHash: DEV_ADMIN.passwordHash, emailConfirmedAt: new Date(),
     });
   }
   if (!(await em.findOne(UserSchema, { email: DEV_REQUESTER.email }))) {
     em.create(UserSchema, {
       email: DEV_REQUESTER.email, firstName: DEV_REQUESTER.firstName, lastName: DEV_REQUESTER.lastName,
       company: DEV_REQUESTER.company, phone: DEV_REQUESTER.phone, affiliation: 'external', isExternal: true,
-      passwordHash: await hashPassword(DEV_REQUESTER.password), pswdResetAt: new Date(), emailConfirmedAt: new Date(),
+      passwordHash: DEV_REQUESTER.passwordHash, pswdResetAt: new Date(), emailConfirmedAt: new Date(),
     });
   }
   const staff = DEV_INTERNAL_REQUESTER;
@@ -83,7 +82,7 @@ async function seedDevAccounts(em: EntityManager): Promise<void> {
     // An internal requester (Employee): single sign-on, or a password in development.
     em.create(UserSchema, {
       email: staff.email, firstName: staff.firstName, lastName: staff.lastName, phone: staff.phone, affiliation: PRODUCT_NAME,
-      personType: 'Employee', isExternal: false, passwordHash: await hashPassword(staff.password), emailConfirmedAt: new Date(),
+      personType: 'Employee', isExternal: false, passwordHash: staff.passwordHash, emailConfirmedAt: new Date(),
     });
   }
   if ((await em.count(PersonSchema, {})) === 0) {

@@ -4,7 +4,7 @@
  * a complete claim-history draft with its signed release, and the accounts an operator would have put in.
  */
 import pg from 'pg';
-import { hashPassword } from '../db/password-hash';
+import { hashPassword } from '../services/accounts/password-hash';
 import { PRODUCT_NAME } from '../domain/reference-lists';
 
 export type Session = { token: string };

@@ -1,7 +1,7 @@
 /**
  * Abuse limits: how often a caller may try to sign in, and how much one user may create. The
  * spec names none of these; they are set well above what an honest user does in a day at the office, so that only
- * scripts meet them. Counted in PostgreSQL (db/rate-limits.ts, api/services/quotas.ts), so every API
+ * scripts meet them. Counted in PostgreSQL (services/limits/rate-limits.ts, services/limits/quotas.ts), so every API
  * process sees the same counts.
  */
 
@@ -187,7 +187,7 @@ export const QUOTA_MESSAGES = {
  * Every email a user can aim at an address of their choosing: confirmation links (registration, an email change,
  * "send the link again"), the change notice to the address in force, and a request's Recipient and Additional
  * Recipients on its first submit. Without a bound the portal would be a relay of Risk Management's good name.
- * Counted per user (all addresses) and per target address (all users), in PostgreSQL (api/services/chosen-address-mail.ts),
+ * Counted per user (all addresses) and per target address (all users), in PostgreSQL (services/limits/chosen-address-mail.ts),
  * in fixed daily windows; administrators are staff and not counted. An honest user changes their address a few
  * times a year and copies a handful of colleagues on a request; these numbers leave them ten times that.
  */
@@ -202,7 +202,7 @@ export type ChosenAddressMail = keyof typeof CHOSEN_ADDRESS_MAIL_LIMITS;
 
 /**
  * Wrong current passwords given with a password change or an email change, per user, in one window for both: a
- * stolen session cannot guess the password there (api/services/current-password.ts).
+ * stolen session cannot guess the password there (services/accounts/current-password.ts).
  */
 export const CURRENT_PASSWORD_FAILURES: WindowLimit = { max: 10, windowMs: 15 * MINUTE };
 
@@ -223,7 +223,7 @@ export const CURRENT_PASSWORD_TOO_MANY = 'Too many wrong current passwords. Plea
  * Checks of a verification code or a dropped PDF from one client address (no sign-in there). A holder checks one
  * certificate, a venue's desk a few dozen in a busy hour; at this pace a script needs millennia to hit one of the
  * 2^65 codes, and a flood of PDFs (hashed, up to the upload limit each) cannot take a process's CPU. Counted in
- * PostgreSQL (db/rate-limits.ts): the code and the PDF checks share one window, in every API process.
+ * PostgreSQL (services/limits/rate-limits.ts): the code and the PDF checks share one window, in every API process.
  */
 export const VERIFICATION_LIMIT: WindowLimit = { max: 60, windowMs: MINUTE };
 export const VERIFICATION_TOO_MANY = 'Too many checks from your network. Please wait a minute and try again.';

@@ -1,5 +1,5 @@
 /**
- * WHO IS AN ADMINISTRATOR (the one place; api/services/session-user.ts asks it on every call).
+ * WHO IS AN ADMINISTRATOR (the one place; api/sessions/session-user.ts asks it on every call).
  *
  * The admin list (spec 2 §7.11) names addresses; an address grants the rights only to an account the university
  * vouches for. A registered (external) account is never an administrator: its address is proven only by a link its

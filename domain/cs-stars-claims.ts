@@ -1,6 +1,6 @@
 /**
  * CS-STARS claim rows (spec 1 §3): the CSV's columns and value lists, and the check of one record. Shared by the
- * API's upload (api/services/cs-stars-check.ts) and the UI, which shows the rules.
+ * API's upload (services/desk/cs-stars-check.ts) and the UI, which shows the rules.
  */
 import { TEXT_INPUT_MAX } from './limits';
 import { parseMoney } from './money';

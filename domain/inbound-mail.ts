@@ -55,7 +55,7 @@ export const INBOUND_ANSWER_INTERVAL_MS = 60 * 60 * 1000;
  * - expired: a genuine reply address past its age; unknown-sender: a genuine address used from another address than
  *   the one it was sent to; inactive: the sender's account is deactivated; closed: the request is finished;
  *   too-large, empty, too-many (the messages-an-hour quota), unreadable (the text could not be read within the bounds
- *   on depth, size and time: activities/mail/reply-text-reader.ts).
+ *   on depth, size and time: mail-in/processing/reply-text-reader.ts).
  */
 export type InboundRefusal = 'bad-token' | 'expired' | 'unknown-sender' | 'inactive' | 'closed' | 'too-large' | 'empty' | 'too-many' | 'unreadable';
 

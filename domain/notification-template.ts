@@ -38,7 +38,7 @@ export const ALL_EMAIL_TEMPLATE_ORDER: ReadonlyArray<readonly [EmailTemplateTitl
 ];
 /**
  * Every title an email may be sent (again) with: the above, plus the wake-up's and the revocation's (seeded beside
- * them, db/seed-data.ts; the revocation's only again, after it failed: api/services/request-commands.ts).
+ * them, db/seed-data.ts; the revocation's only again, after it failed: services/requests/request-commands.ts).
  */
 export const ALL_EMAIL_TEMPLATE_TITLES: readonly string[] = [
   ...ALL_EMAIL_TEMPLATE_ORDER.map(([title]) => title), REQUEST_RETURNED_TO_REVIEW, CERTIFICATE_REVOKED_TEMPLATE,

@@ -2,7 +2,7 @@
  * ANSWERING BY EMAIL: the reply address and the thread ids of a portal email (the one place).
  *
  * An email about a request that invites an answer carries `Reply-To: <local>+<token>@<domain>`; the token names the
- * request and the recipient and is signed on the server (config/reply-token.ts). Mail servers and clients may change
+ * request and the recipient and is signed on the server (services/reply-token.ts). Mail servers and clients may change
  * the case of a local part, so the token uses only lowercase letters, digits and `-`, and parsing ignores case.
  * The local part stays within the 64 characters SMTP allows (RFC 5321 §4.5.3.1.1).
  *
@@ -13,8 +13,14 @@
 import { discussionRowOfEmailKey } from './discussions';
 import { ADMINISTRATOR_TEMPLATES } from './email-recipients';
 
-/** The token: `<request number>-<24 lowercase base32 characters>` (15 signed bytes, config/reply-token.ts). */
+/** The token: `<request number>-<24 lowercase base32 characters>` (15 signed bytes, services/reply-token.ts). */
 export const REPLY_TOKEN_PATTERN = /^([1-9][0-9]{0,9})-([a-z2-7]{24})$/;
+/**
+ * The office's name as its email says it: the display name of MAIL_FROM (`Risk Management <…>`), shown beside the
+ * reply address and as the author of an administrator's answer through the office mailbox.
+ */
+export const senderName = (mailFrom: string) => /^\s*"?([^"<]*?)"?\s*</.exec(mailFrom)?.[1]?.trim() || 'Risk Management';
+
 /** SMTP's limit on a local part. */
 export const MAX_LOCAL_PART_LENGTH = 64;
 
@@ -39,7 +45,7 @@ export function parseReplyAddress(address: string, local: string, domain: string
   return REPLY_TOKEN_PATTERN.test(token) ? token : null;
 }
 
-/** The request number a token names (unverified: only config/reply-token.ts says whether it is genuine). */
+/** The request number a token names (unverified: only services/reply-token.ts says whether it is genuine). */
 export function requestNumberOfToken(token: string): number | null {
   const match = REPLY_TOKEN_PATTERN.exec(token.toLowerCase());
   return match ? Number(match[1]) : null;

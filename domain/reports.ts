@@ -1,6 +1,6 @@
 /**
  * The administrators' reports: what each figure means, defined once. The API computes the figures in PostgreSQL
- * (api/services/reports.ts) by these definitions; the page and the download show them with these readings.
+ * (services/desk/reports.ts) by these definitions; the page and the download show them with these readings.
  *
  * - A request's history is its audit trail: every `Submission` and `Status Change` row names the status it entered
  *   and when. Time is counted in business days of the clocks' calendar (domain/business-calendar.ts): office hours

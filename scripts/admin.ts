@@ -8,8 +8,8 @@
  *   remove-sample-policy-years                 delete the made-up policy years an earlier development seed left
  *                                              (db/sample-policy-years.ts; a production start refuses while they exist)
  *   resume                                     after a restore into an empty Temporal: re-create the workflows of the
- *                                              open requests and running exports from PostgreSQL (temporal/resume-requests.ts)
- *   retire-dev-accounts                        deactivate the development accounts a database holds (db/development-accounts.ts):
+ *                                              open requests and running exports from PostgreSQL (services/requests/resume-requests.ts)
+ *   retire-dev-accounts                        deactivate the development accounts a database holds (services/accounts/development-accounts.ts):
  *                                              an API facing a network refuses to start while they can sign in
  *
  * Administrator rights come from the list (spec 2 §7.11) for an identity that is proven (docs/ACCOUNTS.md
@@ -19,13 +19,13 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/app-config';
 import { AdminSchema } from '../db/entities';
-import { retireDevelopmentAccounts } from '../db/development-accounts';
+import { retireDevelopmentAccounts } from '../services/accounts/development-accounts';
 import { createOrm } from '../db/orm';
 import { removeSamplePolicyYears } from '../db/sample-policy-years';
 import { isEmailAddress } from '../domain';
-import { recordSecurityEvent } from '../api/services/security-log';
+import { recordSecurityEvent } from '../services/desk/security-log';
 import { createTemporalClient } from '../temporal/connection';
-import { resumeRequests } from '../temporal/resume-requests';
+import { resumeRequests } from '../services/requests/resume-requests';
 
 const USAGE = `Usage: admin <command>
   add <email> --first <first name> --last <last name>   put an address on the admin list (or update its names)

@@ -7,8 +7,8 @@
  *        dist/worker.js   ← temporal/worker.ts     the Temporal worker
  *        dist/migrate.js  ← scripts/migrate.ts     create + migrate + seed (reference data only in production)
  *        dist/admin.js    ← scripts/admin.ts       the admin list from the command line (an operator's first day)
- *        dist/mail-in.js  ← temporal/inbound-mail.ts  replies by email: the SMTP listener and/or the mailbox poller
- *        dist/reply-text-thread.js ← activities/mail/reply-text.thread.ts  the thread the worker reads replies on
+ *        dist/mail-in.js  ← mail-in/main.ts  replies by email: the SMTP listener and/or the mailbox poller
+ *        dist/reply-text-thread.js ← mail-in/processing/reply-text.thread.ts  the thread the worker reads replies on
  *      as ESM for Node 24, with source maps (`node --enable-source-maps`). Packages stay external: they load from
  *      node_modules at run time, so every one of them must be a production dependency (tests/infra checks it).
  *      esbuild resolves the extensionless relative imports the code base uses (moduleResolution "bundler"), which
@@ -37,9 +37,9 @@ export const PRODUCTION_ENTRIES = {
   worker: 'temporal/worker.ts',
   migrate: 'scripts/migrate.ts',
   admin: 'scripts/admin.ts',
-  'mail-in': 'temporal/inbound-mail.ts',
-  // not a process: the thread the worker reads replies' text on (activities/mail/reply-text-reader.ts finds it here)
-  'reply-text-thread': 'activities/mail/reply-text.thread.ts',
+  'mail-in': 'mail-in/main.ts',
+  // not a process: the thread the worker reads replies' text on (mail-in/processing/reply-text-reader.ts finds it here)
+  'reply-text-thread': 'mail-in/processing/reply-text.thread.ts',
 } as const;
 
 export interface BuildOptions {

@@ -32,7 +32,7 @@ import { cachedWorkflowBundle } from '../devtools/temporal/workflow-bundle';
 
 /** Development-only knob of this script (not an app setting): where the SMTP sink listens. */
 const SMTP_SINK_PORT = Number(process.env.SMTP_SINK_PORT ?? 2525);
-/** Development-only: where the reply listener (temporal/inbound-mail.ts) listens unless INBOUND_SMTP_PORT says. */
+/** Development-only: where the reply listener (mail-in/main.ts) listens unless INBOUND_SMTP_PORT says. */
 const DEV_INBOUND_SMTP_PORT = 2526;
 /** Development-only knob of this script: where the development identity provider listens. */
 const DEV_IDP_PORT = Number(process.env.DEV_IDP_PORT ?? 8026);
@@ -293,7 +293,7 @@ async function main() {
   }
 
   // 5. Worker and API
-  const entries = { worker: 'temporal/worker.ts', api: 'api/server.ts', 'mail-in': 'temporal/inbound-mail.ts' } as const;
+  const entries = { worker: 'temporal/worker.ts', api: 'api/server.ts', 'mail-in': 'mail-in/main.ts' } as const;
   const missing = Object.values(entries).filter((entry) => !fs.existsSync(path.join(root, entry)));
   if (missing.length) {
     await shutdown(1, `cannot start: ${missing.join(' and ')} ${missing.length > 1 ? 'do' : 'does'} not exist yet (the worker and API entry points are part of the app, not of this script).`);

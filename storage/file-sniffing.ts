@@ -1,7 +1,7 @@
 /**
  * What an uploaded file really is, by its bytes (never the client's claim). Supporting documents are PDFs, images,
- * Office files or plain text; anything else is refused. The same rule for uploads (api/services/document-uploads.ts)
- * and for attachments of a reply by email (activities/inbound/).
+ * Office files or plain text; anything else is refused. The same rule for uploads (services/documents/document-uploads.ts)
+ * and for attachments of a reply by email (mail-in/processing/).
  */
 import { fileTypeFromBuffer, fileTypeFromFile, type FileTypeResult } from 'file-type';
 

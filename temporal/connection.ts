@@ -10,7 +10,7 @@ const RECONNECT: ConnectionOptions['channelArgs'] = { 'grpc.initial_reconnect_ba
 
 /**
  * `lazy`: connect on the first call instead of now, so the API starts (and serves sign-in, lists and reads) while
- * Temporal is down; commands then answer 503 until it is back (api/services/request-workflows.ts).
+ * Temporal is down; commands then answer 503 until it is back (services/requests/request-workflow-client.ts).
  */
 export async function createTemporalClient(address: string, namespace: string, options: { lazy?: boolean } = {}): Promise<Client> {
   const connectionOptions: ConnectionOptions = { address, connectTimeout: '10 seconds', channelArgs: RECONNECT };

@@ -6,6 +6,8 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { createActivities, createLetterActivities, type ActivityDeps } from '../activities';
+import { createInboundMailActivities } from '../mail-in/processing';
+import type { ReplyTextReader } from '../mail-in/processing/reply-text-reader';
 import { letterTaskQueue } from '../workflows/request.messages';
 import { reqIdActivityInterceptor } from './worker-logging';
 import { retryWindowInterceptor } from './retry-window';
@@ -36,7 +38,7 @@ interface RequestWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  deps: ActivityDeps;
+  deps: ActivityDeps & { replies?: ReplyTextReader };
   /** A prebuilt bundle (production image); otherwise the workflows are bundled at start-up. */
   workflowBundlePath?: string;
   /**
@@ -74,7 +76,8 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities(options.deps),
+    // The request work, and the replies by email the mail-in door received (their workflows run on this queue).
+    activities: { ...createActivities(options.deps), ...createInboundMailActivities(options.deps) },
     ...workflowSource,
     // After the spread: the workflow source's own `interceptors` (its modules) must not replace the activity ones.
     interceptors: { ...workflowSource.interceptors, activity: activityInterceptors },

@@ -1,5 +1,5 @@
 /**
- * Activity signatures of the inbound-mail workflow (activities/inbound/ implements them).
+ * Activity signatures of the inbound-mail workflow (mail-in/processing/ implements them).
  */
 import type { InboundMailInput, InboundOutcome } from './inbound-mail.messages';
 

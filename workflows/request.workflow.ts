@@ -13,7 +13,7 @@
  *   Clocks (reminders, escalation, auto-close, signed-release expiry) are durable timers the loop waits on
  *   (workflows/request-clocks.ts).
  * - The workflow ends when the request is finished and owes nothing. Any later command re-creates it from
- *   PostgreSQL (update-with-start, api/services/request-workflows.ts); a new run first takes over the effects an
+ *   PostgreSQL (update-with-start, services/requests/request-workflow-client.ts); a new run first takes over the effects an
  *   earlier run left pending (terminated, reset).
  *
  * Changing what this code does changes what running workflows replay: follow docs/OPERATIONS.md "The first change

@@ -10,7 +10,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { EmailConfirmationSchema, PasswordResetSchema, UserSchema } from '../../db/entities';
 import { formatOfficeDateTime, PRODUCT_TITLE } from '../../domain';
-import { confirmationLinkToken, resetLinkToken } from '../../db/password-reset-secret';
+import { confirmationLinkToken, resetLinkToken } from '../../services/accounts/password-reset-secret';
 import type { Mailer } from '../mailer';
 import type { AccountEmailActivities } from '../../workflows/account-email-activities.types';
 

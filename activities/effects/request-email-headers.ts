@@ -1,19 +1,16 @@
 /**
  * The headers that thread a request's email and, when it invites an answer, let the recipient answer it by email
- * (domain/reply-address.ts says which emails do and the address's form; config/reply-token.ts signs the token).
+ * (domain/reply-address.ts says which emails do and the address's form; services/reply-token.ts signs the token).
  */
 import type { AppConfig } from '../../config/app-config';
-import { issueReplyToken } from '../../config/reply-token';
-import { formatReplyAddress, invitesAnswer, threadRootId } from '../../domain/reply-address';
+import { issueReplyToken } from '../../services/reply-token';
+import { formatReplyAddress, invitesAnswer, senderName, threadRootId } from '../../domain/reply-address';
 
 export interface RequestEmailHeaders {
   replyTo?: { name: string; address: string };
   inReplyTo?: string;
   references?: string[];
 }
-
-/** The display name of MAIL_FROM (`Risk Management <…>`), shown beside the reply address. */
-export const senderName = (mailFrom: string) => /^\s*"?([^"<]*?)"?\s*</.exec(mailFrom)?.[1]?.trim() || 'Risk Management';
 
 /**
  * For one email about request `requestNumber` to `recipient`: In-Reply-To and References name the request's thread

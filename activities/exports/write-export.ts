@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { RequestExportSchema, type RequestExport } from '../../db/entities';
-import { ExportInputError, exportInputOf, exportPath, whereOf, writeExportSheet } from '../../db/request-export-sheet';
+import { ExportInputError, exportInputOf, exportPath, whereOf, writeExportSheet } from '../../services/requests/request-export-sheet';
 import { EXPORT_ATTEMPTS } from '../../workflows/export.messages';
 import type { ActivityDeps } from '../index';
 import type { ExportActivities } from '../../workflows/export-activities.types';

@@ -3,7 +3,7 @@ import jwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../domain';
 import { ApiError, forbidden, notAuthenticated } from '../errors';
-import { sessionFromToken, type TokenClaims } from '../services/session-user';
+import { sessionFromToken, type TokenClaims } from '../sessions/session-user';
 import type { SessionUser } from '../../contract/session-user.schema';
 
 /** Tokens are HS256 only, issued and checked with this issuer and audience, and expire after a day. */

@@ -4,9 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { QUOTA_MESSAGES, SIGN_IN_MESSAGES } from '../../domain/abuse-limits';
 import { uploadTooLargeMessage } from '../../domain/limits';
-import { PasswordHashingBusy } from '../../db/password-hash';
-import { ApiError, errorBody } from '../errors';
-import { recordAccessRefused } from '../services/security-log';
+import { PasswordHashingBusy } from '../../services/accounts/password-hash';
+import { ApiError, apiErrorOf, errorBody } from '../errors';
+import { recordAccessRefused } from '../../services/desk/security-log';
 
 /**
  * Refusals of calls that look authenticated (a bearer token) go to the security log; a sign-in with a wrong
@@ -59,7 +59,8 @@ function isUnreadableMultipart(error: { code?: string; message?: string }): bool
 
 /** Every error leaves as `{ name, message, code, className, data, errors }`; 5xx internals are logged, not shown. */
 export default fp(async (app) => {
-  app.setErrorHandler(async (error: any, request, reply) => {
+  app.setErrorHandler(async (thrown: any, request, reply) => {
+    const error = apiErrorOf(thrown) as any;
     if (error instanceof ApiError) {
       if (error.code === 401 || error.code === 403) await logRefusal(request, error.code);
       // A refusal that knows when its window ends says so (HTTP Retry-After), as well as in its body.

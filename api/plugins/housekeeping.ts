@@ -3,11 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { kysely } from '../../db/kysely';
 import { pruneExpiredSamlMessageIds } from '../auth/saml/saml-message-store';
-import { pruneChosenAddressMailCounts } from '../services/chosen-address-mail';
-import { pruneInboundMessageFiles } from '../services/inbound-message-files';
-import { pruneRateLimitCounters } from '../../db/rate-limits';
-import { pruneSecurityLog } from '../services/security-log';
-import { sweepExpiredUploadSlots, sweepUnreferencedUploads } from '../services/uploads';
+import { pruneChosenAddressMailCounts } from '../../services/limits/chosen-address-mail';
+import { pruneRateLimitCounters } from '../../services/limits/rate-limits';
+import { pruneSecurityLog } from '../../services/desk/security-log';
+import { sweepExpiredUploadSlots, sweepUnreferencedUploads } from '../../services/documents/uploads';
 
 const HOUR_MS = 3_600_000;
 /** Any fixed number: the advisory lock that lets one API process do a round at a time. */
@@ -16,9 +15,9 @@ const HOUSEKEEPING_LOCK = 160_008;
 /**
  * Housekeeping of the tables that only grow: the security log kept a year, ended rate-limit windows and mail
  * counters, expired single sign-on message ids, uploads no document took up within a day (row and bytes), and
- * uploads in progress whose time ran out (a process died receiving them: the place and the partial file), and the raw
- * bytes of received mail processed more than INBOUND_RAW_KEEP_DAYS ago (api/services/inbound-message-files.ts). Runs
- * when the API is ready and then hourly. With several
+ * uploads in progress whose time ran out (a process died receiving them: the place and the partial file). (The raw
+ * bytes of received mail are the mail-in process's: mail-in/raw-mail-files.ts.) Runs when the API is ready and then
+ * hourly. With several
  * API processes, a transaction-level advisory try-lock lets one of them do a round and the others skip it (each
  * delete is idempotent anyway: the lock only saves duplicate work).
  */
@@ -38,8 +37,6 @@ export default fp(async (app) => {
         if (removed.length) app.log.info({ removed: removed.length }, 'removed uploads no document took up');
         const abandoned = await sweepExpiredUploadSlots(tx as EntityManager, (partName) => app.files.remove(partName));
         if (abandoned) app.log.info({ abandoned }, 'removed uploads in progress whose time ran out');
-        const mailFiles = await pruneInboundMessageFiles(tx as EntityManager, (name) => app.files.remove(name));
-        if (mailFiles) app.log.info({ removed: mailFiles }, 'removed the raw bytes of mail processed before the keep period');
       });
     } catch (err) {
       app.log.error({ err }, 'housekeeping failed');

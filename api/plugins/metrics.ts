@@ -5,7 +5,7 @@
  */
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { passwordHashing } from '../../db/password-hash';
+import { passwordHashing } from '../../services/accounts/password-hash';
 
 declare module 'fastify' {
   interface FastifyInstance { metrics: Registry }
@@ -26,7 +26,7 @@ export default fp(async (app) => {
     name: 'coi_api_event_streams_open', help: 'Live dashboard streams (GET /api/v1/events) open on this API', registers: [registry],
     collect() { this.set(app.eventStreams.size); },
   });
-  // Password hashing of this process (db/password-hash.ts): how many checks ran, run now, wait, and were turned away.
+  // Password hashing of this process (services/accounts/password-hash.ts): how many checks ran, run now, wait, and were turned away.
   new Counter({
     name: 'coi_api_password_verifications_total', help: 'Password verifications (argon2) this process ran', registers: [registry],
     collect() { this.reset(); this.inc(passwordHashing.verifications); },

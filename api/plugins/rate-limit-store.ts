@@ -5,7 +5,7 @@
  */
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { Orm } from '../../db/orm';
-import { countHit } from '../../db/rate-limits';
+import { countHit } from '../../services/limits/rate-limits';
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { RequestEventHub } from '../services/request-events';
+import { RequestEventHub } from '../live/request-events';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,7 +9,7 @@ declare module 'fastify' {
   }
 }
 
-/** One LISTEN connection per API process (api/services/request-events.ts), opened when the app is ready. */
+/** One LISTEN connection per API process (api/live/request-events.ts), opened when the app is ready. */
 export default fp(async (app) => {
   const hub = new RequestEventHub(app.config.databaseUrl, app.log);
   app.decorate('requestEvents', hub);

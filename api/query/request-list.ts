@@ -12,7 +12,7 @@ import { RequestSchema } from '../../db/entities';
 import type { RequestRecord } from '../../contract/request.schema';
 import { badRequest } from '../errors';
 import { requestTypeLabelWhere } from '../../domain';
-import type { RequestOwner } from '../services/request-access';
+import type { RequestOwner } from '../../services/requests/request-access';
 import { fieldsOf, whereSql, type SqlCondition } from './where-sql';
 
 const COUNTED_FIELDS = new Set(['requestType', 'certificateType', 'autoType', 'status']);
@@ -23,7 +23,7 @@ interface RequestPageQuery {
   limit: number;
   skip: number;
   fields?: string[];
-  /** a requester's visibility (api/services/request-access.ts); none for an administrator */
+  /** a requester's visibility (services/requests/request-access.ts); none for an administrator */
   owner?: RequestOwner | null;
 }
 

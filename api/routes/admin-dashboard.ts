@@ -5,9 +5,9 @@ import { countRequests, findRequestRows, requestTypeLabelCondition } from '../qu
 import { AdminDashboard, AdminDashboardQuery, DASHBOARD_DEFAULT_LIMIT } from '../../contract/admin-dashboard.schema';
 import { errorResponses } from '../../contract/error.schema';
 import { queueCounts, submissionCounts } from '../query/request-counts';
-import { countEmailProblems } from '../services/email-problems';
-import { firstCertificateChecklistOf } from '../services/first-certificate-checklist';
-import { recordForCaller } from '../services/request-access';
+import { countEmailProblems } from '../../services/desk/email-problems';
+import { firstCertificateChecklistOf } from '../../services/desk/first-certificate-checklist';
+import { recordForCaller } from '../../services/requests/request-access';
 
 /**
  * `api/v1/admin-dashboard` (spec 2 §7.4): one page of the work queue and of the stale letters, and every count the

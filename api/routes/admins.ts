@@ -3,10 +3,10 @@ import { currentUser, requireAdmin } from '../plugins/auth';
 import { AdminCreateBody, AdminList, AdminPatchBody, AdminRecord } from '../../contract/admin.schema';
 import { errorResponses } from '../../contract/error.schema';
 import { IdParams } from '../../contract/primitives';
-import { createAdmin, listAdmins, removeAdmin, updateAdmin } from '../services/admins';
-import { recordRequestSecurityEvent } from '../services/security-log';
+import { createAdmin, listAdmins, removeAdmin, updateAdmin } from '../../services/accounts/admins';
+import { recordRequestSecurityEvent } from '../security-events';
 import { AdminSchema } from '../../db/entities';
-import { recordById } from '../services/record-by-id';
+import { recordById } from '../../services/requests/record-by-id';
 
 const tags = ['admin'];
 

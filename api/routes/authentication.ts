@@ -6,9 +6,9 @@ import { knowsAccount, knownDeviceCookie, readKnownDevice } from '../auth/known-
 import { currentUser, requirePasswordChangeUser, signSessionToken, checkSessionToken } from '../plugins/auth';
 import { AuthenticationBody, AuthenticationResult, LogoutResult } from '../../contract/authentication.schema';
 import { errorResponses } from '../../contract/error.schema';
-import { sessionFromToken, toSessionUser } from '../services/session-user';
-import { signInWithPassword } from '../services/sign-in';
-import { refuseToken } from '../services/reauthentication';
+import { sessionFromToken, toSessionUser } from '../sessions/session-user';
+import { signInWithPassword } from '../sessions/sign-in';
+import { refuseToken } from '../sessions/reauthentication';
 
 const tags = ['authentication'];
 

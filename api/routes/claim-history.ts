@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import { requireAdmin } from '../plugins/auth';
 import { ClaimHistoryRecord, ClaimSearchQuery, ClaimsPage, LinkClaimsBody, RequestIdQuery } from '../../contract/desk.schema';
 import { errorResponses } from '../../contract/error.schema';
-import { linkClaims, searchClaims, unlinkClaims } from '../services/claim-history';
+import { linkClaims, searchClaims, unlinkClaims } from '../../services/requests/claim-history';
 import { ClaimHistorySchema } from '../../db/entities';
 import { IdParams } from '../../contract/primitives';
-import { recordById } from '../services/record-by-id';
+import { recordById } from '../../services/requests/record-by-id';
 
 const tags = ['claim-history'];
 

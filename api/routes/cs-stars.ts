@@ -9,10 +9,10 @@ import { ClaimDataRecord, ClaimsPage, CsStarsUploadResult } from '../../contract
 import { IdParams } from '../../contract/primitives';
 import { errorResponses } from '../../contract/error.schema';
 import { findQuery } from '../../contract/find-query.schema';
-import { importClaimsCsv } from '../services/cs-stars-import';
+import { importClaimsCsv } from '../../services/desk/cs-stars-import';
 import { findClaimsPage } from '../query/claims-page';
-import { recordRequestSecurityEvent } from '../services/security-log';
-import { recordById } from '../services/record-by-id';
+import { recordRequestSecurityEvent } from '../security-events';
+import { recordById } from '../../services/requests/record-by-id';
 
 const tags = ['cs-stars'];
 const QUERY_FIELDS = queryFieldsOf(ClaimDataSchema, [

@@ -4,11 +4,11 @@ import { currentUser, requireUser } from '../plugins/auth';
 import { CreateDiscussionBody, DiscussionRecord, PatchDiscussionBody } from '../../contract/discussion.schema';
 import { errorResponses } from '../../contract/error.schema';
 import { Id, IdParams } from '../../contract/primitives';
-import { commandContextOf } from '../services/command-context';
-import { createDiscussion, deleteDiscussion, discussionsOf, recordOf as discussionRecordOf } from '../services/discussions';
-import { findVisibleRequest } from '../services/request-access';
+import { commandContextOf } from '../command-context';
+import { createDiscussion, deleteDiscussion, discussionsOf, recordOf as discussionRecordOf } from '../../services/discussions/discussions';
+import { findVisibleRequest } from '../../services/requests/request-access';
 import { DiscussionSchema } from '../../db/entities';
-import { requestRecordById } from '../services/record-by-id';
+import { requestRecordById } from '../../services/requests/record-by-id';
 
 const tags = ['discussions'];
 

@@ -5,6 +5,7 @@ import { DocumentSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';
 import { DocumentFiles } from '../../storage/document-files';
 import { ApiError, badRequest, notFound } from '../errors';
+import { Refusal } from '../../services/refusals';
 import { currentUser, requireUser } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
 import {
@@ -14,11 +15,11 @@ import { errorResponses } from '../../contract/error.schema';
 import { findQuery } from '../../contract/find-query.schema';
 import { Page } from '../../contract/page.schema';
 import { IdParams } from '../../contract/primitives';
-import { documentRecordOf, editableRequest, patchDocument, recordDocument, removeDocument } from '../services/documents';
-import { findVisibleRequest } from '../services/request-access';
-import { discardUpload, keepUpload, notAcceptedType, receiveUpload, type ReceivedUpload } from '../services/document-uploads';
-import { ALLOWED_UPLOAD_DESCRIPTION, SNIFF_HEAD_BYTES, sniffUploadFile } from '../services/upload-sniffing';
-import { requestRecordById } from '../services/record-by-id';
+import { documentRecordOf, editableRequest, patchDocument, recordDocument, removeDocument } from '../../services/documents/documents';
+import { findVisibleRequest } from '../../services/requests/request-access';
+import { discardUpload, keepUpload, notAcceptedType, receiveUpload, type ReceivedUpload } from '../../services/documents/document-uploads';
+import { ALLOWED_UPLOAD_DESCRIPTION, SNIFF_HEAD_BYTES, sniffUploadFile } from '../../services/documents/upload-sniffing';
+import { requestRecordById } from '../../services/requests/record-by-id';
 
 const QUERY_FIELDS = queryFieldsOf(DocumentSchema, Object.keys(DocumentRecord.properties));
 const DOCUMENTS_DEFAULT_LIMIT = 50; // spec 2 §7.1: "the documents search default limit is 50"
@@ -67,7 +68,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (!requestId || !Number.isInteger(requestId)) throw badRequest('requestId is required before the file', { requestId: MESSAGES.required });
           await editableRequest(request.em, user, requestId);
           received = await receiveUpload(deps, user, part, request.headers['content-length']).catch((error: unknown) => {
-            const retryAfter = error instanceof ApiError ? error.data.retryAfterSeconds : undefined;
+            const retryAfter = error instanceof Refusal ? error.data.retryAfterSeconds : undefined;
             if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
             throw error;
           });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser, requirePasswordChangeUser } from '../plugins/auth';
 import { ConfirmationLinkSent, ConfirmationTokenParams, ConfirmationValidity, EmailConfirmed } from '../../contract/email-confirmation.schema';
 import { errorResponses } from '../../contract/error.schema';
-import { confirmEmail, describeConfirmationLink, resendConfirmationLink } from '../services/email-confirmations';
+import { confirmEmail, describeConfirmationLink, resendConfirmationLink } from '../../services/accounts/email-confirmations';
 
 const tags = ['users'];
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../plugins/auth';
 import { EmailProblemsPage, EmailProblemsQuery } from '../../contract/email-problems.schema';
 import { errorResponses } from '../../contract/error.schema';
-import { emailProblemsPage } from '../services/email-problems';
+import { emailProblemsPage } from '../../services/desk/email-problems';
 
 /** `api/v1/email-problems`: failed and long-delayed emails and letters across requests. */
 const emailProblemsRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -4,10 +4,10 @@ import { requireAdmin } from '../plugins/auth';
 import { EmailTemplateRecord, PatchTemplateBody, PreviewResult, PreviewTemplateBody } from '../../contract/desk.schema';
 import { errorResponses } from '../../contract/error.schema';
 import { IdParams } from '../../contract/primitives';
-import { listTemplates, previewTemplate, updateTemplate } from '../services/email-templates';
-import { recordRequestSecurityEvent } from '../services/security-log';
+import { listTemplates, previewTemplate, updateTemplate } from '../../services/desk/email-templates';
+import { recordRequestSecurityEvent } from '../security-events';
 import { EmailTemplateSchema } from '../../db/entities';
-import { recordById } from '../services/record-by-id';
+import { recordById } from '../../services/requests/record-by-id';
 
 const tags = ['email-templates'];
 

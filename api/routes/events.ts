@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { currentUser, requireUser, verifySessionToken } from '../plugins/auth';
 import { errorResponses } from '../../contract/error.schema';
 import { RequestEvent } from '../../contract/request-events.schema';
-import { sessionFromToken } from '../services/session-user';
+import { sessionFromToken } from '../sessions/session-user';
 
 /**
  * `GET api/v1/events`: a server-sent event stream of the changes the caller may see: `event: request`, whose `data`

@@ -7,9 +7,9 @@ import { currentUser, requireAdmin } from '../plugins/auth';
 import { CreateExportBody, ExportRecord } from '../../contract/desk.schema';
 import { errorResponses } from '../../contract/error.schema';
 import { IdParams } from '../../contract/primitives';
-import { exportPath, listExports, startExport } from '../services/request-export';
-import { recordRequestSecurityEvent } from '../services/security-log';
-import { recordById } from '../services/record-by-id';
+import { exportPath, listExports, startExport } from '../../services/requests/request-export';
+import { recordRequestSecurityEvent } from '../security-events';
+import { recordById } from '../../services/requests/record-by-id';
 
 const tags = ['export-requests'];
 

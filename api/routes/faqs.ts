@@ -5,9 +5,9 @@ import { currentUser, requireAdmin, requireUser } from '../plugins/auth';
 import { CreateFaqBody, FaqQuery, FaqRecord, UpdateFaqBody } from '../../contract/desk.schema';
 import { errorResponses } from '../../contract/error.schema';
 import { IdParams } from '../../contract/primitives';
-import { createFaq, deleteFaq, listFaqs, updateFaq } from '../services/faqs';
+import { createFaq, deleteFaq, listFaqs, updateFaq } from '../../services/desk/faqs';
 import { FaqSchema } from '../../db/entities';
-import { recordById } from '../services/record-by-id';
+import { recordById } from '../../services/requests/record-by-id';
 
 const tags = ['faqs'];
 

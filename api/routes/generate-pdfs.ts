@@ -4,8 +4,8 @@ import { requireAdmin } from '../plugins/auth';
 import { DocumentRecord } from '../../contract/document.schema';
 import { errorResponses } from '../../contract/error.schema';
 import { Id } from '../../contract/primitives';
-import { commandContextOf } from '../services/command-context';
-import { generatePdfs } from '../services/generate-pdfs';
+import { commandContextOf } from '../command-context';
+import { generatePdfs } from '../../services/requests/generate-pdfs';
 
 const GeneratePdfsBody = Type.Object({
   requestId: Id,

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { temporalAnswers } from '../../temporal/connection';
 import { unavailable } from '../errors';
-import { oldestPendingEffectSeconds } from '../services/email-problems';
+import { oldestPendingEffectSeconds } from '../../services/desk/email-problems';
 import { errorResponses } from '../../contract/error.schema';
 
 const Readiness = Type.Object({

@@ -3,8 +3,8 @@ import { errorResponses } from '../../contract/error.schema';
 import { CertificateParams, IssuedLetterItem, IssuedLetterList, RevokeCertificateBody } from '../../contract/issued-letter.schema';
 import { IdParams } from '../../contract/primitives';
 import { currentUser, requireAdmin, requireUser } from '../plugins/auth';
-import { commandContextOf } from '../services/command-context';
-import { listIssuedLetters, revokeIssuedLetter } from '../services/issued-letters';
+import { commandContextOf } from '../command-context';
+import { listIssuedLetters, revokeIssuedLetter } from '../../services/requests/issued-letters';
 
 const tags = ['certificates'];
 

@@ -7,9 +7,9 @@ import {
   ResetTokenParams, ResetTokenValidity,
 } from '../../contract/password.schema';
 import { IdParams } from '../../contract/primitives';
-import { changePassword, isResetTokenValid, requestPasswordReset, resetPassword } from '../services/passwords';
-import { recordRequestSecurityEvent } from '../services/security-log';
-import { toSessionUser } from '../services/session-user';
+import { changePassword, isResetTokenValid, requestPasswordReset, resetPassword } from '../../services/accounts/passwords';
+import { recordRequestSecurityEvent } from '../security-events';
+import { toSessionUser } from '../sessions/session-user';
 
 /**
  * Change password (the one call, with log out and re-authentication, that a user held to the password page may

@@ -6,9 +6,9 @@ import { currentUser, requireAdmin, requireUser } from '../plugins/auth';
 import { errorResponses } from '../../contract/error.schema';
 import { DirectoryPersonBody, PatchPersonBody, PeopleList, PeopleQuery, PersonRecord } from '../../contract/person.schema';
 import { IdParams } from '../../contract/primitives';
-import { saveDirectoryPerson, updatePerson } from '../services/people';
-import { wakeUpsOf } from '../services/wake-ups';
-import { recordById } from '../services/record-by-id';
+import { saveDirectoryPerson, updatePerson } from '../../services/desk/people';
+import { wakeUpsOf } from '../../services/requests/wake-ups';
+import { recordById } from '../../services/requests/record-by-id';
 
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

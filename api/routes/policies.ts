@@ -4,10 +4,10 @@ import { requireAdmin } from '../plugins/auth';
 import { CreatePolicyBody, PatchPolicyBody, PolicyRecord } from '../../contract/desk.schema';
 import { errorResponses } from '../../contract/error.schema';
 import { IdParams } from '../../contract/primitives';
-import { createPolicy, deletePolicy, listPolicies, updatePolicy } from '../services/policies';
-import { wakeUpsOf } from '../services/wake-ups';
+import { createPolicy, deletePolicy, listPolicies, updatePolicy } from '../../services/desk/policies';
+import { wakeUpsOf } from '../../services/requests/wake-ups';
 import { PolicyYearSchema } from '../../db/entities';
-import { recordById } from '../services/record-by-id';
+import { recordById } from '../../services/requests/record-by-id';
 
 const tags = ['policies'];
 

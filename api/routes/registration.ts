@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../contract/error.schema';
 import { ExternalUserRecord } from '../../contract/external-user.schema';
 import { CaptchaChallenge, CaptchaChallengeQuery, RegistrationBody } from '../../contract/registration.schema';
-import { newCaptchaChallenge, newSignInChallenge } from '../services/captcha';
-import { signInCheckLevelFor } from '../services/sign-in';
-import { registerExternalUser } from '../services/registration';
+import { newCaptchaChallenge, newSignInChallenge, redeemCaptcha } from '../sessions/captcha';
+import { signInCheckLevelFor } from '../sessions/sign-in';
+import { registerExternalUser } from '../../services/accounts/registration';
 
 /** Open registration of external requesters (POST users) behind a self-hosted proof-of-work captcha. */
 const registrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -33,7 +33,10 @@ const registrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['users'], summary: 'Register as an external requester (a solved captcha required)', security: [], body: RegistrationBody,
       response: { 201: ExternalUserRecord, ...errorResponses(400, 409, 429) },
     },
-  }, async (request, reply) => reply.code(201).send(await registerExternalUser({ em: request.em, temporal: app.temporal, config: app.config, ip: request.ip }, request.body)));
+  }, async (request, reply) => reply.code(201).send(await registerExternalUser(
+    { em: request.em, temporal: app.temporal, config: app.config, ip: request.ip }, request.body,
+    (proof) => redeemCaptcha(request.em, app.config.jwtSecret, proof),
+  )));
 };
 
 export default registrationRoutes;

@@ -7,7 +7,7 @@ import { errorResponses } from '../../contract/error.schema';
 import { FindQuery } from '../../contract/find-query.schema';
 import { Page } from '../../contract/page.schema';
 import { IdParams } from '../../contract/primitives';
-import { recordById } from '../services/record-by-id';
+import { recordById } from '../../services/requests/record-by-id';
 
 const QUERY_FIELDS = queryFieldsOf(RequestActivitySchema, Object.keys(ActivityRecord.properties));
 

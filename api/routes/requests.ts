@@ -1,7 +1,7 @@
-import { discussionsOf } from '../services/discussions';
+import { discussionsOf } from '../../services/discussions/discussions';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ClaimHistorySchema, RequestSchema } from '../../db/entities';
-import { documentsOf } from '../services/documents';
+import { documentsOf } from '../../services/documents/documents';
 import { methodNotAllowed } from '../errors';
 import { currentUser, requireUser } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
@@ -13,9 +13,9 @@ import { IdParams } from '../../contract/primitives';
 import {
   CreateRequestBody, PatchRequestBody, RequestDetail, RequestListItem, RequestRecord,
 } from '../../contract/request.schema';
-import { commandContextOf } from '../services/command-context';
-import { findVisibleRequest, recordForCaller, requestForCaller, visibleOwner } from '../services/request-access';
-import { createDraft, deleteDraft, patchRequest } from '../services/request-commands';
+import { commandContextOf } from '../command-context';
+import { findVisibleRequest, recordForCaller, requestForCaller, visibleOwner } from '../../services/requests/request-access';
+import { createDraft, deleteDraft, patchRequest } from '../../services/requests/request-commands';
 
 /** What a list may be queried by: the fields callers see; internal notes and directory facts only by administrators. */
 const ADMIN_QUERY_FIELDS = queryFieldsOf(RequestSchema, Object.keys(RequestRecord.properties));
@@ -25,7 +25,7 @@ const {
 
 const tags = ['requests'];
 
-/** `api/v1/requests` (spec 2 §7.3). The commands live in api/services/request-commands.ts. */
+/** `api/v1/requests` (spec 2 §7.3). The commands live in services/requests/request-commands.ts. */
 const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', requireUser);
 

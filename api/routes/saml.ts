@@ -3,8 +3,8 @@ import { signSessionToken } from '../plugins/auth';
 import { bindingCookie, boundRequestId, clearBindingCookie, completionTicket, handoffMark, readCompletionTicket } from '../auth/saml/browser-binding';
 import { SamlMessageStore } from '../auth/saml/saml-message-store';
 import { SAML_PATHS, ServiceProvider, SsoRefused } from '../auth/saml/service-provider';
-import { recordSingleSignOnRefused } from '../services/security-log';
-import { signInWithSso } from '../services/sso-sign-in';
+import { recordSingleSignOnRefused } from '../../services/desk/security-log';
+import { signInWithSso } from '../sessions/sso-sign-in';
 import { kysely } from '../../db/kysely';
 
 /** Largest SAMLResponse form we read: assertions are a few kilobytes; certificates and attributes fit well within. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../plugins/auth';
 import { SearchQuery, SearchResult } from '../../contract/desk.schema';
 import { errorResponses } from '../../contract/error.schema';
-import { searchRequests } from '../services/admin-search';
+import { searchRequests } from '../../services/requests/admin-search';
 
 /** `api/v1/search-requests` (spec 2 §7.5): Search Submission History, administrators only. */
 const searchRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../plugins/auth';
 import { errorResponses } from '../../contract/error.schema';
 import { SecurityLogPage, SecurityLogQuery } from '../../contract/security-log.schema';
-import { securityLogPage } from '../services/security-log-page';
+import { securityLogPage } from '../../services/desk/security-log-page';
 
 /** `api/v1/security-log`: the security log, paged and filtered. Administrators only. */
 const securityLogRoutes: FastifyPluginAsyncTypebox = async (app) => {

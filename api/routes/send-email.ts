@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdmin } from '../plugins/auth';
 import { errorResponses } from '../../contract/error.schema';
 import { SendEmailAccepted, SendEmailBody } from '../../contract/send-email.schema';
-import { commandContextOf } from '../services/command-context';
-import { sendTemplateEmail } from '../services/request-commands';
+import { commandContextOf } from '../command-context';
+import { sendTemplateEmail } from '../../services/requests/request-commands';
 
 /** `api/v1/send-email` (spec 2 §7.9): an administrator sends a template email for a request. */
 const sendEmailRoutes: FastifyPluginAsyncTypebox = async (app) => {

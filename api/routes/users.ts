@@ -5,7 +5,7 @@ import { errorResponses } from '../../contract/error.schema';
 import { ExternalUserList, ExternalUserRecord, RegistrantSearchQuery, UserFindQuery, UserPatchBody } from '../../contract/external-user.schema';
 import { Page } from '../../contract/page.schema';
 import { IdParams } from '../../contract/primitives';
-import { findExternalUsers, getExternalUser, patchExternalUser, searchRegistrants } from '../services/external-users';
+import { findExternalUsers, getExternalUser, patchExternalUser, searchRegistrants } from '../../services/accounts/external-users';
 
 const tags = ['admin'];
 

@@ -10,8 +10,8 @@ import { VERIFICATION_LIMIT, VERIFICATION_TOO_MANY } from '../../domain';
 import { errorResponses } from '../../contract/error.schema';
 import { VerificationAnswer, VerificationCodeParams } from '../../contract/verification.schema';
 import { ApiError, badRequest } from '../errors';
-import { countHit } from '../../db/rate-limits';
-import { looksLikePdf, PDF_HEADER_BYTES, verifyCode, verifyPdf } from '../services/verification';
+import { countHit } from '../../services/limits/rate-limits';
+import { looksLikePdf, PDF_HEADER_BYTES, verifyCode, verifyPdf } from '../../services/requests/verification';
 
 const tags = ['verification'];
 const PDF_REQUIRED = 'Please choose the PDF file of a certificate or letter.';

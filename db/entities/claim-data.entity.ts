@@ -3,7 +3,7 @@ import { baseProperties } from './common';
 
 /**
  * A CS-STARS claims row (spec 1 §3). Loaded from the CSV export by COPY into a staging table and merged
- * (api/services/cs-stars-import.ts); a claim is one claim number for one physician, so a re-upload of the same
+ * (services/desk/cs-stars-import.ts); a claim is one claim number for one physician, so a re-upload of the same
  * export updates rows instead of adding them (unique index `claims_data_claim_key`, in the migration).
  */
 export const ClaimDataSchema = defineEntity({

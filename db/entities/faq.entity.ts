@@ -3,7 +3,7 @@ import { baseProperties } from './common';
 
 /**
  * FAQ (spec 1 §3): type Admin or Requester, question (max 120, unique within its type), answer (max 1,536) and
- * order, kept contiguous 1..n within each type by api/services/faqs.ts.
+ * order, kept contiguous 1..n within each type by services/desk/faqs.ts.
  */
 export const FaqSchema = defineEntity({
   name: 'Faq',

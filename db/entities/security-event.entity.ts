@@ -3,7 +3,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 /**
  * One line of the security log: sign-ins, refusals, admin-list changes, deactivations, email changes and
  * confirmations, password resets, template edits, exports, CS-STARS uploads. Kinds: domain/security-events.ts.
- * Written with a plain insert (api/services/security-log.ts), kept a year.
+ * Written with a plain insert (services/desk/security-log.ts), kept a year.
  */
 export const SecurityEventSchema = defineEntity({
   name: 'SecurityEvent',

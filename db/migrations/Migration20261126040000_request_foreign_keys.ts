@@ -13,7 +13,7 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * On delete, per key:
  * - request_activity: RESTRICT. The audit trail is never deleted as a side effect: a request with audit rows cannot be
- *   deleted until its rows are removed on purpose, which only the delete-draft path does (api/services/request-commands.ts).
+ *   deleted until its rows are removed on purpose, which only the delete-draft path does (services/requests/request-commands.ts).
  *   A submitted request always has audit rows, so a stray `delete from requests` cannot take a trail with it.
  * - request_effects: RESTRICT. An effect is an email (or letter) owed or the record of one sent, with its snapshot:
  *   losing one silently would lose a notice. The delete-draft path removes a draft's effects itself.

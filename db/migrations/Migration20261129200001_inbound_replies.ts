@@ -31,7 +31,7 @@ export class Migration20261129200001_inbound_replies extends Migration {
 
 const hex = (text: string) => `encode(sha256(convert_to(${text}, 'UTF8')), 'hex')`;
 
-/** domain/inbound-mail.ts `normalizedMessageId` and temporal/inbound-mail-intake.ts `dedupKeyOf`, in SQL. */
+/** domain/inbound-mail.ts `normalizedMessageId` and mail-in/intake.ts `dedupKeyOf`, in SQL. */
 const NORMALIZE_MESSAGE_IDS = `
   with ids as (
     select "id", "message_id" as "old_id", "dedup_key",

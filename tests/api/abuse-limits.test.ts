@@ -8,9 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_USER_QUOTAS, QUOTAS, QUOTA_MESSAGES, SIGN_IN_CHECK, SIGN_IN_LIMITS, SIGN_IN_MESSAGES, quotaMessage } from '../../domain/abuse-limits';
 import { DiscussionSchema } from '../../db/entities';
 import type { SessionUser } from '../../contract/session-user.schema';
-import { writeWithinQuota } from '../../api/services/quotas';
+import { writeWithinQuota } from '../../services/limits/quotas';
 import { MESSAGES } from '../../domain';
-import { sweepUnreferencedUploads } from '../../api/services/uploads';
+import { sweepUnreferencedUploads } from '../../services/documents/uploads';
 import { SAMPLE_PDF, call, createExternalUser, credentialingDraft, login, loginAdmin, loginRequester, upload, type Session } from '../support/api-helpers';
 import { DEFAULT_QUOTAS_ENV, resetRateLimits, startHarness, type Harness } from '../support/portal-harness';
 
@@ -253,7 +253,7 @@ describe('quotas', () => {
     const poster = await login(h, email, 'Poster-Pass1');
     const id = await credentialingDraft(h, poster);
     const quotas = { ...DEFAULT_USER_QUOTAS, messagesPerHour: 5 };
-    // The step a post takes before it reaches the request's workflow (api/services/discussions.ts): here with a quota of
+    // The step a post takes before it reaches the request's workflow (services/discussions/discussions.ts): here with a quota of
     // five, since these portals run without a worker to post to.
     const answers = await Promise.allSettled(Array.from({ length: 15 }, (_, i) => {
       const portal = i % 2 ? second : h;

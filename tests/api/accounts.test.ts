@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PasswordResetSchema, UserSchema } from '../../db/entities';
-import { passwordHashing } from '../../db/password-hash';
+import { passwordHashing } from '../../services/accounts/password-hash';
 import { CURRENT_PASSWORD_FAILURES, CURRENT_PASSWORD_TOO_MANY, SIGN_IN_CHECK, SIGN_IN_LIMITS } from '../../domain/abuse-limits';
 import { call, createExternalUser, login } from '../support/api-helpers';
 import { resetRateLimits, startHarness, type Harness } from '../support/portal-harness';

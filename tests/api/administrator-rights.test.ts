@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmailConfirmationSchema, UserSchema } from '../../db/entities';
-import { hashPassword } from '../../db/password-hash';
+import { hashPassword } from '../../services/accounts/password-hash';
 import { MESSAGES, UNIVERSITY_ADDRESS_MESSAGE } from '../../domain';
 import type { Received } from '../../devtools/smtp-sink';
 import { call, createExternalUser, login, loginAdmin, type Session } from '../support/api-helpers';

@@ -1,6 +1,6 @@
 /** Certificate requests on the API: numbers at creation, submit rules of each subtype, roles, ownership, people, clone. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formOf } from '../../api/services/request-form';
+import { formOf } from '../../services/requests/request-form';
 import { RequestSchema } from '../../db/entities';
 import { validateRequestOfKind } from '../../domain/request-rules';
 import { DATE_RANGE_MESSAGES, MESSAGES, PERSON_MESSAGES, STATUS, TIME_OF_DAY_MESSAGE } from '../../domain';

@@ -5,7 +5,7 @@
  * or not the address has an account; the owner of a taken address gets a notice instead of a link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reserveChosenAddressMail } from '../../api/services/chosen-address-mail';
+import { reserveChosenAddressMail } from '../../services/limits/chosen-address-mail';
 import { EmailConfirmationSchema, RequestSchema } from '../../db/entities';
 import { CHOSEN_ADDRESS_MAIL_LIMITS, chosenAddressMailMessage } from '../../domain/abuse-limits';
 import type { Received } from '../../devtools/smtp-sink';

@@ -8,7 +8,7 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmailConfirmationSchema, UserSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';
-import { hashPassword } from '../../db/password-hash';
+import { hashPassword } from '../../services/accounts/password-hash';
 import type { Received } from '../../devtools/smtp-sink';
 import { call, createExternalUser, credentialingDraft, login, loginAdmin, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-/** The intake's dedup key of a message with this Message-ID (temporal/inbound-mail-intake.ts). */
+/** The intake's dedup key of a message with this Message-ID (mail-in/intake.ts). */
 const keyOf = (messageId: string, tooLarge = false) => (tooLarge ? sha256(`too-large:${sha256(`message-id:${messageId}`)}`) : sha256(`message-id:${messageId}`));
 
 describe('Migration20261129200001_inbound_replies', () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmailConfirmationSchema, UserSchema } from '../../db/entities';
 import { MESSAGES } from '../../domain';
-import { hashPassword } from '../../db/password-hash';
+import { hashPassword } from '../../services/accounts/password-hash';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { call, createExternalUser, login, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { dropDatabase } from '../../db/database';
 import { prepareDatabase } from '../../db/prepare-database';
 import { RequestSchema } from '../../db/entities';
-import { assignRequestNumber } from '../../api/services/request-numbers';
+import { assignRequestNumber } from '../../services/requests/request-numbers';
 import { createOrm, type Orm } from '../../db/orm';
 
 let databaseUrl: string;

@@ -18,7 +18,7 @@ import { signedResponse, signedResponseXml, type AssertedPerson, type ResponseOp
 import { serviceProviderUrls } from '../../api/auth/saml/service-provider';
 import { startDevIdp } from '../../devtools/dev-idp/dev-idp-server';
 import { MESSAGES } from '../../domain';
-import { resetLinkToken, resetSecretHash } from '../../db/password-reset-secret';
+import { resetLinkToken, resetSecretHash } from '../../services/accounts/password-reset-secret';
 import { call, createExternalUser, login } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimsCsv } from '../../bench/generate-cs-stars';
 import { PasswordResetSchema } from '../../db/entities';
-import { resetLinkToken } from '../../db/password-reset-secret';
+import { resetLinkToken } from '../../services/accounts/password-reset-secret';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { call, createExternalUser, login, loginAdmin, loginEmployee, loginRequester, uploadClaimsCsv, type Session } from '../support/api-helpers';
 import { ownDatabase } from '../support/own-database';

@@ -11,7 +11,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QUOTA_MESSAGES, SIGN_IN_CHECK, SIGN_IN_LIMITS, SIGN_IN_MESSAGES, signInCheckTries } from '../../domain/abuse-limits';
 import { MESSAGES } from '../../domain';
-import { passwordHashing } from '../../db/password-hash';
+import { passwordHashing } from '../../services/accounts/password-hash';
 import { createExternalUser } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { DEFAULT_QUOTAS_ENV, resetRateLimits, startHarness, type Harness } from '../support/portal-harness';

@@ -11,7 +11,7 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { quotaMessage, QUOTAS, uploadTooLargeMessage, UPLOADS_AT_ONCE_RETRY_AFTER_S } from '../../domain';
-import { partNameOf, sweepExpiredUploadSlots } from '../../api/services/uploads';
+import { partNameOf, sweepExpiredUploadSlots } from '../../services/documents/uploads';
 import { SAMPLE_PDF, call, createExternalUser, login, type Session } from '../support/api-helpers';
 import { DEFAULT_QUOTAS_ENV, startHarness, type Harness } from '../support/portal-harness';
 

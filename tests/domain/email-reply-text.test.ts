@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HTML_MAX_DEPTH, htmlToPlainText, readReplyText, REPLY_LINE_MAX_CHARS, replyText } from '../../activities/mail/reply-text';
+import { HTML_MAX_DEPTH, htmlToPlainText, readReplyText, REPLY_LINE_MAX_CHARS, replyText } from '../../mail-in/processing/reply-text';
 
 const dir = path.join(import.meta.dirname, '../fixtures/replies');
 const samples = fs.readdirSync(dir).filter((name) => /\.(txt|html)$/.test(name) && !name.endsWith('.expected.txt')).sort();

@@ -6,8 +6,8 @@ import {
   formatReplyAddress, invitesAnswer, MAX_LOCAL_PART_LENGTH, parseReplyAddress, portalMessageId, requestNumberOfThreadId,
   requestNumberOfToken, threadRootId, base32Decode, base32Encode,
 } from '../../domain/reply-address';
-import { deriveReplyTokenKey, isIssuedTo, issueReplyToken, verifyReplyToken } from '../../config/reply-token';
-import { ConfigError, DEVELOPMENT_JWT_SECRET, replySettings } from '../../config/app-config';
+import { isIssuedTo, issueReplyToken, verifyReplyToken } from '../../services/reply-token';
+import { ConfigError, deriveReplyTokenKey, DEVELOPMENT_JWT_SECRET, replySettings } from '../../config/app-config';
 
 const key = deriveReplyTokenKey(DEVELOPMENT_JWT_SECRET);
 const otherKey = deriveReplyTokenKey('a-rotated-server-key-0123456789abcdef0123');

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { hashPassword } from '../../db/password-hash';
+import { hashPassword } from '../../services/accounts/password-hash';
 import { UserSchema } from '../../db/entities';
 import { call, login, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';

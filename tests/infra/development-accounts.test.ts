@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../../db/seed-data';
 import { login } from '../support/api-helpers';
+import { verifyPassword } from '../../services/accounts/password-hash';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -70,5 +71,14 @@ describe('development accounts in the database', () => {
     const started = await startApi();
     expect(started.out).not.toContain('Refusing');
     expect(started.listened).toBe(true);
+  });
+});
+
+describe('the development accounts\' kept hashes', () => {
+  it('each verifies its published password (the seed writes them as they are)', async () => {
+    for (const account of [DEV_ADMIN, DEV_REQUESTER, DEV_INTERNAL_REQUESTER]) {
+      expect(await verifyPassword(account.password, account.passwordHash), account.email).toBe(true);
+      expect(await verifyPassword(`${account.password}x`, account.passwordHash), account.email).toBe(false);
+    }
   });
 });

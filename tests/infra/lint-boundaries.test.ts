@@ -60,12 +60,13 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   {
     file: 'db/entities/x.ts',
     forbidden: [['../../api/auth/known-device', /db\/ may import only db\/, domain, config/], ['../../activities/mailer', /db\/ may import only/],
-      ['fastify', /db\/ may import only these packages/]],
-    allowed: ['../../domain/limits', '../../config/app-config', '../password-hash', '@mikro-orm/core', 'argon2', 'node:crypto'],
+      ['../../services/limits/turns', /db\/ may import only/], ['argon2', /db\/ may import only these packages/], ['fastify', /db\/ may import only these packages/]],
+    allowed: ['../../domain/limits', '../../config/app-config', '../kysely', '@mikro-orm/core', 'kysely', 'node:crypto'],
   },
   {
     file: 'workflows/x.ts',
     forbidden: [['../activities', /workflows\/ may import only workflows\/, domain of our folders/], ['../db/orm', /workflows\/ may import only/],
+      ['../services/discussions/discussions', /workflows\/ may import only/],
       ['@temporalio/client', /deterministic sandbox/], ['node:fs', /workflows\/ may import only these packages: @temporalio\/workflow, @temporalio\/common, async-mutex\./]],
     allowed: ['@temporalio/workflow', '@temporalio/common', 'async-mutex', '../domain', './request.messages', './request-activities.types'],
   },
@@ -76,18 +77,36 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   },
   {
     file: 'activities/wake-ups/x.ts',
-    forbidden: [['../../temporal/request-workflow-start', /activities\/ may import only activities\/, domain, config, db, storage, workflows of our folders/],
-      ['../../api/services/request-workflows', /activities\/ may import only/], ['fastify', /activities\/ may import only these packages/]],
-    allowed: ['../../db/entities', '../../workflows/request-start', '../../workflows/wake-up-activities.types', '../../storage/document-files',
+    forbidden: [['../../temporal/connection', /activities\/ may import only activities\/, domain, config, db, storage, workflows, services of our folders/],
+      ['../../api/command-context', /activities\/ may import only/], ['../../mail-in/intake', /activities\/ may import only/],
+      ['fastify', /activities\/ may import only these packages/]],
+    allowed: ['../../db/entities', '../../services/requests/request-workflow-client', '../../workflows/wake-up-activities.types', '../../storage/document-files',
       '../../config/app-config', '@temporalio/activity', '@temporalio/client', 'nodemailer', 'node:fs'],
   },
   {
+    file: 'services/requests/x.ts',
+    forbidden: [['../../api/errors', /services\/ may import only services\/, domain, contract, config, db, storage, workflows\/\*\.messages/],
+      ['../../mail-in/intake', /services\/ holds the use cases every door calls/], ['../../activities/effects/send-email', /services\/ may import only/],
+      ['../../temporal/request-worker', /services\/ may import only/], ['../../workflows/request.workflow', /services\/ may import only/],
+      ['fastify', /services\/ may import only these packages/], ['nodemailer', /services\/ may import only these packages/]],
+    allowed: ['../../db/entities', '../../domain', '../../contract/request.schema', '../../workflows/request.messages', '../refusals', '../context',
+      '@temporalio/client', 'kysely', 'node:crypto'],
+  },
+  {
+    file: 'mail-in/processing/x.ts',
+    forbidden: [['../../api/app', /mail-in\/ may import only mail-in\/, domain, config, db, storage, workflows, services/],
+      ['../../temporal/request-worker', /mail-in\/ is the door for replies by email/], ['../../activities/effects/send-email', /mail-in\/ may import only/],
+      ['fastify', /mail-in\/ may import only these packages/]],
+    allowed: ['../../services/discussions/discussions', '../../db/entities', '../../workflows/inbound-mail.messages', '../../temporal/connection',
+      '../reply-text', 'mailparser', 'smtp-server', 'imapflow', 'piscina', '@temporalio/activity'],
+  },
+  {
     file: 'api/routes/x.ts',
-    forbidden: [['../../activities', /api\/ may import only api\/, domain, contract, config, db, storage, workflows\/\*\.messages/],
-      ['../../temporal/request-worker', /api\/ never imports activities\/ nor the worker/], ['../../workflows/request.workflow', /api\/ may import only/],
-      ['nodemailer', /api\/ may import only these packages/]],
-    allowed: ['../../domain', '../../contract/request.schema', '../../db/orm', '../../workflows/request.messages', '../../temporal/connection', '../../temporal/request-workflow-start',
-      '../services/request-workflows', 'fastify', '@fastify/multipart', 'typebox', 'node:crypto'],
+    forbidden: [['../../activities', /api\/ may import only api\/, domain, contract, config, db, storage, services, workflows\/\*\.messages/],
+      ['../../temporal/request-worker', /api\/ is the HTTP door/], ['../../workflows/request.workflow', /api\/ may import only/],
+      ['../../mail-in/intake', /api\/ may import only/], ['nodemailer', /api\/ may import only these packages/]],
+    allowed: ['../../domain', '../../contract/request.schema', '../../db/orm', '../../workflows/request.messages', '../../temporal/connection',
+      '../../services/requests/request-commands', '../command-context', 'fastify', '@fastify/multipart', 'typebox', 'node:crypto'],
   },
   {
     file: 'api/x.ts',
@@ -96,23 +115,24 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   },
   {
     file: 'temporal/x.ts',
-    forbidden: [['../api/app', /temporal\/ may import only temporal\/, domain, config, db, storage, workflows, activities of our folders/],
-      ['fastify', /temporal\/ may import only these packages/]],
-    allowed: ['../activities', '../workflows/request.messages', '../db/orm', '@temporalio/worker', 'node:url'],
+    forbidden: [['../api/app', /temporal\/ may import only temporal\/, domain, config, db, storage, workflows, activities, mail-in\/processing of our folders/],
+      ['../services/requests/request-workflow-client', /temporal\/ is worker and client wiring only/], ['../mail-in/intake', /temporal\/ may import only/],
+      ['fastify', /temporal\/ may import only these packages/], ['smtp-server', /temporal\/ may import only these packages/]],
+    allowed: ['../activities', '../mail-in/processing', '../workflows/request.messages', '../db/orm', '@temporalio/worker', 'node:url'],
   },
   {
     file: 'devtools/dev-idp/x.ts',
-    forbidden: [['../../scripts/build', /devtools\/ may import only devtools\/, domain, contract, config, db, storage, workflows, activities, temporal, api of our/],
+    forbidden: [['../../scripts/build', /devtools\/ may import only devtools\/, domain, contract, config, db, storage, workflows, activities, temporal, services, mail-in, api of our/],
       ['../../bench/worker-process', /devtools\/ may import only/], ['../../tests/support/api-helpers', /devtools\/ may import only/],
       ['../../ui/src/lib/paths', /devtools\/ may import only/], ['vitest', /devtools\/ may import only these packages/]],
-    allowed: ['../../db/password-hash', '../../api/auth/saml/service-provider', '../../api/app', '../../temporal/request-worker', '../supervise',
+    allowed: ['../../services/accounts/password-hash', '../../mail-in/smtp-listener', '../../api/auth/saml/service-provider', '../../api/app', '../../temporal/request-worker', '../supervise',
       '@temporalio/client', 'smtp-server', 'node:http'],
   },
   {
     file: 'scripts/x.ts',
     forbidden: [['../bench/request-flow.bench', /scripts\/ may import only/], ['../tests/support/api-helpers', /scripts\/ may import only/],
       ['vitest', /scripts\/ may import only these packages: esbuild, eslint, Node built-ins/]],
-    allowed: ['../devtools/supervise', '../api/services/security-log', '../devtools/temporal/dev-server', 'esbuild', 'node:child_process'],
+    allowed: ['../devtools/supervise', '../services/desk/security-log', '../devtools/temporal/dev-server', 'esbuild', 'node:child_process'],
   },
   {
     file: 'bench/chaos/x.ts',
@@ -210,7 +230,7 @@ describe('UI boundaries (ESLint): contract types, a package allow-list, features
 
 describe('typed writes', () => {
   const syntaxErrors = async (code: string) => {
-    const [result] = await eslint.lintText(code, { filePath: 'api/services/x.ts' });
+    const [result] = await eslint.lintText(code, { filePath: 'services/requests/x.ts' });
     return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
   };
 

@@ -12,7 +12,7 @@ import { migrationDatabaseSetting } from '../../config/app-config';
 import { ensureLoginRole, ensureRoleAndDatabases } from '../../db/least-privilege-role';
 import { createOrm, type Orm } from '../../db/orm';
 import { prepareDatabase } from '../../db/prepare-database';
-import { pruneSecurityLog, recordAccessRefused, recordSecurityEvent } from '../../api/services/security-log';
+import { pruneSecurityLog, recordAccessRefused, recordSecurityEvent } from '../../services/desk/security-log';
 
 const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
 const OWNER = `coi_owner_${suffix}`;

@@ -5,7 +5,7 @@
  * confirmed external requester.
  */
 import { randomUUID } from 'node:crypto';
-import { hashPassword } from '../../db/password-hash';
+import { hashPassword } from '../../services/accounts/password-hash';
 import {
   AdminSchema, ClaimDataSchema, ClaimHistorySchema, DiscussionSchema, DocumentSchema, EmailTemplateSchema, FaqSchema, PersonSchema,
   PolicyYearSchema, RequestActivitySchema, RequestExportSchema, UserSchema,

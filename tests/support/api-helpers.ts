@@ -2,7 +2,7 @@
 import type { Harness } from './portal-harness';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { UserSchema } from '../../db/entities';
-import { hashPassword } from '../../db/password-hash';
+import { hashPassword } from '../../services/accounts/password-hash';
 import { signSessionToken } from '../../api/plugins/auth';
 
 export type Session = { token: string; user: Record<string, any> };

@@ -5,7 +5,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import { InboundMessageSchema } from '../../db/entities';
 import { inboundWorkflowIdOf } from '../../domain';
 import type { Received } from '../../devtools/smtp-sink';
-import { startInboundSmtpListener, type InboundSmtpListener } from '../../temporal/inbound-smtp-listener';
+import { startInboundSmtpListener, type InboundSmtpListener } from '../../mail-in/smtp-listener';
 import { eventually } from './eventually';
 import type { Harness } from './portal-harness';
 

@@ -16,9 +16,9 @@ import type { ImapSettings } from '../../config/inbound-mail-config';
 import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { inboundRow, processed, replyAbove, replyAddressOf } from '../support/inbound-mail-helpers';
-import { HEADER_KEEP_BYTES } from '../../temporal/inbound-mail-intake';
+import { HEADER_KEEP_BYTES } from '../../mail-in/intake';
 import { dovecotAvailable, startDovecot, type Dovecot } from '../support/throwaway-dovecot';
-import { createMailboxPoller } from '../../temporal/inbound-imap-poller';
+import { createMailboxPoller } from '../../mail-in/imap-poller';
 import { DEV_REQUESTER_EMAIL } from './fixtures-constants';
 
 let h: Harness;

@@ -15,7 +15,7 @@ import { activitiesSettled } from '../support/workflow-activities';
 import { requestWorkflowId } from '../../workflows/request.messages';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { processed, replyAbove, replyAddressOf, replyTransport, startReplyListener } from '../support/inbound-mail-helpers';
-import type { InboundSmtpListener } from '../../temporal/inbound-smtp-listener';
+import type { InboundSmtpListener } from '../../mail-in/smtp-listener';
 import { DEV_REQUESTER_EMAIL } from './fixtures-constants';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

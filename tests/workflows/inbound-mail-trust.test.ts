@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscussionSchema, DocumentSchema, InboundMessageSchema, RequestActivitySchema, UserSchema } from '../../db/entities';
-import { createReplyTextReader } from '../../activities/mail/reply-text-reader';
+import { createReplyTextReader } from '../../mail-in/processing/reply-text-reader';
 import { INBOUND_ATTACHMENTS_MAX } from '../../domain';
 import type { Received } from '../../devtools/smtp-sink';
-import type { InboundSmtpListener } from '../../temporal/inbound-smtp-listener';
+import type { InboundSmtpListener } from '../../mail-in/smtp-listener';
 import {
   SAMPLE_PDF, call, createExternalUser, credentialingDraft, loginAdmin, loginRequester, sessionFor, type Session,
 } from '../support/api-helpers';

@@ -6,12 +6,12 @@
  */
 import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pruneInboundMessageFiles } from '../../api/services/inbound-message-files';
+import { pruneInboundMessageFiles } from '../../mail-in/raw-mail-files';
 import { INBOUND_RAW_KEEP_DAYS } from '../../domain/inbound-mail';
 import { inboundWorkflowIdOf } from '../../domain';
 import nodemailer from 'nodemailer';
 import { DiscussionSchema, DocumentSchema, InboundMessageSchema, RequestActivitySchema, RequestSchema } from '../../db/entities';
-import { receiveInbound, resumeInboundMail } from '../../temporal/inbound-mail-intake';
+import { receiveInbound, resumeInboundMail } from '../../mail-in/intake';
 import { SAMPLE_PDF, call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { activitiesSettled } from '../support/workflow-activities';
@@ -20,7 +20,7 @@ import { startHarness, type Harness } from '../support/portal-harness';
 import {
   processed, replyAbove, replyAddressOf, replyTransport, startReplyListener,
 } from '../support/inbound-mail-helpers';
-import type { InboundSmtpListener } from '../../temporal/inbound-smtp-listener';
+import type { InboundSmtpListener } from '../../mail-in/smtp-listener';
 import { recentInboundMessages, startOutbox } from '../../devtools/outbox-server';
 import { DEV_REQUESTER_EMAIL } from './fixtures-constants';
 

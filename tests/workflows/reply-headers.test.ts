@@ -4,9 +4,9 @@
  * (a signed token), and every email of a request threads on the request's root id; account emails carry neither.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replyText } from '../../activities/mail/reply-text';
+import { replyText } from '../../mail-in/processing/reply-text';
 import { RequestActivitySchema } from '../../db/entities';
-import { isIssuedTo, verifyReplyToken } from '../../config/reply-token';
+import { isIssuedTo, verifyReplyToken } from '../../services/reply-token';
 import { parseReplyAddress, threadRootId } from '../../domain/reply-address';
 import type { Received } from '../../devtools/smtp-sink';
 import { refuseInvalidDomains } from '../../devtools/smtp-sink';

@@ -4,7 +4,7 @@
  *   - taken while the mail server is away: the requests' confirmation emails are still owed (pending effects) and
  *     their escalation clocks are running;
  *   - restored with pg_restore into a new database; a new Temporal server with no history at all;
- *   - `admin resume` (temporal/resume-requests.ts) re-creates the open requests' workflows from PostgreSQL: the owed
+ *   - `admin resume` (services/requests/resume-requests.ts) re-creates the open requests' workflows from PostgreSQL: the owed
  *     emails go out once each, the clocks are armed again (the escalation email arrives), a draft stays a draft, and
  *     the next command (an approval) works with its letter.
  */
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestEffectSchema, RequestSchema } from '../../db/entities';
 import { dropDatabase, ensureDatabase } from '../../db/database';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
-import { resumeRequests, type ResumeReport } from '../../temporal/resume-requests';
+import { resumeRequests, type ResumeReport } from '../../services/requests/resume-requests';
 import { requestWorkflowId } from '../../workflows/request.messages';
 import { call, credentialingDraft, loginAdmin, loginRequester } from '../support/api-helpers';
 import { eventually } from '../support/eventually';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createMailer } from '../../activities/mailer';
 import { RequestSchema } from '../../db/entities';
 import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
-import { NO_ANSWER_MESSAGE } from '../../api/services/request-workflows';
+import { NO_ANSWER_MESSAGE } from '../../services/requests/request-workflow-client';
 import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { activitiesSettled } from '../support/workflow-activities';

@@ -22,7 +22,7 @@ export const UI_TEXT = {
   legacyUnavailable: 'Unavailable',
   allRequestTypes: 'All Request Types',
   activityLoadFailed: 'The audit trail could not be loaded.',
-  /** Shown for a 409 on a command (a stale version): the API's own wording (api/services/request-workflows.ts). */
+  /** Shown for a 409 on a command (a stale version): the API's own wording (services/requests/request-workflow-client.ts). */
   staleRequest: 'This request changed since you opened it. Please reload the page and try again.',
   reloadPage: 'Reload the page',
   emailQueuedAgain: 'Queued: the email will be sent again.',
