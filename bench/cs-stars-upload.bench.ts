@@ -18,9 +18,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { claimLines } from './generate-cs-stars';
-import { runBench, stopLater } from './lifecycle';
+import { RESULTS_DIR, runBench, stopLater } from './lifecycle';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const self = fileURLToPath(import.meta.url);
 const argValue = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
 const ROWS = Number(argValue('rows') ?? 100_000);
@@ -73,7 +72,7 @@ async function serve() {
 // ------------------------------------------------------------------ the driver
 
 async function csvFile(rows: number): Promise<string> {
-  const file = path.join(here, 'results', `cs-stars-${rows}.csv`);
+  const file = path.join(RESULTS_DIR, `cs-stars-${rows}.csv`);
   if (existsSync(file)) return file;
   mkdirSync(path.dirname(file), { recursive: true });
   const out = createWriteStream(file);
@@ -151,8 +150,8 @@ async function main(): Promise<number> {
   const { data: _data, ...result } = parsed;
   log(`answer ${answer.status} in ${(ms / 1000).toFixed(1)} s: ${JSON.stringify(result).slice(0, 300)}`);
   log(`API RSS before ${mib(rssBefore)}, peak sampled ${mib(rssPeak)} (growth ${mib(rssPeak - rssBefore)}), VmHWM ${mib(hwm)}, after ${mib(rssAfter)}`);
-  mkdirSync(path.join(here, 'results'), { recursive: true });
-  const report = path.join(here, 'results', `cs-stars-upload-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const report = path.join(RESULTS_DIR, `cs-stars-upload-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(report, JSON.stringify({ rows: ROWS, status: answer.status, ms, rssBefore, rssPeak, hwm, rssAfter, peaks: inside.peaks, result }, null, 2));
   log(`inside the API, peaks during the upload: ${Object.entries(inside.peaks).map(([k, v]) => `${k} ${mib(v)}`).join(', ')}`);
   log(`after it: ${Object.entries(inside.now).map(([k, v]) => `${k} ${mib(v)}`).join(', ')}`);

@@ -25,7 +25,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { descendants, runBench, stopLater, targetsFailTheRun } from './lifecycle';
+import { descendants, RESULTS_DIR, runBench, stopLater, targetsFailTheRun } from './lifecycle';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -241,7 +241,7 @@ async function measure(browser: Browser, baseUrl: string, who: string, signIn: (
       chromiumCpuMsPerLoad, apiCpuMsPerLoad, load1: os.loadavg()[0],
     };
   } catch (error) {
-    const shot = path.join(root, 'bench', 'results', `browser-failure-${Date.now()}.png`);
+    const shot = path.join(RESULTS_DIR, `browser-failure-${Date.now()}.png`);
     fs.mkdirSync(path.dirname(shot), { recursive: true });
     await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
     log(`${who}: failed at ${page.url()}; screenshot ${path.relative(root, shot)}`);
@@ -317,7 +317,7 @@ async function main(): Promise<number> {
     console.log(`    CPU per warm load: Chromium ${s.chromiumCpuMsPerLoad.toFixed(0)} ms, API process ${s.apiCpuMsPerLoad.toFixed(0)} ms; load average (1 min) ${s.load1.toFixed(2)}`);
     if (s.p95 > TARGET_MS) problems.push(`${s.who}: p95 ${s.p95.toFixed(0)} ms > ${TARGET_MS} ms`);
   }
-  const resultsDir = path.join(root, 'bench', 'results');
+  const resultsDir = RESULTS_DIR;
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `browser-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify({ loads: LOADS, database: new URL(databaseUrl).pathname.slice(1), requests: facts.requests, initial, scenarios, problems }, null, 2));

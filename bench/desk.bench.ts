@@ -23,7 +23,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -35,7 +34,7 @@ import { CS_STARS_IMPORT_AUTHOR, GENERATED_DOCUMENT_AUTHOR } from '../domain';
 import { createOrm } from '../db/orm';
 import { prepareDatabase } from '../db/prepare-database';
 import { claimLines } from './generate-cs-stars';
-import { runBench, stopLater, targetsFailTheRun } from './lifecycle';
+import { RESULTS_DIR, runBench, stopLater, targetsFailTheRun } from './lifecycle';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,8 +44,7 @@ const ROWS = arg('rows', 100_000);
 const SEARCHES = arg('searches', 300);
 const REPEAT = arg('repeat', 5);
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
-const here = path.dirname(fileURLToPath(import.meta.url));
-const results = path.join(here, 'results');
+const results = RESULTS_DIR;
 mkdirSync(results, { recursive: true });
 const databaseUrl = process.env.DESK_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/coi_bench_desk';
 const log = (line: string) => console.log(`[bench:desk] ${line}`);

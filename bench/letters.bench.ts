@@ -24,7 +24,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { renderEffectLetterActivity } from '../activities/effects/render-letter';
 import { ChromiumPdfRenderer } from '../activities/pdf/chromium-pdf-renderer';
 import { prelaunchLetterRenderer, renderLetterDocument } from '../activities/pdf/letter-documents';
@@ -38,7 +37,7 @@ import { startPortalInProcess } from '../devtools/portal-in-process';
 import type { Received } from '../devtools/smtp-sink';
 import { ensureTemporalServer, freePort } from '../devtools/temporal/dev-server';
 import { LETTER_CHROMIUM_PATH } from '../config/app-config';
-import { runBench, stopLater, targetsFailTheRun } from './lifecycle';
+import { RESULTS_DIR, runBench, stopLater, targetsFailTheRun } from './lifecycle';
 
 const TARGETS = { warmP95Ms: 300, burstPerSecond: 20, firstLetterMs: 2000, signingP95Ms: 30 };
 const USAGE = 'usage: npm run bench:letters -- [--renders N (50)] [--letters N (100)] [--concurrency C (8)] [--warmup W (5)]';
@@ -351,7 +350,7 @@ async function main(): Promise<number> {
     problems,
     samplesMs: { warmRender: renderMs.map(round), signing: signMs.map(round), warmActivityUnsigned: unsignedMs.map(round), warmActivity: activityMs.map(round) },
   };
-  const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+  const resultsDir = RESULTS_DIR;
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `letters-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);

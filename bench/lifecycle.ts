@@ -29,6 +29,14 @@ const warn = (line: string) => console.error(`[${label}] ${line}`);
 export const SMOKE = process.argv.includes('--smoke');
 export const targetsFailTheRun = !SMOKE;
 
+/**
+ * Where a bench writes its results (JSON reports, generated files, profiles): bench/results/, or BENCH_RESULTS_DIR
+ * (the suite's smoke runs write to a folder of their own, removed after).
+ */
+export const RESULTS_DIR = process.env.BENCH_RESULTS_DIR
+  ? path.resolve(process.env.BENCH_RESULTS_DIR)
+  : path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+
 /** The calibration script the machines share (a fixed workload's median ms: lower is faster), when it is there. */
 const CALIBRATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'calibrate.mjs');
 

@@ -31,14 +31,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { runBench, stopLater, targetsFailTheRun } from './lifecycle';
+import { RESULTS_DIR, runBench, stopLater, targetsFailTheRun } from './lifecycle';
 import { rssOf } from './process-profile';
 import { startApiProcess, type ApiProcess } from './api-process';
 import { describePeak, type MemoryPeak } from './memory/peak-sampler';
 import { BENCH_ADMIN_EMAIL, LISTS_DATABASE_URL, seedListsDatabase } from './seed-requests';
 import { DASHBOARD_FIELDS } from '../domain';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const self = fileURLToPath(import.meta.url);
 const argValue = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
 const REQUESTS = Number(argValue('requests') ?? 100_000);
@@ -189,7 +188,7 @@ async function main(): Promise<number> {
     with ranked as (select requester_id, count(*) as n, row_number() over (order by count(*) desc, requester_id) as rank from requests group by 1)
     select u.id, u.session_version, r.n from ranked r join users u on u.id = r.requester_id where r.rank <= 5 or r.rank % 60 = 0 order by r.rank`)).rows;
   const profile = process.argv.includes('--profile');
-  const profileDir = path.join(here, 'results', 'profiles');
+  const profileDir = path.join(RESULTS_DIR, 'profiles');
   if (profile) mkdirSync(profileDir, { recursive: true });
   // LISTS_API_NODE_FLAGS: V8 flags for the API process only (e.g. its heap bound), to measure their effect.
   // The API as production starts it (bench/api-process.ts); reads need no Temporal, so its lazy client never connects.
@@ -303,7 +302,7 @@ async function main(): Promise<number> {
   const rssMet = peakApiRss <= API_RSS_LIMIT_BYTES;
   if (!rssMet) missed += 1;
   console.log(`\nAPI RSS peak under the lists load: ${(peakApiRss / 1048576).toFixed(0)} MiB (target ≤ 250 MiB): ${rssMet ? 'MET' : 'MISSED'}`);
-  const results = path.join(here, 'results');
+  const results = RESULTS_DIR;
   mkdirSync(results, { recursive: true });
   const file = path.join(results, `lists-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify({

@@ -21,7 +21,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import type { AppConfig } from '../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../db/database';
@@ -40,7 +39,7 @@ import { reportWorkerMemory, sampleWorkerMemory, WORKER_MEMORY_PRELOAD } from '.
 import { REQUEST_WORKFLOW_TYPE, requestWorkflowId } from '../workflows/request.messages';
 import { floorFigures, printFloor, printTargets, targetRows, type TargetRow } from './floor/floor-report';
 import { measureFloor, type Floor } from './floor/temporal-floor';
-import { runBench, stopLater } from './lifecycle';
+import { RESULTS_DIR, runBench, stopLater } from './lifecycle';
 import { countQueries, descendants, historyShares, MainThreadProfiler, rssOf, threadCpu, threadCpuDelta } from './process-profile';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -101,7 +100,6 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
   console.error(`[bench] Node ${process.version}: run it with  npm run bench  (Node 24 from node_modules/.bin)`);
   process.exit(2);
 }
-const benchDir = path.dirname(fileURLToPath(import.meta.url));
 /** A stalled phase (no expected email for this long) fails the run instead of hanging. */
 const STALL_TIMEOUT_MS = 60_000;
 /** After the last expected email, wait this long so a late duplicate would still be counted. */
@@ -513,7 +511,7 @@ async function runPhase(
   const workerThreads = workerThreadsBefore && workerPid ? threadCpuDelta(workerThreadsBefore, threadCpu(workerPid)) : null;
   const queries = queryCounter?.take() ?? null;
   const profile = profiler
-    ? await profiler.stop(path.join(benchDir, 'results', `${label.replace(/\W+/g, '-')}-${process.pid}.cpuprofile`))
+    ? await profiler.stop(path.join(RESULTS_DIR, `${label.replace(/\W+/g, '-')}-${process.pid}.cpuprofile`))
     : null;
   // With the API in its own process, this process is only the HTTP client and the mail tracker: not the API's CPU.
   const clientCpuMs = (cpu.user + cpu.system) / 1000;
@@ -616,7 +614,7 @@ async function main(): Promise<number> {
   const sampler = new ResourceSampler();
   stopLater('stop sampler', () => sampler.stop());
 
-  fs.mkdirSync(path.join(benchDir, 'results'), { recursive: true });
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const setupStarted = performance.now();
   const portal = await startPortal();
   if (portal.worker) sampler.workerRss = () => portal.worker!.rssBytes();
@@ -673,7 +671,7 @@ async function main(): Promise<number> {
   }
 
   const rssAfterWarmup = process.memoryUsage.rss();
-  const snapshotDir = path.join(benchDir, 'results', 'heap');
+  const snapshotDir = path.join(RESULTS_DIR, 'heap');
   // request workflows only: the floor's and the schedules' runs live on other queues or types
   const openWorkflows = async () => (await portal.temporal.workflow.count(`WorkflowType="${REQUEST_WORKFLOW_TYPE}" AND ExecutionStatus="Running"`)).count;
   const memoryBefore = options.memory ? await sampleWorkerMemory(portal.worker!, 'before submits', await openWorkflows(), snapshotDir) : null;
@@ -828,7 +826,7 @@ async function main(): Promise<number> {
       approveToEmail: phase2.samples.toEmail.map((x) => Math.round(x * 10) / 10),
     },
   };
-  const resultsDir = path.join(benchDir, 'results');
+  const resultsDir = RESULTS_DIR;
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);

@@ -22,7 +22,6 @@ import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { dropDatabase, dropOrphanedDatabases } from '../db/database';
 import { RequestActivitySchema, RequestSchema } from '../db/entities';
 import { prepareDatabase } from '../db/prepare-database';
@@ -30,7 +29,7 @@ import { startPortalInProcess } from '../devtools/portal-in-process';
 import { STATUS, type ClockState } from '../domain';
 import { ensureTemporalServer, freePort } from '../devtools/temporal/dev-server';
 import { REQUEST_WORKFLOW_TYPE, type RequestWorkflowInput } from '../workflows/request.messages';
-import { runBench, stopLater } from './lifecycle';
+import { RESULTS_DIR, runBench, stopLater } from './lifecycle';
 
 const options = { holders: 10_000, step: 1_000, firing: 50, concurrency: 64 };
 const args = process.argv.filter((arg) => arg !== '--smoke'); // bench/lifecycle.ts reads it
@@ -179,7 +178,7 @@ async function main(): Promise<number> {
     ok = (await measure()) && ok;
     if (level >= options.holders) break;
   }
-  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', `timers-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const file = path.join(RESULTS_DIR, `timers-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify({ options, maxCachedWorkflows: config.maxCachedWorkflows, results }, null, 1)}\n`);
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(process.cwd(), file)}`);

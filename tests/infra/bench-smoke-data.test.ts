@@ -11,7 +11,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { dropDatabase } from '../../db/database';
 import { CSV_HEADER } from '../../bench/generate-cs-stars';
 import { isPortOpen } from '../../devtools/temporal/dev-server';
-import { benchEnvironment, leftRunningAfter, runBenchToEnd, startBench } from '../support/bench-runs';
+import { benchEnvironment, leftRunningAfter, removeResults, runBenchToEnd, startBench } from '../support/bench-runs';
 import { eventually } from '../support/eventually';
 
 const databaseOf = (name: string) => {
@@ -29,6 +29,7 @@ const LISTS_SMALL = ['--requests', REQUESTS, '--calls', '20', '--connections', '
 
 afterAll(async () => {
   for (const url of Object.values(databases)) await dropDatabase(url).catch(() => undefined);
+  removeResults(env);
 });
 
 /** Runs the bench to its end; it must exit 0 and leave nothing running. Answers what it printed. */

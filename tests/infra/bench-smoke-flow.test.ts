@@ -13,10 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../../devtools/smtp-sink';
-import { benchEnvironment, leftRunningAfter, runBenchToEnd } from '../support/bench-runs';
+import { benchEnvironment, leftRunningAfter, removeResults, runBenchToEnd } from '../support/bench-runs';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 const env = benchEnvironment();
+afterAll(() => removeResults(env));
 
 /** Runs the bench to its end; it must exit 0 and leave nothing running. Answers what it printed. */
 async function smoke(script: string, args: string[], runEnv = env): Promise<string> {

@@ -7,6 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { eventually } from './eventually';
@@ -24,14 +26,20 @@ export interface BenchRun {
 }
 
 /**
- * Settings every smoke run shares: the run's own production build (its server.js, so no bench builds one), the
- * PostgreSQL server of the run for the benches' throw-away databases, and nothing of the test process's loader.
+ * Settings every smoke run of a file shares: the run's own production build (its server.js, so no bench builds one),
+ * the PostgreSQL server of the run for the benches' throw-away databases, a results folder of the file's own instead
+ * of bench/results/ (`removeResults` deletes it), and nothing of the test process's loader.
  */
 export function benchEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_SERVER_BUILD: inject('productionBuild').outDir, FORCE_COLOR: '0', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, BENCH_SERVER_BUILD: inject('productionBuild').outDir, BENCH_RESULTS_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'coi-bench-results-')),
+    FORCE_COLOR: '0', ...extra,
+  };
   delete env.NODE_OPTIONS;
   return env;
 }
+
+export const removeResults = (env: NodeJS.ProcessEnv) => fs.rmSync(env.BENCH_RESULTS_DIR!, { recursive: true, force: true });
 
 export function startBench(script: string, args: string[], env: NodeJS.ProcessEnv = benchEnvironment()): BenchRun {
   const mark = randomBytes(8).toString('hex');
