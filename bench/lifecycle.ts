@@ -21,7 +21,7 @@ let ending = false;
 const warn = (line: string) => console.error(`[${label}] ${line}`);
 
 /**
- * `--smoke`: the suite's small run of a bench (tests/infra/bench-smoke.test.ts), proving it still works rather than
+ * `--smoke`: the suite's small run of a bench (tests/infra/bench-smoke-*.test.ts), proving it still works rather than
  * measuring: a missed target is printed but does not fail the run (its exit code then says only whether every answer,
  * email and letter was as it should be), and the machine's calibration is not run (seconds of CPU that say nothing
  * of a run this small). The sizes are the bench's own options, given beside it.
@@ -40,7 +40,7 @@ export const RESULTS_DIR = process.env.BENCH_RESULTS_DIR
 /** The calibration script the machines share (a fixed workload's median ms: lower is faster), when it is there. */
 const CALIBRATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'calibrate.mjs');
 
-/** The machine's speed, to print beside timings (docs/TESTING.md "Machine speed"); null in a smoke run or without the script. */
+/** The machine's speed, to print beside timings (figures compare only with it); null in a smoke run or without the script. */
 export function calibration(): string | null {
   if (SMOKE || !fs.existsSync(CALIBRATE)) return null;
   return execFileSync(process.execPath, [CALIBRATE], { encoding: 'utf8' }).trim();

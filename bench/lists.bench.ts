@@ -2,7 +2,7 @@
  * `npm run bench:lists [-- --requests 100000 --seconds 10 --warmup 2 --connections 10 --only admin-first-page,search-name --profile]`:
  * the list targets (throughput and p95 per list, and within a ratio of a bare server) at a year's volume
  * (bench/seed-requests.ts fills `coi_bench_lists` once). `--calls N` runs N calls per run instead of --seconds (and
- * a fifth of them to warm up): the suite's smoke run (tests/infra/bench-smoke.test.ts) at `--requests 300 --calls 20`.
+ * a fifth of them to warm up): the suite's smoke run (tests/infra/bench-smoke-data.test.ts) at `--requests 300 --calls 20`.
  *
  * Two servers, each in its own child process (same resources): (a) the portal's API as production starts it (the
  * compiled server with the production node flags, bench/api-process.ts; reads need no Temporal, so its client is a
@@ -90,8 +90,15 @@ async function serveBare() {
 class Server {
   private next = 1;
   private waiting = new Map<number, (m: Message) => void>();
+  /** how to fail each question still waiting: a server that dies before answering fails the bench instead of hanging it */
+  private failing = new Map<number, (error: Error) => void>();
   constructor(readonly name: string, readonly child: ChildProcess, readonly url: string) {
-    child.on('message', (m: Message) => { this.waiting.get(m.id)?.(m); this.waiting.delete(m.id); });
+    child.on('message', (m: Message) => { this.waiting.get(m.id)?.(m); this.waiting.delete(m.id); this.failing.delete(m.id); });
+    child.on('exit', (code, signal) => {
+      for (const fail of this.failing.values()) fail(new Error(`the ${name} server exited (${signal ?? code}) before answering`));
+      this.failing.clear();
+      this.waiting.clear();
+    });
   }
   static async start(mode: 'bare', execArgv: string[] = []): Promise<Server> {
     // PGAPPNAME names the server's PostgreSQL sessions, so their CPU can be told apart (pg_stat_activity).
@@ -106,7 +113,12 @@ class Server {
   }
   ask(type: string, body: Record<string, unknown> = {}): Promise<Message> {
     const id = this.next++;
-    return new Promise((resolve) => { this.waiting.set(id, resolve); this.child.send({ id, type, ...body }); });
+    return new Promise((resolve, reject) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) { reject(new Error(`the ${this.name} server has exited`)); return; }
+      this.waiting.set(id, resolve);
+      this.failing.set(id, reject);
+      this.child.send({ id, type, ...body });
+    });
   }
   async stop() {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
