@@ -19,8 +19,11 @@ const databaseOf = (name: string) => {
   url.pathname = `/coi_smoke_${process.pid}_${randomBytes(2).toString('hex')}_${name}`;
   return url.toString();
 };
-const databases = { lists: databaseOf('lists'), verify: databaseOf('verify'), desk: databaseOf('desk'), upload: databaseOf('upload') };
+const databases = {
+  lists: databaseOf('lists'), verify: databaseOf('verify'), desk: databaseOf('desk'), upload: databaseOf('upload'), signIn: databaseOf('sign_in'),
+};
 const env = benchEnvironment({
+  SIGN_IN_CHECK_BENCH_DATABASE_URL: databases.signIn,
   LISTS_BENCH_DATABASE_URL: databases.lists, REPORTS_BENCH_DATABASE_URL: databases.lists, VERIFY_BENCH_DATABASE_URL: databases.verify,
   DESK_BENCH_DATABASE_URL: databases.desk, CS_STARS_UPLOAD_BENCH_DATABASE_URL: databases.upload,
 });
@@ -87,6 +90,12 @@ describe('the benches on a filled database, small', () => {
     const output = await smoke('bench:cs-stars-upload', ['--rows', '200']);
     expect(output).toMatch(/answer 201 in [\d.]+ s: \{"rows":200,"inserted":200/);
     expect(output).toMatch(/API RSS before \d+ MiB, peak sampled \d+ MiB/);
+  });
+
+  it('bench:sign-in-check solves the first level of the sign-in check in Chromium and signs in', async () => {
+    const output = await smoke('bench:sign-in-check', ['--runs', '1', '--levels', '1']);
+    expect(output).toMatch(/level 1 run 1: solved in the browser in [\d.]+ s, signed in/);
+    expect(output).toMatch(/^1 \| 0-24 \| \d+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \(\d+\)$/m);
   });
 
   it('generate:cs-stars writes the export it is asked for', async () => {
