@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { postgresAnswers } from '../../devtools/postgres/embedded-postgres';
-import { freePort } from '../../devtools/temporal/dev-server';
+import { freePortInRange } from '../../devtools/temporal/dev-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coi-newcomer-'));
@@ -24,8 +24,18 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+/**
+ * Eight distinct free ports, below the kernel's range for outgoing connections (freePortInRange): they are bound
+ * seconds later (after the database is made), and a port the kernel handed out meanwhile to some connection of the
+ * run's other files would be taken.
+ */
 async function ports() {
-  const [pg, api, temporal, temporalUi, smtp, outbox, idp, inbound] = await Promise.all(Array.from({ length: 8 }, () => freePort()));
+  const picked: number[] = [];
+  while (picked.length < 8) {
+    const port = await freePortInRange();
+    if (!picked.includes(port)) picked.push(port);
+  }
+  const [pg, api, temporal, temporalUi, smtp, outbox, idp, inbound] = picked;
   return { pg, api, temporal, temporalUi, smtp, outbox, idp, inbound };
 }
 
