@@ -224,7 +224,7 @@ const anyFeature = () => [{ regex: '^(?:\\.\\./)+features(?:/|$)', message: 'Sha
 export default defineConfig(
   {
     name: 'ignores',
-    ignores: ['node_modules/', 'dist/', 'dist-test-*/', 'ui/dist/', 'data/', 'test-results/', 'bench/results/', 'coverage/'],
+    ignores: ['node_modules/', 'dist/', 'dist-test-*/', 'dist-bench-*/', 'ui/dist/', 'data/', 'test-results/', 'bench/results/', 'coverage/'],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

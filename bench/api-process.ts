@@ -13,7 +13,7 @@ import { createHmac } from 'node:crypto';
 import { JWT_ALGORITHM, JWT_AUDIENCE, JWT_ISSUER } from '../api/plugins/auth';
 import { API_NODE_FLAGS, API_PROCESS_ENV } from '../config/api-process';
 import { DEVELOPMENT_JWT_SECRET } from '../config/app-config';
-import { buildProduction, bundleModule } from '../scripts/build';
+import { buildProduction, bundleModule, stopBundler } from '../scripts/build';
 import { freePort } from '../devtools/temporal/dev-server';
 import { hwmOf } from './memory/peak-sampler';
 import { rssOf } from './process-profile';
@@ -22,6 +22,13 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** One build per bench run (two benches at once must not rebuild under each other), removed when the run ends. */
 const BENCH_DIST_NAME = `dist-bench-${process.pid}`;
 const BENCH_DIST = path.join(root, BENCH_DIST_NAME);
+/**
+ * BENCH_SERVER_BUILD: a production build already made (`npm run build`'s output folder, one level below the root) whose
+ * server.js the bench runs instead of building its own; only the probe is bundled. The suite's smoke runs of the
+ * benches pass the run's build (tests/setup/global-setup.ts).
+ */
+const SERVER_BUILD = process.env.BENCH_SERVER_BUILD ? path.resolve(process.env.BENCH_SERVER_BUILD) : null;
+const SERVER_DIST = SERVER_BUILD ?? BENCH_DIST;
 
 export interface ApiProcess {
   pid: number;
@@ -47,12 +54,14 @@ function sessionToken(secret: string, user: { id: number; sessionVersion: number
 
 let built: Promise<void> | null = null;
 
-/** dist-bench-<pid>/server.js and the probe, once per bench run. */
+/** dist-bench-<pid>/server.js (unless BENCH_SERVER_BUILD names one) and the probe, once per bench run. */
 function buildOnce(say: (line: string) => void): Promise<void> {
   built ??= (async () => {
     process.once('exit', () => fs.rmSync(BENCH_DIST, { recursive: true, force: true }));
-    await buildProduction({ outDir: BENCH_DIST_NAME, typecheck: false, workflowBundle: false, log: (line) => say(`[build] ${line}`) });
+    if (SERVER_BUILD) say(`[build] the server of ${path.relative(root, SERVER_BUILD)}/ (BENCH_SERVER_BUILD)`);
+    else await buildProduction({ outDir: BENCH_DIST_NAME, typecheck: false, workflowBundle: false, log: (line) => say(`[build] ${line}`) });
     await bundleModule(path.join(root, 'bench', 'memory', 'api-probe.ts'), path.join(BENCH_DIST, 'api-probe.js'));
+    await stopBundler();
   })();
   return built;
 }
@@ -69,11 +78,11 @@ export async function startApiProcess(env: NodeJS.ProcessEnv, say: (line: string
   const jwtSecret = env.JWT_SECRET ?? DEVELOPMENT_JWT_SECRET;
   const childEnv: NodeJS.ProcessEnv = { ...env, ...API_PROCESS_ENV, JWT_SECRET: jwtSecret, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: env.LOG_LEVEL ?? 'warn' };
   delete childEnv.NODE_OPTIONS; // plain Node, as in the image: no tsx loader
-  const child = fork(path.join(BENCH_DIST, 'server.js'), [], {
+  const child = fork(path.join(SERVER_DIST, 'server.js'), [], {
     cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     execArgv: [...nodeFlags, '--enable-source-maps', '--expose-gc', '--import', path.join(BENCH_DIST, 'api-probe.js'), ...extraFlags],
   });
-  say(`API process ${child.pid}: node ${nodeFlags.join(' ') || '(no flags)'} ${BENCH_DIST_NAME}/server.js`
+  say(`API process ${child.pid}: node ${nodeFlags.join(' ') || '(no flags)'} ${path.relative(root, SERVER_DIST)}/server.js`
     + `${Object.keys(API_PROCESS_ENV).length ? ` with ${Object.entries(API_PROCESS_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     for (const line of chunk.split('\n')) if (/"level":(50|60)/.test(line)) say(`[api] ${line.slice(0, 400)}`);

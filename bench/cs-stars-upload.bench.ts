@@ -11,15 +11,15 @@
  */
 import { fork } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { claimLines } from './generate-cs-stars';
+import { RESULTS_DIR, runBench, stopLater } from './lifecycle';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const self = fileURLToPath(import.meta.url);
 const argValue = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
 const ROWS = Number(argValue('rows') ?? 100_000);
@@ -43,6 +43,7 @@ async function serve() {
   const { UserSchema } = await import('../db/entities');
   const { DEV_ADMIN } = await import('../db/seed-data');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-cs-stars-upload-bench-'));
+  const stop = () => portal.stop().then(() => rm(dataDir, { recursive: true, force: true })).finally(() => process.exit(0));
   const portal = await startPortalInProcess({
     env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: dataDir, PORT: '0' },
     worker: false, smtpSink: false, listen: true,
@@ -61,15 +62,17 @@ async function serve() {
       process.send!({ peaks, now: process.memoryUsage() });
       for (const key of Object.keys(peaks) as (keyof typeof peaks)[]) peaks[key] = 0;
     }
-    if (message.type === 'stop') void portal.stop().then(() => process.exit(0));
+    if (message.type === 'stop') void stop();
   });
+  // The bench that started it is gone (failed, killed): nobody will ask it anything or stop it.
+  process.on('disconnect', () => void stop());
   process.send!({ url: portal.baseUrl, token: signSessionToken(portal.app, admin) });
 }
 
 // ------------------------------------------------------------------ the driver
 
 async function csvFile(rows: number): Promise<string> {
-  const file = path.join(here, 'results', `cs-stars-${rows}.csv`);
+  const file = path.join(RESULTS_DIR, `cs-stars-${rows}.csv`);
   if (existsSync(file)) return file;
   mkdirSync(path.dirname(file), { recursive: true });
   const out = createWriteStream(file);
@@ -106,7 +109,7 @@ function upload(url: string, token: string, file: string): Promise<{ status: num
   });
 }
 
-async function main() {
+async function main(): Promise<number> {
   const { prepareDatabase } = await import('../db/prepare-database');
   await prepareDatabase(databaseUrl, () => undefined, { devAccounts: true });
   const file = await csvFile(ROWS);
@@ -115,6 +118,13 @@ async function main() {
   // API_NODE_FLAGS: V8 flags for the API (e.g. --max-old-space-size=200), to check the upload within a heap cap.
   const flags = [...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.API_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [])];
   const child = fork(self, ['--serve'], { execArgv: [...process.execArgv, ...flags], stdio: 'inherit' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  stopLater('stop the API process', async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (child.connected) child.send({ type: 'stop' });
+    else child.kill('SIGTERM');
+    await exited;
+  });
   const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string; token: string }));
     child.once('exit', (code) => reject(new Error(`the API exited (${code})`)));
@@ -140,16 +150,15 @@ async function main() {
   const { data: _data, ...result } = parsed;
   log(`answer ${answer.status} in ${(ms / 1000).toFixed(1)} s: ${JSON.stringify(result).slice(0, 300)}`);
   log(`API RSS before ${mib(rssBefore)}, peak sampled ${mib(rssPeak)} (growth ${mib(rssPeak - rssBefore)}), VmHWM ${mib(hwm)}, after ${mib(rssAfter)}`);
-  mkdirSync(path.join(here, 'results'), { recursive: true });
-  const report = path.join(here, 'results', `cs-stars-upload-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const report = path.join(RESULTS_DIR, `cs-stars-upload-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(report, JSON.stringify({ rows: ROWS, status: answer.status, ms, rssBefore, rssPeak, hwm, rssAfter, peaks: inside.peaks, result }, null, 2));
   log(`inside the API, peaks during the upload: ${Object.entries(inside.peaks).map(([k, v]) => `${k} ${mib(v)}`).join(', ')}`);
   log(`after it: ${Object.entries(inside.now).map(([k, v]) => `${k} ${mib(v)}`).join(', ')}`);
   log(`wrote ${report}`);
-  child.send({ type: 'stop' });
-  await new Promise((resolve) => child.once('exit', resolve));
-  if (answer.status !== 201) process.exitCode = 1;
+  if (answer.status !== 201) log(`FAILED: the upload answered ${answer.status}`);
+  return answer.status === 201 ? 0 : 1;
 }
 
 if (process.argv.includes('--serve')) await serve();
-else await main();
+else runBench('bench:cs-stars-upload', main);

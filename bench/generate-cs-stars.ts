@@ -56,9 +56,11 @@ export function* claimLines(rows: number, seed = 1, exportDate = new Date(Date.U
 export const claimsCsv = (rows: number, seed = 1) => [...claimLines(rows, seed)].join('\n') + '\n';
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ''))) {
-  const rows = Number(process.argv[2] ?? 1000);
-  const out: NodeJS.WritableStream = process.argv[3] ? createWriteStream(process.argv[3]) : process.stdout;
-  const seed = Number(process.argv[4] ?? 1);
+  // The positional arguments; flags (`--smoke`, the suite's run: bench/lifecycle.ts) change nothing here.
+  const [rowsArg, file, seedArg] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+  const rows = Number(rowsArg ?? 1000);
+  const out: NodeJS.WritableStream = file ? createWriteStream(file) : process.stdout;
+  const seed = Number(seedArg ?? 1);
   for (const line of claimLines(rows, seed)) {
     if (!out.write(`${line}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }

@@ -8,7 +8,7 @@
  *      same browser (its known-device cookie), p50/p95/max. Target: p95 ≤ 150 ms.
  *
  * Settings: BASE_URL (default http://127.0.0.1:3030), MAIL_DIR (default <DATA_DIR or ./data>/mail). Exits 1 when a
- * target is missed or the email never arrives (10 s).
+ * sign-in fails, the email never arrives (10 s; 60 s with `--smoke`) or a target is missed (not with `--smoke`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { runBench, SMOKE, targetsFailTheRun } from './lifecycle';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const baseUrl = (process.env.BASE_URL ?? 'http://127.0.0.1:3030').replace(/\/$/, '');
@@ -25,6 +26,8 @@ const signIns = Number(/--signins[= ](\d+)/.exec(process.argv.slice(2).join(' ')
 
 const TARGET_EMAIL_MS = 2000;
 const TARGET_SIGN_IN_P95_MS = 150;
+/** How long the confirmation email is waited for: past it the email is missing, not slow (a smoke run on a busy machine waits longer). */
+const EMAIL_WAIT_MS = SMOKE ? 60_000 : 10_000;
 
 async function api(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${baseUrl}/api/v1${url}`, {
@@ -55,7 +58,7 @@ function findMail(email: string, since: number): string | null {
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 
-async function main() {
+async function main(): Promise<number> {
   const health = await fetch(`${baseUrl}/api/v1/health`).catch(() => null);
   if (!health?.ok) throw new Error(`no portal answers at ${baseUrl}: start it with npm start`);
 
@@ -70,7 +73,7 @@ async function main() {
   const registerMs = performance.now() - t0;
   if (registered.status !== 201) throw new Error(`registration answered ${registered.status}: ${JSON.stringify(registered.body)}`);
   let mailFile: string | null = null;
-  while (!mailFile && performance.now() - t0 < 10_000) {
+  while (!mailFile && performance.now() - t0 < EMAIL_WAIT_MS) {
     await new Promise((resolve) => setTimeout(resolve, 20));
     mailFile = findMail(email, started);
   }
@@ -92,9 +95,10 @@ async function main() {
   const p95 = quantile(times, 0.95);
   console.log(`[identity bench] ${baseUrl}, outbox ${mailDir}`);
   console.log(`  registration call: ${registerMs.toFixed(0)} ms`);
-  console.log(`  confirmation email in the outbox: ${mailFile ? `${emailMs.toFixed(0)} ms after the call started` : 'NOT within 10 s'} (target ≤ ${TARGET_EMAIL_MS} ms: ${emailMet ? 'met' : 'NOT met'})`);
+  console.log(`  confirmation email in the outbox: ${mailFile ? `${emailMs.toFixed(0)} ms after the call started` : `NOT within ${EMAIL_WAIT_MS / 1000} s`} (target ≤ ${TARGET_EMAIL_MS} ms: ${emailMet ? 'met' : 'NOT met'})`);
   console.log(`  ${signIns} sign-ins: p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms (target p95 ≤ ${TARGET_SIGN_IN_P95_MS} ms: ${p95 <= TARGET_SIGN_IN_P95_MS ? 'met' : 'NOT met'})`);
-  if (!emailMet || p95 > TARGET_SIGN_IN_P95_MS) process.exitCode = 1;
+  if (!mailFile) return 1;
+  return (!emailMet || p95 > TARGET_SIGN_IN_P95_MS) && targetsFailTheRun ? 1 : 0;
 }
 
-await main();
+runBench('bench:identity', main);

@@ -10,17 +10,15 @@
  *             the listener took them at, and the time until the last was posted; none lost, none posted twice
  *
  * Targets (issue: answers by email): p95 ≤ 2 s; the listener takes 20 messages a second without losing one. Prints
- * the machine's calibration figure (../shared/calibrate.mjs) beside them, exits 1 when a target is missed.
+ * the machine's calibration figure (../shared/calibrate.mjs) beside them, exits 1 when a reply is lost or posted twice, or
+ * a target is missed (`--smoke`: not for a target).
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { dropDatabase, dropOrphanedDatabases } from '../db/database';
 import { prepareDatabase } from '../db/prepare-database';
@@ -28,21 +26,14 @@ import { DEV_REQUESTER } from '../db/seed-data';
 import { startPortalInProcess } from '../devtools/portal-in-process';
 import { ensureTemporalServer, freePort } from '../devtools/temporal/dev-server';
 import { startInboundSmtpListener } from '../mail-in/smtp-listener';
+import { calibration, runBench, stopLater, targetsFailTheRun } from './lifecycle';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string, fallback: string) => new RegExp(`--${name}[= ](\\S+)`).exec(process.argv.slice(2).join(' '))?.[1] ?? fallback;
 const options = { replies: Number(arg('replies', '40')), burst: Number(arg('burst', '200')), rate: Number(arg('rate', '20')), requests: Number(arg('requests', '40')) };
 const TARGETS = { p95Ms: 2000, ratePerSecond: 20 };
 const log = (line: string) => console.log(`[inbound] ${line}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-const cleanups: Array<[string, () => Promise<unknown>]> = [];
-
-function calibration(): string {
-  const script = path.join(root, '..', 'shared', 'calibrate.mjs');
-  if (!fs.existsSync(script)) return 'calibration: ../shared/calibrate.mjs not found';
-  return execFileSync(process.execPath, [script], { encoding: 'utf8' }).trim();
-}
 
 async function main(): Promise<number> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -52,28 +43,27 @@ async function main(): Promise<number> {
   const dbUrl = new URL(serverUrl);
   dbUrl.pathname = `/coi_bench_inbound_${process.pid}`;
   for (const name of await dropOrphanedDatabases(serverUrl.toString(), 'coi_bench_inbound_')) log(`dropped stale database ${name}`);
-  cleanups.push(['drop database', () => dropDatabase(dbUrl.toString())]);
+  stopLater('drop the database', () => dropDatabase(dbUrl.toString()));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-bench-inbound-'));
-  cleanups.push(['remove data dir', () => rm(dataDir, { recursive: true, force: true })]);
+  stopLater('remove the data folder', () => rm(dataDir, { recursive: true, force: true }));
   const address = `127.0.0.1:${await freePort()}`;
   const [, server] = await Promise.all([
     prepareDatabase(dbUrl.toString()),
     ensureTemporalServer({ address, log: () => {} }),
   ]);
-  cleanups.push(['stop Temporal dev server', () => server.stop()]);
-  process.on('exit', () => { try { server.process?.kill('SIGKILL'); } catch { /* gone */ } });
+  stopLater('stop the Temporal dev server', () => server.stop());
 
   const env = {
     ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: `inbound-${randomBytes(4).toString('hex')}`,
     DATA_DIR: dataDir, PORT: '0', MESSAGES_PER_HOUR_QUOTA: '1000000', OPEN_DRAFTS_QUOTA: '100000',
   };
   const portal = await startPortalInProcess({ env });
-  cleanups.unshift(['stop the portal', () => portal.stop()]);
+  stopLater('stop the portal', () => portal.stop());
   const listener = await startInboundSmtpListener(
     { orm: portal.orm, files: portal.files, temporal: portal.temporal, taskQueue: portal.config.taskQueue, log },
     { host: '127.0.0.1', port: 0, maxBytes: portal.config.inboundMail.maxBytes, reply: portal.config.reply },
   );
-  cleanups.unshift(['stop the listener', () => listener.close()]);
+  stopLater('stop the reply listener', () => listener.close());
   const sink = portal.sink!;
 
   // Requests of the seeded requester, submitted (untimed, through app.inject); each one's status email gives a reply
@@ -118,7 +108,7 @@ async function main(): Promise<number> {
   log(`${addresses.length} requests submitted; reply listener ${listener.url}`);
 
   const transport = nodemailer.createTransport({ host: listener.host, port: listener.port, secure: false, ignoreTLS: true, pool: true, maxConnections: 4, maxMessages: Infinity });
-  cleanups.unshift(['close the transport', async () => transport.close()]);
+  stopLater('close the SMTP transport', () => transport.close());
   const connection = portal.orm.em.getConnection();
   const stateOf = async (messageIds: string[]) => await connection.execute(
     `select "message_id", "state" from "inbound_messages" where "message_id" in (${messageIds.map(() => '?').join(',')})`, messageIds, 'all',
@@ -138,7 +128,11 @@ async function main(): Promise<number> {
   for (let i = 0; i < 3; i++) {
     const r = reply(i);
     await transport.sendMail(r.mail);
-    while ((await stateOf([r.id]))[0]?.state !== 'posted') await sleep(20);
+    const sent = performance.now();
+    while ((await stateOf([r.id]))[0]?.state !== 'posted') {
+      if (performance.now() - sent > 60_000) throw new Error(`warm-up reply ${r.id} not posted within 60 s`);
+      await sleep(20);
+    }
   }
 
   // Latency: one after another.
@@ -210,32 +204,19 @@ async function main(): Promise<number> {
     `(expected ${expectedRows}, distinct messages ${distinct})`);
   for (const r of refused.slice(0, 10)) log(`refused: ${r}`);
 
+  // Every reply taken once and posted once: what any run, however small, must show.
+  const everyOneOnce = refused.length === 0 && posted === options.burst && discussionRows === expectedRows && distinct === expectedRows;
   const met = {
     p95: latency.p95 <= TARGETS.p95Ms,
-    rate: refused.length === 0 && options.rate >= TARGETS.ratePerSecond && lagMs <= 1000 && posted === options.burst && discussionRows === expectedRows && distinct === expectedRows,
+    rate: everyOneOnce && options.rate >= TARGETS.ratePerSecond && lagMs <= 1000,
   };
   const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
   log(`p95 ≤ ${TARGETS.p95Ms} ms: ${yes(met.p95)}; ${TARGETS.ratePerSecond}/s taken, none lost, none twice: ${yes(met.rate)}`);
-  log(calibration());
-  return Object.values(met).every(Boolean) ? 0 : 1;
+  if (!everyOneOnce) log('FAILED: a reply was refused, lost or posted twice');
+  const calibrated = calibration();
+  if (calibrated) log(calibrated);
+  return !everyOneOnce || (!Object.values(met).every(Boolean) && targetsFailTheRun) ? 1 : 0;
 }
 
-async function cleanup() {
-  for (const [name, step] of cleanups.splice(0)) {
-    await step().catch((error: Error) => log(`cleanup "${name}" failed: ${error.message}`));
-  }
-}
-let exiting = false;
-const finish = async (code: number) => {
-  if (exiting) return;
-  exiting = true;
-  // A cleanup step that hangs (a worker waiting for its activities) does not keep the bench alive.
-  setTimeout(() => process.exit(code || 1), 60_000).unref();
-  await cleanup();
-  process.exit(code);
-};
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void finish(130));
-main().then(finish, (error) => {
-  console.error(`[inbound] FAILED: ${(error as Error).stack ?? error}`);
-  return finish(1);
-});
+// Whatever ends the run (done, failed, Ctrl-C), what it started is stopped: bench/lifecycle.ts.
+runBench('bench:inbound', main);

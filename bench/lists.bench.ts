@@ -1,12 +1,15 @@
 /**
- * `npm run bench:lists [-- --requests 100000 --seconds 10 --connections 10 --only admin-first-page,search-name --profile]`:
- * the list targets (throughput and p95 per list, and within a ratio of a bare server) at a year's volume (bench/seed-requests.ts fills `coi_bench_lists` once).
+ * `npm run bench:lists [-- --requests 100000 --seconds 10 --warmup 2 --connections 10 --only admin-first-page,search-name --profile]`:
+ * the list targets (throughput and p95 per list, and within a ratio of a bare server) at a year's volume
+ * (bench/seed-requests.ts fills `coi_bench_lists` once). `--calls N` runs N calls per run instead of --seconds (and
+ * a fifth of them to warm up): the suite's smoke run (tests/infra/bench-smoke-data.test.ts) at `--requests 300 --calls 20`.
  *
  * Two servers, each in its own child process (same resources): (a) the portal's API as production starts it (the
  * compiled server with the production node flags, bench/api-process.ts; reads need no Temporal, so its client is a
  * lazy connection that never connects) and
- * (b) a bare Fastify + `pg` app with no auth and no ORM whose handler runs the SAME SQL text the API ran for that
- * call (captured from `pg` in the API process and printed), sequential or parallel as the API runs it.
+ * (b) a bare Fastify + `pg` app with no auth and no ORM whose handler runs the SAME SQL the API ran for that call
+ * (the statements and the values bound to them, captured from `pg` in the API process and printed), sequential or
+ * parallel as the API runs it.
  * autocannon drives each from this process, one scenario at a time: a warm-up, then --seconds at --connections.
  * The requester scenario rotates over requester tokens (hospital accounts with thousands of requests and ordinary
  * ones); the bare server gets the SQL of the same requester for each call.
@@ -15,29 +18,33 @@
  * request of the server process and of its PostgreSQL backends, ours/bare ratios, target met; EXPLAIN (ANALYZE,
  * BUFFERS) of each SQL; the API's RSS peak (≤ 250 MiB) and where it was at its peak (V8's young and old generations,
  * outside the heap: bench/memory/peak-sampler.ts). The targets: every scenario within 1.25× of the
- * bare server's throughput and p95. Writes bench/results/lists-<timestamp>.json. Exits 1 when a target is missed.
+ * bare server's throughput and p95. Writes bench/results/lists-<timestamp>.json. Exits 1 when a call failed or a
+ * target is missed (`--smoke`: only when a call failed).
  * BENCH_API_NODE_FLAGS replaces the API's production node flags (`none`: Node's defaults) to measure others.
  * `--profile` starts the API with `--cpu-prof` (the profile lands in bench/results/profiles/).
  */
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { RESULTS_DIR, runBench, stopLater, targetsFailTheRun } from './lifecycle';
 import { rssOf } from './process-profile';
 import { startApiProcess, type ApiProcess } from './api-process';
 import { describePeak, type MemoryPeak } from './memory/peak-sampler';
 import { BENCH_ADMIN_EMAIL, LISTS_DATABASE_URL, seedListsDatabase } from './seed-requests';
 import { DASHBOARD_FIELDS } from '../domain';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const self = fileURLToPath(import.meta.url);
 const argValue = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
 const REQUESTS = Number(argValue('requests') ?? 100_000);
 const SECONDS = Number(argValue('seconds') ?? 10);
+const WARMUP_SECONDS = Number(argValue('warmup') ?? 2);
+/** Calls per run instead of a duration (0: --seconds): a small run of every scenario that still checks every answer. */
+const CALLS = Number(argValue('calls') ?? 0);
 const CONNECTIONS = Number(argValue('connections') ?? 10);
 const ONLY = argValue('only');
 const log = (line: string) => console.log(`[bench:lists] ${line}`);
@@ -46,8 +53,10 @@ type Message = { id: number; type: string; [key: string]: unknown };
 
 // ------------------------------------------------------------------ child: bare Fastify + pg
 
+/** A statement as the API sent it: its text and the values bound to its `$n` parameters (bench/memory/api-probe.ts). */
+interface Statement { text: string; values: unknown[] }
 /** How a scenario's statements run: the first `sequential` one after another, the rest together (as the API does). */
-interface BareScenario { variants: string[][]; sequential: number }
+interface BareScenario { variants: Statement[][]; sequential: number }
 
 async function serveBare() {
   const { default: Fastify } = await import('fastify');
@@ -58,8 +67,8 @@ async function serveBare() {
     const scenario = scenarios.get(request.params.scenario)!;
     const variant = scenario.variants[Number(request.headers['x-variant'] ?? 0) % scenario.variants.length];
     const results: unknown[] = [];
-    for (const text of variant.slice(0, scenario.sequential)) results.push((await pool.query(text)).rows);
-    results.push(...(await Promise.all(variant.slice(scenario.sequential).map(async (text) => (await pool.query(text)).rows))));
+    for (const { text, values } of variant.slice(0, scenario.sequential)) results.push((await pool.query(text, values)).rows);
+    results.push(...(await Promise.all(variant.slice(scenario.sequential).map(async ({ text, values }) => (await pool.query(text, values)).rows))));
     return results;
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -71,6 +80,8 @@ async function serveBare() {
       void app.close().then(() => pool.end()).then(() => process.exit(0));
     }
   });
+  // The bench that started it is gone (failed, killed): nobody will send it work or a stop.
+  process.on('disconnect', () => process.exit(0));
   process.send!({ id: 0, url });
 }
 
@@ -79,8 +90,15 @@ async function serveBare() {
 class Server {
   private next = 1;
   private waiting = new Map<number, (m: Message) => void>();
+  /** how to fail each question still waiting: a server that dies before answering fails the bench instead of hanging it */
+  private failing = new Map<number, (error: Error) => void>();
   constructor(readonly name: string, readonly child: ChildProcess, readonly url: string) {
-    child.on('message', (m: Message) => { this.waiting.get(m.id)?.(m); this.waiting.delete(m.id); });
+    child.on('message', (m: Message) => { this.waiting.get(m.id)?.(m); this.waiting.delete(m.id); this.failing.delete(m.id); });
+    child.on('exit', (code, signal) => {
+      for (const fail of this.failing.values()) fail(new Error(`the ${name} server exited (${signal ?? code}) before answering`));
+      this.failing.clear();
+      this.waiting.clear();
+    });
   }
   static async start(mode: 'bare', execArgv: string[] = []): Promise<Server> {
     // PGAPPNAME names the server's PostgreSQL sessions, so their CPU can be told apart (pg_stat_activity).
@@ -95,12 +113,20 @@ class Server {
   }
   ask(type: string, body: Record<string, unknown> = {}): Promise<Message> {
     const id = this.next++;
-    return new Promise((resolve) => { this.waiting.set(id, resolve); this.child.send({ id, type, ...body }); });
+    return new Promise((resolve, reject) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) { reject(new Error(`the ${this.name} server has exited`)); return; }
+      this.waiting.set(id, resolve);
+      this.failing.set(id, reject);
+      this.child.send({ id, type, ...body });
+    });
   }
   async stop() {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((r) => this.child.once('exit', r));
-    this.child.send({ id: 0, type: 'stop' });
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (this.child.connected) this.child.send({ id: 0, type: 'stop' });
+    else this.child.kill('SIGTERM');
+    const stopped = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+    if (!stopped) this.child.kill('SIGKILL');
   }
 }
 
@@ -121,7 +147,7 @@ interface Scenario {
   name: string; path: string; who: 'admin' | 'requesters';
   target: { reqPerSec?: number; p95Ms?: number };
   /** statements the API runs one after another before the rest run together */
-  sequential: (queries: string[]) => number;
+  sequential: (queries: Statement[]) => number;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -134,7 +160,12 @@ const API_RSS_LIMIT_BYTES = 250 * 1024 * 1024;
 const BARE_RATIO_LIMIT = 1.25;
 
 
-async function load(server: { name: string; pid: number }, db: pg.Client, url: string, headersFor: (i: number) => Record<string, string>, seconds: number): Promise<Run> {
+/** How long a run lasts: seconds, or a number of calls. */
+type RunSize = { seconds: number } | { calls: number };
+const WARM_UP: RunSize = CALLS ? { calls: Math.max(1, Math.ceil(CALLS / 5)) } : { seconds: WARMUP_SECONDS };
+const TIMED: RunSize = CALLS ? { calls: CALLS } : { seconds: SECONDS };
+
+async function load(server: { name: string; pid: number }, db: pg.Client, url: string, headersFor: (i: number) => Record<string, string>, size: RunSize): Promise<Run> {
   let i = 0;
   const latencies: number[] = [];
   const application = `lists-${server.name}`;
@@ -142,7 +173,7 @@ async function load(server: { name: string; pid: number }, db: pg.Client, url: s
   let peakRssBytes = rssOf(server.pid);
   const sampler = setInterval(() => { peakRssBytes = Math.max(peakRssBytes, rssOf(server.pid)); }, 100);
   const instance = autocannon({
-    url, connections: CONNECTIONS, duration: seconds,
+    url, connections: CONNECTIONS, ...('calls' in size ? { amount: size.calls } : { duration: size.seconds }),
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...headersFor(i++) } }) }],
   });
   (instance as unknown as { on: (event: string, listener: (...args: never[]) => void) => void }).on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => { latencies.push(responseTime); });
@@ -158,25 +189,29 @@ async function load(server: { name: string; pid: number }, db: pg.Client, url: s
   };
 }
 
-async function main() {
+async function main(): Promise<number> {
   await seedListsDatabase(LISTS_DATABASE_URL, REQUESTS);
   const db = new pg.Client({ connectionString: LISTS_DATABASE_URL });
   await db.connect();
+  stopLater('close the database connection', () => db.end());
   const admin = (await db.query(`select id, session_version from users where email = $1`, [BENCH_ADMIN_EMAIL])).rows[0];
   // Requesters: the five hospital accounts and 27 others spread over the skew, each with their own list.
   const requesters = (await db.query(`
     with ranked as (select requester_id, count(*) as n, row_number() over (order by count(*) desc, requester_id) as rank from requests group by 1)
     select u.id, u.session_version, r.n from ranked r join users u on u.id = r.requester_id where r.rank <= 5 or r.rank % 60 = 0 order by r.rank`)).rows;
   const profile = process.argv.includes('--profile');
-  const profileDir = path.join(here, 'results', 'profiles');
+  const profileDir = path.join(RESULTS_DIR, 'profiles');
   if (profile) mkdirSync(profileDir, { recursive: true });
   // LISTS_API_NODE_FLAGS: V8 flags for the API process only (e.g. its heap bound), to measure their effect.
   // The API as production starts it (bench/api-process.ts); reads need no Temporal, so its lazy client never connects.
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-lists-bench-'));
+  stopLater('remove the API\'s data folder', () => rm(dataDir, { recursive: true, force: true }));
   const ours: ApiProcess & { name: string } = Object.assign(await startApiProcess({
-    ...process.env, DATABASE_URL: LISTS_DATABASE_URL, TEMPORAL_ADDRESS: '127.0.0.1:1', PGAPPNAME: 'lists-ours',
-    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'coi-lists-bench-')),
+    ...process.env, DATABASE_URL: LISTS_DATABASE_URL, TEMPORAL_ADDRESS: '127.0.0.1:1', PGAPPNAME: 'lists-ours', DATA_DIR: dataDir,
   }, log, profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), { name: 'ours' });
+  stopLater('stop the API process', () => ours.stop());
   const bare = await Server.start('bare');
+  stopLater('stop the bare server', () => bare.stop());
   const bareTarget = { name: bare.name, pid: bare.child.pid! };
   log(`ours ${ours.url} (pid ${ours.pid}), bare ${bare.url} (pid ${bare.child.pid}); ${requesters.length} requesters rotate`);
   const adminToken = ours.token({ id: admin.id, sessionVersion: admin.session_version });
@@ -184,8 +219,8 @@ async function main() {
 
   const lastMonth = new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
   const today = new Date().toISOString().slice(0, 10);
-  const listSequential = (queries: string[]) => queries.length; // auth, rows, then (if needed) the total: one after another
-  const dashboardSequential = (queries: string[]) => queries.findIndex((q) => !/from "(users|admins)"/.test(q)); // auth first, then all at once
+  const listSequential = (queries: Statement[]) => queries.length; // auth, rows, then (if needed) the total: one after another
+  const dashboardSequential = (queries: Statement[]) => queries.findIndex((q) => !/from "(users|admins)"/.test(q.text)); // auth first, then all at once
   const dashboardSelect = DASHBOARD_FIELDS.map((f, i) => `$select[${i}]=${f}`).join('&');
   const scenarios: Scenario[] = [
     { name: 'admin-first-page', path: '/api/v1/requests?$limit=15&$sort[updatedAt]=-1', who: 'admin', target: { reqPerSec: 1000 }, sequential: listSequential },
@@ -201,6 +236,7 @@ async function main() {
 
   const report: Record<string, unknown>[] = [];
   let missed = 0;
+  let failedCalls = 0;
   let peakApiRss = 0;
   const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
   const heldByApi = async (when: string) => {
@@ -212,8 +248,8 @@ async function main() {
   const heldAtStart = await heldByApi('at start');
   for (const scenario of scenarios) {
     const tokens = scenario.who === 'admin' ? [adminToken] : requesterTokens;
-    // The SQL of one call per token, as the API ran it: the bare server runs the same texts.
-    const variants: string[][] = [];
+    // The SQL of one call per token, as the API ran it: the bare server runs the same statements with the same values.
+    const variants: Statement[][] = [];
     const call = async (token: string) => {
       const res = await fetch(`${ours.url}${scenario.path}`, { headers: { authorization: `Bearer ${token}` } });
       if (!res.ok) throw new Error(`${scenario.name}: ${res.status} ${await res.text()}`);
@@ -223,30 +259,31 @@ async function main() {
     for (const token of tokens) {
       await ours.ask('mark');
       await call(token);
-      variants.push((await ours.ask<{ queries: string[] }>('take')).queries);
+      variants.push((await ours.ask<{ queries: Statement[] }>('take')).queries);
     }
     const sequential = scenario.sequential(variants[0]);
     await bare.ask('scenario', { name: scenario.name, scenario: { variants, sequential } });
     console.log(`\n=== ${scenario.name}: GET ${scenario.path} (${scenario.who}) — SQL per call (${variants[0].length} statements${sequential < variants[0].length ? `, the last ${variants[0].length - sequential} together` : ''}):`);
-    for (const q of variants[0]) console.log(`  ${q.replace(/\s+/g, ' ')}`);
+    const shown = (q: Statement) => `${q.text.replace(/\s+/g, ' ')}${q.values.length ? `  -- ${JSON.stringify(q.values)}` : ''}`;
+    for (const q of variants[0]) console.log(`  ${shown(q)}`);
     const plans: Record<string, string> = {};
     for (const q of variants[0]) { // the requesters' first is the busiest hospital account
-      if (!/^\s*select/i.test(q)) continue;
-      const plan = (await db.query(`explain (analyze, buffers) ${q}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      plans[q] = plan;
-      console.log(`  EXPLAIN ${q.replace(/\s+/g, ' ').slice(0, 100)}…\n${plan.split('\n').map((l: string) => `    ${l}`).join('\n')}`);
+      if (!/^\s*select/i.test(q.text)) continue;
+      const plan = (await db.query(`explain (analyze, buffers) ${q.text}`, q.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      plans[shown(q)] = plan;
+      console.log(`  EXPLAIN ${shown(q).slice(0, 100)}…\n${plan.split('\n').map((l: string) => `    ${l}`).join('\n')}`);
     }
     const oursUrl = `${ours.url}${scenario.path}`;
     const bareUrl = `${bare.url}/bare/${scenario.name}`;
     const oursHeaders = (i: number) => ({ authorization: `Bearer ${tokens[i % tokens.length]}` });
     const bareHeaders = (i: number) => ({ 'x-variant': String(i % tokens.length) });
-    await load(ours, db, oursUrl, oursHeaders, 2);
-    await load(bareTarget, db, bareUrl, bareHeaders, 2);
+    await load(ours, db, oursUrl, oursHeaders, WARM_UP);
+    await load(bareTarget, db, bareUrl, bareHeaders, WARM_UP);
     const loadBefore = os.loadavg()[0];
     await ours.ask('peak'); // the peak of the timed run alone, below
-    const oursRun = await load(ours, db, oursUrl, oursHeaders, SECONDS);
+    const oursRun = await load(ours, db, oursUrl, oursHeaders, TIMED);
     const oursPeak = (await ours.ask<{ peak: MemoryPeak }>('peak')).peak;
-    const bareRun = await load(bareTarget, db, bareUrl, bareHeaders, SECONDS);
+    const bareRun = await load(bareTarget, db, bareUrl, bareHeaders, TIMED);
     const loadAfter = os.loadavg()[0];
     const throughputRatio = bareRun.reqPerSec / oursRun.reqPerSec;
     const p95Ratio = oursRun.p95 / Math.max(bareRun.p95, 1);
@@ -255,12 +292,13 @@ async function main() {
     const metAbsolute = (scenario.target.reqPerSec === undefined || oursRun.reqPerSec >= scenario.target.reqPerSec)
       && (scenario.target.p95Ms === undefined || oursRun.p95 <= scenario.target.p95Ms);
     if (!met) missed += 1;
+    failedCalls += oursRun.errors + bareRun.errors;
     peakApiRss = Math.max(peakApiRss, oursRun.peakRssBytes);
     await heldByApi(`after ${scenario.name}`);
     const row = (name: string, r: Run) => `  ${name.padEnd(5)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  `
       + `${r.bytesPerResponse} B/resp  CPU ${r.serverCpuMsPerReq.toFixed(2)} ms/req (server) + ${r.dbCpuMsPerReq.toFixed(2)} ms/req (PostgreSQL)  `
       + `RSS peak ${(r.peakRssBytes / 1048576).toFixed(0)} MiB  errors ${r.errors}`;
-    console.log(`--- ${scenario.name} (${SECONDS} s, ${CONNECTIONS} connections, load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)})`);
+    console.log(`--- ${scenario.name} (${'calls' in TIMED ? `${TIMED.calls} calls` : `${TIMED.seconds} s`}, ${CONNECTIONS} connections, load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)})`);
     console.log(row('ours', oursRun));
     console.log(row('bare', bareRun));
     console.log(`  API memory: ${describePeak(oursPeak)}`);
@@ -273,22 +311,20 @@ async function main() {
   const heldAtEnd = await heldByApi('at the end');
   // The kernel's high-water mark covers every moment of the API's life, between two samples too.
   peakApiRss = Math.max(peakApiRss, ours.hwmBytes());
-  await ours.stop();
-  await bare.stop();
-  await db.end();
   const rssMet = peakApiRss <= API_RSS_LIMIT_BYTES;
   if (!rssMet) missed += 1;
   console.log(`\nAPI RSS peak under the lists load: ${(peakApiRss / 1048576).toFixed(0)} MiB (target ≤ 250 MiB): ${rssMet ? 'MET' : 'MISSED'}`);
-  const results = path.join(here, 'results');
+  const results = RESULTS_DIR;
   mkdirSync(results, { recursive: true });
   const file = path.join(results, `lists-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify({
-    requests: REQUESTS, seconds: SECONDS, connections: CONNECTIONS, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, scenarios: report,
+    requests: REQUESTS, seconds: SECONDS, calls: CALLS, connections: CONNECTIONS, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, scenarios: report,
     apiPeakRssBytes: peakApiRss, apiHeldAtStart: heldAtStart, apiHeldAtEnd: heldAtEnd,
   }, null, 2));
-  log(`wrote ${path.relative(process.cwd(), file)}; ${missed ? `${missed} target(s) MISSED` : 'every target met'}`);
-  process.exit(missed ? 1 : 0);
+  log(`wrote ${path.relative(process.cwd(), file)}; ${missed ? `${missed} target(s) MISSED` : 'every target met'}`
+    + `${failedCalls ? `; ${failedCalls} call(s) FAILED (an error or a status other than 2xx)` : ''}`);
+  return failedCalls || (missed && targetsFailTheRun) ? 1 : 0;
 }
 
-const serve = argValue('serve');
-(serve === 'bare' ? serveBare() : main()).catch((error) => { console.error(error); process.exit(1); });
+if (argValue('serve') === 'bare') serveBare().catch((error) => { console.error(error); process.exit(1); });
+else runBench('bench:lists', main);

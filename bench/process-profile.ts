@@ -179,26 +179,8 @@ export function countQueries(): { take(): Record<string, number> } {
   return { take() { const taken = counts; counts = {}; return taken; } };
 }
 
-/** Pids of every live descendant of `rootPid` (Linux /proc; empty elsewhere). */
-export function descendants(rootPid: number): number[] {
-  const parent = new Map<number, number>();
-  try {
-    for (const entry of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-        parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      } catch { /* gone */ }
-    }
-  } catch {
-    return [];
-  }
-  return [...parent.keys()].filter((pid) => {
-    let p = parent.get(pid);
-    while (p && p !== rootPid && p !== 1) p = parent.get(p);
-    return p === rootPid;
-  });
-}
+// Where the bench's processes are found: bench/lifecycle.ts (which kills those left running); re-exported for callers.
+export { descendants } from './lifecycle';
 
 /** Resident memory of process `pid` in bytes (VmRSS), 0 when it is gone or the system has no /proc. */
 export function rssOf(pid: number): number {

@@ -8,10 +8,8 @@
  * service as the route calls it, and prints p50 / p95 / max per report, then the whole page (all six together, as
  * the route runs them) and the xlsx download built from it. `--explain` prints EXPLAIN (ANALYZE, BUFFERS) of every
  * statement of the first question. Prints the machine's calibrate figure beside the timings (/work/shared/calibrate.mjs
- * when present). Target: every report p95 ≤ 300 ms. Exits 1 when one is missed.
+ * when present). Target: every report p95 ≤ 300 ms. Exits 1 when one is missed (`--smoke`: never for a target).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createOrm } from '../db/orm';
 import { DEFAULT_CLOCK_POLICY, addDays, officeToday, type ReportKind } from '../domain';
@@ -19,6 +17,7 @@ import { REPORT_SECTIONS, ensureOfficeCalendar, reportScopeOf, reportsOf, volume
 
 type EntityManager = Parameters<typeof volumesReport>[0];
 import { reportsWorkbook } from '../services/desk/reports-workbook';
+import { calibration, runBench, stopLater, targetsFailTheRun } from './lifecycle';
 import { seedListsDatabase } from './seed-requests';
 
 const argValue = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
@@ -27,7 +26,6 @@ const RUNS = Number(argValue('runs') ?? 40);
 const EXPLAIN = process.argv.includes('--explain');
 const DATABASE_URL = process.env.REPORTS_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/coi_bench_reports';
 const TARGET_P95_MS = 300;
-const CALIBRATE = '/work/shared/calibrate.mjs';
 const log = (line: string) => console.log(`[bench:reports] ${line}`);
 
 const calendar = DEFAULT_CLOCK_POLICY.calendar;
@@ -61,9 +59,10 @@ function capturing(statements: Array<{ sql: string; values: unknown[] }>): Entit
   return { getConnection: () => ({ execute: async (sql: string, values: unknown[]) => { statements.push({ sql, values }); return [{ rows: [], open: 0, oldest: [] }]; } }) } as never;
 }
 
-async function main() {
+async function main(): Promise<number> {
   await seedListsDatabase(DATABASE_URL, REQUESTS);
   const orm = await createOrm(DATABASE_URL, { poolMax: 10 });
+  stopLater('close the database pool', () => orm.close());
   const em = orm.em.fork() as unknown as EntityManager;
   const counts = (await em.getConnection().execute<Array<Record<string, number>>>(
     `select (select count(*)::int from requests) as requests, (select count(*)::int from request_activity) as audit,
@@ -107,13 +106,13 @@ async function main() {
       }
     }
   }
-  await orm.close();
 
-  if (existsSync(CALIBRATE)) log(`calibrate: ${execFileSync(process.execPath, [CALIBRATE], { encoding: 'utf8' }).trim()}`);
+  const calibrated = calibration();
+  if (calibrated) log(`calibrate: ${calibrated}`);
   const missed = results.filter((r) => r.p95 > TARGET_P95_MS);
   for (const r of missed) log(`TARGET MISSED: ${r.question} / ${r.report} p95 ${r.p95.toFixed(1)} ms > ${TARGET_P95_MS} ms`);
   log(missed.length ? 'target missed' : `every report p95 ≤ ${TARGET_P95_MS} ms: met`);
-  process.exit(missed.length ? 1 : 0);
+  return missed.length && targetsFailTheRun ? 1 : 0;
 }
 
-main().catch((error) => { console.error(error); process.exit(1); });
+runBench('bench:reports', main);

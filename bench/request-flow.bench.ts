@@ -21,7 +21,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import type { AppConfig } from '../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../db/database';
@@ -40,6 +39,7 @@ import { reportWorkerMemory, sampleWorkerMemory, WORKER_MEMORY_PRELOAD } from '.
 import { REQUEST_WORKFLOW_TYPE, requestWorkflowId } from '../workflows/request.messages';
 import { floorFigures, printFloor, printTargets, targetRows, type TargetRow } from './floor/floor-report';
 import { measureFloor, type Floor } from './floor/temporal-floor';
+import { RESULTS_DIR, runBench, stopLater } from './lifecycle';
 import { countQueries, descendants, historyShares, MainThreadProfiler, rssOf, threadCpu, threadCpuDelta } from './process-profile';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -62,6 +62,7 @@ function parseArgs(argv: string[]) {
   const options = { requests: 200, concurrency: 8, warmup: 5, profile: 0, floor: 1, think: 0, processes: 2, memory: 0 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (arg === '--smoke') continue; // bench/lifecycle.ts reads it
     const [flag, inline] = arg.split('=', 2) as [string, string | undefined];
     const key = flag.replace(/^--/, '');
     if (arg === '--help' || arg === '-h') {
@@ -99,7 +100,6 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
   console.error(`[bench] Node ${process.version}: run it with  npm run bench  (Node 24 from node_modules/.bin)`);
   process.exit(2);
 }
-const benchDir = path.dirname(fileURLToPath(import.meta.url));
 /** A stalled phase (no expected email for this long) fails the run instead of hanging. */
 const STALL_TIMEOUT_MS = 60_000;
 /** After the last expected email, wait this long so a late duplicate would still be counted. */
@@ -356,19 +356,6 @@ interface Portal {
   apiProcess: ApiProcess | null;
 }
 
-const cleanups: Array<[string, () => unknown]> = [];
-
-async function cleanup(): Promise<void> {
-  while (cleanups.length) {
-    const [name, fn] = cleanups.pop()!;
-    try {
-      await fn();
-    } catch (error) {
-      warn(`cleanup: ${name} failed: ${(error as Error).message}`);
-    }
-  }
-}
-
 async function startPortal(): Promise<Portal> {
   const serverUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   serverUrl.pathname = '/postgres';
@@ -378,11 +365,11 @@ async function startPortal(): Promise<Portal> {
   const databaseUrl = dbUrl.toString();
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-bench-'));
-  cleanups.push(['remove data dir', () => rm(dataDir, { recursive: true, force: true })]);
+  stopLater('remove data dir', () => rm(dataDir, { recursive: true, force: true }));
 
   for (const name of await dropOrphanedDatabases(serverUrl.toString(), 'coi_bench_')) log(`dropped stale database ${name}`);
   await dropDatabase(databaseUrl).catch(() => {}); // a leftover of a recycled pid
-  cleanups.push(['drop database', () => dropDatabase(databaseUrl)]);
+  stopLater('drop database', () => dropDatabase(databaseUrl));
 
   const address = `127.0.0.1:${await freePort()}`;
   // allSettled: when one part fails, the others are still registered for cleanup before we throw
@@ -401,11 +388,9 @@ async function startPortal(): Promise<Portal> {
   ]);
   if (temporalStarted.status === 'fulfilled') {
     const server = temporalStarted.value;
-    cleanups.push(['stop Temporal dev server', () => server.stop()]);
-    // last resort on an abnormal exit: never leave the dev server running
-    process.on('exit', () => { try { server.process?.kill('SIGKILL'); } catch { /* gone */ } });
+    stopLater('stop Temporal dev server', () => server.stop());
   }
-  if (sinkStarted.status === 'fulfilled') cleanups.push(['close SMTP sink', () => sinkStarted.value.close()]);
+  if (sinkStarted.status === 'fulfilled') stopLater('close SMTP sink', () => sinkStarted.value.close());
   for (const settled of [prepared, temporalStarted, sinkStarted]) if (settled.status === 'rejected') throw settled.reason;
   const temporalServer = (temporalStarted as PromiseFulfilledResult<TemporalServerHandle>).value;
   const sink = (sinkStarted as PromiseFulfilledResult<MailSinkProcess>).value;
@@ -432,7 +417,7 @@ async function startPortal(): Promise<Portal> {
     // minutes: on a 2-core machine shared with test runs, bundling the workflows alone can take two
     worker = await startWorkerProcess(portalEnv, warn, 600_000, options.memory ? WORKER_MEMORY_PRELOAD : null);
     workerPid = worker.pid;
-    cleanups.push(['stop worker process', () => worker!.stop()]);
+    stopLater('stop worker process', () => worker!.stop());
     log(`worker process ${worker.pid} polling (workflow bundle, Chromium) after ${seconds(performance.now() - bundleStarted)}`);
   }
   if (options.processes === 2 && !options.profile) {
@@ -440,10 +425,10 @@ async function startPortal(): Promise<Portal> {
     const apiProcess = await startApiProcess(portalEnv, log);
     apiPid = apiProcess.pid;
     apiProbe = apiProcess;
-    cleanups.push(['stop API process', () => apiProcess.stop()]);
+    stopLater('stop API process', () => apiProcess.stop());
     const config = loadConfig(portalEnv);
     const temporal = await createTemporalClient(config.temporalAddress, config.temporalNamespace, { lazy: true });
-    cleanups.push(['close the bench\'s Temporal client', () => temporal.connection.close()]);
+    stopLater('close the bench\'s Temporal client', () => temporal.connection.close());
     log(`API process ${apiProcess.pid} listening on ${apiProcess.url}`);
     return { config, sink, api: new Api(apiProcess.url), temporalServer, temporal, worker, apiProcess };
   }
@@ -452,7 +437,7 @@ async function startPortal(): Promise<Portal> {
     env: portalEnv, worker: options.processes !== 2, listen: true, smtpSink: false, workflowsOnMainThread: options.profile >= 2,
   });
   portal.workerRun.catch((error) => warn(`worker stopped with an error: ${(error as Error).message}`));
-  cleanups.push(['stop the portal in this process (API, worker, Chromium, ORM)', () => portal.stop().catch(() => {})]);
+  stopLater('stop the portal in this process (API, worker, Chromium, ORM)', () => portal.stop().catch(() => {}));
   if (portal.worker) log(`worker created in this process (workflow bundle) in ${seconds(performance.now() - bundleStarted)}`);
   const { config, temporal } = portal;
   const baseUrl = portal.baseUrl!;
@@ -526,7 +511,7 @@ async function runPhase(
   const workerThreads = workerThreadsBefore && workerPid ? threadCpuDelta(workerThreadsBefore, threadCpu(workerPid)) : null;
   const queries = queryCounter?.take() ?? null;
   const profile = profiler
-    ? await profiler.stop(path.join(benchDir, 'results', `${label.replace(/\W+/g, '-')}-${process.pid}.cpuprofile`))
+    ? await profiler.stop(path.join(RESULTS_DIR, `${label.replace(/\W+/g, '-')}-${process.pid}.cpuprofile`))
     : null;
   // With the API in its own process, this process is only the HTTP client and the mail tracker: not the API's CPU.
   const clientCpuMs = (cpu.user + cpu.system) / 1000;
@@ -627,16 +612,16 @@ async function main(): Promise<number> {
   Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
 
   const sampler = new ResourceSampler();
-  cleanups.push(['stop sampler', () => sampler.stop()]);
+  stopLater('stop sampler', () => sampler.stop());
 
-  fs.mkdirSync(path.join(benchDir, 'results'), { recursive: true });
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const setupStarted = performance.now();
   const portal = await startPortal();
   if (portal.worker) sampler.workerRss = () => portal.worker!.rssBytes();
   if (portal.apiProcess) sampler.apiRss = () => portal.apiProcess!.rssBytes();
   sampler.start();
   const tracker = new MailTracker(portal.sink);
-  cleanups.push(['stop mail tracker', () => tracker.close()]);
+  stopLater('stop mail tracker', () => tracker.close());
   const { api } = portal;
   const requester = await api.login(DEV_REQUESTER.email, DEV_REQUESTER.password);
   const admin = await api.login(DEV_ADMIN.email, DEV_ADMIN.password);
@@ -686,7 +671,7 @@ async function main(): Promise<number> {
   }
 
   const rssAfterWarmup = process.memoryUsage.rss();
-  const snapshotDir = path.join(benchDir, 'results', 'heap');
+  const snapshotDir = path.join(RESULTS_DIR, 'heap');
   // request workflows only: the floor's and the schedules' runs live on other queues or types
   const openWorkflows = async () => (await portal.temporal.workflow.count(`WorkflowType="${REQUEST_WORKFLOW_TYPE}" AND ExecutionStatus="Running"`)).count;
   const memoryBefore = options.memory ? await sampleWorkerMemory(portal.worker!, 'before submits', await openWorkflows(), snapshotDir) : null;
@@ -841,7 +826,7 @@ async function main(): Promise<number> {
       approveToEmail: phase2.samples.toEmail.map((x) => Math.round(x * 10) / 10),
     },
   };
-  const resultsDir = path.join(benchDir, 'results');
+  const resultsDir = RESULTS_DIR;
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
@@ -864,40 +849,5 @@ async function main(): Promise<number> {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-let exiting = false;
-async function finish(code: number): Promise<never> {
-  if (exiting) return new Promise<never>(() => {});
-  exiting = true;
-  const started = performance.now();
-  await cleanup();
-  log(`stopped everything in ${seconds(performance.now() - started)}; exit ${code}`);
-  process.exit(code);
-}
-
-// playwright-core (Chromium for the letters) installs a SIGINT handler on launch that closes the browser and exits
-// with 130 at once, which would cut our cleanup short (leaving the database and the dev server). Drop it: our
-// cleanup closes Chromium, and playwright's exit hook still kills the browser should we die some other way.
-process.on('newListener', (event, listener) => {
-  if (event === 'SIGINT' && (listener as { name?: string }).name === 'sigintHandler') {
-    setImmediate(() => process.off('SIGINT', listener as (...args: unknown[]) => void));
-  }
-});
-
-// Ctrl-C may arrive twice (the terminal's process group, then tsx relaying it): a third one forces the exit.
-let interrupts = 0;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    interrupts += 1;
-    if (interrupts >= 3) {
-      warn('forced exit: the bench database, data dir or Temporal dev server may be left behind');
-      process.exit(130);
-    }
-    if (interrupts === 1) warn(`${signal}: stopping…`);
-    void finish(130);
-  });
-}
-
-main().then(finish, (error) => {
-  warn(`FAILED: ${(error as Error).stack ?? error}`);
-  return finish(1);
-});
+// Whatever ends the run (done, failed, Ctrl-C), what it started is stopped: bench/lifecycle.ts.
+runBench('bench', main);

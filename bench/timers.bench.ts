@@ -22,7 +22,6 @@ import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { dropDatabase, dropOrphanedDatabases } from '../db/database';
 import { RequestActivitySchema, RequestSchema } from '../db/entities';
 import { prepareDatabase } from '../db/prepare-database';
@@ -30,15 +29,17 @@ import { startPortalInProcess } from '../devtools/portal-in-process';
 import { STATUS, type ClockState } from '../domain';
 import { ensureTemporalServer, freePort } from '../devtools/temporal/dev-server';
 import { REQUEST_WORKFLOW_TYPE, type RequestWorkflowInput } from '../workflows/request.messages';
+import { RESULTS_DIR, runBench, stopLater } from './lifecycle';
 
 const options = { holders: 10_000, step: 1_000, firing: 50, concurrency: 64 };
-for (let i = 2; i < process.argv.length; i += 2) {
-  const key = process.argv[i].replace(/^--/, '') as keyof typeof options;
-  if (!(key in options) || !Number.isInteger(Number(process.argv[i + 1]))) {
+const args = process.argv.filter((arg) => arg !== '--smoke'); // bench/lifecycle.ts reads it
+for (let i = 2; i < args.length; i += 2) {
+  const key = args[i].replace(/^--/, '') as keyof typeof options;
+  if (!(key in options) || !Number.isInteger(Number(args[i + 1]))) {
     console.error('usage: npm run bench:timers -- [--holders 10000] [--step 1000] [--firing 100] [--concurrency 64]');
     process.exit(2);
   }
-  options[key] = Number(process.argv[i + 1]);
+  options[key] = Number(args[i + 1]);
 }
 
 const HOUR_MS = 3_600_000;
@@ -62,11 +63,6 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
   }));
 }
 
-const cleanups: Array<() => Promise<unknown>> = [];
-async function cleanUp() {
-  for (const fn of cleanups.reverse()) await fn().catch((error) => console.error(`[bench:timers] cleanup: ${(error as Error).message}`));
-}
-
 async function main(): Promise<number> {
   Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
   const serverUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -75,16 +71,16 @@ async function main(): Promise<number> {
   const dbUrl = new URL(serverUrl);
   dbUrl.pathname = `/coi_bench_timers_${process.pid}`;
   for (const name of await dropOrphanedDatabases(serverUrl.toString(), 'coi_bench_timers_')) log(`dropped stale database ${name}`);
-  cleanups.push(() => dropDatabase(dbUrl.toString()));
+  stopLater('drop the database', () => dropDatabase(dbUrl.toString()));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coi-bench-timers-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  stopLater('remove the data folder', () => rm(dataDir, { recursive: true, force: true }));
 
   const address = `127.0.0.1:${await freePort()}`;
   const [, server] = await Promise.all([
     prepareDatabase(dbUrl.toString()),
     ensureTemporalServer({ address, log: () => {} }),
   ]);
-  cleanups.push(() => server.stop());
+  stopLater('stop the Temporal dev server', () => server.stop());
   // The portal's workers and an SMTP sink in this process (no API calls here; Chromium is never launched: no letters).
   const portal = await startPortalInProcess({
     env: {
@@ -92,7 +88,7 @@ async function main(): Promise<number> {
       DATA_DIR: dataDir, CLOCK_DAY_SECONDS: String(DAY_MS / 1000), ESCALATION_BUSINESS_DAYS: '2',
     },
   });
-  cleanups.push(() => portal.stop());
+  stopLater('stop the portal (workers, SMTP sink, ORM)', () => portal.stop());
   const { config, orm, temporal } = portal;
   const sink = portal.sink!;
   log(`Node ${process.version}, ${os.cpus().length} cores; worker maxCachedWorkflows=${config.maxCachedWorkflows}; Temporal ${address}`);
@@ -182,15 +178,11 @@ async function main(): Promise<number> {
     ok = (await measure()) && ok;
     if (level >= options.holders) break;
   }
-  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', `timers-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const file = path.join(RESULTS_DIR, `timers-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify({ options, maxCachedWorkflows: config.maxCachedWorkflows, results }, null, 1)}\n`);
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(process.cwd(), file)}`);
   return ok ? 0 : 1;
 }
 
-main().then(async (code) => { await cleanUp(); process.exit(code); }, async (error) => {
-  console.error(error);
-  await cleanUp();
-  process.exit(1);
-});
+runBench('bench:timers', main);

@@ -327,19 +327,45 @@ type RequiredSetting = keyof typeof PRODUCTION_REQUIRED_SETTINGS;
 /** The required settings development runs with a sample of. */
 type OfficeSetting = Exclude<RequiredSetting, 'JWT_SECRET'>;
 
-/** With NODE_ENV=production, refuses to start while any required setting is unset, naming every one in one message. */
+/**
+ * The office settings development runs with a sample of, and that sample: typed in as a value (copied from a
+ * development .env, say) it is still no office's, so production refuses it as it refuses the setting unset.
+ */
+const OFFICE_SAMPLE_VALUES: Partial<Record<OfficeSetting, { sample: string; same: (value: string) => boolean }>> = {
+  RISK_MANAGEMENT_PHONE: {
+    sample: DEFAULT_RISK_MANAGEMENT_PHONE,
+    // The same number however it is written: 503-494-0000, (503) 494-0000, +1 503 494 0000.
+    same: (value) => value.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '') === DEFAULT_RISK_MANAGEMENT_PHONE.replace(/\D/g, ''),
+  },
+  RISK_MANAGEMENT_EMAIL: { sample: DEFAULT_RISK_MANAGEMENT_EMAIL, same: (value) => value.toLowerCase() === DEFAULT_RISK_MANAGEMENT_EMAIL },
+};
+
+/** True when the setting is unset or holds the development sample. */
+function isOfficeSample(name: OfficeSetting, env: NodeJS.ProcessEnv): boolean {
+  const value = env[name]?.trim();
+  return !value || !!OFFICE_SAMPLE_VALUES[name]?.same(value);
+}
+
+/**
+ * With NODE_ENV=production, refuses to start while any required setting is unset or holds the development sample,
+ * naming every one in one message.
+ */
 function refuseMissingProductionSettings(env: NodeJS.ProcessEnv): void {
   if (env.NODE_ENV !== 'production') return;
-  const missing = (Object.keys(PRODUCTION_REQUIRED_SETTINGS) as RequiredSetting[]).filter((name) => !env[name]?.trim());
-  if (!missing.length) return;
-  throw new ConfigError(`With NODE_ENV=production the portal does not start without values of its own for these settings: ${missing.join(', ')}.\n`
-    + missing.map((name) => `  ${name} is not set: ${PRODUCTION_REQUIRED_SETTINGS[name]}`).join('\n')
+  const problems = (Object.keys(PRODUCTION_REQUIRED_SETTINGS) as RequiredSetting[]).flatMap((name) => {
+    if (!env[name]?.trim()) return [{ name, problem: 'is not set' }];
+    const sample = name === 'JWT_SECRET' ? undefined : OFFICE_SAMPLE_VALUES[name];
+    return sample?.same(env[name]!.trim()) ? [{ name, problem: `is the development sample ${sample.sample}, not the office's own` }] : [];
+  });
+  if (!problems.length) return;
+  throw new ConfigError(`With NODE_ENV=production the portal does not start without values of its own for these settings: ${problems.map((p) => p.name).join(', ')}.\n`
+    + problems.map(({ name, problem }) => `  ${name} ${problem}: ${PRODUCTION_REQUIRED_SETTINGS[name]}`).join('\n')
     + '\n(docs/OPERATIONS.md "First day" lists them; development keeps its samples.)');
 }
 
-/** The office settings that fell back to their development sample (outside production only). */
+/** The office settings that are unset or hold their development sample (outside production only). */
 const officeSamplesOf = (env: NodeJS.ProcessEnv): OfficeSetting[] =>
-  (['PUBLIC_URL', 'RISK_MANAGEMENT_PHONE', 'RISK_MANAGEMENT_EMAIL'] as const).filter((name) => !env[name]?.trim());
+  (['PUBLIC_URL', 'RISK_MANAGEMENT_PHONE', 'RISK_MANAGEMENT_EMAIL'] as const).filter((name) => isOfficeSample(name, env));
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   refuseMissingProductionSettings(env);

@@ -25,7 +25,8 @@ function payloadTypeOf(field: FormField): typeof text | typeof checkbox {
   if (field.kind === 'time') return textOf(5, 'HH:mm, on the half hour');
   if (field.kind === 'emailList') return textOf(ADDL_RECIPIENTS_MAX);
   if (field.kind === 'textarea') return textOf(LONG_TEXT_MAX);
-  // the middle initial may carry its period ("A."): the period is dropped when saved
+  // one character as stored: the form sends it cleaned of its period (formToPayload, cleanMiddleInitial), so a
+  // payload of "A." is refused by this limit rather than cut
   if (field.name === 'middleInitial') return textOf(field.maxLength ?? 1);
   return textOf(Math.max(field.maxLength ?? TEXT_MAX, TEXT_MAX));
 }

@@ -48,7 +48,9 @@ export const VerificationAnswer = Type.Object({
   claimHistoryLetter: Nullable(VerifiedClaimHistoryLetter),
   superseded: Nullable(Type.Object({
     on: Type.String({ format: 'date-time' }),
-    newCode: Type.String({ description: 'the code of the letter that replaced it, as printed: check it for its own status' }),
+    newCode: Nullable(Type.String({
+      description: 'the code of the letter that replaced it, as printed (check it for its own status); null when that letter is for another holder',
+    })),
   })),
   revoked: Nullable(Type.Object({
     on: Type.String({ format: 'date-time' }),

@@ -209,9 +209,6 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     TEMPORAL_TASK_QUEUE: 'coi-requests',
     SMTP_URL: sink.url,
     JWT_SECRET: secrets.jwtSecret,
-    // The office's signing certificate, as an operator installs it (a self-signed stand-in kept in the data folder).
-    LETTER_SIGNING_P12: officeSigning.p12.toString('base64'),
-    LETTER_SIGNING_P12_PASSWORD: officeSigning.password,
     WORKFLOW_BUNDLE_PATH: path.join(distDir, 'workflow-bundle.js'),
     CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH,
     TRUST_PROXY: '127.0.0.1',
@@ -271,7 +268,10 @@ export async function startProductionShape(options: ProductionShapeOptions): Pro
     metricsUrls.set(name, `http://127.0.0.1:${port}/metrics`);
     return { METRICS_PORT: String(port) };
   };
-  for (let i = 1; i <= (options.workers ?? 2); i += 1) supervise(`worker-${i}`, 'worker', await withMetrics(`worker-${i}`));
+  // The office's signing certificate, as an operator installs it (a self-signed stand-in kept in the data folder): the
+  // workers' alone, as docker-compose.yml gives it; the APIs face the internet and never hold it.
+  const signing = { LETTER_SIGNING_P12: officeSigning.p12.toString('base64'), LETTER_SIGNING_P12_PASSWORD: officeSigning.password };
+  for (let i = 1; i <= (options.workers ?? 2); i += 1) supervise(`worker-${i}`, 'worker', { ...signing, ...await withMetrics(`worker-${i}`) });
   // The APIs with the image's memory settings (config/api-process.ts), as the container runs them.
   for (const [i, port] of apiPorts.entries()) {
     supervise(`api-${i + 1}`, 'server', { PORT: String(port), ...await withMetrics(`api-${i + 1}`) }, API_NODE_FLAGS);

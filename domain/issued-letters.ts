@@ -10,6 +10,9 @@
  *   for "Other", so the requester's email always says why).
  * - The facts are a snapshot taken at issue: what the paper says, never the live request. A claim-history letter
  *   shows only the clinician's name and the letter's date: no claims data leaves the portal through the public page.
+ * - A superseded letter's page leads to its successor only when the successor is for the same party (a certificate's
+ *   holder, a claim-history letter's clinician): whoever holds the old paper may learn the new one's facts for
+ *   themselves, never those of another holder the request was re-issued to. Otherwise it says when it was superseded.
  */
 export const ISSUED_LETTER_KINDS = ['certificate', 'claimHistoryLetter'] as const;
 export type IssuedLetterKind = (typeof ISSUED_LETTER_KINDS)[number];
@@ -118,6 +121,21 @@ interface ClaimHistoryLetterFacts {
 }
 
 export type IssuedLetterFacts = CertificateFacts | ClaimHistoryLetterFacts;
+
+/** The party a letter is for, as its public page shows it: a certificate's holder, a claim-history letter's clinician. */
+const partyOf = (facts: IssuedLetterFacts): string =>
+  (facts.kind === 'certificate' ? facts.certificateHolder : facts.clinicianName) ?? '';
+
+/** A name as people mean it: letter case, spacing and compatibility forms (full-width letters and the like) ignored. */
+const sameName = (a: string, b: string) => {
+  const plain = (name: string) => name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLocaleLowerCase('en-US');
+  return plain(a) !== '' && plain(a) === plain(b);
+};
+
+/** Whether the page of a superseded letter may lead its holder to the letter that replaced it (RULES above). */
+export function successorShownToHolder(superseded: IssuedLetterFacts, successor: IssuedLetterFacts): boolean {
+  return superseded.kind === successor.kind && sameName(partyOf(superseded), partyOf(successor));
+}
 
 /** The insured activity in one line: the description's values joined, long text cut at `max` characters. */
 export function oneLineActivity(description: Array<[string, string]>, max = 200): string {

@@ -31,12 +31,15 @@ if [ -n "$reason" ]; then
   started=$(date +%s)
   # The tools npm start and npm test run (the node package = Node 24, tsx, vite, vitest, eslint) are devDependencies:
   # --include=dev installs them even when NODE_ENV=production is set in this shell (npm would omit them then).
+  # --loglevel=error: this npm runs on the machine's Node (20 here), older than what the dependencies ask for, and
+  # warns EBADENGINE for each of them (about forty) before Node 24 takes over; errors still show, and so does npm's
+  # closing "added N packages" line.
   if [ "${CI:-}" = "true" ] && [ -f package-lock.json ]; then
     say "installing dependencies with npm ci ($reason)…"
-    npm ci --include=dev --no-audit --no-fund
+    npm ci --include=dev --no-audit --no-fund --loglevel=error
   else
     say "installing dependencies with npm install ($reason)…"
-    npm install --include=dev --no-audit --no-fund
+    npm install --include=dev --no-audit --no-fund --loglevel=error
   fi
   say "dependencies installed in $(( $(date +%s) - started )) s"
 fi

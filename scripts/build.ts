@@ -22,7 +22,7 @@
  *
  *   tsx scripts/build.ts [--out dist] [--no-typecheck] [--no-workflow-bundle]
  */
-import { build, type Metafile } from 'esbuild';
+import { build, stop as stopEsbuild, type Metafile } from 'esbuild';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -163,6 +163,14 @@ export async function bundleModule(entry: string, outfile: string): Promise<void
     absWorkingDir: root, entryPoints: [entry], outfile, bundle: true, packages: 'external', platform: 'node', format: 'esm',
     target: 'node24', tsconfig: 'tsconfig.build.json', logLevel: 'warning',
   });
+}
+
+/**
+ * Ends esbuild's service process (kept running after a build for the next one): a bench done building stops it, so
+ * that nothing of its build is left running beside what it measures. The next build starts it again.
+ */
+export async function stopBundler(): Promise<void> {
+  await stopEsbuild();
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

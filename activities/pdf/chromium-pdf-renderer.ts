@@ -16,11 +16,29 @@
  * retryable error: the activity's retry prints it in a new browser. Each lane's browser is
  * started with `launchServer` for that reason: its process can be killed outright, where `browser.close()` waits
  * for an answer a hung browser never gives.
+ *
+ * Chromium gets an environment of its own (`chromiumEnvironment`), not the worker's: the worker holds the office's
+ * signing key, the database password and the JWT secret in its environment, and a child inherits all of it by default
+ * (readable in /proc/<pid>/environ, and in any crash report or core dump of the browser).
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserServer, type Page } from 'playwright-core';
 
 const LAUNCH_ARGS = ['--disable-gpu', '--single-process', '--no-zygote'];
+
+/**
+ * The variables Chromium is given, when the worker has them: where programs and libraries are, its home and temporary
+ * folders (profile, fontconfig's cache), fonts' configuration, locale and time zone. Nothing else of the worker's.
+ */
+const CHROMIUM_ENVIRONMENT = [
+  'PATH', 'LD_LIBRARY_PATH', 'HOME', 'TMPDIR', 'TZ', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE',
+  'FONTCONFIG_FILE', 'FONTCONFIG_PATH', 'FONTCONFIG_SYSROOT', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_DATA_DIRS', 'XDG_RUNTIME_DIR',
+] as const;
+
+/** The environment Chromium runs in: the variables above that `env` has, and none other. */
+export function chromiumEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return Object.fromEntries(CHROMIUM_ENVIRONMENT.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]!]])));
+}
 const PDF_OPTIONS = {
   format: 'Letter', printBackground: true, margin: { top: '0.75in', bottom: '0.75in', left: '0.9in', right: '0.9in' },
 } as const;
@@ -47,7 +65,7 @@ class Lane {
     if (this.current) return this.current;
     if (this.closed) return Promise.reject(new Error('The PDF renderer is closed'));
     const opening = (async () => {
-      const server = await chromium.launchServer({ executablePath: this.executablePath, args: LAUNCH_ARGS });
+      const server = await chromium.launchServer({ executablePath: this.executablePath, args: LAUNCH_ARGS, env: chromiumEnvironment() });
       try {
         const browser = await chromium.connect(server.wsEndpoint());
         browser.on('disconnected', () => { if (this.current === opening) this.current = null; });

@@ -77,7 +77,12 @@ interface TemporalServerOptions {
   metricsPort?: number;
   log?: Log;
   detached?: boolean;
+  /** How long the spawned server may take to serve the namespace (default 120 s), counted from its spawn. */
   timeoutMs?: number;
+  /** Finds or builds the binaries (default: ensureTemporalServerBuild; the first build takes minutes). */
+  ensureBuild?: (log: Log) => Promise<TemporalServerBuild>;
+  /** The clock the start deadline is read from (default Date.now; a test moves it on to stand in for a slow build). */
+  now?: () => number;
 }
 
 function runSqlTool(build: TemporalServerBuild, env: Record<string, string>, args: string[]): void {
@@ -165,7 +170,7 @@ system.enableActivityEagerExecution:
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Registers the namespace (7 days' retention of closed runs) unless it exists, then waits until it serves. */
-async function ensureNamespace(address: string, namespace: string, deadline: number): Promise<void> {
+async function ensureNamespace(address: string, namespace: string, deadline: number, now: () => number): Promise<void> {
   const connection = await Connection.connect({ address, connectTimeout: 5000 });
   try {
     try {
@@ -180,7 +185,7 @@ async function ensureNamespace(address: string, namespace: string, deadline: num
         await connection.workflowService.listWorkflowExecutions({ namespace, pageSize: 1 });
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw error;
+        if (now() > deadline) throw error;
         await sleep(500);
       }
     }
@@ -194,9 +199,10 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   const {
     adminDatabaseUrl, address, dataDir, user = 'temporal', password = 'temporal', database = 'temporal',
     visibilityDatabase = 'temporal_visibility', namespace = 'default', log = () => {}, detached = false, timeoutMs = 120_000,
+    ensureBuild = ensureTemporalServerBuild, now = Date.now,
   } = options;
-  const started = Date.now();
-  const build = await ensureTemporalServerBuild(log);
+  const started = now();
+  const build = await ensureBuild(log);
   const { host, port } = parseAddress(address);
   const db = new URL(adminDatabaseUrl);
   const dbHost = db.hostname;
@@ -205,7 +211,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   await ensureRoleAndDatabases(adminDatabaseUrl, user, password, [database, visibilityDatabase]); // Temporal's own, apart from the portal's
   await migrateSchema(build, dbHost, dbPort, user, password, database, 'temporal');
   await migrateSchema(build, dbHost, dbPort, user, password, visibilityDatabase, 'visibility');
-  log(`Temporal server: schemas of ${database} and ${visibilityDatabase} are current (${Date.now() - started} ms)`);
+  log(`Temporal server: schemas of ${database} and ${visibilityDatabase} are current (${now() - started} ms)`);
 
   const ports: Record<string, number> = { frontendGrpc: port, metrics: options.metricsPort || await freePort() };
   for (const name of ['frontendMembership', 'frontendHttp', 'historyGrpc', 'historyMembership', 'matchingGrpc', 'matchingMembership', 'workerGrpc', 'workerMembership']) {
@@ -218,6 +224,9 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   fs.writeFileSync(dynamicConfig, DYNAMIC_CONFIG);
   fs.writeFileSync(path.join(configDir, 'portal.yaml'), configYaml({ host: dbHost, dbPort, user, password, database, visibilityDatabase, ports, dynamicConfig }));
 
+  // The deadline is the server's own: counted from here, not from before a first build that takes minutes (a
+  // deadline that included the build killed the server as soon as it had started).
+  const deadline = now() + timeoutMs;
   const child = spawn(build.server, ['--root', dataDir, '--config', 'config', '--env', 'portal', '--allow-no-auth', 'start'], {
     stdio: ['ignore', 'pipe', 'pipe'], detached,
   });
@@ -242,22 +251,21 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
     await killChild(child, 10_000);
   };
 
-  const deadline = started + timeoutMs;
   while (!(await isPortOpen(host, port, 500))) {
-    if (exited || Date.now() > deadline) {
+    if (exited || now() > deadline) {
       await stop();
       throw new Error(`The Temporal server ${exited ?? `did not open ${address} within ${timeoutMs / 1000} s`}.\n${tail.join('\n')}`);
     }
     await sleep(250);
   }
   try {
-    await ensureNamespace(address, namespace, deadline);
+    await ensureNamespace(address, namespace, deadline, now);
     await ensureSearchAttributes(address, namespace, log);
     serving = true;
   } catch (error) {
     await stop();
     throw new Error(`The Temporal server on ${address} did not serve namespace ${namespace}: ${(error as Error).message}\n${tail.join('\n')}`, { cause: error });
   }
-  log(`Temporal server ${TEMPORAL_SERVER_VERSION} on ${address} (PostgreSQL ${dbHost}:${dbPort}/${database}), ready in ${Math.round((Date.now() - started) / 100) / 10} s`);
+  log(`Temporal server ${TEMPORAL_SERVER_VERSION} on ${address} (PostgreSQL ${dbHost}:${dbPort}/${database}), ready in ${Math.round((now() - started) / 100) / 10} s`);
   return { started: true, address, uiUrl: null, process: child, stop, metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics` };
 }

@@ -1,7 +1,7 @@
 /**
  * The public check of an issued certificate or claim-history letter: by the code printed on it, or by the SHA-256 of
  * the PDF file itself. One indexed lookup each (the unique code, the digest's index), joined to the letter that
- * superseded it for its code.
+ * superseded it for its code and facts (its code is shown only to the same holder: domain/issued-letters.ts).
  *
  * An unknown code, a malformed one and a file we did not issue take the same path (a malformed code is looked up
  * as a value no code can equal, rather than refused early) and get the same answer, so neither the body nor the time
@@ -12,7 +12,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
 import {
   certificateStatus, formatVerificationCode, isWellFormedVerificationCode, ISSUED_LETTER_KIND_LABELS, normalizeVerificationCode,
-  type IssuedLetterFacts, type IssuedLetterKind, type RevokeReason,
+  successorShownToHolder, type IssuedLetterFacts, type IssuedLetterKind, type RevokeReason,
 } from '../../domain';
 import type { VerificationAnswer } from '../../contract/verification.schema';
 import { kysely } from '../../db/kysely';
@@ -29,7 +29,7 @@ const NO_CODE = '-';
 /** The letter matching `where` (a condition on `l`, an issued letter), with its successor's code. */
 const lookup = (where: RawBuilder<unknown>) => sql<Row>`
   select l."verification_code", l."letter_kind", l."issued_at", l."superseded_at", l."revoked_at", l."revoke_reason", l."facts",
-         n."verification_code" as "new_code"
+         n."verification_code" as "new_code", n."facts" as "new_facts"
     from "issued_letters" l
     left join "issued_letters" n on n."id" = l."superseded_by_id"
    where l."issued_at" is not null and ${where}`;
@@ -46,13 +46,15 @@ interface Row {
   revoke_reason: RevokeReason | null;
   facts: IssuedLetterFacts | string;
   new_code: string | null;
+  new_facts: IssuedLetterFacts | string | null;
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
+const factsOf = (value: IssuedLetterFacts | string) => (typeof value === 'string' ? JSON.parse(value) : value) as IssuedLetterFacts;
 
 /** The public answer for a stored letter: its status and what its paper says (never the revocation's note). */
 function answerOf(row: Row): VerificationAnswer {
-  const facts = (typeof row.facts === 'string' ? JSON.parse(row.facts) : row.facts) as IssuedLetterFacts;
+  const facts = factsOf(row.facts);
   const status = certificateStatus({ revokedAt: row.revoked_at, supersededAt: row.superseded_at });
   return {
     status,
@@ -67,9 +69,11 @@ function answerOf(row: Row): VerificationAnswer {
     } : null,
     claimHistoryLetter: facts.kind === 'claimHistoryLetter'
       ? { clinicianName: facts.clinicianName, letterDate: facts.letterDate, timeZone: facts.timeZone } : null,
-    // A revoked letter says so whatever replaced it; a superseded one names its successor.
-    superseded: status === 'Superseded' && row.superseded_at && row.new_code
-      ? { on: iso(row.superseded_at), newCode: formatVerificationCode(row.new_code) } : null,
+    // A revoked letter says so whatever replaced it; a superseded one names its successor to the same holder only.
+    superseded: status === 'Superseded' && row.superseded_at ? {
+      on: iso(row.superseded_at),
+      newCode: row.new_code && row.new_facts && successorShownToHolder(facts, factsOf(row.new_facts)) ? formatVerificationCode(row.new_code) : null,
+    } : null,
     revoked: status === 'Revoked' && row.revoked_at && row.revoke_reason
       ? { on: iso(row.revoked_at), reasonCategory: row.revoke_reason } : null,
   };

@@ -1,10 +1,10 @@
 /**
  * The public verification of issued letters through the API, signed out: a code's status and facts (valid,
- * superseded with the newer code, revoked with its reason category), what never leaves (the revocation's note, claims,
- * the requester's details, codes of letters still being printed), one answer for unknown and malformed codes,
- * the drop-a-PDF check (identical, one changed byte, unknown, not a PDF, too large), the per-address limit, and the
- * noindex headers. Letters are rows as the issuing activity stores them (tests/e2e/verify-certificate.e2e.test.ts
- * issues real ones through the workflow).
+ * superseded with the newer code for the same holder and only the date for another, revoked with its reason
+ * category), what never leaves (the revocation's note, claims, the requester's details, codes of letters still being
+ * printed), one answer for unknown and malformed codes, the drop-a-PDF check (identical, one changed byte, unknown,
+ * not a PDF, too large), the per-address limit, and the noindex headers. Letters are rows as the issuing activity
+ * stores them (tests/e2e/verify-certificate.e2e.test.ts issues real ones through the workflow).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -97,16 +97,36 @@ describe('a code, checked signed out', () => {
     }
   });
 
-  it('a superseded letter names the newer one, whose code checks as Valid', async () => {
-    const old = await letter(CERTIFICATE_FACTS);
+  /** `old` superseded on 11/25/2026 by a letter of the same request with `facts`. */
+  async function supersede(old: Letter, facts: object): Promise<Letter> {
     await sql('update issued_letters set superseded_at = ? where id = ?', [new Date('2026-11-25T17:00:00Z'), old.id]);
-    const newer = await letter({ ...CERTIFICATE_FACTS, certificateHolder: 'Crystal Ballroom LLC (new address)' }, { requestId: old.requestId });
+    const newer = await letter(facts, { requestId: old.requestId });
     await sql('update issued_letters set superseded_by_id = ? where id = ?', [newer.id, old.id]);
+    return newer;
+  }
+
+  it('a superseded letter names the newer one for the same holder, whose code checks as Valid', async () => {
+    const old = await letter(CERTIFICATE_FACTS);
+    // The same holder as people write it (case and spacing aside), the coverage moved.
+    const newer = await supersede(old, { ...CERTIFICATE_FACTS, certificateHolder: ' CRYSTAL  Ballroom llc', coveragePeriod: { from: '2027-04-09', to: '2027-04-09' } });
     const body = (await get(old.code)).json();
     expect(body.status).toBe('Superseded');
     expect(body.superseded).toEqual({ on: '2026-11-25T17:00:00.000Z', newCode: formatVerificationCode(newer.code) });
     expect(body.revoked).toBeNull();
     expect((await get(body.superseded.newCode)).json().status).toBe('Valid');
+  });
+
+  it('a letter superseded by one for another holder says when, and never leads to it', async () => {
+    const old = await letter(CERTIFICATE_FACTS);
+    const newer = await supersede(old, { ...CERTIFICATE_FACTS, certificateHolder: 'Portland Art Museum' });
+    const res = await get(old.code);
+    expect(res.json().status).toBe('Superseded');
+    expect(res.json().superseded).toEqual({ on: '2026-11-25T17:00:00.000Z', newCode: null });
+    for (const secret of [newer.code, formatVerificationCode(newer.code), 'Portland Art Museum']) expect(res.body).not.toContain(secret);
+
+    const letterOfOld = await letter(LETTER_FACTS);
+    await supersede(letterOfOld, { ...LETTER_FACTS, clinicianName: 'Other Clinician' });
+    expect((await get(letterOfOld.code)).json().superseded).toEqual({ on: '2026-11-25T17:00:00.000Z', newCode: null });
   });
 
   it('a revoked letter answers Revoked with the date and the reason category, never the administrator\'s note', async () => {

@@ -2,8 +2,10 @@
  * A newcomer's path: `npm start` on a machine where no PostgreSQL answers brings the whole portal up on
  * an embedded PostgreSQL with its cluster under DATA_DIR/postgres, keeps it between starts, and stops it with
  * everything else. Every port is a free one, so the test runs beside a developer's own `npm start`.
+ * Before that, the first `npm start` installs the dependencies with the machine's npm and Node: its screen shows
+ * the progress lines and npm's errors, not a warning per dependency that asks for a newer Node (EBADENGINE).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { DEV_ADMIN } from '../../db/seed-data';
 import { postgresAnswers } from '../../devtools/postgres/embedded-postgres';
-import { freePort } from '../../devtools/temporal/dev-server';
+import { freePortInRange } from '../../devtools/temporal/dev-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coi-newcomer-'));
@@ -22,8 +24,18 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+/**
+ * Eight distinct free ports, below the kernel's range for outgoing connections (freePortInRange): they are bound
+ * seconds later (after the database is made), and a port the kernel handed out meanwhile to some connection of the
+ * run's other files would be taken.
+ */
 async function ports() {
-  const [pg, api, temporal, temporalUi, smtp, outbox, idp, inbound] = await Promise.all(Array.from({ length: 8 }, () => freePort()));
+  const picked: number[] = [];
+  while (picked.length < 8) {
+    const port = await freePortInRange();
+    if (!picked.includes(port)) picked.push(port);
+  }
+  const [pg, api, temporal, temporalUi, smtp, outbox, idp, inbound] = picked;
   return { pg, api, temporal, temporalUi, smtp, outbox, idp, inbound };
 }
 
@@ -85,3 +97,54 @@ it('npm start with no PostgreSQL answering: an embedded one serves the portal, s
   expect(await stop(second.child)).toBe(0);
   expect(await postgresAnswers(databaseUrl, 1000)).toBe(false);
 }, 600_000);
+
+/**
+ * scripts/bootstrap.sh in a project of its own, as on a bare machine: no node_modules, the machine's npm and Node
+ * (the repository's node_modules/.bin left off PATH), and dependencies installed from folders beside it (no network):
+ * one that asks for a newer Node than any machine has, as ours ask for more than the machine's Node 20, and a stand-in
+ * for the npm package `node`. Answers what reached the newcomer's screen (stdout and stderr) and the exit code.
+ */
+function bootstrapOnABareMachine(projectPackageJson: string): { screen: string; status: number | null } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coi-bootstrap-'));
+  try {
+    const write = (file: string, text: string, mode = 0o644) => {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text, { mode });
+    };
+    write('future-dep/package.json', JSON.stringify({ name: 'future-dep', version: '1.0.0', engines: { node: '>=99' } }));
+    write('node-package/package.json', JSON.stringify({ name: 'node', version: '24.0.0', bin: { node: 'bin/node' }, engines: { node: '>=99' } }));
+    write('node-package/bin/node', '#!/bin/sh\n[ "$1" = "--version" ] && echo v24.0.0\nexit 0\n', 0o755);
+    write('project/scripts/bootstrap.sh', fs.readFileSync(path.join(root, 'scripts/bootstrap.sh'), 'utf8'));
+    write('project/package.json', projectPackageJson);
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: (process.env.PATH ?? '').split(':').filter((p) => !p.includes('node_modules')).join(':') };
+    for (const name of Object.keys(env)) if (/^npm_/i.test(name) || name === 'CI' || name === 'TEMPORAL_CLI') delete env[name];
+    // What the portal would need that this machine has: the letters' Chromium found, the Temporal CLI step answered
+    // by the stand-in Node.
+    Object.assign(env, { CHROMIUM_PATH: '/bin/sh', npm_config_update_notifier: 'false', npm_config_cache: path.join(dir, 'npm-cache'), FORCE_COLOR: '0' });
+    const run = spawnSync('sh', ['scripts/bootstrap.sh', 'portal'], { cwd: path.join(dir, 'project'), env, encoding: 'utf8', timeout: 120_000 });
+    return { screen: `${run.stdout}${run.stderr}`, status: run.status };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+it('the first npm start installs with the machine\'s npm: progress and errors on screen, no EBADENGINE warnings', () => {
+  const project = {
+    name: 'bare-machine', version: '1.0.0', private: true, engines: { node: '>=24' },
+    scripts: { portal: 'echo the portal is running' },
+    devDependencies: { 'future-dep': 'file:../future-dep', node: 'file:../node-package' },
+  };
+  const installed = bootstrapOnABareMachine(JSON.stringify(project));
+  expect(installed.status, installed.screen).toBe(0);
+  expect(installed.screen).toContain('[bootstrap] installing dependencies with npm install (node_modules/.bin/node is missing)');
+  expect(installed.screen).toMatch(/added 2 packages/);
+  expect(installed.screen).toMatch(/\[bootstrap\] dependencies installed in \d+ s/);
+  expect(installed.screen).toContain('the portal is running');
+  expect(installed.screen).not.toMatch(/EBADENGINE|Unsupported engine/);
+
+  // A real error still reaches the screen, and stops the start.
+  const broken = bootstrapOnABareMachine(`${JSON.stringify(project).slice(0, -1)},`);
+  expect(broken.status).not.toBe(0);
+  expect(broken.screen).toMatch(/npm error code EJSONPARSE/);
+  expect(broken.screen).not.toContain('the portal is running');
+}, 240_000);

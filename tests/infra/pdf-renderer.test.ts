@@ -1,6 +1,7 @@
 /**
  * The letter printer as an operator relies on it: letters printed side by side each say their own request, and a
- * Chromium that dies (out of memory, killed) is replaced for the next letter instead of failing every letter after.
+ * Chromium that dies (out of memory, killed) is replaced for the next letter instead of failing every letter after,
+ * and Chromium runs without the worker's secrets in its environment.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -103,5 +104,36 @@ describe('a worker stopping while its browsers still start', () => {
     await stopping.close();
     await warming; // the sample letter's failure is swallowed; it must not relaunch a browser
     await expect(stopping.render(letterHtml(1, 'After Close'))).rejects.toThrow('The PDF renderer is closed');
+  });
+});
+
+describe('the environment Chromium runs in', () => {
+  it('holds none of the worker\'s secrets (signing key, passwords, database address), only what a browser needs', async () => {
+    // As the production worker has them (config/app-config.ts): set before the browser starts, put back after.
+    const secrets: Record<string, string> = {
+      LETTER_SIGNING_P12: Buffer.from('office signing key bytes').toString('base64'), LETTER_SIGNING_P12_PASSWORD: 'p12-password-7731',
+      JWT_SECRET: 'jwt-secret-of-the-office-0123456789abcdef', REPLY_TOKEN_SECRET: 'reply-token-secret-0123456789abcdef',
+      DATABASE_URL: 'postgres://coi_app:db-password-4410@db.internal:5432/coi_portal', SMTP_URL: 'smtp://relay:smtp-password-9902@relay.internal:25',
+    };
+    const saved = Object.fromEntries(Object.keys(secrets).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, secrets);
+    const printer = new ChromiumPdfRenderer(process.env.CHROMIUM_PATH ?? LETTER_CHROMIUM_PATH, 1);
+    try {
+      const before = new Set(chromiumPids());
+      expect(await pdfText(await printer.render(letterHtml(9300, 'Clean Environment')))).toContain('Request number: 9300');
+      const [browser] = chromiumPids().filter((pid) => !before.has(pid));
+      expect(browser).toBeGreaterThan(0);
+      const environ = readFileSync(`/proc/${browser}/environ`, 'utf8').split('\0').filter(Boolean);
+      const names = environ.map((entry) => entry.slice(0, entry.indexOf('=')));
+      expect(names.filter((name) => /KEY|SECRET|PASSWORD|PASSWD|TOKEN|P12|CREDENTIAL|DATABASE|SMTP/i.test(name))).toEqual([]);
+      for (const value of Object.values(secrets)) expect(environ.join('\n')).not.toContain(value);
+      expect(names).toEqual(expect.arrayContaining(['PATH', 'HOME']));
+    } finally {
+      await printer.close();
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });

@@ -1,9 +1,10 @@
 /**
  * Production shape of the settings and the seed: with NODE_ENV=production the configuration refuses a missing,
- * short or committed JWT secret, any request for the development accounts and any office fact left unset (each
- * named, all in one message), and preparing a database seeds the reference data only: no development accounts, no
- * sample policy years (and says so when an earlier seed left them; the API and worker then refuse to start, which
- * tests/infra/production-build.test.ts runs). Outside production nothing changes for `npm start` and the tests.
+ * short or committed JWT secret, any request for the development accounts and any office fact left unset or set to
+ * its development sample (each named, all in one message), and preparing a database seeds the reference data only:
+ * no development accounts, no sample policy years (and says so when an earlier seed left them; the API and worker
+ * then refuse to start, which tests/infra/production-build.test.ts runs). Outside production nothing changes for
+ * `npm start` and the tests.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -75,6 +76,25 @@ describe('the office\'s own facts with NODE_ENV=production', () => {
     }
   });
 
+  it.each([
+    ['RISK_MANAGEMENT_PHONE', DEFAULT_RISK_MANAGEMENT_PHONE],
+    ['RISK_MANAGEMENT_PHONE', '(503) 494-0000'],
+    ['RISK_MANAGEMENT_PHONE', '+1 503 494 0000'],
+    ['RISK_MANAGEMENT_EMAIL', DEFAULT_RISK_MANAGEMENT_EMAIL],
+    ['RISK_MANAGEMENT_EMAIL', ' RiskManagement@COI-Portal.local '],
+  ])('refuses %s set to the development sample (%s), saying it is the sample', (name, value) => {
+    const env = production({ [name]: value });
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    const sample = name === 'RISK_MANAGEMENT_PHONE' ? DEFAULT_RISK_MANAGEMENT_PHONE : DEFAULT_RISK_MANAGEMENT_EMAIL;
+    expect(() => loadConfig(env)).toThrow(`without values of its own for these settings: ${name}.\n  ${name} is the development sample ${sample}, not the office's own: ${PRODUCTION_REQUIRED_SETTINGS[name as keyof typeof OFFICE]}`);
+  });
+
+  it('names a sample and a missing setting in the same message', () => {
+    expect(() => loadConfig(production({ PUBLIC_URL: undefined, RISK_MANAGEMENT_PHONE: DEFAULT_RISK_MANAGEMENT_PHONE })))
+      .toThrow(/these settings: PUBLIC_URL, RISK_MANAGEMENT_PHONE\.\n {2}PUBLIC_URL is not set: .*\n {2}RISK_MANAGEMENT_PHONE is the development sample 503-494-0000/);
+    expect(loadConfig(production({ RISK_MANAGEMENT_PHONE: '503-494-0001' })).riskManagementPhone).toBe('503-494-0001');
+  });
+
   it('names every missing setting in one message, the JWT secret included', () => {
     let message = '';
     try {
@@ -108,6 +128,8 @@ describe('configuration outside production', () => {
     });
     expect(config.officeSamples).toEqual(['PUBLIC_URL', 'RISK_MANAGEMENT_PHONE', 'RISK_MANAGEMENT_EMAIL']);
     expect(loadConfig({ RISK_MANAGEMENT_PHONE: '503-494-7700' }).officeSamples).toEqual(['PUBLIC_URL', 'RISK_MANAGEMENT_EMAIL']);
+    // Typed in, the sample is still the sample: the first-certificate checklist keeps asking for the office's own.
+    expect(loadConfig({ RISK_MANAGEMENT_PHONE: DEFAULT_RISK_MANAGEMENT_PHONE }).officeSamples).toContain('RISK_MANAGEMENT_PHONE');
   });
 
   it('keeps the development defaults', () => {

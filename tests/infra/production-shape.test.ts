@@ -11,7 +11,8 @@
  *     email (a second copy only if the worker died inside the SMTP window, which its audit row then says);
  *   - an export survives kill -9 of the API that started it;
  *   - /metrics answers on each process's own port; readiness turns red while its database cannot be reached, and
- *     green again after.
+ *     green again after;
+ *   - the office's signing key is in the workers' environment, never in the APIs'.
  */
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -79,6 +80,15 @@ describe('the production shape: two APIs and two workers on the real Temporal se
     }
     expect(shape.apiUrls).toHaveLength(2);
     expect([...shape.supervisors.keys()].sort()).toEqual(['api-1', 'api-2', 'worker-1', 'worker-2']);
+  });
+
+  it('gives the office\'s signing key to the workers alone: no API process holds it in its environment', async () => {
+    const environment = (name: string) => {
+      const pid = shape.supervisors.get(name)!.child!.pid!;
+      return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').map((entry) => entry.slice(0, entry.indexOf('=')));
+    };
+    for (const api of ['api-1', 'api-2']) expect(environment(api).filter((name) => name.startsWith('LETTER_SIGNING_P12')), api).toEqual([]);
+    expect(environment('worker-1')).toEqual(expect.arrayContaining(['LETTER_SIGNING_P12', 'LETTER_SIGNING_P12_PASSWORD']));
   });
 
   it('takes a request created on one API, submitted on the other, approved on the first, with its emails; a stream on one sees a change made on the other', async () => {

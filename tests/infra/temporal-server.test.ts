@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePortInRange } from '../../devtools/temporal/dev-server';
-import { startTemporalServer } from '../../devtools/temporal/temporal-server';
+import { ensureTemporalServerBuild, startTemporalServer } from '../../devtools/temporal/temporal-server';
 import { requestWorkflowId } from '../../workflows/request.messages';
 import { call, credentialingDraft, loginAdmin, loginRequester } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
@@ -85,9 +85,24 @@ describe('the real Temporal server on PostgreSQL', () => {
     expect(text).toMatch(/^service_requests\{/m);
   });
 
-  it('starts again on its databases (schemas already current) and still knows the request', async () => {
+  it('starts again on its databases (schemas already current) after a build longer than its start deadline, and still knows the request', async () => {
     await server.stop();
-    server = await startTemporalServer({ adminDatabaseUrl: adminUrl, address: server.address, dataDir, password: 'temporal-test', ...names });
+    // A first start on a fresh machine builds the server for minutes before it spawns: here the build stand-in moves
+    // the start's clock on by more than the whole start deadline, and the server must still be left to start.
+    const timeoutMs = 120_000;
+    let buildTook = 0;
+    const slowBuild = async (log: (line: string) => void) => {
+      const build = await ensureTemporalServerBuild(log);
+      buildTook = timeoutMs + 30_000;
+      return build;
+    };
+    server = await startTemporalServer({
+      adminDatabaseUrl: adminUrl, address: server.address, dataDir, password: 'temporal-test', ...names,
+      timeoutMs, ensureBuild: slowBuild, now: () => Date.now() + buildTook,
+    });
+    expect(buildTook).toBeGreaterThan(timeoutMs);
+    expect(server.process?.exitCode).toBeNull();
+    expect(server.process?.signalCode).toBeNull();
     const runs: string[] = [];
     await eventually(async () => {
       runs.length = 0;

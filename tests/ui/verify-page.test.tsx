@@ -1,7 +1,7 @@
 /**
  * The public verification page in jsdom, no server: what a holder reads for each answer (Valid with the paper's
- * facts, Superseded with a link to the newer certificate, Revoked with date and reason, not issued for a code or a
- * file), the status sentence in the live region, and a refusal of the per-address limit.
+ * facts, Superseded with a link to the newer certificate of the same holder or only its date, Revoked with date and
+ * reason, not issued for a code or a file), the status sentence in the live region, and a refusal of the per-address limit.
  */
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -50,6 +50,17 @@ describe('the verification page', () => {
     const policies = screen.getByRole('table', { name: 'Policies and limits' });
     expect(within(policies).getByText('SIP-2026-27')).toBeTruthy();
     expect(within(policies).getByText('$1,000,000.00')).toBeTruthy();
+  });
+
+  it('a certificate superseded by one for another holder says when, without a link', async () => {
+    fake.current!.on('GET', '/verify/KKKK-MMMM-NNNNN', answer('KKKK-MMMM-NNNNN', { status: 'Superseded', superseded: { on: '2026-11-26T06:30:00.000Z', newCode: null } }));
+    await renderApp(fake.current!, '/verify/KKKK-MMMM-NNNNN', requester);
+    expect(await screen.findByRole('heading', { name: 'Status: Superseded' })).toBeTruthy();
+    // 06:30 UTC on the 26th is still the 25th in the office's time zone (America/Los_Angeles).
+    expect(screen.getByText('Superseded on 11/25/2026.')).toBeTruthy();
+    expect(liveRegion().textContent).toBe('Superseded: this Certificate of Insurance was superseded on 11/25/2026.');
+    expect(screen.queryByRole('link', { name: /check the status/ })).toBeNull();
+    expect(document.body.textContent).not.toMatch(/newer one/);
   });
 
   it('a revoked certificate says when and why', async () => {

@@ -16,7 +16,9 @@ export function statusSentence(answer: Verification, checked: CheckedItem): stri
   const what = answer.kindLabel ?? 'certificate';
   switch (answer.status) {
     case 'Valid': return `Valid: this ${what} was issued by us and is in force.`;
-    case 'Superseded': return `Superseded: this ${what} was replaced by a newer one on ${officeDate(answer.superseded?.on)}.`;
+    case 'Superseded': return answer.superseded?.newCode
+      ? `Superseded: this ${what} was replaced by a newer one on ${officeDate(answer.superseded.on)}.`
+      : `Superseded: this ${what} was superseded on ${officeDate(answer.superseded?.on)}.`;
     case 'Revoked': return `Revoked: this ${what} was revoked on ${officeDate(answer.revoked?.on)}${answer.revoked ? ` (${answer.revoked.reasonCategory})` : ''}. It is no longer valid.`;
     default: return 'code' in checked
       ? `Not issued by us: we have no certificate or letter with the code ${checked.code}.`
@@ -39,12 +41,14 @@ export function VerificationResult({ answer, checked }: { answer: Verification; 
             : 'A copy that was changed after we issued it, even by one character, no longer matches. Check the code printed on it instead, or ask the person who gave it to you for the original.'}
         </p>
       )}
-      {answer.superseded && (
+      {answer.superseded?.newCode && (
         <p>
           A newer {answer.kindLabel ?? 'certificate'} was issued on {officeDate(answer.superseded.on)}:{' '}
           <Link to={paths.verify.getHref(answer.superseded.newCode)}>check the status of {answer.superseded.newCode}</Link>.
         </p>
       )}
+      {/* The one that replaced it names another holder: whoever holds this one learns only when. */}
+      {answer.superseded && !answer.superseded.newCode && <p>Superseded on {officeDate(answer.superseded.on)}.</p>}
       {answer.revoked && (
         <p>Revoked on {officeDate(answer.revoked.on)}. Reason: {answer.revoked.reasonCategory}.</p>
       )}
