@@ -1,6 +1,6 @@
 /**
- * `npm run bench:reports [-- --requests 100000 --runs 40 --explain]`: each administrators' report (api/services/
- * reports.ts) at a year's volume: 100,000 requests with their audit trail (bench/seed-requests.ts, in the kept
+ * `npm run bench:reports [-- --requests 100000 --runs 40 --explain]`: each administrators' report
+ * (services/desk/reports.ts) at a year's volume: 100,000 requests with their audit trail (bench/seed-requests.ts, in the kept
  * database `coi_bench_reports`, REPORTS_BENCH_DATABASE_URL to change it; filled once and reused).
  *
  * For three questions an office asks (last quarter by month; the last twelve months by week; last quarter for one
