@@ -13,6 +13,7 @@ import { MESSAGES } from '../../domain';
 import { sweepUnreferencedUploads } from '../../services/documents/uploads';
 import { SAMPLE_PDF, call, createExternalUser, credentialingDraft, login, loginAdmin, loginRequester, upload, type Session } from '../support/api-helpers';
 import { DEFAULT_QUOTAS_ENV, resetRateLimits, startHarness, type Harness } from '../support/portal-harness';
+import { apiErrorOf, type ApiError } from '../../api/errors';
 
 let h: Harness;
 /** A second API process on the same database (as behind a load balancer). */
@@ -267,7 +268,9 @@ describe('quotas', () => {
     }));
     expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(5);
     const refused = answers.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
-    expect(refused.map((a) => [a.reason.code, a.reason.message])).toEqual(Array(10).fill([429, quotaMessage.messagesPerHour(5)]));
+    // As the API answers the use case's refusal.
+    const answered = refused.map((a) => apiErrorOf(a.reason) as ApiError);
+    expect(answered.map((e) => [e.code, e.message])).toEqual(Array(10).fill([429, quotaMessage.messagesPerHour(5)]));
     const [{ n }] = await sql<{ n: string }>('select count(*) as n from discussions where request_id = ?', [id]);
     expect(Number(n)).toBe(5);
   });

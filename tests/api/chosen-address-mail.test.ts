@@ -12,6 +12,7 @@ import type { Received } from '../../devtools/smtp-sink';
 import { eventually } from '../support/eventually';
 import { call, createExternalUser, credentialingDraft, login, loginAdmin, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { apiErrorOf } from '../../api/errors';
 
 let h: Harness;
 beforeAll(async () => { h = await startHarness(); });
@@ -159,7 +160,8 @@ describe('emails to chosen addresses are counted', () => {
     const results = await Promise.allSettled(Array.from({ length: ACCOUNT.perAddress.max * 3 }, () =>
       reserveChosenAddressMail(h.orm.em.fork(), 'account', { userId: null }, [target])));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(ACCOUNT.perAddress.max);
-    for (const refused of results.filter((r) => r.status === 'rejected')) expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: 429 });
+    // As the API answers the use case's refusal.
+    for (const refused of results.filter((r) => r.status === 'rejected')) expect(apiErrorOf((refused as PromiseRejectedResult).reason)).toMatchObject({ code: 429 });
     const [row] = await h.orm.em.fork().getConnection().execute(
       `select sent from chosen_address_mail_counts where key = ?`, [`address|account|${target}`], 'all') as Array<{ sent: number }>;
     expect(row.sent).toBe(ACCOUNT.perAddress.max);
