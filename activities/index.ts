@@ -11,6 +11,7 @@ import { queueEmailActivity } from './effects/queue-email';
 import { queueDiscussionEmailActivity } from './effects/queue-discussion-email';
 import { finishLetterEffectActivity, queueLetterActivity } from './effects/queue-letter';
 import { recordStatusActivity } from './effects/record-status';
+import { recordAdminFieldsActivity } from './effects/record-admin-fields';
 import { recordClockEffectActivity, recordSignedReleaseActivity, runStartActivity } from './effects/request-clocks';
 import { notingAttemptFailures } from './effects/note-attempt-failure';
 import { issueLetterAndEmailActivity } from './effects/issue-letter-and-email';
@@ -47,6 +48,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     runStart: runStartActivity(deps),
     recordClockEffect: recordClockEffectActivity(deps),
     recordSignedRelease: recordSignedReleaseActivity(deps),
+    recordAdminFields: recordAdminFieldsActivity(deps),
     findRequestsToWake: findRequestsToWakeActivity(deps),
     wakeRequest: wakeRequestActivity(deps),
     writeExport: writeExportActivity(deps),

@@ -82,6 +82,14 @@ export interface RecordClockEffectInput {
 /** The administrator recorded the signed release date (credentialing, when verifying). */
 export interface RecordSignedReleaseInput { key: string; requestId: number; signedReleaseDate: string; at: string; actor: ActorRef }
 
+/**
+ * An administrator's Save without a status change: the verification and the internal notes (each only when given),
+ * with one Field Edit audit row naming what changed, and the command that did it.
+ */
+export interface RecordAdminFieldsInput {
+  key: string; requestId: number; verified?: boolean; internalNotes?: string | null; actor: ActorRef; commandId: string;
+}
+
 export interface QueueEmailInput {
   key: string;
   requestId: number;
@@ -132,5 +140,6 @@ export interface RequestActivities {
   runStart(input: RunStartInput): Promise<RunStartResult>;
   recordClockEffect(input: RecordClockEffectInput): Promise<EffectRef>;
   recordSignedRelease(input: RecordSignedReleaseInput): Promise<void>;
+  recordAdminFields(input: RecordAdminFieldsInput): Promise<void>;
   revokeCertificate(input: RevokeCertificateInput): Promise<RevokeCertificateResult>;
 }

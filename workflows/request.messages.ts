@@ -107,6 +107,17 @@ export const revokeEffectKeyOf = (commandId: string) => `effect:${commandId}`;
  */
 export interface RecordSignedReleaseCommand { signedReleaseDate: string; actor: Actor; commandId: string }
 export const recordSignedReleaseUpdate = defineUpdate<{ signedReleaseDate: string }, [RecordSignedReleaseCommand]>('recordSignedRelease');
+/**
+ * An administrator's Save on a submitted request, whole: a status change (Draft: Reopen) and what goes with it, the
+ * verification, the internal notes and the signed release date, each only when it changes. One update, so the
+ * workflow is the one writer of all four and a Save lands whole or not at all. The update id is the command id
+ * (`save:<number>:<what it changes>:v<version>`): the same Save pressed again is the same update.
+ */
+export interface AdminSaveCommand {
+  status?: RequestStatus; verified?: boolean; internalNotes?: string | null; signedReleaseDate?: string;
+  actor: Actor; commandId: string;
+}
+export const adminSaveUpdate = defineUpdate<StatusResult, [AdminSaveCommand]>('adminSave');
 
 export const REQUEST_WORKFLOW_TYPE = 'requestWorkflow';
 export const requestWorkflowId = (requestNumber: number) => `request-${requestNumber}`;

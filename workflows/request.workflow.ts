@@ -22,7 +22,7 @@
 import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { RequestRun } from './request/request-run';
 import {
-  discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, reopenUpdate, revokeCertificateUpdate,
+  adminSaveUpdate, discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, reopenUpdate, revokeCertificateUpdate,
   sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate, wakeUpdate, type RequestWorkflowInput,
 } from './request.messages';
 
@@ -36,6 +36,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   setHandler(wakeUpdate, (c) => run.wake(c), { validator: (c) => run.validateWake(c) });
   setHandler(sendEmailUpdate, (c) => run.sendEmail(c), { validator: (c) => run.validateSendEmail(c) });
   setHandler(recordSignedReleaseUpdate, (c) => run.recordSignedRelease(c), { validator: (c) => run.validateRecordSignedRelease(c) });
+  setHandler(adminSaveUpdate, (c) => run.adminSave(c), { validator: (c) => run.validateAdminSave(c) });
   setHandler(discussionPostedUpdate, (c) => run.discussionPosted(c));
   setHandler(generateLetterUpdate, (c) => run.generateLetter(c));
   setHandler(revokeCertificateUpdate, (c) => run.revokeCertificate(c), { validator: (c) => run.validateRevokeCertificate(c) });

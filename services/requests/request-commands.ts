@@ -22,12 +22,12 @@ import type { SendEmailAccepted, SendEmailBody } from '../../contract/send-email
 import type { SessionUser } from '../../contract/session-user.schema';
 import type { CommandContext } from '../context';
 import { canEditForm, findVisibleRequest, requestForCaller } from './request-access';
-import { auditFieldEdit, isAdminEdit, saveAdminEdit } from './admin-edit';
+import { isAdminEdit, saveAdminEdit } from './admin-edit';
 import { applyFormFields, cloneFormFields, formOf } from './request-form';
 import { copyDirectoryFacts } from './directory-facts';
 import { assignRequestNumber } from './request-numbers';
 import { actorOf } from '../accounts/actors';
-import { changeStatus, endDraftWorkflow, recordSignedRelease, reopenRequest, sendEmail, submitRequest, type RequestRow } from './request-workflow-client';
+import { endDraftWorkflow, saveAsAdmin, sendEmail, submitRequest, type AdminSave, type RequestRow } from './request-workflow-client';
 
 /**
  * What the workflow needs of the request. `version` is the version as loaded at the start of this HTTP call:
@@ -157,83 +157,69 @@ async function submit(ctx: CommandContext, row: Request, loadedVersion: number, 
   await submitRequest(ctx.workflows, workflowRowOf(row, requestNumber, loadedVersion), actorOf(ctx.user), seenVersion);
 }
 
-/** An administrator's status change (or Reopen, a change to Draft) through the workflow, which checks it is legal. */
-async function changeStatusAsAdmin(
-  ctx: CommandContext, row: Request, body: PatchRequestBody & { status: RequestStatus }, loadedVersion: number, seenVersion: number,
-): Promise<void> {
-  if (!ctx.user.isAdmin) throw forbidden("Only administrators can change a request's status");
-  if (!row.requestNumber) throw invalid(`A request in status "${row.status}" cannot be changed to "${body.status}"`);
-  const workflowRow = workflowRowOf(row, row.requestNumber, loadedVersion);
-  const actor = actorOf(ctx.user);
-  if (body.status === STATUS.draft) {
-    await reopenRequest(ctx.workflows, workflowRow, actor, seenVersion);
-  } else {
-    // No certificate saying no policy covers it: refused before anything is written. The policy
-    // years are read only for a change that issues a certificate.
-    const uncovered = issuesCertificate(row, body.status)
-      ? certificateCoverageError(row, body.status, await ctx.em.find(PolicyYearSchema, {}), officeToday(ctx.clockPolicy.calendar.timeZone))
+/**
+ * An administrator's Save, whole: what it changes of the status (a change to Draft is a Reopen), the verification,
+ * the internal notes and the signed release date, checked here as the caller sees it, then sent as ONE update to the
+ * request's workflow (services/requests/request-workflow-client.ts `saveAsAdmin`), which writes all of them and is
+ * their one writer. Nothing is sent when nothing changes.
+ */
+async function saveAsAdministrator(ctx: CommandContext, row: Request, body: PatchRequestBody, seenVersion: number, loadedVersion: number): Promise<void> {
+  const { status, verified, internalNotes, signedReleaseDate } = body;
+  const finished = isFinished(row.status as RequestStatus);
+  const save: AdminSave = { actor: actorOf(ctx.user) };
+  if (signedReleaseDate !== undefined && signedReleaseDate !== storedDay(row.signedReleaseDate)) {
+    assertReleaseRecordable(ctx, row, signedReleaseDate);
+    save.signedReleaseDate = signedReleaseDate;
+  }
+  if (status !== undefined && status !== row.status) {
+    if (!row.requestNumber) throw invalid(`A request in status "${row.status}" cannot be changed to "${status}"`);
+    // No certificate saying no policy covers it: refused before anything is written. The policy years are read only
+    // for a change that issues a certificate.
+    const uncovered = status !== STATUS.draft && issuesCertificate(row, status)
+      ? certificateCoverageError(row, status, await ctx.em.find(PolicyYearSchema, {}), officeToday(ctx.clockPolicy.calendar.timeZone))
       : null;
     if (uncovered) throw invalid(uncovered, { status: uncovered }, { reason: NO_POLICY_YEAR_REASON, offer: STATUS.pendingNewPolicyYear });
-    const verified = body.verified ?? row.verified;
-    await changeStatus(ctx.workflows, workflowRow, { status: body.status, verified, internalNotes: body.internalNotes, actor }, seenVersion);
+    Object.assign(save, { status, verified: verified ?? row.verified }, internalNotes !== undefined ? { internalNotes } : {});
+  } else {
+    // `verified` and internal notes without a status change: a finished request keeps its verification.
+    if (verified !== undefined && verified !== row.verified) {
+      if (finished) throw invalid('This request is finished');
+      save.verified = verified;
+    }
+    if (internalNotes !== undefined && (internalNotes ?? '') !== (row.internalNotes ?? '')) save.internalNotes = internalNotes;
   }
+  if (Object.keys(save).length === 1) return;
+  if (!row.requestNumber) throw invalid('This request has no number yet');
+  await saveAsAdmin(ctx.workflows, workflowRowOf(row, row.requestNumber, loadedVersion), save, seenVersion);
 }
 
 /**
  * The signed release date an administrator records when verifying a credentialing request (spec: dated within the
- * last 180 days). Goes through the workflow, which writes it with an audit row and arms the release's expiry.
+ * last 180 days). Recorded by the workflow, which writes it with an audit row and arms the release's expiry.
  */
-async function recordReleaseAsAdmin(ctx: CommandContext, row: Request, day: string, loadedVersion: number, seenVersion: number): Promise<void> {
+function assertReleaseRecordable(ctx: CommandContext, row: Request, day: string): void {
   if (row.requestType !== 'credentialing') throw invalid(SIGNED_RELEASE_MESSAGES.credentialingOnly);
   if (isFinished(row.status as RequestStatus)) throw invalid('This request is finished');
   if (!row.requestNumber || !row.submitDate) throw invalid('A signed release is recorded once the request is submitted');
   const error = signedReleaseDateError(day, zonedDay(Date.now(), ctx.clockPolicy.calendar.timeZone), ctx.clockPolicy.releaseValidityDays);
   if (error) throw invalid(MESSAGES.fieldValidation, { signedReleaseDate: error });
-  await recordSignedRelease(ctx.workflows, workflowRowOf(row, row.requestNumber, loadedVersion), day, actorOf(ctx.user), seenVersion);
 }
 
 const storedDay = (value: unknown): string | null =>
   value == null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
 
-/** `verified` and internal notes without a status change are plain saves (a finished request's verification stays). */
-async function saveAdminFields(ctx: CommandContext, row: Request, body: PatchRequestBody): Promise<void> {
-  const { verified, internalNotes } = body;
-  if (isFinished(row.status as RequestStatus) && verified !== undefined && verified !== row.verified) {
-    throw invalid('This request is finished');
-  }
-  const labels = [
-    ...(verified !== undefined && verified !== row.verified ? ['Verified'] : []),
-    ...(internalNotes !== undefined && (internalNotes ?? '') !== (row.internalNotes ?? '') ? ['Internal Notes'] : []),
-  ];
-  if (verified !== undefined) row.verified = verified;
-  if (internalNotes !== undefined) row.internalNotes = internalNotes;
-  if (labels.length) auditFieldEdit(ctx, row.id, labels);
-  await ctx.em.flush();
-}
-
 /** `PATCH /requests/:id`: answers the request as stored after the command (status included). */
 export async function patchRequest(ctx: CommandContext, id: number, body: PatchRequestBody): Promise<Request> {
   const row = await findVisibleRequest(ctx.em, ctx.user, id);
-  const { status, verified, internalNotes, version, signedReleaseDate, ...form } = body;
+  const { status, version, ...rest } = body;
+  const { verified: _verified, internalNotes: _notes, signedReleaseDate: _release, ...form } = rest;
   const current = row.status as RequestStatus;
   const loadedVersion = row.version; // before this call's own form changes bump it
   const seenVersion = version ?? loadedVersion;
   assertMayPatch(ctx.user, current, body);
   await saveFormFields(ctx, row, form);
-  // The release goes to the workflow before a status change (which may finish the request) and after a plain save
-  // of the admin fields (the workflow's write would make this call's copy of the row stale).
-  const release = signedReleaseDate !== undefined && signedReleaseDate !== storedDay(row.signedReleaseDate)
-    ? () => recordReleaseAsAdmin(ctx, row, signedReleaseDate, loadedVersion, seenVersion) : null;
-
-  if (isSubmit(current, status)) {
-    await submit(ctx, row, loadedVersion, seenVersion);
-  } else if (status !== undefined && status !== current) {
-    await release?.();
-    await changeStatusAsAdmin(ctx, row, { ...body, status }, loadedVersion, seenVersion);
-  } else {
-    if (ctx.user.isAdmin && (verified !== undefined || internalNotes !== undefined)) await saveAdminFields(ctx, row, body);
-    await release?.();
-  }
+  if (isSubmit(current, status)) await submit(ctx, row, loadedVersion, seenVersion);
+  else if (ctx.user.isAdmin) await saveAsAdministrator(ctx, row, body, seenVersion, loadedVersion);
   // The workflow wrote the status through its own connection: read the row afresh.
   return ctx.em.fork().findOneOrFail(RequestSchema, row.id);
 }

@@ -15,9 +15,10 @@ import {
   ApplicationFailure, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
 } from '@temporalio/client';
+import { createHash } from 'node:crypto';
 import { applyLifecycleEvent, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
 import {
-  requestWorkflowId, discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, reopenUpdate, sendEmailUpdate, setStatusUpdate, submitUpdate,
+  requestWorkflowId, adminSaveUpdate, discussionPostedUpdate, generateLetterUpdate, sendEmailUpdate, submitUpdate,
   revokeCertificateUpdate, wakeUpdate, REQUEST_WORKFLOW_TYPE, type Actor, type RequestWorkflowInput, type RevokeCertificateCommand, type StatusResult,
   type WakeCommand,
 } from '../../workflows/request.messages';
@@ -72,7 +73,7 @@ export interface RequestRow extends RequestStartRow {
 }
 
 /** `<kind>:<number>:<target>:v<version>`: the same press of the same button on the same version, the same id. */
-function commandIdOf(kind: 'submit' | 'status' | 'reopen', requestNumber: number, target: string, version: number): string {
+function commandIdOf(kind: 'submit', requestNumber: number, target: string, version: number): string {
   return `${kind}:${requestNumber}:${target.replace(/[^A-Za-z0-9]+/g, '-')}:v${version}`;
 }
 
@@ -127,12 +128,12 @@ const STALE_VERSION_MESSAGE = 'This request changed since you opened it. Please 
  * Any other command must be made on the version stored now: a page left open while someone else changed the
  * request gets a Conflict instead of undoing their change (and a command id can never be reused).
  */
-function alreadyApplied(request: RequestRow, commandId: string, version: number | null, event: LifecycleEvent): StatusResult | null {
+function alreadyApplied(request: RequestRow, commandId: string, version: number | null, event: LifecycleEvent | null): StatusResult | null {
   if (request.lastCommandId === commandId) return { status: request.status as RequestStatus, requestNumber: request.requestNumber };
   if (version !== null && version !== request.version) throw conflict(STALE_VERSION_MESSAGE);
   // The stored status is the workflow's (it is saved before an update answers): refuse what the lifecycle refuses
   // without waking, or re-creating, the workflow. The workflow's validator still decides the race.
-  if (!(event.type === 'SUBMIT' && request.status === STATUS.submitted)) {
+  if (event && !(event.type === 'SUBMIT' && request.status === STATUS.submitted)) {
     const outcome = applyLifecycleEvent(request.status as RequestStatus, {
       requestType: request.requestType as RequestType, certificateType: (request.certificateType ?? null) as CertificateType | null,
     }, event);
@@ -152,25 +153,30 @@ export function submitRequest(access: WorkflowAccess, request: RequestRow, actor
   }));
 }
 
-export function changeStatus(
-  access: WorkflowAccess, request: RequestRow,
-  command: { status: RequestStatus; verified: boolean; internalNotes?: string | null; actor: Actor },
-  version = request.version,
-): Promise<StatusResult> {
-  const commandId = commandIdOf('status', request.requestNumber, command.status, version);
-  const repeat = alreadyApplied(request, commandId, version, { type: 'SET_STATUS', status: command.status, verified: command.verified });
-  if (repeat) return Promise.resolve(repeat);
-  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(setStatusUpdate, {
-    args: [{ ...command, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
-  }));
+/** What an administrator's Save changes: each part only when it changes (a status change carries the verification). */
+export interface AdminSave { status?: RequestStatus; verified?: boolean; internalNotes?: string | null; signedReleaseDate?: string; actor: Actor }
+
+/** `save:<number>:<status or "same">:v<version>:<digest of the rest>`: the same Save of the same page, the same id. */
+function adminSaveCommandIdOf(requestNumber: number, save: AdminSave, version: number): string {
+  const rest = JSON.stringify([save.verified ?? null, save.internalNotes === undefined ? { unchanged: true } : save.internalNotes, save.signedReleaseDate ?? null]);
+  const target = save.status === undefined ? 'same' : save.status.replace(/[^A-Za-z0-9]+/g, '-');
+  return `save:${requestNumber}:${target}:v${version}:${createHash('sha256').update(rest).digest('hex').slice(0, 12)}`;
 }
 
-export function reopenRequest(access: WorkflowAccess, request: RequestRow, actor: Actor, version = request.version): Promise<StatusResult> {
-  const commandId = commandIdOf('reopen', request.requestNumber, 'Draft', version);
-  const repeat = alreadyApplied(request, commandId, version, { type: 'REOPEN' });
+/**
+ * An administrator's Save, whole, as one update (`adminSave`): the workflow writes the status change (a change to
+ * Draft is a Reopen), the verification, the internal notes and the signed release date, and is their one writer. A
+ * status change is made on the version the caller saw (Conflict otherwise), as every status command; a Save without
+ * one is a plain save and is not.
+ */
+export function saveAsAdmin(access: WorkflowAccess, request: RequestRow, save: AdminSave, version = request.version): Promise<StatusResult> {
+  const commandId = adminSaveCommandIdOf(request.requestNumber, save, version);
+  const event: LifecycleEvent | null = save.status === undefined ? null
+    : save.status === STATUS.draft ? { type: 'REOPEN' } : { type: 'SET_STATUS', status: save.status, verified: save.verified ?? false };
+  const repeat = alreadyApplied(request, commandId, event ? version : null, event);
   if (repeat) return Promise.resolve(repeat);
-  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(reopenUpdate, {
-    args: [{ actor, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(adminSaveUpdate, {
+    args: [{ ...save, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
   }));
 }
 
@@ -193,19 +199,6 @@ export function sendEmail(
     }],
     updateId: commandId,
     startWorkflowOperation: startOperation(access, request),
-  }));
-}
-
-/**
- * Records the signed release date of a credentialing request through its workflow (audit row, expiry timer). The
- * update id derives from the request, the date and the version the administrator saw: Save pressed again is one update.
- */
-export function recordSignedRelease(
-  access: WorkflowAccess, request: RequestRow, signedReleaseDate: string, actor: Actor, version = request.version,
-): Promise<{ signedReleaseDate: string }> {
-  const commandId = `release:${request.requestNumber}:${signedReleaseDate}:v${version}`;
-  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(recordSignedReleaseUpdate, {
-    args: [{ signedReleaseDate, actor, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
   }));
 }
 

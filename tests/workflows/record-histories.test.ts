@@ -19,7 +19,9 @@ import { WORKFLOW_SOURCE } from '../../temporal/request-worker';
 import { passwordResetEmailWorkflowId } from '../../workflows/account-email.messages';
 import { exportWorkflowId } from '../../workflows/export.messages';
 import { requestWorkflowId } from '../../workflows/request.messages';
-import { WAKE_UP_WORKFLOW } from '../../workflows/wake-up.messages';
+import { WAKE_UP_SWEEP_WORKFLOW, WAKE_UP_WORKFLOW } from '../../workflows/wake-up.messages';
+import { inboundWorkflowIdOf } from '../../domain/inbound-mail';
+import { inboundRow, processed, replyAbove, replyAddressOf, replyTransport, startReplyListener } from '../support/inbound-mail-helpers';
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { ownDatabase } from '../support/own-database';
@@ -179,6 +181,49 @@ describe.skipIf(!recording)('record a history of each thing the workflows do', (
     await decide(id, STATUS.approved);
     await mailed(number, 'certificate of insurance');
     await record(requestWorkflowId(number), `${SHAPE}-certificate-woken-by-policy-year-approved`);
+  });
+
+  it('an administrator\'s whole Save (signed release, verification, notes and approval) as one update', async () => {
+    const id = await credentialingDraft(h, requester);
+    const number = await submit(requester, id);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: h.config.clockPolicy.calendar.timeZone }).format(new Date());
+    await decide(id, STATUS.approved, { signedReleaseDate: today, internalNotes: 'Release checked by phone.' });
+    await mailed(number, 'approved');
+    await record(requestWorkflowId(number), `${SHAPE}-credentialing-admin-save-approved`);
+  });
+
+  it('notes saved without a status change, then approved', async () => {
+    const id = await credentialingDraft(h, requester);
+    const number = await submit(requester, id);
+    const saved = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { verified: true, internalNotes: 'Waiting for the clinic.' });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await decide(id, STATUS.approved);
+    await mailed(number, 'approved');
+    await record(requestWorkflowId(number), `${SHAPE}-credentialing-admin-fields-then-approved`);
+  });
+
+  it('a reply by email posted (the inbound-mail workflow)', async () => {
+    const id = await credentialingDraft(h, requester);
+    const number = await submit(requester, id);
+    const mail = await h.sink.waitFor((m) => m.to.includes(DEV_REQUESTER.email) && m.subject.includes(String(number)), 30_000);
+    const listener = await startReplyListener(h);
+    const send = replyTransport(listener);
+    try {
+      const messageId = `<recorded-reply-${Date.now()}@phone.example>`;
+      await send.sendMail({ from: DEV_REQUESTER.email, to: await replyAddressOf(h, mail, number), subject: `Re: ${mail.subject}`, messageId, text: replyAbove('Thank you.', mail) });
+      expect(await processed(h, messageId)).toBe('posted');
+      const row = (await inboundRow(h, messageId))!;
+      await record(inboundWorkflowIdOf(row.dedupKey), 'inbound-mail-posted');
+    } finally {
+      send.close();
+      await listener.close();
+    }
+  });
+
+  it('the wake-up sweep (its Schedule\'s workflow)', async () => {
+    const sweepId = `record-wake-sweep-${Date.now()}`;
+    await h.temporal.workflow.execute(WAKE_UP_SWEEP_WORKFLOW, { taskQueue: h.config.taskQueue, workflowId: sweepId, args: [] });
+    await record(sweepId, 'wake-up-sweep');
   });
 
   it('an export written by its workflow', async () => {

@@ -32,7 +32,11 @@ const RECORDED: Record<string, { type?: string; updates?: string[]; activities?:
   'base-certificate-woken-by-policy-year-approved': { updates: ['submit', 'setStatus', 'wake'], activities: LETTER_WITH_EMAIL },
   'base-credentialing-discussions-continued-as-new': { updates: ['submit', 'discussionPosted'], continuedAsNew: true },
   'base-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_WITH_EMAIL, continuedFrom: true },
+  'base-credentialing-admin-save-approved': { updates: ['submit', 'adminSave'], activities: ['recordSignedRelease', 'recordStatus', ...LETTER_WITH_EMAIL] },
+  'base-credentialing-admin-fields-then-approved': { updates: ['submit', 'adminSave'], activities: ['recordAdminFields', 'recordStatus', ...LETTER_WITH_EMAIL] },
   'wake-up-policy-year': { type: 'wakeUpWorkflow', activities: ['findRequestsToWake', 'wakeRequest'] },
+  'wake-up-sweep': { type: 'wakeUpSweepWorkflow', activities: ['findRequestsToWake'] },
+  'inbound-mail-posted': { type: 'inboundMailWorkflow', activities: ['processInboundMessage'] },
   'export-done': { type: 'exportWorkflow', activities: ['writeExport'] },
   'account-email-password-reset': { type: 'accountEmailWorkflow', activities: ['sendAccountEmail'] },
 };

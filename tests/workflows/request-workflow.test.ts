@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { RequestActivitySchema, RequestSchema, RequestEffectSchema } from '../../db/entities';
 import { AUTOMATED_EMAIL_ACTOR, DEV_REQUESTER_EMAIL } from './fixtures-constants';
 import { requestWorkflowId, stateQuery } from '../../workflows/request.messages';
+import { officeToday } from '../../domain';
 import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 import { eventually } from '../support/eventually';
@@ -133,7 +134,8 @@ describe('a credentialing request through its workflow', () => {
     const updates = (history.events ?? [])
       .filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)
       .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.name);
-    expect(updates).toEqual(['submit', 'setStatus']);
+    // The administrator's Save is one update, whatever it changes (status, verification, notes, release).
+    expect(updates).toEqual(['submit', 'adminSave']);
   });
 
   it('its recorded history replays deterministically on the current workflow code', async () => {
@@ -147,6 +149,48 @@ describe('a credentialing request through its workflow', () => {
     expect(reopened.body).toMatchObject({ status: 'Draft', completedDate: null, requestNumber: number });
     const again = await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' });
     expect(again.body).toMatchObject({ status: 'Submitted', requestNumber: number });
+  });
+});
+
+describe('an administrator\'s Save', () => {
+  const acceptedUpdates = async (number: number) => ((await h.temporal.workflow.getHandle(requestWorkflowId(number)).fetchHistory()).events ?? [])
+    .filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)
+    .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.name);
+
+  it('is one workflow update, whatever it changes: release, verification, notes and status land together, written by the workflow', async () => {
+    const id = await credentialingDraft(h, requester);
+    const number = (await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' })).body.requestNumber as number;
+    const today = officeToday(h.config.clockPolicy.calendar.timeZone);
+    const { version } = (await call(h, admin, 'GET', `/api/v1/requests/${id}`)).body as { version: number };
+    const save = { status: 'Approved', verified: true, internalNotes: 'Release checked by phone.', signedReleaseDate: today, version };
+    const saved = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, save);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body).toMatchObject({ status: 'Approved', verified: true, internalNotes: 'Release checked by phone.' });
+    expect(String(saved.body.signedReleaseDate).slice(0, 10)).toBe(today);
+    expect(await acceptedUpdates(number)).toEqual(['submit', 'adminSave']);
+    const audit = (await h.orm.em.fork().find(RequestActivitySchema, { requestId: id }, { orderBy: { id: 'asc' } })).map((a) => a.activityType);
+    expect(audit.filter((t) => t === 'Signed Release' || t === 'Status Change')).toEqual(['Signed Release', 'Status Change']);
+
+    // Pressed again on the same page (a retry after a lost answer): answered as the first, nothing sent or written twice.
+    const again = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, save);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ status: 'Approved' });
+    expect(await acceptedUpdates(number)).toEqual(['submit', 'adminSave']);
+    expect(await h.orm.em.fork().count(RequestActivitySchema, { requestId: id, activityType: 'Status Change' })).toBe(1);
+  });
+
+  it('without a status change is one update too: the workflow writes the notes and the verification, audited as a field edit', async () => {
+    const id = await credentialingDraft(h, requester);
+    const number = (await call(h, requester, 'PATCH', `/api/v1/requests/${id}`, { status: 'Submitted' })).body.requestNumber as number;
+    const saved = await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { verified: true, internalNotes: 'Waiting for the clinic.' });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body).toMatchObject({ status: 'Submitted', verified: true, internalNotes: 'Waiting for the clinic.' });
+    expect(await acceptedUpdates(number)).toEqual(['submit', 'adminSave']);
+    const edit = await h.orm.em.fork().findOneOrFail(RequestActivitySchema, { requestId: id, activityType: 'Field Edit' });
+    expect(edit).toMatchObject({ activityText: 'Edited "Verified", "Internal Notes"', performedByUserId: admin.user.id });
+    // Nothing changed: nothing sent.
+    expect((await call(h, admin, 'PATCH', `/api/v1/requests/${id}`, { verified: true, internalNotes: 'Waiting for the clinic.' })).status).toBe(200);
+    expect(await acceptedUpdates(number)).toEqual(['submit', 'adminSave']);
   });
 });
 

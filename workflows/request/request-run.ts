@@ -11,13 +11,13 @@ import { revokeErrors } from '../../domain/issued-letters';
 import { ALL_EMAIL_TEMPLATE_TITLES, notificationTemplateFor, requesterConfirmationFor } from '../../domain/notification-template';
 import type { ClockKind, DueClock } from '../../domain/request-clocks';
 import { applyLifecycleEvent, type LifecycleEvent } from '../../domain/request-lifecycle.machine';
-import { generatesLetter, isFinished, stampsCompletionDate, STATUS } from '../../domain/request-status';
+import { generatesLetter, isFinished, stampsCompletionDate, STATUS, type RequestStatus } from '../../domain/request-status';
 import { asPartOf, currentReqId } from '../log-context';
 import type { EffectRef, RunStartResult } from '../request-activities.types';
 import { RequestClocks, type ClockAction } from '../request-clocks';
 import {
   letterEffectKeyOf, revokeEffectKeyOf,
-  type Actor, type DiscussionPostedCommand, type DiscussionPostedResult, type GenerateLetterCommand, type GenerateLetterResult,
+  type Actor, type AdminSaveCommand, type DiscussionPostedCommand, type DiscussionPostedResult, type GenerateLetterCommand, type GenerateLetterResult,
   type RecordSignedReleaseCommand, type ReopenCommand, type RequestWorkflowInput, type RequestWorkflowState,
   type RevokeCertificateCommand, type RevokeCertificateResult, type SendEmailCommand, type SendEmailResult,
   type SetStatusCommand, type StatusResult, type SubmitCommand, type WakeCommand,
@@ -187,7 +187,7 @@ export class RequestRun {
     return { queued: true, templateTitle };
   }
 
-  validateRecordSignedRelease({ signedReleaseDate }: RecordSignedReleaseCommand): void {
+  validateRecordSignedRelease({ signedReleaseDate }: Pick<RecordSignedReleaseCommand, 'signedReleaseDate'>): void {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(signedReleaseDate)) throw refuse('Date input not valid.');
     if (this.state.requestType !== 'credentialing') throw refuse('Only claim history requests have a signed release');
     if (isFinished(this.state.status)) throw refuse('This request is finished');
@@ -201,6 +201,36 @@ export class RequestRun {
       this.clocks.releaseRecorded(signedReleaseDate, at);
       return { signedReleaseDate };
     });
+  }
+
+  validateAdminSave({ status, verified, signedReleaseDate, commandId }: AdminSaveCommand): void {
+    if (this.isRepeat(commandId)) return;
+    if (signedReleaseDate !== undefined) this.validateRecordSignedRelease({ signedReleaseDate });
+    if (status !== undefined) this.refuseIfIllegal(this.adminSaveEvent(status, verified), commandId);
+  }
+  /**
+   * An administrator's Save, whole, under the mutex: the signed release first (a status change may finish the
+   * request), then the status change with the verification and notes, or, without one, the verification and notes.
+   */
+  adminSave({ status, verified, internalNotes, signedReleaseDate, actor, commandId }: AdminSaveCommand): Promise<StatusResult> {
+    return this.changes.runExclusive(async () => {
+      if (this.isRepeat(commandId)) return this.result();
+      if (signedReleaseDate !== undefined) {
+        await this.clocks.ready();
+        const at = new Date().toISOString();
+        await records.recordSignedRelease({ key: this.nextKey(), requestId: this.state.requestId, signedReleaseDate, at, actor });
+        this.clocks.releaseRecorded(signedReleaseDate, at);
+      }
+      if (status !== undefined) return this.applyChange(this.adminSaveEvent(status, verified), actor, commandId, { verified, internalNotes });
+      if (verified !== undefined || internalNotes !== undefined) {
+        await records.recordAdminFields({ key: this.nextKey(), requestId: this.state.requestId, verified, internalNotes, actor, commandId });
+      }
+      this.state.lastCommandId = commandId;
+      return this.result();
+    });
+  }
+  private adminSaveEvent(status: RequestStatus, verified: boolean | undefined): LifecycleEvent {
+    return status === STATUS.draft ? { type: 'REOPEN' } : { type: 'SET_STATUS', status, verified: verified ?? false };
   }
 
   /**
