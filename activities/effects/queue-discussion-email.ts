@@ -1,7 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
-import { DiscussionSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
+import { RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
+import { messageToEmail } from '../../services/discussions/discussions';
 import { discussionAuditText, discussionEmailKey, discussionRecipients, DISCUSSION_ACTIVITY, EMAIL_TEMPLATE_TITLES } from '../../domain';
 import type { QueueDiscussionEmailInput, QueueDiscussionEmailResult } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
@@ -18,9 +20,9 @@ export function queueDiscussionEmailActivity(deps: { orm: Orm; config: AppConfig
     return deps.orm.em.fork().transactional(async (em) => {
       const existing = await em.findOne(RequestEffectSchema, { idempotencyKey: key });
       if (existing) return { effect: { key, kind: existing.kind, templateTitle }, state: existing.state };
-      const message = await em.findOne(DiscussionSchema, { id: input.discussionRowId, requestId: input.requestId });
+      const message = await messageToEmail(em as EntityManager, input.requestId, input.discussionRowId);
       // The API gave up on this post and removed it before the workflow got to it: nothing to send.
-      if (!message || message.deletedAt) return { effect: null, state: 'none' as const };
+      if (!message) return { effect: null, state: 'none' as const };
       const request = await em.findOne(RequestSchema, input.requestId);
       if (!request) throw ApplicationFailure.nonRetryable(`Request ${input.requestId} does not exist`, 'NotFound');
       const snapshot = await takeSnapshot(em, request, { at: new Date().toISOString(), publicUrl: deps.config.publicUrl, timeZone: deps.config.clockPolicy.calendar.timeZone, withLetter: false });

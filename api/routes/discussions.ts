@@ -5,10 +5,8 @@ import { CreateDiscussionBody, DiscussionRecord, PatchDiscussionBody } from '../
 import { errorResponses } from '../../contract/error.schema';
 import { Id, IdParams } from '../../contract/primitives';
 import { commandContextOf } from '../command-context';
-import { createDiscussion, deleteDiscussion, discussionsOf, recordOf as discussionRecordOf } from '../../services/discussions/discussions';
+import { createDiscussion, deleteDiscussion, discussionById, discussionsOf } from '../../services/discussions/discussions';
 import { findVisibleRequest } from '../../services/requests/request-access';
-import { DiscussionSchema } from '../../db/entities';
-import { requestRecordById } from '../../services/requests/record-by-id';
 
 const tags = ['discussions'];
 
@@ -29,7 +27,7 @@ const discussionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/discussions/:id', {
     onRequest: requireUser,
     schema: { tags, summary: "A message (of a request the caller may see; deleted ones are not shown)", params: IdParams, response: { 200: DiscussionRecord, ...errorResponses(401, 403, 404) } },
-  }, async (request) => discussionRecordOf(await requestRecordById(request.em, currentUser(request), DiscussionSchema, request.params.id, { deletedAt: null })));
+  }, async (request) => discussionById(request.em, currentUser(request), request.params.id));
 
   app.post('/discussions', {
     onRequest: requireUser,

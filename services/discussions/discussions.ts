@@ -16,6 +16,7 @@ import type { CreateDiscussionBody, DiscussionRecord, PatchDiscussionBody } from
 import type { SessionUser } from '../../contract/session-user.schema';
 import type { CommandContext } from '../context';
 import { findVisibleRequest } from '../requests/request-access';
+import { requestRecordById } from '../requests/record-by-id';
 import { postDiscussion, type RequestStartRow, type WorkflowAccess } from '../requests/request-workflow-client';
 import { displayNameOf } from '../accounts/actors';
 
@@ -24,6 +25,17 @@ export const recordOf = (d: Discussion): DiscussionRecord => ({
   senderEmail: d.senderEmail, fromAdmin: d.fromAdmin, topic: d.topic, message: d.message, deletedAt: d.deletedAt ?? null,
   byEmail: d.byEmail,
 });
+
+/** `GET discussions/:id`: one message of a request the caller may see (a deleted one is not shown). */
+export async function discussionById(em: EntityManager, user: SessionUser, id: number): Promise<DiscussionRecord> {
+  return recordOf(await requestRecordById(em, user, DiscussionSchema, id, { deletedAt: null }));
+}
+
+/** The message `rowId` of the request as its email tells of it; null when it is gone or deleted (nothing to send). */
+export async function messageToEmail(em: EntityManager, requestId: number, rowId: number): Promise<Discussion | null> {
+  const message = await em.findOne(DiscussionSchema, { id: rowId, requestId });
+  return message && !message.deletedAt ? message : null;
+}
 
 /** The messages of a request shown on its pages, oldest first; deleted ones are kept in the table but not shown. */
 export async function discussionsOf(em: EntityManager, requestId: number): Promise<DiscussionRecord[]> {
