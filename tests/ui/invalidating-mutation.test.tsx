@@ -2,7 +2,8 @@
  * The UI's one write helper (ui/src/lib/use-invalidating-mutation.ts) in jsdom, with the real api client over a
  * fetch stub that counts every call: after a write the keys it names are read again, once each, and only while a
  * screen shows them; the key the answer is put in is not read again even when a wider named key covers it; the write
- * is done once the new data has arrived; a failed write leaves the cache exactly as it was.
+ * is done once the new data has arrived; a failed write leaves the cache exactly as it was; and the answer goes where
+ * the render that made the write said, though the screen has moved on to another thing before it came.
  */
 import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
@@ -15,16 +16,21 @@ import { useInvalidatingMutation, type InvalidatingMutationOptions } from '../..
 interface Thing { id: number; name: string; version: number }
 
 /** The server: what each GET answers now, every call made, and whether the next PATCH is refused. */
-let server: { thing: Thing; list: Thing[]; others: string[]; archived: string[]; refusePatch: boolean; calls: string[] };
+let server: {
+  thing: Thing; list: Thing[]; others: string[]; archived: string[]; refusePatch: boolean; calls: string[];
+  /** When set, a PATCH is answered only once this promise resolves. */
+  holdPatch: Promise<void> | null;
+};
 
 beforeEach(() => {
-  server = { thing: { id: 1, name: 'First', version: 1 }, list: [{ id: 1, name: 'First', version: 1 }], others: ['unrelated'], archived: ['old'], refusePatch: false, calls: [] };
+  server = { thing: { id: 1, name: 'First', version: 1 }, list: [{ id: 1, name: 'First', version: 1 }], others: ['unrelated'], archived: ['old'], refusePatch: false, calls: [], holdPatch: null };
   vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
     const method = init.method ?? 'GET';
     const path = url.replace('/api/v1', '');
     server.calls.push(`${method} ${path}`);
     const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
     if (method === 'PATCH') {
+      await server.holdPatch;
       if (server.refusePatch) return json(409, { name: 'Conflict', message: 'Changed meanwhile', code: 409 });
       const changes = JSON.parse(String(init.body)) as Partial<Thing>;
       server.thing = { ...server.thing, ...changes, version: server.thing.version + 1 };
@@ -130,5 +136,30 @@ describe('useInvalidatingMutation', () => {
       expect(client.getQueryState(key)?.isInvalidated).toBe(false);
     });
     await waitFor(() => expect(view.result.current.write.error?.code).toBe(409));
+  });
+
+  it('puts the answer where the render that made the write said, though the screen shows another thing when it comes', async () => {
+    const client = createQueryClient();
+    const detailOf = (id: number) => ['things', 'detail', id] as const;
+    client.setQueryData(detailOf(2), { id: 2, name: 'Second', version: 7 });
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+    // The same component, shown for thing 1 and then for thing 2 (a client-side navigation between two requests).
+    const view = renderHook(({ id }: { id: number }) => useInvalidatingMutation({
+      mutationFn: (name: string) => api.patch<Thing>(`/things/${id}`, { name }),
+      setsAnswer: (answer) => ({ queryKey: detailOf(id), update: () => answer }),
+      invalidates: [],
+    }), { wrapper, initialProps: { id: 1 } });
+    let answerPatch!: () => void;
+    server.holdPatch = new Promise((resolve) => { answerPatch = resolve; });
+
+    let written!: Promise<Thing>;
+    act(() => { written = view.result.current.mutateAsync('Renamed while leaving'); });
+    await waitFor(() => expect(server.calls).toContain('PATCH /things/1'));
+    view.rerender({ id: 2 });
+    answerPatch();
+    await act(() => written);
+
+    expect(client.getQueryData(detailOf(1))).toEqual({ id: 1, name: 'Renamed while leaving', version: 2 });
+    expect(client.getQueryData(detailOf(2))).toEqual({ id: 2, name: 'Second', version: 7 });
   });
 });

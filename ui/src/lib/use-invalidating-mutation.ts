@@ -11,6 +11,8 @@
  * - The write is done (`isPending` ends, `mutateAsync` resolves, `mutate`'s own callbacks run) once what was read
  *   again has arrived: what a success message sits beside is already current, with no flash of the old rows.
  * - A failed write changes nothing in the cache (no optimistic update to undo).
+ * - The plan is the one of the render the write was made in: a screen that shows another request by the time the
+ *   answer comes (the same component, new props) does not get the first request's answer in its own key.
  * What others and the workflow write later (letters, emails, audit rows) arrives as live events (use-live-queries.ts):
  * no timer and no `refetch()` after a write.
  */
@@ -33,12 +35,17 @@ export interface InvalidatingMutationOptions<TAnswer, TVariables> {
   onSuccess?: (answer: TAnswer, variables: TVariables) => unknown;
 }
 
+type CachePlan<TAnswer, TVariables> = Pick<InvalidatingMutationOptions<TAnswer, TVariables>, 'invalidates' | 'setsAnswer' | 'onSuccess'>;
+
 export function useInvalidatingMutation<TAnswer, TVariables = void>(options: InvalidatingMutationOptions<TAnswer, TVariables>) {
   const queryClient = useQueryClient();
-  const { mutationFn, invalidates, setsAnswer, onSuccess } = options;
+  const { mutationFn, ...plan } = options;
   return useMutation({
     mutationFn,
-    onSuccess: async (answer: TAnswer, variables: TVariables) => {
+    // TanStack calls the hook's callbacks of the latest render: the plan is taken when the write starts instead.
+    onMutate: (): CachePlan<TAnswer, TVariables> => plan,
+    onSuccess: async (answer: TAnswer, variables: TVariables, taken: CachePlan<TAnswer, TVariables>) => {
+      const { invalidates, setsAnswer, onSuccess } = taken;
       const entry = setsAnswer?.(answer, variables) ?? null;
       if (entry) queryClient.setQueryData(entry.queryKey, (cached: unknown) => entry.update(cached as never));
       const keys = typeof invalidates === 'function' ? invalidates(answer, variables) : invalidates;
