@@ -1,7 +1,8 @@
 /**
  * Manage Request's Save in jsdom, no server: the command is made on the version the page shows, the answer's version
  * is the next command's, "Saving..." then "Save Successful", a stale version (409) says so and offers the reload,
- * and a save marks the request's audit trail stale (read again without a reload).
+ * and a save marks the request's audit trail stale (read again without a reload) while its answer, not a second read,
+ * is the page's copy of the request.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -64,6 +65,27 @@ describe('Manage Request', () => {
     await waitFor(() => expect(patches()).toHaveLength(2));
     expect(patches()[1]).toMatchObject({ internalNotes: 'first and second', version: 4 });
     await waitFor(() => expect(panel().getByRole('status')).toHaveTextContent(UI_TEXT.saveSuccessful));
+  });
+
+  it('shows the answer of a Save without reading the request or its letters again, and reads the audit trail once', async () => {
+    const user = userEvent.setup({ delay: null });
+    await renderApp(fakes.api!, `/requests/certificate/${stored.id}`, admin);
+    await screen.findByRole('region', { name: 'Manage Request' });
+    await waitFor(() => expect(fakes.api!.callsTo('GET', `/requests/${stored.id}/certificates`)).toHaveLength(1));
+    const reads = () => ({
+      request: fakes.api!.callsTo('GET', `/requests/${stored.id}`).length,
+      letters: fakes.api!.callsTo('GET', `/requests/${stored.id}/certificates`).length,
+      audit: fakes.api!.callsTo('GET', '/request-activity').length,
+    });
+    const before = reads();
+
+    await user.selectOptions(panel().getByLabelText('Status'), STATUS.pendingAdditionalInformation);
+    await user.click(panel().getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(panel().getByRole('status')).toHaveTextContent(UI_TEXT.saveSuccessful));
+
+    expect(patches()[0]).toMatchObject({ status: STATUS.pendingAdditionalInformation, version: 3 });
+    expect(screen.getByText(`Status: ${STATUS.pendingAdditionalInformation}`)).toBeInTheDocument(); // from the answer
+    expect(reads()).toEqual({ request: before.request, letters: before.letters, audit: before.audit + 1 });
   });
 
   it('answers a stale version (409) with the reload, not with Save Successful', async () => {

@@ -1,23 +1,21 @@
 /**
  * Messages on a request (spec 2 §7.8), shared by the request's view page and its form: a post or a delete changes
- * the request's discussions (sent with the request) and its audit trail.
+ * the request's discussions (sent with the request, and read on their own by the form page) and its audit trail.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateDiscussionBody, PatchDiscussionBody } from '../../../contract/discussion.schema';
+import type { CreateDiscussionBody, DiscussionRecord, PatchDiscussionBody } from '../../../contract/discussion.schema';
 import type { Wire } from '../../../contract/wire';
 import { api } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
+import { useInvalidatingMutation } from '../lib/use-invalidating-mutation';
 
-function useDiscussionWrite<V>(requestId: number, write: (variables: V) => Promise<unknown>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: write,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.requests.detail(requestId) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.requests.activity(requestId) });
-    },
-  });
-}
+/** The request's messages, oldest first (deleted ones are not listed). */
+export const getDiscussions = (requestId: number, signal?: AbortSignal) =>
+  api.get<Wire<typeof DiscussionRecord>[]>('/discussions', { query: { requestId }, signal });
+
+const useDiscussionWrite = <V>(requestId: number, write: (variables: V) => Promise<unknown>) => useInvalidatingMutation({
+  mutationFn: write,
+  invalidates: [queryKeys.requests.detail(requestId), queryKeys.requests.activity(requestId), queryKeys.discussions(requestId)],
+});
 
 /** A new thread (`topic`) or a reply in one (`discussionId`). */
 export const usePostMessage = (requestId: number) => useDiscussionWrite(requestId,

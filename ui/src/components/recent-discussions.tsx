@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { discussionErrors, discussionsOpen, MESSAGE_MAX, MESSAGES, type RequestStatus } from '../../../domain';
 import { Alert } from './ui/alert';
 import { DataTable } from './ui/data-table';
@@ -6,8 +7,8 @@ import { TextAreaField, TextField } from './ui/form-field';
 import { Modal } from './ui/modal';
 import { ApiError } from '../lib/api-client';
 import { displayDateTime } from '../lib/format';
-import { getRequest } from '../lib/request-api';
-import { useDeleteMessage, usePostMessage } from './discussions-api';
+import { queryKeys } from '../lib/query-keys';
+import { getDiscussions, useDeleteMessage, usePostMessage } from './discussions-api';
 import type { DiscussionRecord } from '../../../contract/discussion.schema';
 import type { Wire } from '../../../contract/wire';
 
@@ -21,14 +22,12 @@ interface Props {
   isAdmin: boolean;
   /** the form page shows the section only when messages exist; the view page always shows it to administrators */
   alwaysShow: boolean;
-  /** after a post or a delete, besides what the writes mark stale (the form page keeps its own copy of the request) */
-  onChanged?: () => void;
 }
 
 type Composer = { topic: string | null; discussionId: string | null } | null;
 
 /** Recent Discussions (spec 1 §2): threads of messages on the request; post, reply and (administrators) delete. */
-export function RecentDiscussions({ request, isAdmin, alwaysShow, onChanged }: Props) {
+export function RecentDiscussions({ request, isAdmin, alwaysShow }: Props) {
   const messages = (request.discussions ?? []) as DiscussionMessage[];
   const [composer, setComposer] = useState<Composer>(null);
   const remove = useDeleteMessage(request.id);
@@ -59,7 +58,7 @@ export function RecentDiscussions({ request, isAdmin, alwaysShow, onChanged }: P
                 )}
                 {isAdmin && (
                   <button type="button" className="button button--secondary button--small" aria-label={`Delete message ${m.id}`}
-                    onClick={() => remove.mutate(m.id, { onSuccess: onChanged })}>Delete</button>
+                    onClick={() => remove.mutate(m.id)}>Delete</button>
                 )}
               </div>
             ),
@@ -74,7 +73,7 @@ export function RecentDiscussions({ request, isAdmin, alwaysShow, onChanged }: P
       <Modal open={composer !== null} title={composer?.discussionId ? 'Reply' : 'New Discussion'} onClose={() => setComposer(null)}>
         {composer && (
           <MessageForm requestId={request.id} composer={composer}
-            onPosted={() => { setComposer(null); onChanged?.(); }} onCancel={() => setComposer(null)} />
+            onPosted={() => setComposer(null)} onCancel={() => setComposer(null)} />
         )}
       </Modal>
     </section>
@@ -131,10 +130,18 @@ function MessageForm({ requestId, composer, onPosted, onCancel }: {
   );
 }
 
-/** Recent Discussions above a request form, when messages exist (spec 1 §2); posting refreshes only this section. */
+/** Recent Discussions above a request form, when messages exist (spec 1 §2); posting reads only the messages again. */
 export function FormDiscussions({ record, isAdmin }: { record: { id: number; status: string; discussions?: unknown[] }; isAdmin: boolean }) {
-  // The form keeps its own copy of the request (a refetch must not reset it): posting reads only the discussions again.
-  const [current, setCurrent] = useState(record);
-  const refresh = () => { getRequest(record.id).then((r) => setCurrent((c) => ({ ...c, discussions: r.discussions })), () => undefined); };
-  return <RecentDiscussions request={current} isAdmin={isAdmin} alwaysShow={false} onChanged={refresh} />;
+  // The form keeps its own copy of the request (a refetch must not reset it): the messages are a query of their own,
+  // starting from that copy (no call when the form opens), which a post or a delete marks stale.
+  const [openedAt] = useState(() => Date.now());
+  const messages = useQuery({
+    queryKey: queryKeys.discussions(record.id),
+    queryFn: ({ signal }) => getDiscussions(record.id, signal),
+    initialData: record.discussions as DiscussionMessage[] | undefined,
+    refetchOnMount: false,
+  });
+  // Messages cached before this screen opened are older than the copy the form was just read with.
+  const current = messages.dataUpdatedAt >= openedAt ? messages.data : record.discussions;
+  return <RecentDiscussions request={{ ...record, discussions: current }} isAdmin={isAdmin} alwaysShow={false} />;
 }

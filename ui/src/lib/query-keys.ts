@@ -12,6 +12,11 @@ export const queryKeys = {
     /** under the request's own key, so whatever refreshes the request refreshes its letters too */
     issuedLetters: (id: number) => ['requests', 'detail', id, 'certificates'] as const,
   },
+  /**
+   * A request's messages read on their own (the request form page, which keeps its own copy of the request): outside
+   * `requests` so a change to the request does not read them again; a post or a delete names it.
+   */
+  discussions: (requestId: number) => ['discussions', requestId] as const,
   adminDashboard: (requestTypeLabel: string) => ['admin-dashboard', requestTypeLabel] as const,
   adminDashboards: ['admin-dashboard'] as const,
   admins: ['admins'] as const,

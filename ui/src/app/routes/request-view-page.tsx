@@ -88,7 +88,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
                 </>
               ) : (
                 activity.status === 'error' ? <Alert kind="error">{UI_TEXT.activityLoadFailed}</Alert>
-                  : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} onChanged={() => void activity.refetch()} /> : <Loading />
+                  : activity.data ? <RequestAuditTable activity={activity.data} requestId={id} /> : <Loading />
               )}
             </Tabs>
           ) : <RequestDetails request={request.data} isAdmin={false} />}

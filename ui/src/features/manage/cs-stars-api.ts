@@ -1,10 +1,10 @@
 /** The CS-STARS claims (spec 2 §7.11): the 10,000 latest by report date, and the CSV upload that replaces them. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClaimDataRecord, CsStarsUploadResult } from '../../../../contract/desk.schema';
 import type { Wire } from '../../../../contract/wire';
 import { API_BASE, api } from '../../lib/api-client';
 import { ApiError } from '../../lib/api-error';
 import { queryKeys } from '../../lib/query-keys';
+import { useInvalidatingMutation } from '../../lib/use-invalidating-mutation';
 import { readToken } from '../../lib/token-storage';
 import type { Paginated } from '../../types/api';
 
@@ -36,20 +36,12 @@ function uploadClaims(file: File, onProgress: (fraction: number) => void): Promi
 }
 
 /**
- * The upload answers the claims' first page, which becomes the list at once. Letters the new claims make out of
- * date show on the administrators' dashboards and on their requests: those are marked stale too.
+ * The upload answers the claims' first page, which becomes the list at once (the page the upload was made on, not
+ * read again). Letters the new claims make out of date show on the administrators' dashboards and on their
+ * requests: those are marked stale too.
  */
-export function useUploadClaims() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ file, onProgress }: { file: File; onProgress: (fraction: number) => void }) => uploadClaims(file, onProgress),
-    onSuccess: (answer) => {
-      queryClient.setQueryData(queryKeys.csStarsClaims, answer);
-      if (!answer.staleLetters) return undefined;
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.adminDashboards }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.requests.all }),
-      ]);
-    },
-  });
-}
+export const useUploadClaims = () => useInvalidatingMutation({
+  mutationFn: ({ file, onProgress }: { file: File; onProgress: (fraction: number) => void }) => uploadClaims(file, onProgress),
+  setsAnswer: (answer) => ({ queryKey: queryKeys.csStarsClaims, update: () => answer }),
+  invalidates: (answer) => (answer.staleLetters ? [queryKeys.adminDashboards, queryKeys.requests.all] : []),
+});

@@ -1,19 +1,16 @@
 /** Policy years (spec 1 §5): the list, and the administrators' writes, each marking the list stale. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreatePolicyBody, PatchPolicyBody, PolicyRecord } from '../../../../contract/desk.schema';
 import type { Wire } from '../../../../contract/wire';
 import { api } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
+import { useInvalidatingMutation } from '../../lib/use-invalidating-mutation';
 import type { Paginated } from '../../types/api';
 
 export type Policy = Wire<typeof PolicyRecord>;
 
 export const getPolicies = (signal?: AbortSignal) => api.get<Paginated<Policy>>('/policies', { signal }).then((r) => r.data);
 
-function usePolicyWrite<V>(write: (variables: V) => Promise<unknown>) {
-  const queryClient = useQueryClient();
-  return useMutation({ mutationFn: write, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.policies }) });
-}
+const usePolicyWrite = <V>(write: (variables: V) => Promise<unknown>) => useInvalidatingMutation({ mutationFn: write, invalidates: [queryKeys.policies] });
 
 export const useCreatePolicy = () => usePolicyWrite((body: Wire<typeof CreatePolicyBody>) => api.post<Policy>('/policies', body));
 

@@ -1,9 +1,10 @@
 import { useState, type DragEvent, type FormEvent } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert';
 import { ApiError } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
+import { useInvalidatingMutation } from '../../lib/use-invalidating-mutation';
 import { verifyCode, verifyPdf, type Verification } from './api/verification-api';
 import { statusSentence, VerificationResult, type CheckedItem } from './verification-result';
 
@@ -33,7 +34,8 @@ export function VerifyPage() {
     retry: false,
     staleTime: 0,
   });
-  const byFile = useMutation({ mutationFn: verifyPdf });
+  // A check by POST: it stores nothing, so nothing cached goes stale.
+  const byFile = useInvalidatingMutation({ mutationFn: verifyPdf, invalidates: [] });
 
   const checkFile = (file: File | undefined) => {
     if (!file) return;

@@ -1,7 +1,7 @@
 /** Manage Administrative Users (`admins`) and Manage External Users (`search-registrants`, `users`), spec 2 §7.11. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation';
 import type { AdminRecord } from '../../../../../contract/admin.schema';
 import type { ExternalUserRecord, RegistrantSearchQuery } from '../../../../../contract/external-user.schema';
 import type { Wire } from '../../../../../contract/wire';
@@ -15,10 +15,7 @@ export type RegistrantSearch = Required<Wire<typeof RegistrantSearchQuery>>;
 export const listAdmins = (signal?: AbortSignal) => api.get<AdminEntry[]>('/admins', { signal });
 
 /** Each write changes the administrators' list. */
-function useAdminWrite<V>(write: (variables: V) => Promise<AdminEntry>) {
-  const queryClient = useQueryClient();
-  return useMutation({ mutationFn: write, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.admins }) });
-}
+const useAdminWrite = <V>(write: (variables: V) => Promise<AdminEntry>) => useInvalidatingMutation({ mutationFn: write, invalidates: [queryKeys.admins] });
 
 export const useCreateAdmin = () => useAdminWrite((fields: AdminFields) => api.post<AdminEntry>('/admins', fields));
 export const useUpdateAdmin = () => useAdminWrite(({ id, fields }: { id: number; fields: Partial<AdminFields> }) =>
@@ -31,10 +28,7 @@ export function searchRegistrants(search: RegistrantSearch) {
 }
 
 /** Deactivates or reactivates an external user; their profile, if it was read, is read again. */
-export function useSetUserActive() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, active }: { id: number; active: boolean }) => api.patch<ExternalUser>(`/users/${id}`, { active }),
-    onSuccess: (updated) => queryClient.invalidateQueries({ queryKey: queryKeys.externalUser(String(updated.id)) }),
-  });
-}
+export const useSetUserActive = () => useInvalidatingMutation({
+  mutationFn: ({ id, active }: { id: number; active: boolean }) => api.patch<ExternalUser>(`/users/${id}`, { active }),
+  invalidates: (updated) => [queryKeys.externalUser(String(updated.id))],
+});

@@ -11,7 +11,8 @@ import { displayDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { UI_TEXT } from '../../../lib/ui-text';
 import { queryKeys } from '../../../lib/query-keys';
-import { useSendEmail } from '../api/send-email';
+import { useLiveQueries } from '../../../lib/use-live-queries';
+import { useSendEmailsAgain } from '../api/send-email';
 import { SendAgainButton } from './send-again-button';
 import type { EmailProblem as EmailProblemSchema, EmailProblemsPage as EmailProblemsPageSchema } from '../../../../../contract/email-problems.schema';
 import type { Wire } from '../../../../../contract/wire';
@@ -21,8 +22,6 @@ export type EmailProblem = Wire<typeof EmailProblemSchema>;
 type EmailProblemsData = Wire<typeof EmailProblemsPageSchema>;
 
 const PAGE_SIZE = 50;
-/** The worker needs a moment to send (or fail again) before the list changes. */
-const REFRESH_AFTER_MS = 2_000;
 
 const requestHref = (p: EmailProblem) =>
   (p.requestType === REQUEST_TYPE.credentialing ? paths.credentialing.view : paths.certificate.view).getHref(p.requestId);
@@ -36,15 +35,17 @@ export function EmailProblemsPage() {
   const [skip, setSkip] = useState(0);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [bulk, setBulk] = useState<{ state: 'idle' | 'sending' | 'done'; sent: number; failed: number }>({ state: 'idle', sent: 0, failed: 0 });
-  const send = useSendEmail();
+  const sendAgain = useSendEmailsAgain();
   const problems = useQuery({
     queryKey: queryKeys.emailProblems(skip),
     queryFn: ({ signal }) => api.get<EmailProblemsData>(`/email-problems?$limit=${PAGE_SIZE}&$skip=${skip}`, { signal }),
   });
+  // An email that fails (a first time, or again after Send again) writes an "Email Failed" audit row: its live event
+  // brings it here. Sent again, a failed email leaves the list when the Send again is answered (send-email.ts).
+  useLiveQueries([queryKeys.emailProblemsAll], { kinds: ['activity'] });
   const rows = problems.data?.data ?? [];
   const sendable = rows.filter(canSendAgain);
 
-  const refreshSoon = () => setTimeout(() => void problems.refetch(), REFRESH_AFTER_MS);
   const toggle = (effectId: number) => setSelected((current) => {
     const next = new Set(current);
     if (!next.delete(effectId)) next.add(effectId);
@@ -54,12 +55,9 @@ export function EmailProblemsPage() {
   async function sendSelected() {
     const chosen = sendable.filter((p) => selected.has(p.effectId));
     setBulk({ state: 'sending', sent: 0, failed: 0 });
-    // One command per email: each is keyed by its failed entry, so a second press queues nothing twice.
-    const results = await Promise.allSettled(chosen.map((p) => send.mutateAsync({ requestId: p.requestId, templateTitle: p.templateTitle, retryOf: p.retryOf })));
-    const failed = results.filter((r) => r.status === 'rejected').length;
-    setBulk({ state: 'done', sent: results.length - failed, failed });
+    const { sent, failed } = await sendAgain.mutateAsync(chosen.map((p) => ({ requestId: p.requestId, templateTitle: p.templateTitle, retryOf: p.retryOf })));
+    setBulk({ state: 'done', sent, failed });
     setSelected(new Set());
-    refreshSoon();
   }
 
   const columns: Column<EmailProblem>[] = [
@@ -79,7 +77,7 @@ export function EmailProblemsPage() {
     {
       header: 'Action',
       cell: (p) => (canSendAgain(p)
-        ? <SendAgainButton requestId={p.requestId} templateTitle={p.templateTitle} retryOf={p.retryOf} onQueued={() => void problems.refetch()} />
+        ? <SendAgainButton requestId={p.requestId} templateTitle={p.templateTitle} retryOf={p.retryOf} />
         : null),
     },
   ];

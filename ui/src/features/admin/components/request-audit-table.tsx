@@ -11,34 +11,32 @@ const recipientsText = (recipients: ActivityRecord['recipients']) =>
 interface RequestAuditTableProps {
   activity: readonly ActivityRecord[];
   requestId: number;
-  /** Reloads the trail (after an email was queued again). */
-  onChanged: () => void;
 }
 
 /**
  * Request Audit Details: Date, Activity Type, Activity, Performed By, Email Recipients. A failed email's row
  * offers Send again (the trail is shown to administrators only).
  */
-export function RequestAuditTable({ activity, requestId, onChanged }: RequestAuditTableProps) {
+export function RequestAuditTable({ activity, requestId }: RequestAuditTableProps) {
   if (activity.length === 0) return <p className="empty">{MESSAGES.emptyActivity}</p>;
   return (
     <DataTable label="Request Audit Details" rows={activity} rowKey={(a) => a.id} columns={[
       { header: 'Date', className: 'cell--nowrap', cell: (a) => displayDateTime(a.date) },
       { header: 'Activity Type', cell: (a) => a.activityType },
-      { header: 'Activity', cell: (a) => <ActivityText activity={a} requestId={requestId} onChanged={onChanged} /> },
+      { header: 'Activity', cell: (a) => <ActivityText activity={a} requestId={requestId} /> },
       { header: 'Performed By', cell: (a) => a.performedBy },
       { header: 'Email Recipients', cell: (a) => recipientsText(a.recipients) },
     ]} />
   );
 }
 
-function ActivityText({ activity, requestId, onChanged }: { activity: ActivityRecord; requestId: number; onChanged: () => void }) {
+function ActivityText({ activity, requestId }: { activity: ActivityRecord; requestId: number }) {
   const templateTitle = resendableTemplateTitle(activity);
   if (!templateTitle) return <>{activity.activityText}</>;
   return (
     <>
       {activity.activityText}
-      <SendAgainButton requestId={requestId} templateTitle={templateTitle} retryOf={activity.id} onQueued={onChanged} />
+      <SendAgainButton requestId={requestId} templateTitle={templateTitle} retryOf={activity.id} />
     </>
   );
 }

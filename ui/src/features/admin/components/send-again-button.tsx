@@ -3,32 +3,26 @@ import { MESSAGES } from '../../../../../domain';
 import { UI_TEXT } from '../../../lib/ui-text';
 import { useSendEmail } from '../api/send-email';
 
-/** The worker needs a moment to send (or fail again) before the audit trail has a new row to show. */
-const REFRESH_AFTER_MS = 2_000;
-
 interface SendAgainButtonProps {
   requestId: number;
   templateTitle: string;
   /** id of the 'Email Failed' audit row */
   retryOf: number;
-  /** Reloads the audit trail. */
-  onQueued: () => void;
 }
 
-/** "Send again" on a failed email's audit row (administrators): queues it and says so, then refreshes the trail. */
-export function SendAgainButton({ requestId, templateTitle, retryOf, onQueued }: SendAgainButtonProps) {
+/**
+ * "Send again" on a failed email (administrators): queues it and says so. The write marks the audit trail and the
+ * emails-not-sent list stale; the email's outcome arrives later as a live event.
+ */
+export function SendAgainButton({ requestId, templateTitle, retryOf }: SendAgainButtonProps) {
   const send = useSendEmail();
   const queued = send.isSuccess;
   const status = useRef<HTMLParagraphElement>(null);
-  const refreshTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  useEffect(() => () => clearTimeout(refreshTimer.current), []);
   // The button is gone: keep keyboard focus on the message that replaced it.
   useEffect(() => { if (queued) status.current?.focus(); }, [queued]);
 
-  function sendAgain() {
-    send.mutate({ requestId, templateTitle, retryOf }, { onSuccess: () => { refreshTimer.current = setTimeout(onQueued, REFRESH_AFTER_MS); } });
-  }
+  const sendAgain = () => send.mutate({ requestId, templateTitle, retryOf });
 
   return (
     <div className="send-again">

@@ -29,7 +29,6 @@ export function useRequestPage(filter: RequestListFilter) {
   useLiveQueries([queryKey]);
   return {
     status: page.status, data: page.data, error: page.error,
-    refetch: () => { void page.refetch(); },
     goTo: (nextSkip: number) => setWanted({ key, skip: nextSkip }),
   };
 }

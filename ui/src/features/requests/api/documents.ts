@@ -2,22 +2,16 @@
  * A request's supporting documents (spec 2 §7.7). Every write changes the request (its document list comes with it)
  * and its audit trail: both are marked stale.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { useInvalidatingMutation } from '../../../lib/use-invalidating-mutation';
 import type { DocumentRecord } from '../../../types/api';
 import { uploadFile } from './upload-file';
 
-function useDocumentWrite<V, T>(write: (variables: V) => Promise<{ requestId: number; answer: T }>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: write,
-    onSuccess: ({ requestId }) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.requests.detail(requestId) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.requests.activity(requestId) });
-    },
-  });
-}
+const useDocumentWrite = <V, T>(write: (variables: V) => Promise<{ requestId: number; answer: T }>) => useInvalidatingMutation({
+  mutationFn: write,
+  invalidates: ({ requestId }) => [queryKeys.requests.detail(requestId), queryKeys.requests.activity(requestId)],
+});
 
 interface NewDocument {
   /** The draft's id; creates the draft when it does not exist yet. */
