@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DASHBOARD_FIELDS, DECIDED_STATUSES } from '../../domain';
 import { currentUser, requireAdmin } from '../plugins/auth';
-import { countRequests, findRequestRows, requestTypeLabelCondition } from '../query/request-list';
+import { countRequests, findRequestRows, requestTypeLabelCondition } from '../../services/lists/request-list';
 import { AdminDashboard, AdminDashboardQuery, DASHBOARD_DEFAULT_LIMIT } from '../../contract/admin-dashboard.schema';
 import { errorResponses } from '../../contract/error.schema';
-import { queueCounts, submissionCounts } from '../query/request-counts';
+import { queueCounts, submissionCounts } from '../../services/lists/request-counts';
 import { countEmailProblems } from '../../services/desk/email-problems';
 import { firstCertificateChecklistOf } from '../../services/desk/first-certificate-checklist';
 import { recordForCaller } from '../../services/requests/request-access';

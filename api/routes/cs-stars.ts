@@ -10,7 +10,7 @@ import { IdParams } from '../../contract/primitives';
 import { errorResponses } from '../../contract/error.schema';
 import { findQuery } from '../../contract/find-query.schema';
 import { importClaimsCsv } from '../../services/desk/cs-stars-import';
-import { findClaimsPage } from '../query/claims-page';
+import { findClaimsPage } from '../../services/lists/claims-page';
 import { recordRequestSecurityEvent } from '../security-events';
 import { recordById } from '../../services/requests/record-by-id';
 

@@ -5,7 +5,7 @@ import { documentsOf } from '../../services/documents/documents';
 import { methodNotAllowed } from '../errors';
 import { currentUser, requireUser } from '../plugins/auth';
 import { parseFindQuery, queryFieldsOf } from '../query/feathers-query';
-import { findRequestPage, requestTypeLabelCondition } from '../query/request-list';
+import { findRequestPage, requestTypeLabelCondition } from '../../services/lists/request-list';
 import { errorResponses } from '../../contract/error.schema';
 import { RequestFindQuery } from '../../contract/find-query.schema';
 import { Page } from '../../contract/page.schema';

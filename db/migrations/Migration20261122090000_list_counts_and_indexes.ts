@@ -11,7 +11,7 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * `request_submission_days` holds how many requests were submitted on each UTC day, kept by the same triggers: the
  * dashboard's today / month-to-date / year-to-date counts (local day boundaries) add the whole days after a
- * boundary to a count of the few rows between the boundary and the next UTC midnight (api/query/request-counts.ts).
+ * boundary to a count of the few rows between the boundary and the next UTC midnight (services/lists/request-counts.ts).
  *
  * Indexes follow the EXPLAIN plans of the list queries (bench/lists.bench.ts prints them):
  * - newest update first over all requests (the administrator's list) and over one requester's (their own list,

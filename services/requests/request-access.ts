@@ -56,7 +56,7 @@ export function requestForCaller(user: SessionUser, request: Request): RequestRe
   return recordForCaller(user, wrap(request).toObject() as unknown as RequestRecord);
 }
 
-/** The same rule for a record read without an entity (the lists, api/query/request-list.ts). */
+/** The same rule for a record read without an entity (the lists, services/lists/request-list.ts). */
 export function recordForCaller(user: SessionUser, record: RequestRecord): RequestRecord {
   if (!user.isAdmin) {
     delete record.internalNotes;

@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeSnapshot } from '../../activities/effects/request-snapshot';
 import { certificateHtml, type CertificateData } from '../../activities/pdf/certificate.html';
-import { submissionCounts } from '../../api/query/request-counts';
+import { submissionCounts } from '../../services/lists/request-counts';
 import { RequestSchema } from '../../db/entities';
 import { certificateDraft, credentialingDraft, call, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';

@@ -10,9 +10,9 @@ import { sql } from 'kysely';
 import { kysely } from '../../db/kysely';
 import { RequestSchema } from '../../db/entities';
 import type { RequestRecord } from '../../contract/request.schema';
-import { badRequest } from '../errors';
+import { invalid } from '../refusals';
 import { requestTypeLabelWhere } from '../../domain';
-import type { RequestOwner } from '../../services/requests/request-access';
+import type { RequestOwner } from '../requests/request-access';
 import { fieldsOf, whereSql, type SqlCondition } from './where-sql';
 
 const COUNTED_FIELDS = new Set(['requestType', 'certificateType', 'autoType', 'status']);
@@ -43,7 +43,7 @@ function ownerParts(owner: RequestOwner): SqlCondition[] {
 export function requestTypeLabelCondition(label: unknown): Record<string, unknown> {
   if (label === undefined || label === '') return {};
   const where = typeof label === 'string' ? requestTypeLabelWhere(label) : null;
-  if (!where) throw badRequest('Invalid query: unknown request type label', { requestTypeLabel: 'Unknown request type' });
+  if (!where) throw invalid('Invalid query: unknown request type label', { requestTypeLabel: 'Unknown request type' });
   return where;
 }
 
