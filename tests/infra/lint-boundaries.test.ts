@@ -247,3 +247,23 @@ describe('typed writes', () => {
     expect(await syntaxErrors('declare const f: any; f(1 as never);\n')).toEqual([]);
   });
 });
+
+describe('the request workflows\' one client', () => {
+  const syntaxErrors = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+  const update = 'declare const client: any; await client.workflow.executeUpdateWithStart({}, {});\n';
+
+  it('refuses an update or a signal sent to a workflow from any door or use case but the client', async () => {
+    for (const filePath of ['mail-in/processing/x.ts', 'activities/wake-ups/x.ts', 'api/routes/x.ts', 'services/discussions/x.ts']) {
+      expect(await syntaxErrors(filePath, update), filePath).toEqual([expect.stringMatching(/through services\/requests\/request-workflow-client\.ts/)]);
+    }
+    expect(await syntaxErrors('api/routes/x.ts', 'declare const h: any; await h.executeUpdate({}, {});\n')).toHaveLength(1);
+    expect(await syntaxErrors('services/requests/x.ts', 'declare const h: any; await h.signal({});\n')).toHaveLength(1);
+  });
+
+  it('lets the client send them', async () => {
+    expect(await syntaxErrors('services/requests/request-workflow-client.ts', update)).toEqual([]);
+  });
+});
