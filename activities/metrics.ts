@@ -1,5 +1,5 @@
 /**
- * Counters the worker's activities keep for its `/metrics` (temporal/worker-metrics.ts serves them).
+ * Counters the worker's activities keep for its `/metrics` (worker/worker-metrics.ts serves them).
  * Per process by nature: Prometheus sums them over the workers.
  */
 import { Counter, Registry } from 'prom-client';

@@ -170,7 +170,7 @@ async function main(): Promise<number> {
   stopLater('stop Temporal dev server', () => server.stop());
   const temporalPid = server.process?.pid ?? null;
 
-  // After a start: the worker's renderer is created and prelaunched as temporal/activity-deps.ts does; its first
+  // After a start: the worker's renderer is created and prelaunched as worker/activity-deps.ts does; its first
   // letter is asked for once the portal (worker, then API) runs.
   const workerStarted = performance.now();
   const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: `letters-${randomBytes(4).toString('hex')}`, DATA_DIR: dataDir, PORT: '0' };

@@ -1,6 +1,6 @@
 /**
  * The worker as its own process, as `npm start`, docker-compose.yml and the production shape run it (the
- * figures must hold for the final wiring). `node --import tsx temporal/worker.ts` with the bench's settings; ready
+ * figures must hold for the final wiring). `node --import tsx worker/worker.ts` with the bench's settings; ready
  * when it says it polls. Its stderr and any line above `warn` are passed on.
  */
 import { spawn } from 'node:child_process';
@@ -23,7 +23,7 @@ export async function startWorkerProcess(
   // BENCH_WORKER_NODE_FLAGS: node flags for the worker process alone, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p` (its main
   // thread's and every workflow thread's CPU profile, written when it stops).
   const extraFlags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...extraFlags, ...(preload?.nodeFlags ?? []), '--import', 'tsx', ...preloads, 'temporal/worker.ts'], {
+  const child = spawn(process.execPath, [...extraFlags, ...(preload?.nodeFlags ?? []), '--import', 'tsx', ...preloads, 'worker/worker.ts'], {
     cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe', ...(preload ? ['ipc' as const] : [])],
   });
   let asked = 0;

@@ -95,7 +95,7 @@ export interface AppConfig {
   /** The office facts still at their development sample (never in production: loadConfig refuses to start). */
   officeSamples: OfficeSetting[];
   /**
-   * The least level the API and the worker log, as JSON lines with the command's `reqId` (temporal/worker-logging.ts):
+   * The least level the API and the worker log, as JSON lines with the command's `reqId` (worker/worker-logging.ts):
    * LOG_LEVEL (trace, debug, info, warn, error); default info in production (a line per call and per activity),
    * warn in development (a terminal shared with npm start's own messages).
    */
@@ -103,7 +103,7 @@ export interface AppConfig {
   /** The request clocks (reminders, escalation, auto-close, release expiry, business calendar): domain/request-clocks.ts. */
   clockPolicy: ClockPolicy;
   /**
-   * How long emails and letters retry transient failures before failing visibly (temporal/retry-window.ts):
+   * How long emails and letters retry transient failures before failing visibly (worker/retry-window.ts):
    * EFFECT_RETRY_WINDOW_HOURS, default 72.
    */
   effectRetryWindowMs: number;

@@ -17,7 +17,7 @@ import { loadConfig, type AppConfig } from '../config/app-config';
 import { createOrm, type Orm } from '../db/orm';
 import { DocumentFiles } from '../storage/document-files';
 import { createTemporalClient } from '../temporal/connection';
-import { createRequestWorker, type RequestWorkers } from '../temporal/request-worker';
+import { createRequestWorker, type RequestWorkers } from '../worker/request-worker';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 
 const SLOW_STOP_MS = 30_000;
@@ -29,7 +29,7 @@ interface PortalInProcessOptions {
   worker?: boolean;
   /** A prebuilt workflow bundle (devtools/temporal/build-workflow-bundle.ts); otherwise the workers bundle at start (seconds). */
   workflowBundlePath?: string;
-  /** Workflow code on the main thread, for a CPU profile (temporal/request-worker.ts). */
+  /** Workflow code on the main thread, for a CPU profile (worker/request-worker.ts). */
   workflowsOnMainThread?: boolean;
   /** Listen on 127.0.0.1 at a free port (`baseUrl`, and the config's public URL); default: `app.inject` only. */
   listen?: boolean;
@@ -94,7 +94,7 @@ export async function startPortalInProcess(options: PortalInProcessOptions): Pro
       if (!mailer) throw new Error('the request workers send mail: give SMTP_URL or keep the SMTP sink');
       worker = await createRequestWorker({
         address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue,
-        // One signer for the worker's two letter activities (the P12 is read and decrypted once, as in temporal/activity-deps.ts).
+        // One signer for the worker's two letter activities (the P12 is read and decrypted once, as in worker/activity-deps.ts).
         deps: { orm, mailer, pdf, files, config, signer: loadLetterSigner(config) },
         workflowBundlePath: options.workflowBundlePath, workflowsOnMainThread: options.workflowsOnMainThread,
       });

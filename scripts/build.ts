@@ -4,7 +4,7 @@
  *   1. type-check the server code (tsc -p tsconfig.build.json; esbuild does not check types)
  *   2. esbuild bundles our code (api/, contract/, activities/, temporal/, db/, config/, domain/, storage/, workflows/) into
  *        dist/server.js   ← api/server.ts          the API
- *        dist/worker.js   ← temporal/worker.ts     the Temporal worker
+ *        dist/worker.js   ← worker/worker.ts     the Temporal worker
  *        dist/migrate.js  ← scripts/migrate.ts     create + migrate + seed (reference data only in production)
  *        dist/admin.js    ← scripts/admin.ts       the admin list from the command line (an operator's first day)
  *        dist/mail-in.js  ← mail-in/main.ts  replies by email: the SMTP listener and/or the mailbox poller
@@ -34,7 +34,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** Entry points of the production processes: output name → source. */
 export const PRODUCTION_ENTRIES = {
   server: 'api/server.ts',
-  worker: 'temporal/worker.ts',
+  worker: 'worker/worker.ts',
   migrate: 'scripts/migrate.ts',
   admin: 'scripts/admin.ts',
   'mail-in': 'mail-in/main.ts',

@@ -6,7 +6,7 @@
  *   3. SMTP sink on 127.0.0.1:2525 (SMTP_SINK_PORT; mail kept in data/mail) + the outbox web page, unless SMTP_URL is set
  *   4. the UI build (ui/dist) when it is missing or older than the sources, and the development identity provider
  *      for single sign-on on 127.0.0.1:8026 (DEV_IDP_PORT) unless SAML_IDP_* names a real one; never in production
- *   5. the Temporal worker (temporal/worker.ts, on the workflow bundle kept while its files are unchanged:
+ *   5. the Temporal worker (worker/worker.ts, on the workflow bundle kept while its files are unchanged:
  *      devtools/temporal/workflow-bundle.ts) and the API (api/server.ts) as supervised child processes: once the
  *      portal is up, a child that crashes is restarted with exponential backoff (1 s, 2 s, 4 s … 30 s; back to 1 s
  *      after 10 s up) and the restart is reported (devtools/supervise.ts). A child that dies during start-up stops
@@ -293,7 +293,7 @@ async function main() {
   }
 
   // 5. Worker and API
-  const entries = { worker: 'temporal/worker.ts', api: 'api/server.ts', 'mail-in': 'mail-in/main.ts' } as const;
+  const entries = { worker: 'worker/worker.ts', api: 'api/server.ts', 'mail-in': 'mail-in/main.ts' } as const;
   const missing = Object.values(entries).filter((entry) => !fs.existsSync(path.join(root, entry)));
   if (missing.length) {
     await shutdown(1, `cannot start: ${missing.join(' and ')} ${missing.length > 1 ? 'do' : 'does'} not exist yet (the worker and API entry points are part of the app, not of this script).`);

@@ -2,7 +2,7 @@
  * One id per command in every log line it causes, the API's half. The API runs each HTTP call
  * inside `commandContext` with Fastify's `reqId` (api/plugins/request-id.ts); the client interceptor below copies it
  * into the Temporal headers of every start, update and signal; workflows/log-context.ts hands it on to the activities
- * they schedule; temporal/worker-logging.ts puts it in the worker's log lines. Client-side only: the API must not
+ * they schedule; worker/worker-logging.ts puts it in the worker's log lines. Client-side only: the API must not
  * load the worker package (its bundler alone is tens of megabytes of heap).
  */
 import type { Next, WorkflowClientInterceptor, WorkflowSignalInput, WorkflowSignalWithStartInput, WorkflowStartInput, WorkflowStartUpdateInput, WorkflowStartUpdateWithStartInput } from '@temporalio/client';

@@ -8,7 +8,7 @@ import type { AccountEmailInput } from './account-email.messages';
 
 const { sendAccountEmail } = proxyActivities<AccountEmailActivities>({
   startToCloseTimeout: '30 seconds',
-  // Transient failures are waited out for the life of the link (temporal/retry-window.ts): a link sent later would
+  // Transient failures are waited out for the life of the link (worker/retry-window.ts): a link sent later would
   // arrive dead.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });

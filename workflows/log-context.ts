@@ -1,5 +1,5 @@
 /**
- * Workflow interceptors (registered through WORKFLOW_INTERCEPTOR_MODULES, temporal/request-worker.ts): the `reqId`
+ * Workflow interceptors (registered through WORKFLOW_INTERCEPTOR_MODULES, worker/request-worker.ts): the `reqId`
  * of the command being handled follows it into the activities it schedules and into the workflow's own log lines.
  * A start, update or signal runs in its own async context, so two commands interleaving at an await keep their ids.
  * Headers are not part of the determinism check: histories recorded without them replay unchanged (replay.test.ts).

@@ -3,7 +3,7 @@
  * a policy year or a directory person, the API starts `wakeUpWorkflow`: an activity finds the requests waiting for that change, and each is sent the `wake`
  * update of its own workflow (update-with-start), which the lifecycle machine judges. The sweep does the same for
  * every waiting request whose cause changed after it started waiting, so a wake-up the API never started (it died
- * right after the commit) happens at the next sweep (a Temporal Schedule, temporal/wake-up-sweep.ts).
+ * right after the commit) happens at the next sweep (a Temporal Schedule, worker/wake-up-sweep.ts).
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { WakeUpActivities } from './wake-up-activities.types';

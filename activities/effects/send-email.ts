@@ -69,7 +69,7 @@ const refusesRecipient = (error: SmtpError) => error.code === 'EENVELOPE' && !((
 
 /**
  * The mail server took the email but its "sent" mark could not be written yet: retried for as long as it takes
- * (temporal/retry-window.ts never gives up on it), and never sent again.
+ * (worker/retry-window.ts never gives up on it), and never sent again.
  */
 export class DeliveredNotMarked extends Error {
   override name = 'DeliveredNotMarked';

@@ -7,10 +7,11 @@ import { Context } from '@temporalio/activity';
 import { RequestExportSchema, type RequestExport } from '../../db/entities';
 import { ExportInputError, exportInputOf, exportPath, whereOf, writeExportSheet } from '../../services/requests/request-export-sheet';
 import { EXPORT_ATTEMPTS } from '../../workflows/export.messages';
-import type { ActivityDeps } from '../index';
+import type { AppConfig } from '../../config/app-config';
+import type { Orm } from '../../db/orm';
 import type { ExportActivities } from '../../workflows/export-activities.types';
 
-export function writeExportActivity({ orm, config }: ActivityDeps): ExportActivities['writeExport'] {
+export function writeExportActivity({ orm, config }: { orm: Orm; config: AppConfig }): ExportActivities['writeExport'] {
   const update = (id: number, patch: Partial<RequestExport>) =>
     orm.em.fork().nativeUpdate(RequestExportSchema, { id }, { ...patch, updatedAt: new Date() });
 

@@ -192,7 +192,7 @@ export function createCluster(options: ClusterOptions) {
   };
   const temporal = new TemporalComponent(options.temporalAddress, options.temporalDataDir);
   const entry = (built: string, source: string) => (options.distDir ? path.join(options.distDir, `${built}.js`) : source);
-  const worker = new NodeComponent('worker', entry('worker', 'temporal/worker.ts'), env, async (out) => out.some((l) => l.includes('worker polling')));
+  const worker = new NodeComponent('worker', entry('worker', 'worker/worker.ts'), env, async (out) => out.some((l) => l.includes('worker polling')));
   const api = new NodeComponent('api', entry('server', 'api/server.ts'), env, apiReady);
   const postgres = options.postgresClusterDir ? new PostgresComponent(options.databaseUrl, options.postgresClusterDir) : null;
   const components = { temporal, worker, api, ...(postgres ? { postgres } : {}) } as Record<Target, Component>;

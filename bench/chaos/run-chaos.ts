@@ -21,7 +21,7 @@ import { prepareDatabase } from '../../db/prepare-database';
 import { DEV_ADMIN, DEV_REQUESTER } from '../../db/seed-data';
 import { startSmtpSink, type Received } from '../../devtools/smtp-sink';
 import { freePort } from '../../devtools/temporal/dev-server';
-import { WORKFLOW_BUNDLE_OPTIONS } from '../../temporal/request-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../worker/request-worker';
 import { createCluster, type Target } from './cluster';
 
 export interface ChaosOptions {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { WORKFLOW_BUNDLE_OPTIONS } from '../../temporal/request-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../worker/request-worker';
 
 /** The bundle's code and the files it was made from (absolute paths, from its inline source map). */
 async function bundle(): Promise<{ code: string; sources: string[] }> {

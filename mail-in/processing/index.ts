@@ -1,6 +1,6 @@
 /**
  * The activities of the inbound-mail workflow (workflows/inbound-mail.workflow.ts): what the worker runs for each
- * received message. Wired into the worker by temporal/request-worker.ts beside the request activities.
+ * received message. Wired into the worker by worker/request-worker.ts beside the request activities.
  */
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';

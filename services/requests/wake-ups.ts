@@ -2,7 +2,7 @@
  * After a save that may wake waiting requests (a policy year, a directory person), the API starts the wake-up
  * workflow (workflows/wake-up.workflow.ts); it never changes a status itself. The start comes after the commit: if
  * the API dies in between, or Temporal does not answer, the save stands and the sweep Schedule
- * (temporal/wake-up-sweep.ts) wakes the requests at its next run. So a failed start is logged, never the caller's error.
+ * (worker/wake-up-sweep.ts) wakes the requests at its next run. So a failed start is logged, never the caller's error.
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WAKE_UP_WORKFLOW, wakeUpWorkflowId, type WakeUpInput } from '../../workflows/wake-up.messages';

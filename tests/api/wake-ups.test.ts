@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PersonSchema, RequestActivitySchema, RequestSchema } from '../../db/entities';
 import { EMAIL_TEMPLATE_ORDER, REQUEST_RETURNED_TO_REVIEW, REQUEST_RETURNED_TO_REVIEW_ORDER, STATUS, WAKE_UP_ACTOR } from '../../domain';
-import { ensureWakeUpSweepSchedule } from '../../temporal/wake-up-sweep';
+import { ensureWakeUpSweepSchedule } from '../../worker/wake-up-sweep';
 import { WAKE_UP_SWEEP_SCHEDULE_ID, WAKE_UP_SWEEP_WORKFLOW, WAKE_UP_WORKFLOW, type WakeUpInput } from '../../workflows/wake-up.messages';
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
@@ -240,7 +240,7 @@ describe('Pending Employment wakes by itself', () => {
         if ((await statusOf(waiting.id)) === STATUS.submitted) return true;
         if (await takenByAnother()) {
           await schedule.delete().catch(() => {});
-          await ensureWakeUpSweepSchedule(h.temporal, h.config.taskQueue); // what temporal/worker.ts does at start
+          await ensureWakeUpSweepSchedule(h.temporal, h.config.taskQueue); // what worker/worker.ts does at start
         }
         return false;
       }, 120_000, 250);

@@ -87,7 +87,7 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
     file: 'services/requests/x.ts',
     forbidden: [['../../api/errors', /services\/ may import only services\/, domain, contract, config, db, storage, workflows\/\*\.messages/],
       ['../../mail-in/intake', /services\/ holds the use cases every door calls/], ['../../activities/effects/send-email', /services\/ may import only/],
-      ['../../temporal/request-worker', /services\/ may import only/], ['../../workflows/request.workflow', /services\/ may import only/],
+      ['../../worker/request-worker', /services\/ may import only/], ['../../workflows/request.workflow', /services\/ may import only/],
       ['fastify', /services\/ may import only these packages/], ['nodemailer', /services\/ may import only these packages/]],
     allowed: ['../../db/entities', '../../domain', '../../contract/request.schema', '../../workflows/request.messages', '../refusals', '../context',
       '@temporalio/client', 'kysely', 'node:crypto'],
@@ -95,7 +95,7 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   {
     file: 'mail-in/processing/x.ts',
     forbidden: [['../../api/app', /mail-in\/ may import only mail-in\/, domain, config, db, storage, workflows, services/],
-      ['../../temporal/request-worker', /mail-in\/ is the door for replies by email/], ['../../activities/effects/send-email', /mail-in\/ may import only/],
+      ['../../worker/request-worker', /mail-in\/ is the door for replies by email/], ['../../activities/effects/send-email', /mail-in\/ may import only/],
       ['fastify', /mail-in\/ may import only these packages/]],
     allowed: ['../../services/discussions/discussions', '../../db/entities', '../../workflows/inbound-mail.messages', '../../temporal/connection',
       '../reply-text', 'mailparser', 'smtp-server', 'imapflow', 'piscina', '@temporalio/activity'],
@@ -103,7 +103,7 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   {
     file: 'api/routes/x.ts',
     forbidden: [['../../activities', /api\/ may import only api\/, domain, contract, config, db, storage, services, workflows\/\*\.messages/],
-      ['../../temporal/request-worker', /api\/ is the HTTP door/], ['../../workflows/request.workflow', /api\/ may import only/],
+      ['../../worker/request-worker', /api\/ is the HTTP door/], ['../../workflows/request.workflow', /api\/ may import only/],
       ['../../mail-in/intake', /api\/ may import only/], ['nodemailer', /api\/ may import only these packages/]],
     allowed: ['../../domain', '../../contract/request.schema', '../../db/orm', '../../workflows/request.messages', '../../temporal/connection',
       '../../services/requests/request-commands', '../command-context', 'fastify', '@fastify/multipart', 'typebox', 'node:crypto'],
@@ -115,17 +115,25 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
   },
   {
     file: 'temporal/x.ts',
-    forbidden: [['../api/app', /temporal\/ may import only temporal\/, domain, config, db, storage, workflows, activities, mail-in\/processing of our folders/],
-      ['../services/requests/request-workflow-client', /temporal\/ is worker and client wiring only/], ['../mail-in/intake', /temporal\/ may import only/],
-      ['fastify', /temporal\/ may import only these packages/], ['smtp-server', /temporal\/ may import only these packages/]],
-    allowed: ['../activities', '../mail-in/processing', '../workflows/request.messages', '../db/orm', '@temporalio/worker', 'node:url'],
+    forbidden: [['../api/app', /temporal\/ may import only temporal\/, domain, config, workflows\/log-header of our folders/],
+      ['../activities', /temporal\/ is the Temporal client's wiring every process shares/], ['../mail-in/intake', /temporal\/ may import only/],
+      ['../worker/request-worker', /temporal\/ may import only/], ['../db/orm', /temporal\/ may import only/],
+      ['@temporalio/worker', /temporal\/ may import only these packages/], ['fastify', /temporal\/ may import only these packages/]],
+    allowed: ['../workflows/log-header', './command-context', '@temporalio/client', 'prom-client', 'node:net'],
+  },
+  {
+    file: 'worker/x.ts',
+    forbidden: [['../api/app', /worker\/ may import only worker\/, domain, config, db, storage, workflows, activities, mail-in\/processing, temporal of our folders/],
+      ['../services/requests/request-workflow-client', /worker\/ wires the worker process/], ['../mail-in/intake', /worker\/ may import only/],
+      ['fastify', /worker\/ may import only these packages/], ['smtp-server', /worker\/ may import only these packages/]],
+    allowed: ['../activities', '../mail-in/processing', '../workflows/request.messages', '../db/orm', '../temporal/connection', '@temporalio/worker', 'node:url'],
   },
   {
     file: 'devtools/dev-idp/x.ts',
-    forbidden: [['../../scripts/build', /devtools\/ may import only devtools\/, domain, contract, config, db, storage, workflows, activities, temporal, services, mail-in, api of our/],
+    forbidden: [['../../scripts/build', /devtools\/ may import only devtools\/, domain, contract, config, db, storage, workflows, activities, temporal, worker, services, mail-in, api of our/],
       ['../../bench/worker-process', /devtools\/ may import only/], ['../../tests/support/api-helpers', /devtools\/ may import only/],
       ['../../ui/src/lib/paths', /devtools\/ may import only/], ['vitest', /devtools\/ may import only these packages/]],
-    allowed: ['../../services/accounts/password-hash', '../../mail-in/smtp-listener', '../../api/auth/saml/service-provider', '../../api/app', '../../temporal/request-worker', '../supervise',
+    allowed: ['../../services/accounts/password-hash', '../../mail-in/smtp-listener', '../../api/auth/saml/service-provider', '../../api/app', '../../worker/request-worker', '../supervise',
       '@temporalio/client', 'smtp-server', 'node:http'],
   },
   {
@@ -138,7 +146,7 @@ const LAYER_CASES: { file: string; forbidden: [string, RegExp][]; allowed: strin
     file: 'bench/chaos/x.ts',
     forbidden: [['../../tests/support/api-helpers', /bench\/ may import only/], ['../../ui/src/main', /bench\/ may import only/],
       ['vitest', /bench\/ may import only these packages/]],
-    allowed: ['../../scripts/build', '../../ui/initial-js', '../../devtools/smtp-sink', '../../temporal/request-worker', 'autocannon', '@temporalio/client'],
+    allowed: ['../../scripts/build', '../../ui/initial-js', '../../devtools/smtp-sink', '../../worker/request-worker', 'autocannon', '@temporalio/client'],
   },
 ];
 

@@ -1,9 +1,9 @@
 /**
- * The worker's log lines (temporal/worker-logging.ts): JSON in pino's shape, errors readable, the task token left
+ * The worker's log lines (worker/worker-logging.ts): JSON in pino's shape, errors readable, the task token left
  * out, and a field that cannot be written (a cycle) never turning a log call into a failed activity.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonWorkerLogger } from '../../temporal/worker-logging';
+import { jsonWorkerLogger } from '../../worker/worker-logging';
 
 describe('the worker\'s JSON log lines', () => {
   it('are pino-shaped JSON with the fields, errors as type and message, without the task token, and never throw', () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createMailer } from '../../activities/mailer';
 import { RequestSchema } from '../../db/entities';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
-import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
+import { createRequestWorker, type RequestWorkers } from '../../worker/request-worker';
 import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';

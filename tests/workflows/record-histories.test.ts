@@ -15,7 +15,7 @@ import { DocumentSchema, PasswordResetSchema, RequestExportSchema, RequestSchema
 import { DEV_REQUESTER } from '../../db/seed-data';
 import { STATUS } from '../../domain';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../../devtools/temporal/dev-server';
-import { WORKFLOW_SOURCE } from '../../temporal/request-worker';
+import { WORKFLOW_SOURCE } from '../../worker/request-worker';
 import { passwordResetEmailWorkflowId } from '../../workflows/account-email.messages';
 import { exportWorkflowId } from '../../workflows/export.messages';
 import { requestWorkflowId } from '../../workflows/request.messages';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createMailer } from '../../activities/mailer';
 import { RequestActivitySchema, RequestSchema } from '../../db/entities';
 import { addDays, zonedDay } from '../../domain';
-import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
+import { createRequestWorker, type RequestWorkers } from '../../worker/request-worker';
 import { REQUEST_WORKFLOW_TYPE, requestWorkflowId, stateQuery } from '../../workflows/request.messages';
 import { call, credentialingDraft, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';

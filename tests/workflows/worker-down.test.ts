@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createMailer } from '../../activities/mailer';
 import { RequestSchema } from '../../db/entities';
-import { createRequestWorker, type RequestWorkers } from '../../temporal/request-worker';
+import { createRequestWorker, type RequestWorkers } from '../../worker/request-worker';
 import { NO_ANSWER_MESSAGE } from '../../services/requests/request-workflow-client';
 import { call, credentialingDraft, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';

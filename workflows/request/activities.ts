@@ -8,7 +8,7 @@ import { letterTaskQueue } from '../request.messages';
 
 /**
  * Effects retry transient failures with a backoff growing to 5 minutes until the worker's retry window (default 72 h,
- * temporal/retry-window.ts) runs out, then fail visibly; permanent failures fail at once.
+ * worker/retry-window.ts) runs out, then fail visibly; permanent failures fail at once.
  */
 const EFFECT_RETRY: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' };
 

@@ -1,7 +1,7 @@
 /**
  * Builds the workers that run request workflows and their activities: one on the request task queue (workflows,
  * status records, emails) and one on the letters queue (Chromium PDFs, two activities per renderer lane).
- * Used by `temporal/worker.ts` (the process `npm start` and the worker image run) and by tests and the bench.
+ * Used by `worker/worker.ts` (the process `npm start` and the worker image run) and by tests and the bench.
  */
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';

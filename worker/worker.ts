@@ -1,20 +1,20 @@
-/** Worker process entry: `node --import tsx temporal/worker.ts`. */
+/** Worker process entry: `node --import tsx worker/worker.ts`. */
 import { Runtime, type LogLevel } from '@temporalio/worker';
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/app-config';
 import { createActivityDeps } from './activity-deps';
 import { refuseSampleData } from '../db/refuse-sample-data';
-import { createTemporalClient } from './connection';
+import { createTemporalClient } from '../temporal/connection';
 import { jsonWorkerLogger } from './worker-logging';
 import { createRequestWorker } from './request-worker';
-import { freePort } from './ports';
+import { freePort } from '../temporal/ports';
 import { startWorkerMetricsServer } from './worker-metrics';
 import { ensureWakeUpSweepSchedule } from './wake-up-sweep';
 
 const config = loadConfig();
 // The SDK's own metrics, on a private loopback port; /metrics on METRICS_PORT serves them with the portal's.
 const sdkMetricsPort = config.metrics.port ? await freePort() : 0;
-// JSON lines with each command's reqId (temporal/worker-logging.ts); LOG_LEVEL as the API's (config/app-config.ts).
+// JSON lines with each command's reqId (worker/worker-logging.ts); LOG_LEVEL as the API's (config/app-config.ts).
 Runtime.install({
   logger: jsonWorkerLogger(config.logLevel.toUpperCase() as LogLevel),
   ...(sdkMetricsPort ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } } : {}),
@@ -35,7 +35,7 @@ const worker = await createRequestWorker({
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());
 console.log(`worker polling task queue "${config.taskQueue}" on ${config.temporalAddress}`);
-// Wake-ups a crash left behind are found by the sweep: scheduled, and run once now (temporal/wake-up-sweep.ts).
+// Wake-ups a crash left behind are found by the sweep: scheduled, and run once now (worker/wake-up-sweep.ts).
 const client = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
 await ensureWakeUpSweepSchedule(client, config.taskQueue).catch((error) => console.warn(`wake-up sweep schedule not set: ${(error as Error).message}`));
 await client.connection.close();

@@ -8,7 +8,7 @@ import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { activityMetrics } from '../activities/metrics';
 import { kysely } from '../db/kysely';
 import type { Orm } from '../db/orm';
-import { startMetricsServer, type MetricsServer } from './metrics-server';
+import { startMetricsServer, type MetricsServer } from '../temporal/metrics-server';
 
 function workerMetricsRegistry(orm: Orm): Registry {
   const registry = new Registry();
