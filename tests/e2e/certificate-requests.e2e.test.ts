@@ -208,8 +208,12 @@ describe('the administrator approves each one and the requesters receive the PDF
     await page.getByText(`Request Number: ${number}`).waitFor({ timeout: 60_000 });
     await choose('status', status);
     if (verify) await page.locator('input[name="verified"]').check();
+    // This Save's own answer, then the panel's word for it: a 'Save Successful' of an Admin Edit made just before may
+    // still stand elsewhere on the page.
+    const answered = page.waitForResponse((r) => r.request().method() === 'PATCH' && new URL(r.url()).pathname === `/api/v1/requests/${id}`, { timeout: 60_000 });
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => page.getByText('Save Successful').isVisible(), { timeout: 60_000 }).toBe(true);
+    expect((await answered).status()).toBe(200);
+    await expect.poll(() => page.locator('.manage-panel__status').textContent(), { timeout: 60_000 }).toBe('Save Successful');
   }
 
   it('approves the rental, the event and the clinician certificate; the lease with a Letter of Intent; each PDF is emailed to its requester', async () => {
