@@ -143,6 +143,19 @@ const POSITIONAL_SQL = [
   { selector: 'CallExpression[callee.property.name="execute"][arguments.length>1]', message: TYPED_SQL },
   { selector: 'CallExpression[callee.property.name="execute"][callee.object.callee.property.name="getConnection"]', message: TYPED_SQL },
 ];
+/**
+ * The kinds of audit row are defined once (domain/audit-kinds.ts): no kind written as a string where a row's
+ * `activityType` is set or compared, nor compared with `activity_type` in statement text (bind the constant).
+ */
+const AUDIT_KIND = 'Take the audit kind from domain/audit-kinds.ts (in SQL, bind the constant as a value): the kinds are defined once.';
+const ACTIVITY_TYPE_COMPARED = String.raw`activity_type"?\s*(?:=|<>|!=|in\s*\()\s*'`;
+const AUDIT_KIND_LITERALS = [
+  { selector: 'Property[key.name="activityType"][value.type="Literal"]', message: AUDIT_KIND },
+  { selector: 'BinaryExpression[left.property.name="activityType"][right.type="Literal"]', message: AUDIT_KIND },
+  { selector: 'BinaryExpression[right.property.name="activityType"][left.type="Literal"]', message: AUDIT_KIND },
+  { selector: `TemplateElement[value.raw=/${ACTIVITY_TYPE_COMPARED}/i]`, message: AUDIT_KIND },
+  { selector: `Literal[value=/${ACTIVITY_TYPE_COMPARED}/i]`, message: AUDIT_KIND },
+];
 /** Deepest folder level (below the boundary folder) the generated rules cover; the tree is far shallower. */
 const MAX_DEPTH = 8;
 
@@ -240,12 +253,21 @@ export default defineConfig(
     },
   },
   {
+    // Audit kinds from domain/audit-kinds.ts, wherever rows are written or read (tests assert the words people read;
+    // migrations are history and keep the words they were written with).
+    name: 'project/audit-kinds',
+    files: [`{domain,workflows,activities,services,mail-in,api,temporal,db,devtools,scripts,bench,ui/src}/**/*.${SOURCE}`],
+    ignores: ['db/migrations/**', 'domain/audit-kinds.ts'],
+    rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...AUDIT_KIND_LITERALS] },
+  },
+  {
     // Typed SQL (db/kysely.ts): no statement text handed to MikroORM's `execute` with a list of positional `?` values.
+    // (Rule options do not merge: this repeats the ones above.)
     name: 'project/typed-sql',
     files: [`{activities,api,temporal,db}/**/*.${SOURCE}`],
     // Migrations are SQL by nature.
     ignores: ['db/migrations/**'],
-    rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...POSITIONAL_SQL] },
+    rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...AUDIT_KIND_LITERALS, ...POSITIONAL_SQL] },
   },
   {
     name: 'project/ui',

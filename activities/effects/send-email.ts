@@ -9,7 +9,7 @@ import { kysely } from '../../db/kysely';
 import type { Orm } from '../../db/orm';
 import { DocumentSchema, RequestActivitySchema, RequestEffectSchema, type Document, type RequestEffect } from '../../db/entities';
 import {
-  AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress, LETTER_FAILED_PREFIX,
+  AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EMAIL_ACTIVITY, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress, LETTER_FAILED_PREFIX,
   possiblyRepeatedSuffix,
 } from '../../domain';
 import { portalMessageId } from '../../domain/reply-address';
@@ -148,7 +148,7 @@ const markSent = (m: {
     returning id, request_id
   ), email as (
     insert into request_activity (request_id, date, activity_type, activity_text, performed_by, recipients, channel, idempotency_key, created_at, updated_at)
-    select request_id, now(), 'Email', ${m.email.activityText}, ${m.email.performedBy}, ${m.recipients}, 'Email', ${m.email.idempotencyKey}, now(), now() from marked
+    select request_id, now(), ${EMAIL_ACTIVITY}, ${m.email.activityText}, ${m.email.performedBy}, ${m.recipients}, 'Email', ${m.email.idempotencyKey}, now(), now() from marked
   ), refused as (
     insert into request_activity (request_id, date, activity_type, activity_text, performed_by, recipients, channel, idempotency_key, effect_id, created_at, updated_at)
     select request_id, now(), ${m.refused.activityType}, ${m.refused.activityText}, ${m.refused.performedBy}, ${m.refused.recipients}, 'Email',
@@ -304,7 +304,7 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
       possiblyTwice = marked.claims >= 2;
       tx.assign(marked, { state: 'sent', sentAt: new Date(), recipients: accepted.join(', ') });
       tx.create(RequestActivitySchema, {
-        requestId: effect.requestId, date: new Date(), activityType: 'Email',
+        requestId: effect.requestId, date: new Date(), activityType: EMAIL_ACTIVITY,
         activityText: automatedEmailAuditText(effect.templateTitle) + possiblyRepeatedSuffix(marked.claims),
         performedBy: AUTOMATED_EMAIL_ACTOR, recipients: accepted.join(', '), channel: 'Email', idempotencyKey: `${input.key}:email`,
       });

@@ -12,8 +12,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
 import type { Reports, ReportsQuery } from '../../contract/reports.schema';
 import {
-  BACKLOG_AGE_BANDS, BACKLOG_OLDEST_LIMIT, BACKLOG_STATUSES, DEFAULT_REPORT_PERIOD, NOT_GIVEN_NAME,
-  REPORT_KINDS, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
+  BACKLOG_AGE_BANDS, BACKLOG_OLDEST_LIMIT, BACKLOG_STATUSES, DEFAULT_REPORT_PERIOD, ESCALATION_ACTIVITY, NOT_GIVEN_NAME,
+  REMINDER_ACTIVITY, REPORT_KINDS, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
   backlogReading, missedDeadlinesReading, officeDayAfter, officeDayMs, officeDayStart, reportPeriodStarts, reportRangeError,
   requestViewPath, timeInStatusReading, topRequestersReading, turnaroundReading, volumesReading,
   type BacklogAgeBand, type BusinessCalendar, type ReportKind, type ReportPeriod, type RequestStatus,
@@ -208,8 +208,8 @@ async function missedDeadlinesReport(em: EntityManager, scope: ReportScope): Pro
   const kindJoin = scope.kind ? sql` join "request_report_facts" f on f."request_id" = a."request_id"` : sql``;
   // The condition repeats the partial index's predicate (Migration20261129100001) so the planner uses it.
   const statement = sql`select ${periodSql(scope, expr('a."date"'))} as "period",
-      count(*) filter (where a."activity_type" = 'Reminder')::int as "reminders",
-      count(*) filter (where a."activity_type" = 'Escalation')::int as "escalations",
+      count(*) filter (where a."activity_type" = ${REMINDER_ACTIVITY})::int as "reminders",
+      count(*) filter (where a."activity_type" = ${ESCALATION_ACTIVITY})::int as "escalations",
       count(*) filter (where a."clock" = 'auto-close')::int as "autoClosed"
     from "request_activity" a${kindJoin}
     where a."clock" in ('reminder-1', 'reminder-2', 'escalation', 'auto-close')

@@ -247,3 +247,35 @@ describe('typed writes', () => {
     expect(await syntaxErrors('declare const f: any; f(1 as never);\n')).toEqual([]);
   });
 });
+
+/** The no-restricted-syntax messages ESLint gives `code` placed at `filePath`. */
+async function syntaxErrorsAt(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  expect(result.messages.filter((m) => m.fatal), 'the snippet must parse').toEqual([]);
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+}
+
+describe('audit kinds from domain/audit-kinds.ts', () => {
+  const AUDIT_KIND = /Take the audit kind from domain\/audit-kinds\.ts/;
+
+  it.each([
+    ['activities/effects/x.ts', "declare const em: any; declare const E: any; em.create(E, { requestId: 1, activityType: 'Email' });\n"],
+    ['services/desk/x.ts', "import { sql } from 'kysely';\nexport const q = sql`select count(*) filter (where a.\"activity_type\" = 'Reminder') from request_activity a`;\n"],
+    ['services/desk/x.ts', "export const q = `select 1 from request_activity where activity_type in ('Submission', 'Status Change')`;\n"],
+    ['mail-in/x.ts', "export const failed = (a: { activityType: string }) => a.activityType === 'Email Failed';\n"],
+    ['ui/src/features/admin/lib/x.ts', "export const failed = (a: { activityType: string }) => 'Email Failed' !== a.activityType;\n"],
+    ['workflows/x.ts', "export const record = { activityType: 'Reminder', activityText: 'Reminder 1 sent' };\n"],
+  ])('refuses a kind written as a string: %s', async (filePath, code) => {
+    expect(await syntaxErrorsAt(filePath, code), code).toEqual([expect.stringMatching(AUDIT_KIND)]);
+  });
+
+  it.each([
+    ['activities/effects/x.ts', "import { EMAIL_ACTIVITY } from '../../domain';\ndeclare const em: any; declare const E: any; em.create(E, { requestId: 1, activityType: EMAIL_ACTIVITY });\n"],
+    ['services/desk/x.ts', "import { sql } from 'kysely';\nimport { REMINDER_ACTIVITY } from '../../domain';\nexport const q = sql`select count(*) filter (where a.\"activity_type\" = ${REMINDER_ACTIVITY}) from request_activity a`;\n"],
+    // tests assert the words people read; migrations keep the words they were written with
+    ['tests/api/x.test.ts', "export const row = { activityType: 'Email Failed' };\n"],
+    ['db/migrations/x.ts', "export const q = `update request_activity set clock = 'escalation' where activity_type = 'Escalation'`;\n"],
+  ])('lets the constant, tests and migrations pass: %s', async (filePath, code) => {
+    expect(await syntaxErrorsAt(filePath, code), code).toEqual([]);
+  });
+});
