@@ -11,6 +11,7 @@
  * a table a new migration adds is covered.
  */
 import pg from 'pg';
+import { OWNER_ONLY_FUNCTIONS } from './sql-functions';
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -46,8 +47,6 @@ export async function ensureRoleAndDatabases(adminUrl: string, user: string, pas
 const MIGRATION_TABLES = ['mikro_orm_migrations'];
 /** Tables the runtime role may only add lines to (and read). */
 const APPEND_ONLY_TABLES = ['security_events'];
-/** The owner's functions the runtime role calls (Migration20261127500001). */
-const RUNTIME_FUNCTIONS = ['record_security_refusal(text, integer, text, text, jsonb)', 'prune_security_events(timestamptz)'];
 
 /**
  * Grants `role` what the API and the worker need on the portal's database, run as its owner after the migrations:
@@ -63,7 +62,7 @@ export async function grantRuntimePrivileges(ownerUrl: string, role: string): Pr
     await client.query(`grant usage on schema public to ${r}`);
     await client.query(`grant select, insert, update, delete on all tables in schema public to ${r}`);
     await client.query(`grant usage, select, update on all sequences in schema public to ${r}`);
-    for (const fn of RUNTIME_FUNCTIONS) await client.query(`grant execute on function ${fn} to ${r}`);
+    for (const fn of OWNER_ONLY_FUNCTIONS) await client.query(`grant execute on function ${fn} to ${r}`);
     for (const table of APPEND_ONLY_TABLES) await client.query(`revoke update, delete, truncate on ${client.escapeIdentifier(table)} from ${r}`);
     for (const table of MIGRATION_TABLES) await client.query(`revoke all on ${client.escapeIdentifier(table)} from ${r}`);
     await client.query('commit');
