@@ -136,12 +136,25 @@ const NO_NEVER_IN_WRITES = {
   message: 'No `as never` in an entity write: the entity definition types its data (fix the definition instead).',
 };
 const TYPED_SQL = 'Write SQL with db/kysely.ts (Kysely\'s query builder, or its `sql` template with values inline), not statement text and positional `?` values.';
-/** `x.execute('…')`, `x.execute(`…`)`, `x.execute(TEXT, [values])` and `getConnection().execute(…)`: MikroORM's raw, positional SQL. */
+const NUMBERED_SQL = 'Write SQL with db/kysely.ts (its `sql` template with values inline: `queryOn` runs one on a plain pg client), not statement text with positional `$1…$n` values.';
+/**
+ * A `$n` placeholder (not `$1abc`, not a dollar amount's `$5.00` digits run on into a word) in text that reads as SQL:
+ * two conditions on the same string, so a regex replacement such as `'$1-$2'` passes.
+ */
+const PLACEHOLDER = String.raw`\$[1-9][0-9]*(?![0-9A-Za-z_$.])`;
+const SQL_WORD = String.raw`\b(?:select|insert|update|delete|where|values)\b`;
+/**
+ * `x.execute('…')`, `x.execute(`…`)`, `x.execute(TEXT, [values])` and `getConnection().execute(…)`: MikroORM's raw,
+ * positional SQL; statement text with `$1…$n` placeholders, and `client.query(TEXT, [values])`: pg's.
+ */
 const POSITIONAL_SQL = [
   { selector: 'CallExpression[callee.property.name="execute"][arguments.0.type="Literal"]', message: TYPED_SQL },
   { selector: 'CallExpression[callee.property.name="execute"][arguments.0.type="TemplateLiteral"]', message: TYPED_SQL },
   { selector: 'CallExpression[callee.property.name="execute"][arguments.length>1]', message: TYPED_SQL },
   { selector: 'CallExpression[callee.property.name="execute"][callee.object.callee.property.name="getConnection"]', message: TYPED_SQL },
+  { selector: `TemplateElement[value.raw=/${PLACEHOLDER}/][value.raw=/${SQL_WORD}/i]`, message: NUMBERED_SQL },
+  { selector: `Literal[value=/${PLACEHOLDER}/][value=/${SQL_WORD}/i]`, message: NUMBERED_SQL },
+  { selector: 'CallExpression[callee.property.name="query"][arguments.length>1]', message: NUMBERED_SQL },
 ];
 /**
  * The kinds of audit row are defined once (domain/audit-kinds.ts): no kind written as a string where a row's
@@ -261,10 +274,10 @@ export default defineConfig(
     rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...AUDIT_KIND_LITERALS] },
   },
   {
-    // Typed SQL (db/kysely.ts): no statement text handed to MikroORM's `execute` with a list of positional `?` values.
-    // (Rule options do not merge: this repeats the ones above.)
+    // Typed SQL (db/kysely.ts): no statement text handed to MikroORM's `execute` with a list of positional `?` values,
+    // nor statement text with `$1…$n` placeholders for pg. (Rule options do not merge: this repeats the ones above.)
     name: 'project/typed-sql',
-    files: [`{activities,api,temporal,db}/**/*.${SOURCE}`],
+    files: [`{activities,services,mail-in,api,temporal,db}/**/*.${SOURCE}`],
     // Migrations are SQL by nature.
     ignores: ['db/migrations/**'],
     rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...AUDIT_KIND_LITERALS, ...POSITIONAL_SQL] },

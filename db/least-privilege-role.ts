@@ -10,7 +10,9 @@
  * existing role included). The runtime role's privileges are (re)granted by the owner after every migration run, so
  * a table a new migration adds is covered.
  */
+import { sql } from 'kysely';
 import pg from 'pg';
+import { queryOn } from './kysely';
 import { OWNER_ONLY_FUNCTIONS } from './sql-functions';
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -26,7 +28,7 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
 /** A login role (no superuser, no CREATEDB, no CREATEROLE), created when missing. */
 export async function ensureLoginRole(adminUrl: string, user: string, password: string): Promise<void> {
   await withClient(adminUrl, async (client) => {
-    const exists = await client.query('select 1 from pg_roles where rolname = $1', [user]);
+    const exists = await queryOn(client, sql`select 1 from pg_roles where rolname = ${user}`);
     if (!exists.rowCount) {
       await client.query(`create role ${client.escapeIdentifier(user)} login password ${client.escapeLiteral(password)} nosuperuser nocreatedb nocreaterole`);
     }
@@ -37,7 +39,7 @@ export async function ensureRoleAndDatabases(adminUrl: string, user: string, pas
   await ensureLoginRole(adminUrl, user, password);
   await withClient(adminUrl, async (client) => {
     for (const name of databases) {
-      const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+      const found = await queryOn(client, sql`select 1 from pg_database where datname = ${name}`);
       if (!found.rowCount) await client.query(`create database ${client.escapeIdentifier(name)} owner ${client.escapeIdentifier(user)}`);
     }
   });
@@ -56,7 +58,7 @@ const APPEND_ONLY_TABLES = ['security_events'];
 export async function grantRuntimePrivileges(ownerUrl: string, role: string): Promise<void> {
   await withClient(ownerUrl, async (client) => {
     const r = client.escapeIdentifier(role);
-    const found = await client.query('select 1 from pg_roles where rolname = $1', [role]);
+    const found = await queryOn(client, sql`select 1 from pg_roles where rolname = ${role}`);
     if (!found.rowCount) throw new Error(`The runtime role ${role} does not exist: create it first (docs/OPERATIONS.md "Database roles").`);
     await client.query('begin');
     await client.query(`grant usage on schema public to ${r}`);
