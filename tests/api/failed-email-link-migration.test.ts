@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dropDatabase, ensureDatabase } from '../../db/database';
 import { createOrm, type Orm } from '../../db/orm';
-import { EMAIL_ACTIVITY, EMAIL_FAILED_ACTIVITY, DOCUMENT_ACTIVITY } from '../../domain';
 import { emailProblemsPage } from '../../services/desk/email-problems';
 
 let databaseUrl: string;
@@ -43,13 +42,14 @@ describe('Migration20261201100001_failed_email_link', () => {
       `insert into request_activity (created_at, updated_at, request_id, date, activity_type, activity_text, performed_by, idempotency_key, effect_id)
        values (now(), now(), ?, now(), ?, 'as the worker wrote it', 'COI Automated Email System', ?, ?) returning id`,
       [request.id, type, key, effectId]))[0].id as number;
-    // A failed email, and an email that went out but whose extra recipient the mail server refused (sent: no problem).
+    // Rows as the worker wrote them before the column (the kinds as the audit tab shows them): a failed email, and an
+    // email that went out but whose extra recipient the mail server refused (sent: no problem).
     const failed = await effect('request-50001:run-a:4', 'failed');
     const partly = await effect('request-50001:run-a:2', 'sent');
-    const failedRow = await row(EMAIL_FAILED_ACTIVITY, 'request-50001:run-a:4:failed', failed);
-    const refusedRow = await row(EMAIL_FAILED_ACTIVITY, 'request-50001:run-a:2:refused', partly);
-    const sentRow = await row(EMAIL_ACTIVITY, 'request-50001:run-a:2:email', null);
-    const letterRow = await row(DOCUMENT_ACTIVITY, 'request-50001:run-a:6:failed', null);
+    const failedRow = await row('Email Failed', 'request-50001:run-a:4:failed', failed);
+    const refusedRow = await row('Email Failed', 'request-50001:run-a:2:refused', partly);
+    const sentRow = await row('Email', 'request-50001:run-a:2:email', null);
+    const letterRow = await row('Document', 'request-50001:run-a:6:failed', null);
 
     await orm.migrator.up();
 
@@ -64,8 +64,8 @@ describe('Migration20261201100001_failed_email_link', () => {
     expect(page.data.map((p) => ({ effectId: p.effectId, state: p.state, retryOf: p.retryOf }))).toEqual([{ effectId: failed, state: 'failed', retryOf: failedRow }]);
     expect(page.total).toBe(1);
 
-    await expect(row(EMAIL_FAILED_ACTIVITY, 'request-50001:run-b:4:failed', failed)).rejects.toThrow(/request_activity_effect_outcome_check/);
+    await expect(row('Email Failed', 'request-50001:run-b:4:failed', failed)).rejects.toThrow(/request_activity_effect_outcome_check/);
     await expect(sql.execute(`insert into request_activity (created_at, updated_at, request_id, date, activity_type, activity_text, performed_by, effect_outcome)
-      values (now(), now(), ?, now(), ?, 'no effect named', 'x', 'failed')`, [request.id, EMAIL_FAILED_ACTIVITY])).rejects.toThrow(/request_activity_effect_outcome_check/);
+      values (now(), now(), ?, now(), ?, 'no effect named', 'x', 'failed')`, [request.id, 'Email Failed'])).rejects.toThrow(/request_activity_effect_outcome_check/);
   });
 });
