@@ -141,12 +141,38 @@ const NO_NEVER_IN_WRITES = {
   message: 'No `as never` in an entity write: the entity definition types its data (fix the definition instead).',
 };
 const TYPED_SQL = 'Write SQL with db/kysely.ts (Kysely\'s query builder, or its `sql` template with values inline), not statement text and positional `?` values.';
-/** `x.execute('…')`, `x.execute(`…`)`, `x.execute(TEXT, [values])` and `getConnection().execute(…)`: MikroORM's raw, positional SQL. */
+const NUMBERED_SQL = 'Write SQL with db/kysely.ts (its `sql` template with values inline: `queryOn` runs one on a plain pg client), not statement text with positional `$1…$n` values.';
+/**
+ * A `$n` placeholder (not `$1abc`, not a dollar amount's `$5.00` digits run on into a word) in text that reads as SQL:
+ * two conditions on the same string, so a regex replacement such as `'$1-$2'` passes.
+ */
+const PLACEHOLDER = String.raw`\$[1-9][0-9]*(?![0-9A-Za-z_$.])`;
+const SQL_WORD = String.raw`\b(?:select|insert|update|delete|where|values)\b`;
+/**
+ * `x.execute('…')`, `x.execute(`…`)`, `x.execute(TEXT, [values])` and `getConnection().execute(…)`: MikroORM's raw,
+ * positional SQL; statement text with `$1…$n` placeholders, and `client.query(TEXT, [values])`: pg's.
+ */
 const POSITIONAL_SQL = [
   { selector: 'CallExpression[callee.property.name="execute"][arguments.0.type="Literal"]', message: TYPED_SQL },
   { selector: 'CallExpression[callee.property.name="execute"][arguments.0.type="TemplateLiteral"]', message: TYPED_SQL },
   { selector: 'CallExpression[callee.property.name="execute"][arguments.length>1]', message: TYPED_SQL },
   { selector: 'CallExpression[callee.property.name="execute"][callee.object.callee.property.name="getConnection"]', message: TYPED_SQL },
+  { selector: `TemplateElement[value.raw=/${PLACEHOLDER}/][value.raw=/${SQL_WORD}/i]`, message: NUMBERED_SQL },
+  { selector: `Literal[value=/${PLACEHOLDER}/][value=/${SQL_WORD}/i]`, message: NUMBERED_SQL },
+  { selector: 'CallExpression[callee.property.name="query"][arguments.length>1]', message: NUMBERED_SQL },
+];
+/**
+ * The kinds of audit row are defined once (domain/audit-kinds.ts): no kind written as a string where a row's
+ * `activityType` is set or compared, nor compared with `activity_type` in statement text (bind the constant).
+ */
+const AUDIT_KIND = 'Take the audit kind from domain/audit-kinds.ts (in SQL, bind the constant as a value): the kinds are defined once.';
+const ACTIVITY_TYPE_COMPARED = String.raw`activity_type"?\s*(?:=|<>|!=|in\s*\()\s*'`;
+const AUDIT_KIND_LITERALS = [
+  { selector: 'Property[key.name="activityType"][value.type="Literal"]', message: AUDIT_KIND },
+  { selector: 'BinaryExpression[left.property.name="activityType"][right.type="Literal"]', message: AUDIT_KIND },
+  { selector: 'BinaryExpression[right.property.name="activityType"][left.type="Literal"]', message: AUDIT_KIND },
+  { selector: `TemplateElement[value.raw=/${ACTIVITY_TYPE_COMPARED}/i]`, message: AUDIT_KIND },
+  { selector: `Literal[value=/${ACTIVITY_TYPE_COMPARED}/i]`, message: AUDIT_KIND },
 ];
 /**
  * The request workflows are reached through one client (services/requests/request-workflow-client.ts): command ids,
@@ -254,18 +280,27 @@ export default defineConfig(
     },
   },
   {
-    // Typed SQL (db/kysely.ts): no statement text handed to MikroORM's `execute` with a list of positional `?` values.
-    // And the request workflows' one client.
+    // Audit kinds from domain/audit-kinds.ts, wherever rows are written or read (tests assert the words people read;
+    // migrations are history and keep the words they were written with).
+    name: 'project/audit-kinds',
+    files: [`{domain,workflows,activities,services,mail-in,api,temporal,worker,db,devtools,scripts,bench,ui/src}/**/*.${SOURCE}`],
+    ignores: ['db/migrations/**', 'domain/audit-kinds.ts'],
+    rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...AUDIT_KIND_LITERALS] },
+  },
+  {
+    // Typed SQL (db/kysely.ts): no statement text handed to MikroORM's `execute` with a list of positional `?` values,
+    // nor statement text with `$1…$n` placeholders for pg; and the request workflows' one client. (Rule options do not
+    // merge: this repeats the ones above.)
     name: 'project/typed-sql',
-    files: [`{activities,api,temporal,db,services,mail-in}/**/*.${SOURCE}`],
+    files: [`{activities,services,mail-in,api,temporal,worker,db}/**/*.${SOURCE}`],
     // Migrations are SQL by nature.
     ignores: ['db/migrations/**'],
-    rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...POSITIONAL_SQL, WORKFLOW_MESSAGES_ELSEWHERE] },
+    rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...AUDIT_KIND_LITERALS, ...POSITIONAL_SQL, WORKFLOW_MESSAGES_ELSEWHERE] },
   },
   {
     name: 'project/the-request-workflows-client',
     files: ['services/requests/request-workflow-client.ts'],
-    rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...POSITIONAL_SQL] },
+    rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...AUDIT_KIND_LITERALS, ...POSITIONAL_SQL] },
   },
   {
     name: 'project/ui',

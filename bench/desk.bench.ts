@@ -228,7 +228,7 @@ async function main(): Promise<number> {
     const started = performance.now();
     // The sheet as the export workflow's activity writes it (activities/exports/write-export.ts).
     const everything = whereOf({ filename: 'coi_export_bench' }, DEFAULT_OFFICE_TIME_ZONE);
-    const written = await writeExportSheet(databaseUrl, exportPath(dataDir, 'bench.xlsx'), everything.where, everything.values, DEFAULT_OFFICE_TIME_ZONE, async () => {})
+    const written = await writeExportSheet(databaseUrl, exportPath(dataDir, 'bench.xlsx'), everything, DEFAULT_OFFICE_TIME_ZONE, async () => {})
       .then((r) => ({ ...r, state: 'done' as const, failure: null }), (error: Error) => ({ rowsWritten: 0, size: 0, state: 'failed' as const, failure: error.message }));
     const exportMs = performance.now() - started;
     clearInterval(sampler);

@@ -13,7 +13,8 @@
 import { performance } from 'node:perf_hooks';
 import { createOrm } from '../db/orm';
 import { DEFAULT_CLOCK_POLICY, addDays, officeToday, type ReportKind } from '../domain';
-import { REPORT_SECTIONS, ensureOfficeCalendar, reportScopeOf, reportsOf, volumesReport } from '../services/desk/reports';
+import { ensureOfficeCalendar } from '../services/desk/office-calendar';
+import { REPORT_SECTIONS, reportScopeOf, reportsOf, volumesReport } from '../services/desk/reports';
 
 type EntityManager = Parameters<typeof volumesReport>[0];
 import { reportsWorkbook } from '../services/desk/reports-workbook';

@@ -26,7 +26,7 @@ import { dropDatabase, dropOrphanedDatabases } from '../db/database';
 import { RequestActivitySchema, RequestSchema } from '../db/entities';
 import { prepareDatabase } from '../db/prepare-database';
 import { startPortalInProcess } from '../devtools/portal-in-process';
-import { STATUS, type ClockState } from '../domain';
+import { ESCALATION_ACTIVITY, STATUS, type ClockState } from '../domain';
 import { ensureTemporalServer, freePort } from '../devtools/temporal/dev-server';
 import { REQUEST_WORKFLOW_TYPE, type RequestWorkflowInput } from '../workflows/request.messages';
 import { RESULTS_DIR, runBench, stopLater } from './lifecycle';
@@ -149,7 +149,7 @@ async function main(): Promise<number> {
     const deadline = due + 120_000;
     while (Date.now() < deadline && subjects.some((s) => !received.has(s))) await sleep(250);
     await sleep(2000); // a duplicate would arrive by now
-    const audit = await orm.em.fork().find(RequestActivitySchema, { requestId: { $in: ids }, activityType: 'Escalation' });
+    const audit = await orm.em.fork().find(RequestActivitySchema, { requestId: { $in: ids }, activityType: ESCALATION_ACTIVITY });
     const fireLatency = audit.map((a) => a.date.getTime() - due);
     const auditLatency = audit.map((a) => a.createdAt.getTime() - due);
     const emailLatency = subjects.flatMap((s) => received.get(s) ?? []).map((t) => t - due);

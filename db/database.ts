@@ -1,6 +1,8 @@
 /** Makes sure the database named in DATABASE_URL exists, and says how to start PostgreSQL when none answers. */
+import { sql } from 'kysely';
 import pg from 'pg';
 import { databaseConnectTimeoutMs } from '../config/app-config';
+import { queryOn } from './kysely';
 
 export async function ensureDatabase(databaseUrl: string): Promise<'created' | 'exists'> {
   const url = new URL(databaseUrl);
@@ -19,9 +21,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<'created' | '
     );
   }
   try {
-    const found = await client.query('select 1 from pg_database where datname = $1', [dbName]);
+    const found = await queryOn(client, sql`select 1 from pg_database where datname = ${dbName}`);
     if (found.rowCount) return 'exists';
-    await client.query(`create database "${dbName}"`);
+    await queryOn(client, sql`create database ${sql.id(dbName)}`);
     return 'created';
   } finally {
     await client.end();
@@ -35,7 +37,7 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   try {
-    await client.query(`drop database if exists "${dbName}" with (force)`);
+    await queryOn(client, sql`drop database if exists ${sql.id(dbName)} with (force)`);
   } finally {
     await client.end();
   }
@@ -67,11 +69,11 @@ export async function dropOrphanedDatabases(databaseUrl: string, prefix: string)
   }
   const dropped: string[] = [];
   try {
-    const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`]);
+    const { rows } = await queryOn(client, sql<{ datname: string }>`select datname from pg_database where datname like ${`${prefix}%`}`);
     for (const { datname } of rows) {
       const pid = Number(new RegExp(`^${prefix}(\\d+)`).exec(datname)?.[1]);
       if (pid && pid !== process.pid && !processIsAlive(pid)) {
-        await client.query(`drop database if exists "${datname}" with (force)`).then(() => dropped.push(datname), () => {});
+        await queryOn(client, sql`drop database if exists ${sql.id(datname)} with (force)`).then(() => dropped.push(datname), () => {});
       }
     }
   } finally {

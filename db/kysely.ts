@@ -11,7 +11,8 @@
  * Kysely already does; MikroORM ships the integration and depends on Kysely itself.
  */
 import type { EntityManager, InferKyselyDB } from '@mikro-orm/postgresql';
-import type { Kysely } from 'kysely';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type RawBuilder } from 'kysely';
+import type pg from 'pg';
 import type { ALL_ENTITIES } from './entities';
 
 /** The tables of our entities, with their database column names. */
@@ -34,3 +35,34 @@ export const kysely = (em: Pick<EntityManager, 'getKysely'>): Kysely<Database> =
  * the caller's work is rolled back, and side queries that must not wait for its locks.
  */
 export const pooled = (em: Pick<EntityManager, 'getConnection'>): Kysely<Database> => em.getConnection().getClient<Database>();
+
+/**
+ * Kysely without a connection, that only compiles: statements for a plain `pg` client (database administration before
+ * the ORM exists; the connection a COPY stream needs) are written with the same `sql` template as every other.
+ */
+const compiler = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/** Runs a `sql` template on a plain pg client, its values bound as Kysely compiled them. */
+export async function queryOn<R>(client: Pick<pg.ClientBase, 'query'>, statement: RawBuilder<R>): Promise<{ rows: R[]; rowCount: number | null }> {
+  const { sql: text, parameters } = statement.compile(compiler);
+  // The query config form: the text and values come from the compiler, never from a hand-numbered list.
+  const { rows, rowCount } = await client.query({ text, values: [...parameters] });
+  return { rows: rows as R[], rowCount };
+}
+
+/**
+ * The text of a statement whose values are all written into it (`sql.lit`, quoted by Kysely), for what takes no bound
+ * values: the query of a COPY.
+ */
+export function inlineStatementText(statement: RawBuilder<unknown>): string {
+  const { sql: text, parameters } = statement.compile(compiler);
+  if (parameters.length) throw new Error('This statement binds values; write them with sql.lit for a statement that takes none');
+  return text;
+}

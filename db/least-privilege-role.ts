@@ -10,7 +10,10 @@
  * existing role included). The runtime role's privileges are (re)granted by the owner after every migration run, so
  * a table a new migration adds is covered.
  */
+import { sql } from 'kysely';
 import pg from 'pg';
+import { queryOn } from './kysely';
+import { OWNER_ONLY_FUNCTIONS } from './sql-functions';
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -25,7 +28,7 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
 /** A login role (no superuser, no CREATEDB, no CREATEROLE), created when missing. */
 export async function ensureLoginRole(adminUrl: string, user: string, password: string): Promise<void> {
   await withClient(adminUrl, async (client) => {
-    const exists = await client.query('select 1 from pg_roles where rolname = $1', [user]);
+    const exists = await queryOn(client, sql`select 1 from pg_roles where rolname = ${user}`);
     if (!exists.rowCount) {
       await client.query(`create role ${client.escapeIdentifier(user)} login password ${client.escapeLiteral(password)} nosuperuser nocreatedb nocreaterole`);
     }
@@ -36,7 +39,7 @@ export async function ensureRoleAndDatabases(adminUrl: string, user: string, pas
   await ensureLoginRole(adminUrl, user, password);
   await withClient(adminUrl, async (client) => {
     for (const name of databases) {
-      const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+      const found = await queryOn(client, sql`select 1 from pg_database where datname = ${name}`);
       if (!found.rowCount) await client.query(`create database ${client.escapeIdentifier(name)} owner ${client.escapeIdentifier(user)}`);
     }
   });
@@ -46,8 +49,6 @@ export async function ensureRoleAndDatabases(adminUrl: string, user: string, pas
 const MIGRATION_TABLES = ['mikro_orm_migrations'];
 /** Tables the runtime role may only add lines to (and read). */
 const APPEND_ONLY_TABLES = ['security_events'];
-/** The owner's functions the runtime role calls (Migration20261127500001). */
-const RUNTIME_FUNCTIONS = ['record_security_refusal(text, integer, text, text, jsonb)', 'prune_security_events(timestamptz)'];
 
 /**
  * Grants `role` what the API and the worker need on the portal's database, run as its owner after the migrations:
@@ -57,13 +58,13 @@ const RUNTIME_FUNCTIONS = ['record_security_refusal(text, integer, text, text, j
 export async function grantRuntimePrivileges(ownerUrl: string, role: string): Promise<void> {
   await withClient(ownerUrl, async (client) => {
     const r = client.escapeIdentifier(role);
-    const found = await client.query('select 1 from pg_roles where rolname = $1', [role]);
+    const found = await queryOn(client, sql`select 1 from pg_roles where rolname = ${role}`);
     if (!found.rowCount) throw new Error(`The runtime role ${role} does not exist: create it first (docs/OPERATIONS.md "Database roles").`);
     await client.query('begin');
     await client.query(`grant usage on schema public to ${r}`);
     await client.query(`grant select, insert, update, delete on all tables in schema public to ${r}`);
     await client.query(`grant usage, select, update on all sequences in schema public to ${r}`);
-    for (const fn of RUNTIME_FUNCTIONS) await client.query(`grant execute on function ${fn} to ${r}`);
+    for (const fn of OWNER_ONLY_FUNCTIONS) await client.query(`grant execute on function ${fn} to ${r}`);
     for (const table of APPEND_ONLY_TABLES) await client.query(`revoke update, delete, truncate on ${client.escapeIdentifier(table)} from ${r}`);
     for (const table of MIGRATION_TABLES) await client.query(`revoke all on ${client.escapeIdentifier(table)} from ${r}`);
     await client.query('commit');

@@ -104,7 +104,8 @@ const isoWeekDay = (day: string) => {
   return ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1;
 };
 
-const isBusinessDay = (calendar: BusinessCalendar, day: string): boolean =>
+/** Whether the office works on the local day `yyyy-mm-dd`: a work day of the week that is not a holiday. */
+export const isBusinessDay = (calendar: BusinessCalendar, day: string): boolean =>
   calendar.workDays.includes(isoWeekDay(day)) && !calendar.holidays.includes(day);
 
 /** Length of one business day (office hours) in milliseconds, as written (DST days are counted by the wall clock). */
@@ -133,6 +134,25 @@ export function addBusinessDays(calendar: BusinessCalendar, fromMs: number, busi
     remaining -= close - start;
   }
   throw new Error('The business calendar has no office hours in the next ten years');
+}
+
+/**
+ * Office time between two instants, in milliseconds: the parts of office hours on business days that lie between
+ * them (negative when `toMs` comes first). What the reports measure in PostgreSQL (services/desk/office-calendar.ts);
+ * `addBusinessDays(calendar, from, businessMsBetween(calendar, from, to) / officeDayMs(calendar))` is `to` again
+ * whenever `to` is inside office hours.
+ */
+export function businessMsBetween(calendar: BusinessCalendar, fromMs: number, toMs: number): number {
+  if (toMs < fromMs) return -businessMsBetween(calendar, toMs, fromMs);
+  const last = zonedDay(toMs, calendar.timeZone);
+  let total = 0;
+  for (let day = zonedDay(fromMs, calendar.timeZone); day <= last; day = addDays(day, 1)) {
+    if (!isBusinessDay(calendar, day)) continue;
+    const open = zonedInstant(day, calendar.officeHours.start, calendar.timeZone);
+    const close = zonedInstant(day, calendar.officeHours.end, calendar.timeZone);
+    total += Math.max(0, Math.min(close, toMs) - Math.max(open, fromMs));
+  }
+  return total;
 }
 
 /** An instant as a person in the office reads it: `mm/dd/yyyy h:mm AM` in the office's zone (the security log). */

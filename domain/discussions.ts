@@ -10,7 +10,6 @@ import { isFinished, type RequestStatus } from './request-status';
 export const DISCUSSION_TOPIC_MAX = 200;
 const THREAD_ID_LENGTH = 12;
 export const THREAD_ID_PATTERN = /^[A-Z]{12}$/;
-export const DISCUSSION_ACTIVITY = 'Discussion';
 
 /** A thread id from random bytes (the caller supplies them: domain/ stays free of crypto). */
 export function threadIdFrom(randomBytes: Uint8Array): string {

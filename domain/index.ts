@@ -1,5 +1,6 @@
 export * from './account-name';
 export * from './messages';
+export * from './audit-kinds';
 export * from './request-status';
 export * from './reference-lists';
 export * from './request-dates';

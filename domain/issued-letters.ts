@@ -153,8 +153,6 @@ export const CERTIFICATE_REVOKED_TEMPLATE = 'Certificate Revoked';
 export const CERTIFICATE_REVOKED_TEMPLATE_ORDER = 65;
 /** Why the revocation email cannot be sent on demand (only sent again after it failed). */
 export const REVOKED_EMAIL_ON_DEMAND = 'The "Certificate Revoked" email goes out when a certificate is revoked; only a failed one can be sent again.';
-/** the audit trail's activity type of a revocation */
-export const CERTIFICATE_REVOKED_ACTIVITY = 'Certificate Revoked';
 
 interface RevokedLetterDescription {
   kindLabel: string;

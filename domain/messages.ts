@@ -90,8 +90,6 @@ export const possiblyRepeatedSuffix = (times: number): string =>
 /** How an effect's failure reason begins when its letter, not its email, failed (the audit row and the problem list say it). */
 export const LETTER_FAILED_PREFIX = 'the letter could not be generated: ';
 
-/** Audit rows of an email that could not be sent; an administrator can send it again from the audit trail. */
-export const EMAIL_FAILED_ACTIVITY = 'Email Failed';
 export const emailFailedAuditText = (templateTitle: string, reason: string): string => `"${templateTitle}" email failed: ${reason}`;
 /** An administrator sent a template by hand (Send Email), or pressed Send again on a failed one. */
 export const emailRequestedAuditText = (templateTitle: string, again: boolean): string =>

@@ -12,6 +12,7 @@ export const REQUEST_TYPE_LABEL: Record<RequestType, string> = {
 export const CERTIFICATE_TYPES = ['Clinician', 'Auto Liability', 'Contracts/Lease', 'Event', 'Provider', 'Property'] as const;
 export type CertificateType = (typeof CERTIFICATE_TYPES)[number];
 export const CONTRACTS_CERTIFICATE: CertificateType = 'Contracts/Lease';
+export const AUTO_LIABILITY_CERTIFICATE: CertificateType = 'Auto Liability';
 
 /** Dashboard "Filter By Request Type" options (spec 1 §2). */
 export const REQUEST_TYPE_FILTERS = [

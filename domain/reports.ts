@@ -31,9 +31,14 @@ export type ReportKind = (typeof REPORT_KINDS)[number];
 /** Longest date range a report covers (two years and a day: "last year against this year" fits). */
 const REPORT_MAX_RANGE_DAYS = 732;
 
-/** The days the office calendar of the reports covers (the database builds it for these years). */
+/** The days a report may cover. */
 const REPORT_FIRST_DAY = '2000-01-03';
 const REPORT_LAST_DAY = '2060-12-30';
+/**
+ * The days of the office calendar the database builds for the reports (`office_calendar_days`, db/sql-functions.ts):
+ * every day a report covers, and the day after the last, where the range of a report on it ends (office midnight).
+ */
+export const OFFICE_CALENDAR_DAYS = { first: REPORT_FIRST_DAY, last: addDays(REPORT_LAST_DAY, 1) } as const;
 
 export const WAITING_ON = ['office', 'requester'] as const;
 type WaitingOn = (typeof WAITING_ON)[number];

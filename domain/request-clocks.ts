@@ -60,8 +60,6 @@ export const CLOCK_TEMPLATE_ORDER: ReadonlyArray<readonly [ClockTemplateTitle, n
 
 /** Who performs what a clock does, in the audit trail: the system actor of the automated emails. */
 export const CLOCK_ACTOR = { name: AUTOMATED_EMAIL_ACTOR, email: '' } as const;
-export const REMINDER_ACTIVITY = 'Reminder';
-export const ESCALATION_ACTIVITY = 'Escalation';
 
 export type ClockKind = 'reminder-1' | 'reminder-2' | 'auto-close' | 'escalation' | 'release-expiry';
 
@@ -156,7 +154,6 @@ const RELEASE_EXPIRED_MARK = 'a new signed release was requested';
 export const releaseExpiredReason = (releaseDay: string, validityDays: number) =>
   `signed release dated ${formatDay(releaseDay)} expired after ${validityDays} days: ${RELEASE_EXPIRED_MARK}`;
 export const signedReleaseRecordedText = (releaseDay: string) => `Signed release dated ${formatDay(releaseDay)} recorded`;
-export const SIGNED_RELEASE_ACTIVITY = 'Signed Release';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const formatDay = (day: string) => { const [y, m, d] = day.split('-'); return `${m}/${d}/${y}`; };

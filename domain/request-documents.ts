@@ -9,8 +9,6 @@ import { isCompleted, isFinished, STATUS, type RequestStatus } from './request-s
 /** Who put a document on the request: the requester, an administrator, or the portal (a generated letter). */
 export type DocumentOrigin = 'requester' | 'administrator' | 'system';
 
-export const DOCUMENT_ACTIVITY = 'Document';
-
 /**
  * Every type of supporting document the upload keeps, as the document picker offers them: the server decides by a
  * file's bytes (storage/file-sniffing.ts UPLOAD_MIME_TYPES, which this list must cover: tests/e2e/pickers.e2e.test.ts

@@ -7,8 +7,6 @@ import { fieldsOf, type RequestKindDefinition } from './request-kinds';
 import { requesterMayEdit, type LifecycleContext } from './request-lifecycle.machine';
 import { isFinished, STATUS, type RequestStatus } from './request-status';
 
-export const FIELD_EDIT_ACTIVITY = 'Field Edit';
-
 /** Admin Edit is offered on submitted requests that are not finished (drafts are the requester's own). */
 export const adminMayEditFields = (status: RequestStatus): boolean => status !== STATUS.draft && !isFinished(status);
 

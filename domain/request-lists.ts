@@ -2,7 +2,9 @@
  * What a list of requests shows (dashboards, search results): the fields its rows carry, the request type label and
  * the "Filter By Request Type" labels as conditions.
  */
-import { RENTAL_AUTO_TYPE, REQUEST_TYPE, REQUEST_TYPE_FILTERS, REQUEST_TYPE_LABEL, type RequestType } from './reference-lists';
+import {
+  AUTO_LIABILITY_CERTIFICATE, RENTAL_AUTO_TYPE, REQUEST_TYPE, REQUEST_TYPE_FILTERS, REQUEST_TYPE_LABEL, type RequestType,
+} from './reference-lists';
 
 /**
  * The fields a dashboard table shows or decides with (the UI's request columns and labels, the stale-letter list):
@@ -15,15 +17,21 @@ export const DASHBOARD_FIELDS = [
   'requesterId', // whose row it is: one's own drafts offer Edit and Delete
 ] as const;
 
-/** The type label of result lists: the credentialing label, or "COI Request: <type>" (Rental for rental cars). */
-export function requestTypeLabelOf(r: { requestType: string; certificateType?: string | null; autoType?: string | null }): string {
-  if (r.requestType !== 'certificate') return REQUEST_TYPE_LABEL[r.requestType as RequestType] ?? r.requestType;
-  if (r.certificateType === 'Auto Liability' && r.autoType === RENTAL_AUTO_TYPE) return RENTAL_FILTER;
-  return r.certificateType ? `COI Request: ${r.certificateType}` : REQUEST_TYPE_LABEL.certificate;
-}
-
 type RequestTypeFilter = (typeof REQUEST_TYPE_FILTERS)[number];
-const RENTAL_FILTER: RequestTypeFilter = 'COI Request: Rental';
+/** A certificate's label: this, then its certificate type. */
+export const CERTIFICATE_LABEL_PREFIX = 'COI Request: ';
+/** Rental cars have a label of their own (an Auto Liability certificate of the Rental auto type). */
+export const RENTAL_FILTER: RequestTypeFilter = 'COI Request: Rental';
+
+/**
+ * The type label of result lists (and the reports' kind of a request: db/sql-functions.ts `report_kind_of` says the
+ * same in SQL): the credentialing label, or "COI Request: <type>" (Rental for rental cars).
+ */
+export function requestTypeLabelOf(r: { requestType: string; certificateType?: string | null; autoType?: string | null }): string {
+  if (r.requestType !== REQUEST_TYPE.certificate) return REQUEST_TYPE_LABEL[r.requestType as RequestType] ?? r.requestType;
+  if (r.certificateType === AUTO_LIABILITY_CERTIFICATE && r.autoType === RENTAL_AUTO_TYPE) return RENTAL_FILTER;
+  return r.certificateType ? `${CERTIFICATE_LABEL_PREFIX}${r.certificateType}` : REQUEST_TYPE_LABEL.certificate;
+}
 
 const isRequestTypeFilter = (label: unknown): label is RequestTypeFilter =>
   typeof label === 'string' && (REQUEST_TYPE_FILTERS as readonly string[]).includes(label);
@@ -36,9 +44,9 @@ const isRequestTypeFilter = (label: unknown): label is RequestTypeFilter =>
 export function requestTypeLabelWhere(label: string): Record<string, unknown> | null {
   if (!isRequestTypeFilter(label)) return null;
   if (label === REQUEST_TYPE_FILTERS[0]) return { requestType: REQUEST_TYPE.credentialing };
-  if (label === RENTAL_FILTER) return { requestType: REQUEST_TYPE.certificate, certificateType: 'Auto Liability', autoType: RENTAL_AUTO_TYPE };
-  const certificateType = label.slice('COI Request: '.length);
+  if (label === RENTAL_FILTER) return { requestType: REQUEST_TYPE.certificate, certificateType: AUTO_LIABILITY_CERTIFICATE, autoType: RENTAL_AUTO_TYPE };
+  const certificateType = label.slice(CERTIFICATE_LABEL_PREFIX.length);
   const where: Record<string, unknown> = { requestType: REQUEST_TYPE.certificate, certificateType };
-  if (certificateType === 'Auto Liability') where.$or = [{ autoType: null }, { autoType: { $ne: RENTAL_AUTO_TYPE } }];
+  if (certificateType === AUTO_LIABILITY_CERTIFICATE) where.$or = [{ autoType: null }, { autoType: { $ne: RENTAL_AUTO_TYPE } }];
   return where;
 }

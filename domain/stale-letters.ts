@@ -3,7 +3,6 @@
  * issued claim-history letter covers, and the author names of the audit rows on both sides.
  */
 export const STALE_LETTER_LABEL = 'Letter may be out of date';
-export const STALE_LETTER_ACTIVITY_TYPE = 'Letter May Be Out of Date';
 export const CS_STARS_IMPORT_AUTHOR = 'CS-STARS import';
 /** Who generated letters and certificates are stored by (the letter activities write it; the stale rule reads it). */
 export const GENERATED_DOCUMENT_AUTHOR = 'COI Automated Document System';

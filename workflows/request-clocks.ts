@@ -10,9 +10,10 @@ import { condition, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ClockStartResult, RecordClockEffectInput } from './request-activities.types';
 // Straight from the domain files, not the barrel (see workflows/request.workflow.ts).
 import { EMAIL_TEMPLATE_TITLES } from '../domain/notification-template';
+import { ESCALATION_ACTIVITY, REMINDER_ACTIVITY, SIGNED_RELEASE_ACTIVITY } from '../domain/audit-kinds';
 import {
-  autoCloseReason, CLOCK_ACTOR, CLOCK_TEMPLATE_TITLES, enterStatus, ESCALATION_ACTIVITY, escalationAuditText, nextClock,
-  releaseExpiredReason, releaseExpiredText, REMINDER_ACTIVITY, reminderAuditText, SIGNED_RELEASE_ACTIVITY,
+  autoCloseReason, CLOCK_ACTOR, CLOCK_TEMPLATE_TITLES, enterStatus, escalationAuditText, nextClock,
+  releaseExpiredReason, releaseExpiredText, reminderAuditText,
   type ClockKind, type ClockPolicy, type ClockState, type DueClock,
 } from '../domain/request-clocks';
 import { applyLifecycleEvent, type LifecycleContext, type LifecycleEvent } from '../domain/request-lifecycle.machine';

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { EmailTemplateSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema } from '../../db/entities';
-import { EMAIL_FAILED_ACTIVITY, emailRequestedAuditText } from '../../domain';
+import { EMAIL_ACTIVITY, EMAIL_FAILED_ACTIVITY, emailRequestedAuditText } from '../../domain';
 import type { EffectRef, QueueEmailInput } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
@@ -43,7 +43,7 @@ export function queueEmailActivity(deps: { orm: Orm; config: AppConfig }) {
     if (additionalInformation) snapshot.variables.additionalInformation = additionalInformation;
     // Who asked for it, in the trail beside the automated "email sent" row (keyed: a retried activity writes one).
     em.create(RequestActivitySchema, {
-      requestId: request.id, date: new Date(), activityType: 'Email', activityText: emailRequestedAuditText(input.templateTitle, !!input.retryOf),
+      requestId: request.id, date: new Date(), activityType: EMAIL_ACTIVITY, activityText: emailRequestedAuditText(input.templateTitle, !!input.retryOf),
       performedBy: input.actor.name, performedByUserId: input.actor.userId ?? null, recipients: snapshot.recipients.join(', '), channel: 'Portal', idempotencyKey: `${input.key}:requested`,
     });
     const effect = em.create(RequestEffectSchema, {

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AppConfig } from '../../config/app-config';
 import type { Orm } from '../../db/orm';
 import { RequestSchema, type Request } from '../../db/entities';
-import { statusEmailRecipients } from '../../domain';
+import { STATUS_CHANGE_ACTIVITY, statusEmailRecipients, SUBMISSION_ACTIVITY } from '../../domain';
 import type { EffectOrder, RecordStatusInput } from '../../workflows/request-activities.types';
 import { takeSnapshot } from './request-snapshot';
 
@@ -63,7 +63,7 @@ function recordStatusStatement(input: RecordStatusInput, auditKey: string, versi
   ), audit as (
     insert into request_activity (request_id, date, activity_type, activity_text, performed_by, performed_by_user_id,
       status_from, status_to, clock, idempotency_key, created_at, updated_at)
-    select id, ${input.at}::timestamptz, ${input.submitted ? 'Submission' : 'Status Change'}, ${auditTextOf(input)},
+    select id, ${input.at}::timestamptz, ${input.submitted ? SUBMISSION_ACTIVITY : STATUS_CHANGE_ACTIVITY}, ${auditTextOf(input)},
       ${input.actor.name}, ${input.actor.userId ?? null}::int, ${input.previousStatus}, ${input.status}, ${clock}, ${auditKey}, now(), now()
     from req
   ), clocks as (

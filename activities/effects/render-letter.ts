@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { AppConfig } from '../../config/app-config';
 import { kysely } from '../../db/kysely';
 import type { Orm } from '../../db/orm';
-import { GENERATED_DOCUMENT_AUTHOR } from '../../domain';
+import { DOCUMENT_ACTIVITY, GENERATED_DOCUMENT_AUTHOR } from '../../domain';
 import { DocumentFiles } from '../../storage/document-files';
 import type { ChromiumPdfRenderer } from '../pdf/chromium-pdf-renderer';
 import { letterDocumentOf, renderLetterDocument } from '../pdf/letter-documents';
@@ -51,7 +51,7 @@ const storeLetter = (v: {
     returning id
   ), audit as (
     insert into request_activity (request_id, date, activity_type, activity_text, performed_by, idempotency_key, created_at, updated_at)
-    values (${v.requestId}, now(), 'Document', ${`Generated "${v.name}"`}, ${LETTER_AUTHOR}, ${`${v.key}:letter`}, now(), now())
+    values (${v.requestId}, now(), ${DOCUMENT_ACTIVITY}, ${`Generated "${v.name}"`}, ${LETTER_AUTHOR}, ${`${v.key}:letter`}, now(), now())
   ), fresh as (
     update requests set letter_stale_since = null where id = ${v.requestId} and ${v.claimHistoryLetter}::boolean and letter_stale_since <= ${v.snapshotTakenAt}::timestamptz
   ), linked as (

@@ -9,7 +9,7 @@ import { kysely } from '../../db/kysely';
 import type { Orm } from '../../db/orm';
 import { DocumentSchema, RequestActivitySchema, RequestEffectSchema, type Document, type RequestEffect } from '../../db/entities';
 import {
-  AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress, LETTER_FAILED_PREFIX,
+  AUTOMATED_EMAIL_ACTOR, automatedEmailAuditText, DOCUMENT_ACTIVITY, documentAuditText, EFFECT_OUTCOME, EMAIL_ACTIVITY, EMAIL_FAILED_ACTIVITY, emailFailedAuditText, isEmailAddress, LETTER_FAILED_PREFIX,
   possiblyRepeatedSuffix,
 } from '../../domain';
 import { portalMessageId } from '../../domain/reply-address';
@@ -129,8 +129,10 @@ const effectToSend = (key: string) => sql<EffectToSend>`
   from request_effects e left join email_templates t on t.title = e.template_title left join requests r on r.id = e.request_id
   where e.idempotency_key = ${key}`;
 
-/** An audit row for the addresses the mail server refused. */
-interface RefusedRow { activityType: string; activityText: string; performedBy: string; recipients: string; idempotencyKey: string }
+/** An audit row for the addresses the mail server refused (linked to the effect, whose outcome it records). */
+interface RefusedRow {
+  activityType: string; activityText: string; performedBy: string; recipients: string; idempotencyKey: string; effectOutcome: typeof EFFECT_OUTCOME.refused;
+}
 
 /**
  * The usual mark, in one statement: sent, with its audit row (and one for the addresses the server refused), while
@@ -148,11 +150,11 @@ const markSent = (m: {
     returning id, request_id
   ), email as (
     insert into request_activity (request_id, date, activity_type, activity_text, performed_by, recipients, channel, idempotency_key, created_at, updated_at)
-    select request_id, now(), 'Email', ${m.email.activityText}, ${m.email.performedBy}, ${m.recipients}, 'Email', ${m.email.idempotencyKey}, now(), now() from marked
+    select request_id, now(), ${EMAIL_ACTIVITY}, ${m.email.activityText}, ${m.email.performedBy}, ${m.recipients}, 'Email', ${m.email.idempotencyKey}, now(), now() from marked
   ), refused as (
-    insert into request_activity (request_id, date, activity_type, activity_text, performed_by, recipients, channel, idempotency_key, effect_id, created_at, updated_at)
+    insert into request_activity (request_id, date, activity_type, activity_text, performed_by, recipients, channel, idempotency_key, effect_id, effect_outcome, created_at, updated_at)
     select request_id, now(), ${m.refused.activityType}, ${m.refused.activityText}, ${m.refused.performedBy}, ${m.refused.recipients}, 'Email',
-      ${m.refused.idempotencyKey}, id, now(), now() from marked where ${m.anyRefused}::boolean
+      ${m.refused.idempotencyKey}, id, ${m.refused.effectOutcome}, now(), now() from marked where ${m.anyRefused}::boolean
   )
   select exists(select 1 from marked) as marked`;
 
@@ -283,7 +285,7 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
 
     const refusedRow = (): RefusedRow => ({
       activityType: EMAIL_FAILED_ACTIVITY, activityText: emailFailedAuditText(effect.templateTitle, `the mail server refused ${refused.join(', ')}`),
-      performedBy: AUTOMATED_EMAIL_ACTOR, recipients: refused.join(', '), idempotencyKey: `${input.key}:refused`,
+      performedBy: AUTOMATED_EMAIL_ACTOR, recipients: refused.join(', '), idempotencyKey: `${input.key}:refused`, effectOutcome: EFFECT_OUTCOME.refused,
     });
     // The usual case: this attempt's claim is the last one, marked with its rows in one statement.
     const markAsClaimed = async () => {
@@ -304,15 +306,15 @@ export function sendEffectEmailActivity(deps: { orm: Orm; mailer: Mailer; files:
       possiblyTwice = marked.claims >= 2;
       tx.assign(marked, { state: 'sent', sentAt: new Date(), recipients: accepted.join(', ') });
       tx.create(RequestActivitySchema, {
-        requestId: effect.requestId, date: new Date(), activityType: 'Email',
+        requestId: effect.requestId, date: new Date(), activityType: EMAIL_ACTIVITY,
         activityText: automatedEmailAuditText(effect.templateTitle) + possiblyRepeatedSuffix(marked.claims),
         performedBy: AUTOMATED_EMAIL_ACTOR, recipients: accepted.join(', '), channel: 'Email', idempotencyKey: `${input.key}:email`,
       });
       if (refused.length) {
-        const { activityType, activityText, performedBy, recipients, idempotencyKey } = refusedRow();
+        const { activityType, activityText, performedBy, recipients, idempotencyKey, effectOutcome } = refusedRow();
         tx.create(RequestActivitySchema, {
           requestId: effect.requestId, date: new Date(), activityType, activityText, performedBy, recipients, channel: 'Email',
-          idempotencyKey, effectId: effect.id,
+          idempotencyKey, effectId: effect.id, effectOutcome,
         });
       }
     }), { refused });
@@ -340,7 +342,7 @@ export function recordEffectFailureActivity(deps: { orm: Orm }) {
         requestId: effect.requestId, date: new Date(), activityType: EMAIL_FAILED_ACTIVITY,
         activityText: emailFailedAuditText(effect.templateTitle, input.reason),
         performedBy: AUTOMATED_EMAIL_ACTOR, recipients: (effect.snapshot as unknown as RequestSnapshot).recipients?.join(', ') ?? null,
-        channel: 'Email', idempotencyKey: `${input.key}:failed`, effectId: effect.id,
+        channel: 'Email', idempotencyKey: `${input.key}:failed`, effectId: effect.id, effectOutcome: EFFECT_OUTCOME.failed,
       });
     });
   };

@@ -22,10 +22,10 @@ export function writeExportActivity({ orm, config }: { orm: Orm; config: AppConf
     if (row.state === 'done') return 'done'; // an attempt that finished before its worker could report it
     const timeZone = config.clockPolicy.calendar.timeZone;
     try {
-      const { where, values } = whereOf(exportInputOf(row), timeZone);
+      const where = whereOf(exportInputOf(row), timeZone);
       const heartbeat = setInterval(() => context.heartbeat(), 5000);
       try {
-        const { rowsWritten, size } = await writeExportSheet(config.databaseUrl, exportPath(config.dataDir, row.storedName), where, values, timeZone,
+        const { rowsWritten, size } = await writeExportSheet(config.databaseUrl, exportPath(config.dataDir, row.storedName), where, timeZone,
           async (counts) => { context.heartbeat(counts); await update(exportId, counts); });
         await update(exportId, { rowsWritten, size, state: 'done', failure: null });
         return 'done';

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../contract/error.schema';
 import { Reports, REPORTS_PATH, REPORTS_XLSX_PATH, ReportsQuery } from '../../contract/reports.schema';
 import { requireAdmin } from '../plugins/auth';
-import { ensureOfficeCalendar, reportsOf } from '../../services/desk/reports';
+import { ensureOfficeCalendar } from '../../services/desk/office-calendar';
+import { reportsOf } from '../../services/desk/reports';
 import { reportsFileName, reportsWorkbook } from '../../services/desk/reports-workbook';
 
 /** `api/v1/reports` and its xlsx download: the administrators' reports (domain/reports.ts). */

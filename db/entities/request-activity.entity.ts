@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { EffectOutcome } from '../../domain/audit-kinds';
 import { baseProperties } from './common';
 
 /** Audit trail entry (spec 1 §3): date, activity type, activity text, performed by, email recipients. */
@@ -20,6 +21,8 @@ export const RequestActivitySchema = defineEntity({
     idempotencyKey: p.string().nullable().unique(),
     /** on an email-failed row: the effect that failed, so an administrator can send it again */
     effectId: p.integer().nullable(),
+    /** what the row says of that effect (domain EFFECT_OUTCOME): set exactly when `effectId` is */
+    effectOutcome: p.string().length(16).$type<EffectOutcome>().nullable(),
     /** on a `Submission` or `Status Change` row: the status left and the status entered */
     statusFrom: p.string().nullable(),
     statusTo: p.string().nullable(),

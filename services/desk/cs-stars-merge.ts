@@ -14,7 +14,9 @@
  *   - dates are cast with DateStyle ISO, MDY (mm/dd/yyyy and yyyy-mm-dd, the two forms the checker lets through),
  *     several times cheaper than to_date.
  */
+import { sql } from 'kysely';
 import type pg from 'pg';
+import { queryOn } from '../../db/kysely';
 import type { ClaimField } from '../../domain';
 import { CS_STARS_IMPORT_AUTHOR, GENERATED_DOCUMENT_AUTHOR, STALE_LETTER_ACTIVITY_TYPE, STALE_LETTER_CLAIMS_LISTED, STALE_LETTER_LABEL } from '../../domain';
 
@@ -59,35 +61,38 @@ const usDay = (column: string) => `to_char(${column} at time zone 'UTC', 'MM/DD/
  * audit row naming those claims.
  */
 function mergeSql(fields: (ClaimField | null)[]) {
-  return `
+  // SQL text of our own (column lists, typed staging columns, day expressions); the values are bound where they are used.
+  const raw = (text: string) => sql.raw(text);
+  const listed = STALE_LETTER_CLAIMS_LISTED;
+  return sql<{ inserted: string; updated: string; flagged: string }>`
     with joined as materialized (
       select s.*, d.id as existing_id, d.report_date as old_report_date,
-        d.id is not null and (${COMPARED.map((c) => `d.${c}`).join(', ')}) is distinct from (${COMPARED.map((c) => `s.${c}`).join(', ')}) as differs
-      from (select ${typedColumns(fields)} from claims_staging) s left join claims_data d on ${KEY_MATCH}),
+        d.id is not null and (${raw(COMPARED.map((c) => `d.${c}`).join(', '))}) is distinct from (${raw(COMPARED.map((c) => `s.${c}`).join(', '))}) as differs
+      from (select ${raw(typedColumns(fields))} from claims_staging) s left join claims_data d on ${raw(KEY_MATCH)}),
     updated as (
       update claims_data d set updated_at = now(), export_date = j.export_date,
-        ${COMPARED.map((c) => `${c} = j.${c}`).join(', ')}
+        ${raw(COMPARED.map((c) => `${c} = j.${c}`).join(', '))}
       from joined j where j.differs and d.id = j.existing_id),
     inserted as (
-      insert into claims_data (created_at, updated_at, ${INSERTED.join(', ')})
-      select now(), now(), ${INSERTED.map((c) => `j.${c}`).join(', ')} from joined j where j.existing_id is null),
+      insert into claims_data (created_at, updated_at, ${raw(INSERTED.join(', '))})
+      select now(), now(), ${raw(INSERTED.map((c) => `j.${c}`).join(', '))} from joined j where j.existing_id is null),
     -- What the two statements above write, read from their input rather than from RETURNING (100,000 rows fewer to
     -- collect on a first upload): the upload's lock on claims_data makes the two the same.
     changed as (select * from joined where existing_id is null or differs),
     letters as (
       select r.id, lower(btrim(r.last_name)) as last_name, lower(btrim(r.first_name)) as first_name,
-        ${utcDay('r.date_from')} as day_from, ${utcDay('r.date_to')} as day_to
+        ${raw(utcDay('r.date_from'))} as day_from, ${raw(utcDay('r.date_to'))} as day_to
       from requests r
-      where r.id in (select doc.request_id from documents doc where doc.uploaded_by = $1 and doc.idempotency_key is not null)
+      where r.id in (select doc.request_id from documents doc where doc.uploaded_by = ${GENERATED_DOCUMENT_AUTHOR} and doc.idempotency_key is not null)
         and r.request_type = 'credentialing' and r.letter_stale_since is null and r.date_from is not null and r.date_to is not null),
     hits as (
       select l.id as request_id, c.claim_number, c.report_date
       from letters l join changed c on lower(c.physician_last_name) = l.last_name and lower(c.physician_first_name) = l.first_name
-      where ${utcDay('c.report_date')} between l.day_from and l.day_to
-         or ${utcDay('c.old_report_date')} between l.day_from and l.day_to),
+      where ${raw(utcDay('c.report_date'))} between l.day_from and l.day_to
+         or ${raw(utcDay('c.old_report_date'))} between l.day_from and l.day_to),
     stale as (
       select request_id, count(*) as claims,
-        array_to_string((array_agg(claim_number || ' (reported ' || ${usDay('report_date')} || ')' order by report_date, claim_number))[1:$5::int], ', ') as listed
+        array_to_string((array_agg(claim_number || ' (reported ' || ${raw(usDay('report_date'))} || ')' order by report_date, claim_number))[1:${listed}::int], ', ') as listed
       from hits group by request_id),
     flagged as (
       update requests r set letter_stale_since = now()
@@ -95,10 +100,10 @@ function mergeSql(fields: (ClaimField | null)[]) {
       returning r.id, s.claims, s.listed),
     audited as (
       insert into request_activity (created_at, updated_at, request_id, date, activity_type, activity_text, performed_by)
-      select now(), now(), f.id, now(), $2,
-        $3 || ': a CS-STARS upload added or changed ' || case when f.claims = 1 then 'claim ' else f.claims || ' claims: ' end || f.listed
-          || case when f.claims > $5::int then ' and ' || (f.claims - $5::int) || ' more' else '' end || ' within the letter''s period.',
-        $4
+      select now(), now(), f.id, now(), ${STALE_LETTER_ACTIVITY_TYPE},
+        ${STALE_LETTER_LABEL}::text || ': a CS-STARS upload added or changed ' || case when f.claims = 1 then 'claim ' else f.claims || ' claims: ' end || f.listed
+          || case when f.claims > ${listed}::int then ' and ' || (f.claims - ${listed}::int) || ' more' else '' end || ' within the letter''s period.',
+        ${CS_STARS_IMPORT_AUTHOR}
       from flagged f
       returning 1)
     select count(*) filter (where existing_id is null) as inserted, count(*) filter (where differs) as updated,
@@ -112,9 +117,7 @@ export async function mergeStaging(client: pg.Client, fields: (ClaimField | null
   // rows with this much; at the default 4 MB they spill to temporary files.
   await client.query(`set local work_mem = '64MB'`);
   await client.query('lock table claims_data in share row exclusive mode');
-  const result = await client.query<{ inserted: string; updated: string; flagged: string }>(mergeSql(fields), [
-    GENERATED_DOCUMENT_AUTHOR, STALE_LETTER_ACTIVITY_TYPE, STALE_LETTER_LABEL, CS_STARS_IMPORT_AUTHOR, STALE_LETTER_CLAIMS_LISTED,
-  ]);
+  const result = await queryOn(client, mergeSql(fields));
   const row = result.rows[0];
   return { inserted: Number(row.inserted), updated: Number(row.updated), flagged: Number(row.flagged) };
 }

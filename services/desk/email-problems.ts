@@ -7,7 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import {
-  EFFECT_DELAYED_AFTER_MS, EFFECT_PROBLEM_LABELS, EFFECT_PROBLEMS_WINDOW_DAYS, EMAIL_FAILED_ACTIVITY, effectProblemSubject,
+  EFFECT_DELAYED_AFTER_MS, EFFECT_OUTCOME, EFFECT_PROBLEM_LABELS, EFFECT_PROBLEMS_WINDOW_DAYS, effectProblemSubject,
   type EffectProblemState, type RequestType,
 } from '../../domain';
 import type { EmailProblemsPage, EmailProblemsQuery } from '../../contract/email-problems.schema';
@@ -18,13 +18,17 @@ interface Row {
   recipients: string | null; failure: string | null; since: Date; retry_of: number | null;
 }
 
-/** The problems, as one filter both the page (with the request joined) and its count use. */
+/**
+ * The problems, as one filter both the page (with the request joined) and its count use. A failed effect's audit row
+ * (its Send again) is the one that records the effect's failure (`effect_outcome`; the outcome a literal, so the
+ * planner matches the partial index on it: Migration20261201100001).
+ */
 function problems(now: Date, withRequest: boolean) {
   const failedSince = new Date(now.getTime() - EFFECT_PROBLEMS_WINDOW_DAYS * 86_400_000);
   const pendingBefore = new Date(now.getTime() - EFFECT_DELAYED_AFTER_MS);
   return sql`
   from "request_effects" f${withRequest ? sql` join "requests" r on r."id" = f."request_id"` : sql``}
-  left join "request_activity" a on a."effect_id" = f."id" and a."activity_type" = ${EMAIL_FAILED_ACTIVITY} and a."idempotency_key" like '%:failed'
+  left join "request_activity" a on a."effect_id" = f."id" and a."effect_outcome" = ${sql.lit(EFFECT_OUTCOME.failed)}
   where (f."state" = 'failed' and f."failed_at" >= ${failedSince} or f."state" = 'pending' and f."created_at" < ${pendingBefore})
     and not exists (select 1 from "request_effects" again where again."retry_of" = a."id")`;
 }

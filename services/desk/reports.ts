@@ -4,22 +4,22 @@
  * and the request rows, in the office's time zone.
  *
  * Business time uses the clocks' calendar (the configured clock policy: zone, office hours, work days, holidays) as
- * the table `office_calendar_days` (one row per day with the office seconds before it, rebuilt when the configuration
- * changes: ensureOfficeCalendar): the business time between two instants is two key lookups and a subtraction.
- * One business day = one day of office hours.
+ * the table `office_calendar_days` (office-calendar.ts: rebuilt when the configuration changes, ensureOfficeCalendar):
+ * the business time between two instants is two key lookups and a subtraction. One business day = one day of office hours.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
 import type { Reports, ReportsQuery } from '../../contract/reports.schema';
 import {
-  BACKLOG_AGE_BANDS, BACKLOG_OLDEST_LIMIT, BACKLOG_STATUSES, DEFAULT_REPORT_PERIOD, NOT_GIVEN_NAME,
-  REPORT_KINDS, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
-  backlogReading, missedDeadlinesReading, officeDayAfter, officeDayMs, officeDayStart, reportPeriodStarts, reportRangeError,
+  BACKLOG_AGE_BANDS, BACKLOG_OLDEST_LIMIT, BACKLOG_STATUSES, DEFAULT_REPORT_PERIOD, ESCALATION_ACTIVITY, NOT_GIVEN_NAME,
+  REMINDER_ACTIVITY, REPORT_KINDS, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
+  backlogReading, missedDeadlinesReading, officeDayAfter, officeDayStart, reportPeriodStarts, reportRangeError,
   requestViewPath, timeInStatusReading, topRequestersReading, turnaroundReading, volumesReading,
   type BacklogAgeBand, type BusinessCalendar, type ReportKind, type ReportPeriod, type RequestStatus,
 } from '../../domain';
 import { kysely } from '../../db/kysely';
 import { invalid } from '../refusals';
+import { businessDaysSql, calendarJoin } from './office-calendar';
 
 type Section<K extends keyof Reports> = Reports[K];
 
@@ -62,34 +62,6 @@ const kindFilter = (scope: ReportScope): Sql => (scope.kind ? sql` and f."kind" 
 const periodSql = (scope: ReportScope, instant: Sql): Sql =>
   sql`to_char(date_trunc(${scope.period}::text, ${instant} at time zone ${scope.calendar.timeZone}::text), 'YYYY-MM-DD')`;
 
-/**
- * Makes `office_calendar_days` (Migration20261128200001) the calendar of this configuration: rebuilt in PostgreSQL
- * only when the configuration it was built from differs (one cheap call otherwise).
- */
-export async function ensureOfficeCalendar(em: EntityManager, calendar: BusinessCalendar): Promise<void> {
-  const signature = JSON.stringify([calendar.timeZone, calendar.officeHours, [...calendar.workDays].sort(), [...calendar.holidays].sort()]);
-  await sql`select "office_calendar_refresh"(${signature}, ${calendar.timeZone}, string_to_array(${calendar.workDays.join(',')}, ',')::int[],
-    string_to_array(${calendar.holidays.join(',')}, ',')::date[], ${calendar.officeHours.start}::time, ${calendar.officeHours.end}::time) as "rebuilt"`
-    .execute(kysely(em));
-}
-
-/**
- * Business seconds from the calendar's first day to `instant` (a timestamptz), with `c` the `office_calendar_days`
- * row of the instant's office day: the office seconds before that day plus the part of its office hours gone.
- */
-const clockSql = (c: 'c1' | 'c2', instant: Sql): Sql => {
-  const col = (name: string) => expr(`${c}."${name}"`);
-  return sql`(${col('before')} + case when ${col('business')} then extract(epoch from least(greatest(${instant}, ${col('open_at')}), ${col('close_at')}) - ${col('open_at')}) else 0 end)`;
-};
-
-/** `join office_calendar_days <c>` on the office day of `instant` (the zone a literal, as the day index reads it). */
-const calendarJoin = (scope: ReportScope, c: 'c1' | 'c2', instant: Sql): Sql =>
-  sql` join "office_calendar_days" ${expr(c)} on ${expr(`${c}."day"`)} = (${instant} at time zone ${sql.lit(scope.calendar.timeZone)})::date`;
-
-/** Business days between two instants (the second later), their calendar rows joined as `c1` and `c2`. */
-const businessDaysSql = (scope: ReportScope, from: Sql, to: Sql): Sql =>
-  sql`((${clockSql('c2', to)} - ${clockSql('c1', from)}) / ${sql.lit(officeDayMs(scope.calendar) / 1000)}::float8)`;
-
 const round2 = (n: number) => Math.round(n * 100) / 100;
 /** Rows by period, then kind in the filter's order (not the database's collation). */
 const byPeriodAndKind = <T extends { period: string; kind: ReportKind }>(a: T, b: T) =>
@@ -125,9 +97,9 @@ async function turnaroundReport(em: EntityManager, scope: ReportScope): Promise<
   const finished = expr('f."finished_at"');
   const statement = sql`with done as (
       select ${periodSql(scope, finished)} as "period", f."kind" as "kind",
-        ${businessDaysSql(scope, submitted, finished)} as "days"
+        ${businessDaysSql(scope.calendar, submitted, finished)} as "days"
       from "request_report_facts" f
-      ${calendarJoin(scope, 'c1', submitted)}${calendarJoin(scope, 'c2', finished)}
+      ${calendarJoin(scope.calendar, 'c1', submitted)}${calendarJoin(scope.calendar, 'c2', finished)}
       where f."finished_at" >= ${scope.start} and f."finished_at" < ${scope.end}${kindFilter(scope)})
     select "period", "kind", count(*)::int as "completed",
       percentile_cont(0.5) within group (order by "days") as "median", percentile_cont(0.9) within group (order by "days") as "p90",
@@ -159,8 +131,8 @@ async function timeInStatusReport(em: EntityManager, scope: ReportScope): Promis
   const [t1, t2] = [expr('st.t1'), expr('st.t2')];
   const statement = sql`with ${range}, stays as (${stays('s."left_at" > b.lo and s."entered_at" < b.hi')} union all ${stays('s."left_at" is null and s."entered_at" < b.hi')})
     select st."status", count(distinct st."request_id")::int as "requests",
-      sum(${businessDaysSql(scope, t1, t2)}) as "days"
-    from stays st${calendarJoin(scope, 'c1', t1)}${calendarJoin(scope, 'c2', t2)}
+      sum(${businessDaysSql(scope.calendar, t1, t2)}) as "days"
+    from stays st${calendarJoin(scope.calendar, 'c1', t1)}${calendarJoin(scope.calendar, 'c2', t2)}
     where st.t2 > st.t1
     group by 1`;
   const found = new Map((await run<{ status: RequestStatus; requests: number; days: number }>(em, statement)).map((r) => [r.status, r]));
@@ -182,9 +154,9 @@ export async function backlogReport(em: EntityManager, scope: ReportScope): Prom
   const statement = sql`with open as (
       select r."id", r."request_number" as "requestNumber", r."request_type" as "requestType", f."kind" as "kind", r."status",
         f."first_submitted_at" as "firstSubmittedAt", r."requester_company" as "requesterCompany",
-        ${businessDaysSql(scope, submitted, nowSql)} as "age"
+        ${businessDaysSql(scope.calendar, submitted, nowSql)} as "age"
       from "requests" r join "request_report_facts" f on f."request_id" = r."id"
-      ${calendarJoin(scope, 'c1', submitted)}${calendarJoin(scope, 'c2', nowSql)}
+      ${calendarJoin(scope.calendar, 'c1', submitted)}${calendarJoin(scope.calendar, 'c2', nowSql)}
       where r."status" in (${list(BACKLOG_STATUSES)})${kindFilter(scope)})
     select (select coalesce(json_agg(g), '[]') from (select ${bandSql} as "band", "status", count(*)::int as "count" from open group by 1, 2) g) as "rows",
       (select count(*)::int from open) as "open",
@@ -208,8 +180,8 @@ async function missedDeadlinesReport(em: EntityManager, scope: ReportScope): Pro
   const kindJoin = scope.kind ? sql` join "request_report_facts" f on f."request_id" = a."request_id"` : sql``;
   // The condition repeats the partial index's predicate (Migration20261129100001) so the planner uses it.
   const statement = sql`select ${periodSql(scope, expr('a."date"'))} as "period",
-      count(*) filter (where a."activity_type" = 'Reminder')::int as "reminders",
-      count(*) filter (where a."activity_type" = 'Escalation')::int as "escalations",
+      count(*) filter (where a."activity_type" = ${REMINDER_ACTIVITY})::int as "reminders",
+      count(*) filter (where a."activity_type" = ${ESCALATION_ACTIVITY})::int as "escalations",
       count(*) filter (where a."clock" = 'auto-close')::int as "autoClosed"
     from "request_activity" a${kindJoin}
     where a."clock" in ('reminder-1', 'reminder-2', 'escalation', 'auto-close')

@@ -6,11 +6,16 @@
  */
 import { parse } from 'csv-parse';
 import type ExcelJS from 'exceljs';
+import { sql, type RawBuilder } from 'kysely';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { officeDay, officeDayAfter, officeDayStart, REQUEST_TYPE_FILTERS, requestTypeLabelOf } from '../../domain';
+import { inlineStatementText, queryOn } from '../../db/kysely';
+import {
+  AUTO_LIABILITY_CERTIFICATE, CERTIFICATE_LABEL_PREFIX, officeDay, officeDayAfter, officeDayStart, RENTAL_AUTO_TYPE, RENTAL_FILTER,
+  REQUEST_TYPE_FILTERS, requestTypeLabelOf,
+} from '../../domain';
 
 /** An export's input the sheet cannot be made from: which field, and the message to show. */
 export class ExportInputError extends Error {
@@ -50,26 +55,30 @@ const sqlOf = (kind: Kind, column: string) =>
 
 export interface ExportInput { filename: string; dateFrom?: string; dateTo?: string; filterByType?: string }
 
-export function whereOf(input: ExportInput, timeZone: string): { where: string; values: unknown[] } {
-  const where = [`status <> 'Draft'`, 'submit_date is not null'];
-  const values: unknown[] = [];
+/**
+ * The requests an export covers, as a condition. Its values are written into the statement (`sql.lit`, quoted by
+ * Kysely): the sheet's rows come from a COPY, which takes no bound values.
+ */
+export function whereOf(input: ExportInput, timeZone: string): RawBuilder<unknown> {
+  const where = [sql`status <> 'Draft'`, sql`submit_date is not null`];
   const from = input.dateFrom?.slice(0, 10);
   const to = input.dateTo?.slice(0, 10);
   if (from && to && from > to) throw new ExportInputError('dateFrom', 'From date cannot be after To date');
-  if (from) { values.push(officeDayStart(from, timeZone)); where.push(`submit_date >= $${values.length}`); }
-  if (to) { values.push(officeDayAfter(to, timeZone)); where.push(`submit_date < $${values.length}`); }
+  if (from) where.push(sql`submit_date >= ${sql.lit(officeDayStart(from, timeZone))}::timestamptz`);
+  if (to) where.push(sql`submit_date < ${sql.lit(officeDayAfter(to, timeZone))}::timestamptz`);
   const type = input.filterByType;
   if (type) {
     if (!(REQUEST_TYPE_FILTERS as readonly string[]).includes(type)) throw new ExportInputError('filterByType', 'Unknown request type');
-    if (type === REQUEST_TYPE_FILTERS[0]) where.push(`request_type = 'credentialing'`);
-    else if (type === 'COI Request: Rental') where.push(`request_type = 'certificate' and certificate_type = 'Auto Liability' and auto_type = 'Rental'`);
-    else {
-      values.push(type.replace('COI Request: ', ''));
-      where.push(`request_type = 'certificate' and certificate_type = $${values.length}`);
-      if (type === 'COI Request: Auto Liability') where.push(`auto_type is distinct from 'Rental'`);
+    if (type === REQUEST_TYPE_FILTERS[0]) where.push(sql`request_type = 'credentialing'`);
+    else if (type === RENTAL_FILTER) {
+      where.push(sql`request_type = 'certificate' and certificate_type = ${sql.lit(AUTO_LIABILITY_CERTIFICATE)} and auto_type = ${sql.lit(RENTAL_AUTO_TYPE)}`);
+    } else {
+      const certificateType = type.slice(CERTIFICATE_LABEL_PREFIX.length);
+      where.push(sql`request_type = 'certificate' and certificate_type = ${sql.lit(certificateType)}`);
+      if (certificateType === AUTO_LIABILITY_CERTIFICATE) where.push(sql`auto_type is distinct from ${sql.lit(RENTAL_AUTO_TYPE)}`);
     }
   }
-  return { where: where.join(' and '), values };
+  return sql.join(where, sql` and `);
 }
 
 /**
@@ -80,12 +89,6 @@ function excelDay(ms: number, timeZone: string): Date {
   return new Date(`${officeDay(ms, timeZone)}T00:00:00.000Z`);
 }
 
-/** The escaped literal of a value for the COPY statement (COPY takes no bind parameters). */
-function literal(value: unknown): string {
-  if (value instanceof Date) return `'${value.toISOString()}'::timestamptz`;
-  return `'${String(value).replace(/'/g, "''")}'`;
-}
-
 export function exportPath(dataDir: string, storedName: string) {
   return path.join(dataDir, 'exports', storedName);
 }
@@ -94,7 +97,7 @@ export function exportPath(dataDir: string, storedName: string) {
  * Writes the sheet of the requests matching `where` to `file` (replacing a part-written one an earlier attempt left),
  * calling `progress` with the total first and every 10,000 rows. Removes the file when it fails.
  */
-export async function writeExportSheet(databaseUrl: string, file: string, where: string, values: unknown[], timeZone: string,
+export async function writeExportSheet(databaseUrl: string, file: string, where: RawBuilder<unknown>, timeZone: string,
   progress: (counts: { rowsTotal?: number; rowsWritten?: number }) => Promise<void>): Promise<{ rowsWritten: number; size: number }> {
   // Loaded here, by the worker's export activity only: the API imports this module for whereOf and exportPath, and
   // exceljs would add 7.8 MiB to every API process's heap (bench/memory/api-heap.ts).
@@ -103,7 +106,7 @@ export async function writeExportSheet(databaseUrl: string, file: string, where:
   try {
     await mkdir(path.dirname(file), { recursive: true });
     await client.connect();
-    const total = Number((await client.query(`select count(*) as n from requests where ${where}`, values)).rows[0].n);
+    const total = Number((await queryOn(client, sql<{ n: string }>`select count(*) as n from requests where ${where}`)).rows[0].n);
     await progress({ rowsTotal: total });
     // useStyles: false. With styles on, exceljs serializes every cell's style model (3× the time at 100,000 rows);
     // off, it still gives every Date cell Excel's built-in date format (numFmt 14, shown as m/d/yyyy), which is the
@@ -116,9 +119,9 @@ export async function writeExportSheet(databaseUrl: string, file: string, where:
     sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: COLUMNS.length } };
     sheet.getRow(1).commit();
 
-    let sql = `select ${COLUMNS.map(([, column, kind]) => sqlOf(kind, column)).join(', ')}, certificate_type as ct, auto_type as at from requests where ${where} order by submit_date, id`;
-    values.forEach((v, i) => { sql = sql.replace(`$${i + 1}`, literal(v)); });
-    const stream = client.query(copyTo(`copy (${sql}) to stdout with (format csv)`));
+    const columns = sql.raw(COLUMNS.map(([, column, kind]) => sqlOf(kind, column)).join(', '));
+    const stream = client.query(copyTo(inlineStatementText(
+      sql`copy (select ${columns}, certificate_type as ct, auto_type as at from requests where ${where} order by submit_date, id) to stdout with (format csv)`)));
     const records = stream.pipe(parse({ relax_column_count: true }));
     let written = 0;
     for await (const record of records as AsyncIterable<string[]>) {

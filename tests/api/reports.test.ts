@@ -17,7 +17,8 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLOCK_POLICY } from '../../domain';
-import { backlogReport, ensureOfficeCalendar, reportScopeOf } from '../../services/desk/reports';
+import { ensureOfficeCalendar } from '../../services/desk/office-calendar';
+import { backlogReport, reportScopeOf } from '../../services/desk/reports';
 import { call, loginAdmin, loginRequester, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 

@@ -73,7 +73,7 @@ describe('request-activity', () => {
     const em = h.orm.em.fork();
     em.create(RequestActivitySchema, {
       requestId: id, date: new Date(), activityType: 'Email', activityText: '"Pending Employment" email failed',
-      performedBy: 'COI Automated Email System', idempotencyKey: `test-shape-${id}:1`, effectId: 42,
+      performedBy: 'COI Automated Email System', idempotencyKey: `test-shape-${id}:1`, effectId: 42, effectOutcome: 'failed',
     });
     await em.flush();
     // (the draft's document has its own audit row)

@@ -58,7 +58,7 @@ describe('POST /api/v1/send-email', () => {
     const em = h.orm.em.fork();
     await em.nativeUpdate(RequestSchema, { id }, { requestNumber: 880_000 + id, status: 'Submitted' });
     const entry = em.create(RequestActivitySchema, {
-      requestId: draftId, date: new Date(), activityType: 'Email', activityText: 'x', performedBy: 'x', effectId: 7,
+      requestId: draftId, date: new Date(), activityType: 'Email', activityText: 'x', performedBy: 'x', effectId: 7, effectOutcome: 'failed',
     });
     await em.flush();
     const res = await send(admin, { requestId: id, templateTitle: valid().templateTitle, retryOf: (entry as { id: number }).id });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  addBusinessDays, ALL_EMAIL_TEMPLATE_ORDER, DEFAULT_CLOCK_POLICY, EMAIL_TEMPLATE_ORDER, enterStatus, nextClock, releaseExpiresAt,
+  addBusinessDays, addDays, ALL_EMAIL_TEMPLATE_ORDER, businessMsBetween, DEFAULT_CLOCK_POLICY, isBusinessDay, zonedDay, EMAIL_TEMPLATE_ORDER, enterStatus, nextClock, releaseExpiresAt,
   signedReleaseDateError, STATUS, zonedInstant, type BusinessCalendar, type ClockPolicy, type ClockState,
 } from '../../domain';
 import { clockPolicySetting, ConfigError } from '../../config/app-config';
@@ -34,6 +34,36 @@ describe('business days', () => {
     // DST ends Sunday 2026-11-01: Friday Oct 30 17:00 local is 00:00Z; Monday Nov 2 17:00 local is 01:00Z
     const due = addBusinessDays(office, at('2026-10-30', '17:00'), 1);
     expect(iso(due)).toBe('2026-11-03T01:00:00.000Z');
+  });
+});
+
+describe('business time between two instants (what the reports measure)', () => {
+  const hours = (n: number) => n * 3_600_000;
+
+  it('counts the office hours between them: Friday 16:00 to Tuesday 16:00 is two business days', () => {
+    expect(businessMsBetween(office, at('2026-11-13', '16:00'), at('2026-11-17', '16:00'))).toBe(hours(18));
+    expect(businessMsBetween(office, at('2026-11-17', '16:00'), at('2026-11-13', '16:00'))).toBe(-hours(18));
+  });
+
+  it('leaves out nights, weekends and holidays, and keeps office hours across the end of daylight saving time', () => {
+    expect(businessMsBetween(office, at('2026-11-16', '22:30'), at('2026-11-17', '07:00'))).toBe(0);
+    expect(businessMsBetween(office, at('2026-11-25', '09:00'), at('2026-11-30', '09:00'))).toBe(hours(9));
+    expect(businessMsBetween(office, at('2026-10-30', '17:00'), at('2026-11-02', '17:00'))).toBe(hours(9));
+  });
+
+  it('is what addBusinessDays counts: from an instant, its business time to a later one in office hours leads back to it', () => {
+    let checked = 0;
+    for (let i = 0; i < 300; i++) {
+      // Instants from October 2026 to February 2027 (DST ends, Thanksgiving), every minute of the day for `from`.
+      const from = at('2026-10-01', '00:00') + ((i * 7_919) % 90) * hours(24) + ((i * 104_729) % 1440) * 60_000;
+      const toDay = addDays(zonedDay(from, office.timeZone), (i * 31) % 40);
+      const to = at(toDay, '08:00') + ((i * 37) % 541) * 60_000; // 08:00 to 17:00
+      if (to < from || !isBusinessDay(office, toDay)) continue;
+      const ms = businessMsBetween(office, from, to);
+      expect(iso(addBusinessDays(office, from, ms / hours(9))), `from ${iso(from)} to ${iso(to)}`).toBe(iso(to));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
   });
 });
 

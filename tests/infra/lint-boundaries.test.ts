@@ -256,6 +256,64 @@ describe('typed writes', () => {
   });
 });
 
+/** The no-restricted-syntax messages ESLint gives `code` placed at `filePath`. */
+async function syntaxErrorsAt(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  expect(result.messages.filter((m) => m.fatal), 'the snippet must parse').toEqual([]);
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+}
+
+describe('audit kinds from domain/audit-kinds.ts', () => {
+  const AUDIT_KIND = /Take the audit kind from domain\/audit-kinds\.ts/;
+
+  it.each([
+    ['activities/effects/x.ts', "declare const em: any; declare const E: any; em.create(E, { requestId: 1, activityType: 'Email' });\n"],
+    ['services/desk/x.ts', "import { sql } from 'kysely';\nexport const q = sql`select count(*) filter (where a.\"activity_type\" = 'Reminder') from request_activity a`;\n"],
+    ['services/desk/x.ts', "export const q = `select 1 from request_activity where activity_type in ('Submission', 'Status Change')`;\n"],
+    ['mail-in/x.ts', "export const failed = (a: { activityType: string }) => a.activityType === 'Email Failed';\n"],
+    ['ui/src/features/admin/lib/x.ts', "export const failed = (a: { activityType: string }) => 'Email Failed' !== a.activityType;\n"],
+    ['workflows/x.ts', "export const record = { activityType: 'Reminder', activityText: 'Reminder 1 sent' };\n"],
+  ])('refuses a kind written as a string: %s', async (filePath, code) => {
+    expect(await syntaxErrorsAt(filePath, code), code).toEqual([expect.stringMatching(AUDIT_KIND)]);
+  });
+
+  it.each([
+    ['activities/effects/x.ts', "import { EMAIL_ACTIVITY } from '../../domain';\ndeclare const em: any; declare const E: any; em.create(E, { requestId: 1, activityType: EMAIL_ACTIVITY });\n"],
+    ['services/desk/x.ts', "import { sql } from 'kysely';\nimport { REMINDER_ACTIVITY } from '../../domain';\nexport const q = sql`select count(*) filter (where a.\"activity_type\" = ${REMINDER_ACTIVITY}) from request_activity a`;\n"],
+    // tests assert the words people read; migrations keep the words they were written with
+    ['tests/api/x.test.ts', "export const row = { activityType: 'Email Failed' };\n"],
+    ['db/migrations/x.ts', "export const q = `update request_activity set clock = 'escalation' where activity_type = 'Escalation'`;\n"],
+  ])('lets the constant, tests and migrations pass: %s', async (filePath, code) => {
+    expect(await syntaxErrorsAt(filePath, code), code).toEqual([]);
+  });
+});
+
+describe('typed SQL: no statement text with positional `$1…$n` values', () => {
+  const NUMBERED = /not statement text with positional `\$1…\$n` values/;
+
+  it.each([
+    ['db/x.ts', "import pg from 'pg';\ndeclare const client: pg.Client;\nexport const found = (role: string) => client.query('select 1 from pg_roles where rolname = $1', [role]);\n"],
+    ['services/desk/x.ts', "declare const client: { query(text: string, values: unknown[]): unknown };\nexport const mark = (id: number) => client.query(`update claims_data set updated_at = now() where id = $1`, [id]);\n"],
+    ['services/desk/x.ts', "export const merge = (fields: string) => `insert into request_activity (activity_type) select $2 from ${fields}`;\n"],
+    ['mail-in/x.ts', "declare const client: { query(config: { text: string; values: unknown[] }): unknown };\nexport const q = (id: number) => client.query({ text: 'select id from inbound_messages where id = $1', values: [id] });\n"],
+  ])('refuses it: %s', async (filePath, code) => {
+    const errors = await syntaxErrorsAt(filePath, code);
+    expect(errors.length, code).toBeGreaterThan(0);
+    expect(errors.every((e) => NUMBERED.test(e)), errors.join('\n')).toBe(true);
+  });
+
+  it.each([
+    ['db/x.ts', "import { sql } from 'kysely';\nimport pg from 'pg';\nimport { queryOn } from './kysely';\ndeclare const client: pg.Client;\nexport const found = (role: string) => queryOn(client, sql`select 1 from pg_roles where rolname = ${role}`);\n"],
+    ['services/desk/x.ts', "declare const client: { query(text: string): unknown };\nexport const lock = () => client.query('lock table claims_data in share row exclusive mode');\n"],
+    // dollars that are no placeholder in SQL: a regex replacement, a password hash, an amount of money
+    ['api/x.ts', "export const kebab = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();\n"],
+    ['db/x.ts', "export const hash = '$argon2id$v=19$m=19456,p=1,t=2$dNU7oYG6i+F4k/MwB16NYw$3GfeRfW2VFn7jDTIkECMVw';\n"],
+    ['services/x.ts', "export const note = 'It costs $5.00 where you select it';\n"],
+  ])('lets the sql template and other dollars pass: %s', async (filePath, code) => {
+    expect(await syntaxErrorsAt(filePath, code), code).toEqual([]);
+  });
+});
+
 describe('the request workflows\' one client', () => {
   const syntaxErrors = async (filePath: string, code: string) => {
     const [result] = await eslint.lintText(code, { filePath });

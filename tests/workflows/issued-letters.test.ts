@@ -192,8 +192,8 @@ describe('revoking a certificate', () => {
     const sql = h.orm.em.fork().getConnection();
     const [effect] = await sql.execute(`update request_effects set state = 'failed', failure = 'mail server away' where request_id = ? and template_title = 'Certificate Revoked' returning id`, [id]);
     const [failedRow] = await sql.execute(
-      `insert into request_activity (request_id, date, activity_type, activity_text, performed_by, effect_id, created_at, updated_at)
-       values (?, now(), ?, 'the email could not be sent', 'COI Automated Document System', ?, now(), now()) returning id`, [id, EMAIL_FAILED_ACTIVITY, effect.id]);
+      `insert into request_activity (request_id, date, activity_type, activity_text, performed_by, effect_id, effect_outcome, created_at, updated_at)
+       values (?, now(), ?, 'the email could not be sent', 'COI Automated Document System', ?, 'failed', now(), now()) returning id`, [id, EMAIL_FAILED_ACTIVITY, effect.id]);
     const resent = await call(h, admin, 'POST', '/api/v1/send-email', { requestId: id, templateTitle: 'Certificate Revoked', retryOf: failedRow.id });
     expect(resent.status, JSON.stringify(resent.body)).toBeLessThan(300);
     const second = await h.sink.waitFor((m) => m.subject === `Request ${number}: certificate revoked` && m.messageId !== mail.messageId, 60_000);
