@@ -12,6 +12,7 @@ import { queueDiscussionEmailActivity } from './effects/queue-discussion-email';
 import { finishLetterEffectActivity, queueLetterActivity } from './effects/queue-letter';
 import { recordStatusActivity } from './effects/record-status';
 import { recordAdminFieldsActivity } from './effects/record-admin-fields';
+import { decideInstantIssueActivity } from './effects/decide-instant-issue';
 import { recordClockEffectActivity, recordSignedReleaseActivity, runStartActivity } from './effects/request-clocks';
 import { notingAttemptFailures } from './effects/note-attempt-failure';
 import { issueLetterAndEmailActivity } from './effects/issue-letter-and-email';
@@ -49,6 +50,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     recordClockEffect: recordClockEffectActivity(deps),
     recordSignedRelease: recordSignedReleaseActivity(deps),
     recordAdminFields: recordAdminFieldsActivity(deps),
+    decideInstant: decideInstantIssueActivity(deps),
     findRequestsToWake: findRequestsToWakeActivity(deps),
     wakeRequest: wakeRequestActivity(deps),
     writeExport: writeExportActivity(deps),

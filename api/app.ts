@@ -60,6 +60,7 @@ import faqRoutes from './routes/faqs';
 import policyRoutes from './routes/policies';
 import searchRequestRoutes from './routes/search-requests';
 import verificationRoutes from './routes/verification';
+import instantCertificateRoutes from './routes/instant-certificates';
 
 /**
  * The CSP the UI runs under: scripts, styles, fonts and calls from this origin only; the ALTCHA widget's
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(emailProblemsRoutes);
     await api.register(verificationRoutes); // public: checks a certificate's code or PDF, no sign-in
     await api.register(reportRoutes); // the administrators' reports
+    await api.register(instantCertificateRoutes); // rules that issue standard certificates on submit
   }, { prefix: '/api/v1' });
   await app.register(samlRoutes); // browser endpoints of the university single sign-on: /saml/{product}/…
   await app.register(staticUi);

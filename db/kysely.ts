@@ -11,7 +11,7 @@
  * Kysely already does; MikroORM ships the integration and depends on Kysely itself.
  */
 import type { EntityManager, InferKyselyDB } from '@mikro-orm/postgresql';
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type RawBuilder } from 'kysely';
+import { DummyDriver, Kysely, type ColumnType, type Generated, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type RawBuilder } from 'kysely';
 import type pg from 'pg';
 import type { ALL_ENTITIES } from './entities';
 
@@ -23,7 +23,26 @@ interface OtherTables {
   rate_limit_counters: { key: string; hits: number; window_ends: Date };
   chosen_address_mail_counts: { key: string; sent: number; window_ends: Date };
   upload_slots: { id: string; user_id: number; bytes: string; expires_at: Date };
+  // instant certificates (Migration20261202100001)
+  instant_settings: { id: number; enabled: Generated<boolean>; updated_at: Generated<Date>; updated_by: string | null };
+  instant_rules: {
+    id: Generated<number>; name: string; kinds: Json<string[]>; conditions: Json<unknown>; check_every: number; daily_cap: number;
+    enabled: Generated<boolean>; version: Generated<number>; problem: string | null; created_at: Generated<Date>; updated_at: Generated<Date>;
+    updated_by: string | null;
+  };
+  instant_rule_versions: {
+    rule_id: number; version: number; name: string; kinds: Json<string[]>; conditions: Json<unknown>; check_every: number; daily_cap: number;
+    saved_at: Generated<Date>; saved_by: string | null;
+  };
+  instant_decisions: {
+    id: Generated<number>; request_id: number; key: string; decided_at: Generated<Date>; outcome: 'issued' | 'stopped';
+    rule_id: number | null; rule_version: number | null; rule_name: string | null; stopped_by: string | null;
+    check_required: Generated<boolean>; checked_at: Date | null; checked_by: string | null;
+  };
 }
+
+/** A jsonb column: read as the value, written as its JSON text. */
+type Json<T> = ColumnType<T, string, string>;
 
 export type Database = EntityTables & OtherTables;
 

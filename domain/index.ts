@@ -10,6 +10,7 @@ export * from './form-text';
 export * from './request-kinds';
 export * from './request-person';
 export * from './policy-years';
+export * from './instant-rules';
 export * from './email-recipients';
 export * from './password-policy';
 export * from './limits';

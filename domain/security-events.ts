@@ -24,6 +24,15 @@ export const SECURITY_EVENT_KINDS = {
   templateEdited: 'Email template edited',
   exportStarted: 'Export started',
   csStarsUploaded: 'CS-STARS data uploaded',
+  instantRuleCreated: 'Instant rule created',
+  instantRuleChanged: 'Instant rule changed',
+  instantRuleEnabled: 'Instant rule switched on',
+  instantRuleDisabled: 'Instant rule switched off',
+  instantRuleBroken: 'Instant rule switched off: could not be evaluated',
+  instantSwitchedOn: 'Instant certificates switched on',
+  instantSwitchedOff: 'Instant certificates switched off',
+  instantHoldSet: 'Requester held from instant certificates',
+  instantHoldCleared: 'Requester hold for instant certificates cleared',
 } as const;
 
 export type SecurityEventKind = keyof typeof SECURITY_EVENT_KINDS;

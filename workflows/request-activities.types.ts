@@ -124,7 +124,16 @@ export interface SendEffectEmailResult { messageId: string; recipients: string[]
 export interface QueueDiscussionEmailInput { requestId: number; discussionRowId: number }
 export interface QueueDiscussionEmailResult { effect: EffectRef | null; state: 'pending' | 'sent' | 'failed' | 'none' }
 
+/** After a submit: does an instant-certificate rule issue this request (decided once per key)? */
+export interface DecideInstantIssueInput { key: string; requestId: number }
+export interface DecideInstantIssueResult {
+  issue: boolean;
+  /** "Rule: <name> v<version>": the approval's actor */
+  actorName: string | null;
+}
+
 export interface RequestActivities {
+  decideInstant(input: DecideInstantIssueInput): Promise<DecideInstantIssueResult>;
   queueDiscussionEmail(input: QueueDiscussionEmailInput): Promise<QueueDiscussionEmailResult>;
   recordStatus(input: RecordStatusInput): Promise<void>;
   queueEmail(input: QueueEmailInput): Promise<EffectRef>;

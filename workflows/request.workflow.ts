@@ -45,6 +45,7 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   for (;;) {
     const due = await run.waitForWork();
     if (due) await run.fireClock(due);
+    await run.decideInstantIfDue();
     await run.carryOutEffects();
     if (run.finishedAndIdle()) {
       await condition(allHandlersFinished);

@@ -8,6 +8,9 @@ export const UserSchema = defineEntity({
   properties: {
     ...baseProperties,
     entityId: p.string().nullable(),
+    /** set by an administrator (or a revoked instant certificate): this requester's requests wait for a person */
+    instantHoldAt: p.datetime().nullable(),
+    instantHoldReason: p.text().nullable(),
     affiliation: p.string(), // product name for internal users, 'external' otherwise
     personType: p.string().nullable(), // Employee or Student (internal)
     /** Stored lowercased. Unique per kind of account (lower(email), isExternal): single sign-on may create an internal

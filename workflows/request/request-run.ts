@@ -3,7 +3,7 @@
  * workflow (message-passing/safe-message-handlers): a class holding the state, the handlers as its methods, and a
  * named mutex for the handlers that must not interleave.
  */
-import { ApplicationFailure, log, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, log, patched, workflowInfo } from '@temporalio/workflow';
 import { Mutex } from 'async-mutex';
 // Straight from the domain files, not the barrel: every new run evaluates the bundle's modules again, and the barrel
 // would bring the whole domain (forms, registration, admin desk) into each submit's workflow.
@@ -32,6 +32,9 @@ interface ChangeExtra {
   templateTitle?: string; reason?: string; additionalInformation?: string; clock?: ClockKind;
 }
 
+/** The patch that added instant certificates to submits (docs/OPERATIONS.md: the first change to a workflow after a release). */
+export const INSTANT_PATCH = 'instant-certificates';
+
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, 'BadRequest');
 
 export class RequestRun {
@@ -57,6 +60,8 @@ export class RequestRun {
    * fails as non-deterministic. A second read added here must await the first (or take `changes`).
    */
   private readonly startRead: Promise<RunStartResult> | null;
+  /** a submit asked the office's instant-certificate rules to judge the request (the main loop does it) */
+  private instantDue = false;
 
   constructor(private readonly input: RequestWorkflowInput) {
     this.state = {
@@ -115,8 +120,15 @@ export class RequestRun {
     this.refuseIfIllegal({ type: 'WAKE', reason }, commandId);
   }
 
-  submit({ actor, commandId }: SubmitCommand): Promise<StatusResult> {
-    return this.change({ type: 'SUBMIT' }, actor, commandId, {});
+  async submit({ actor, commandId }: SubmitCommand): Promise<StatusResult> {
+    const before = this.state.status;
+    const result = await this.change({ type: 'SUBMIT' }, actor, commandId, {});
+    // A certificate just (re)submitted may issue itself under the office's rules: decided by the main loop once the
+    // submit has answered, so the requester's call never waits for it. Older runs' histories have no such step.
+    if (before !== STATUS.submitted && result.status === STATUS.submitted && this.state.requestType === 'certificate' && patched(INSTANT_PATCH)) {
+      this.instantDue = true;
+    }
+    return result;
   }
   setStatus({ status, verified, internalNotes, actor, commandId }: SetStatusCommand): Promise<StatusResult> {
     return this.change({ type: 'SET_STATUS', status, verified }, actor, commandId, { verified, internalNotes });
@@ -274,7 +286,7 @@ export class RequestRun {
    * waits for); a command that moves the clocks wakes it too, and the clock that is now next is armed.
    */
   waitForWork(): Promise<DueClock | null> {
-    const wake = () => this.queue.length > 0 || this.finishedAndIdle() || workflowInfo().continueAsNewSuggested;
+    const wake = () => this.instantDue || this.queue.length > 0 || this.finishedAndIdle() || workflowInfo().continueAsNewSuggested;
     return this.clocks.waitFor(wake, this.state.requestType);
   }
 
@@ -298,6 +310,24 @@ export class RequestRun {
     this.enqueue(effect);
   }
 
+  /**
+   * Under the mutex, after a submit: the decision (an activity, once per key) and, when a rule issues the request,
+   * its approval by the rule's actor; everything an approval owes follows as for a person's. A request that moved on
+   * meanwhile (an administrator acted first) is left as it is.
+   */
+  async decideInstantIfDue(): Promise<void> {
+    if (!this.instantDue) return;
+    this.instantDue = false;
+    await this.changes.runExclusive(async () => {
+      if (this.state.status !== STATUS.submitted) return;
+      const decision = await records.decideInstant({ key: this.nextKey(), requestId: this.state.requestId });
+      if (!decision.issue || this.state.status !== STATUS.submitted) return;
+      const event: LifecycleEvent = { type: 'SET_STATUS', status: STATUS.approved, verified: true };
+      if (!applyLifecycleEvent(this.state.status, this.context(), event).ok) return;
+      await this.applyChange(event, { name: decision.actorName!, email: '' }, undefined, { verified: true, reason: 'issued instantly under the office\'s rule' });
+    });
+  }
+
   /** The effects owed, one after another, each under the reqId of the command it came from. */
   async carryOutEffects(): Promise<void> {
     while (this.queue.length > 0) {
@@ -314,7 +344,7 @@ export class RequestRun {
   }
 
   idle(): boolean {
-    return this.queue.length === 0 && !this.changes.isLocked();
+    return this.queue.length === 0 && !this.instantDue && !this.changes.isLocked();
   }
 
   /** The next run's input: the state, and the clocks so that every due instant survives continue-as-new. */
