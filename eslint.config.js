@@ -68,6 +68,8 @@ const LAYERS = {
     packages: [
       '@mikro-orm/*', 'kysely', 'pg', 'pg-copy-streams', 'csv-parse', 'exceljs', 'argon2', 'handlebars', 'typebox',
       '@temporalio/client', '@temporalio/common',
+      // the instant-certificate simulator compiles a rule to parameterised SQL with the editor's own library
+      'react-querybuilder/formatQuery',
     ],
     why: 'services/ holds the use cases every door calls (api/, mail-in/, the worker\'s activities); it never imports a door, and only its request workflows\' client (services/requests/request-workflow-client.ts) talks to request workflows.',
   },
@@ -190,7 +192,7 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const NODE_BUILTINS = `^(?:node:|(?:${[...new Set(builtinModules.map((m) => m.split('/')[0]))].map(escape).join('|')})(?:/|$))`;
 /** The packages the browser code may import (and their subpaths); anything else fails the lint. @nivo/bar: the Reports
  * page's charts, imported only by its lazily loaded chunk (ui/src/features/reports/report-charts.tsx). */
-const UI_PACKAGES = ['react', 'react-dom', 'react-router-dom', 'xstate', '@xstate/react', '@tanstack/react-query', 'altcha', '@nivo/bar'];
+const UI_PACKAGES = ['react', 'react-dom', 'react-router-dom', 'xstate', '@xstate/react', '@tanstack/react-query', 'altcha', '@nivo/bar', 'react-querybuilder'];
 const UI_FEATURES = readdirSync(new URL('./ui/src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 const SERVER_PACKAGES = '^(?:@temporalio/|@mikro-orm/|@fastify/|fastify(?:-plugin)?$|pg$|nodemailer$|smtp-server$|playwright-core$|handlebars$|argon2$)';

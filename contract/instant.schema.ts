@@ -74,3 +74,30 @@ export const HoldBody = Type.Object({
   hold: Type.Boolean(), reason: Type.Optional(Type.String({ maxLength: 500 })),
 }, { additionalProperties: false });
 export const HoldRecord = Type.Object({ userId: Id, onHold: Type.Boolean(), since: NullableTimestamp, reason: Nullable(Type.String()) });
+
+// ---- the simulator
+export const SimulateBody = Type.Object({
+  kinds: InstantRuleBody.properties.kinds,
+  conditions: RuleConditions,
+  dailyCap: Type.Optional(InstantRuleBody.properties.dailyCap),
+}, { additionalProperties: false });
+export type SimulateBody = Static<typeof SimulateBody>;
+
+export const SimulatedDifference = Type.Object({
+  requestId: Id, requestNumber: Nullable(Type.Integer()), certificateType: Nullable(Type.String()), status: Type.String(),
+  differedBy: StringEnum(['denied', 'pended', 'changed'] as const, { description: 'denied; pended for more information; the office changed the holder or dates' }),
+  detail: Type.String(),
+});
+export const SimulationResult = Type.Object({
+  from: Timestamp, to: Timestamp,
+  /** submitted requests of the kinds in the window */
+  considered: Type.Integer(),
+  wouldIssue: Type.Integer(),
+  byKindMonth: Type.Array(Type.Object({ kind: Type.String(), month: Type.String({ description: 'yyyy-mm, office time' }), count: Type.Integer() })),
+  medianSavedHours: Nullable(Type.Number({ description: 'median submit → decision time of the requests it would have issued' })),
+  differedTotal: Type.Integer(),
+  /** the first 100, newest first */
+  differed: Type.Array(SimulatedDifference),
+  tookMs: Type.Integer(),
+});
+export type SimulationResult = Static<typeof SimulationResult>;
