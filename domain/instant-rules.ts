@@ -85,12 +85,14 @@ const RULE_FIELD_BY_NAME = new Map(RULE_FIELDS.map((f) => [f.name, f]));
 export const ruleFieldOf = (name: string): RuleField | undefined => RULE_FIELD_BY_NAME.get(name);
 
 /**
- * Free text that may carry an ask no rule foresaw (an "Other" answer, a description the form does not require): a
- * request with any of it filled in issues only when the rule names that field.
+ * Free text that carries an ask no rule foresaw: an "Other" answer, or a description the form asks for only after an
+ * answer out of the ordinary (the patient care at an event, the equipment of a property request). A request with any
+ * of it filled in issues only when the rule names that field. The descriptions every request of a kind has (the
+ * event's description, the holder's address) are the kind's own and are not guarded.
  */
 export const FREE_TEXT_GUARDED: ReadonlySet<string> = new Set(
   CERTIFICATE_TYPES.flatMap((k) => fieldsOf(CERTIFICATE_KINDS[k]))
-    .filter((f) => !f.adminOnly && ((f.kind === 'textarea' && f.required !== true) || (f.kind === 'text' && /Other$/.test(f.name))))
+    .filter((f) => !f.adminOnly && ((f.kind === 'textarea' && (f.required !== true || f.visibleWhen !== undefined)) || (f.kind === 'text' && /Other$/.test(f.name))))
     .map((f) => f.name),
 );
 
@@ -258,32 +260,36 @@ export function conditionHolds(c: RuleCondition, facts: RuleFacts): boolean {
 }
 
 const describeValue = (v: RuleValue): string => (Array.isArray(v) ? v.join(', ') : v === undefined || v === null ? '' : String(v));
-/** A condition in words: `Event Type is one of Picnic, Fair`. */
+/** A condition in words: `"Event Type" is one of Picnic, Fair`. */
 export function describeCondition(c: RuleCondition): string {
   const label = ruleFieldOf(c.field)?.label ?? c.field;
   const op = RULE_OPERATOR_LABELS[c.operator as RuleOperator] ?? c.operator;
   const value = c.operator === 'null' || c.operator === 'notNull' ? '' : ` ${describeValue(c.value)}`;
-  return `${label} ${op}${value}`;
+  return `"${label}" ${op}${value}`;
 }
+
+const describeGroup = (g: RuleGroup): string => {
+  const inner = g.rules.map((r) => (isGroup(r) ? `(${describeGroup(r)})` : describeCondition(r))).join(g.combinator === 'or' ? ' or ' : ' and ');
+  return g.not ? `not (${inner})` : inner;
+};
 
 export interface RuleVerdict {
   matches: boolean;
-  /** the condition (in words) that did not hold, when the rule does not match: "<condition> does not hold" */
+  /** when the rule does not match, what it needs that the request lacks, in words: `needs "Event Type" is Picnic` */
   stoppedBy: string | null;
 }
 
-/** Whether the group holds, and when it does not, the first condition that stopped it (in words). */
+/** Whether the group holds, and when it does not, the first condition (or group) that stopped it, in words. */
 export function evaluateRule(group: RuleGroup, facts: RuleFacts): RuleVerdict {
   const holds = (g: RuleGroup): { ok: boolean; stop: string | null } => {
-    const results = g.rules.map((r) => (isGroup(r) ? holds(r) : { ok: conditionHolds(r, facts), stop: conditionHolds(r, facts) ? null : describeCondition(r) }));
-    const ok = g.combinator === 'or' ? results.some((r) => r.ok) : results.every((r) => r.ok);
-    const value = g.not ? !ok : ok;
-    if (value) return { ok: true, stop: null };
-    const stop = g.not ? 'a condition the rule excludes holds' : g.combinator === 'or' ? `none of: ${g.rules.map((r) => (isGroup(r) ? '(group)' : describeCondition(r))).join('; ')}` : results.find((r) => !r.ok)?.stop ?? null;
-    return { ok: false, stop };
+    const results = g.rules.map((r) => (isGroup(r) ? holds(r) : conditionHolds(r, facts) ? { ok: true, stop: null } : { ok: false, stop: describeCondition(r) }));
+    const inner = g.combinator === 'or' ? results.some((r) => r.ok) : results.every((r) => r.ok);
+    if (inner !== !!g.not) return { ok: true, stop: null };
+    if (g.not || g.combinator === 'or') return { ok: false, stop: describeGroup(g) };
+    return { ok: false, stop: results.find((r) => !r.ok)?.stop ?? describeGroup(g) };
   };
   const { ok, stop } = holds(group);
-  return { matches: ok, stoppedBy: ok ? null : `${stop ?? 'a condition'} does not hold` };
+  return { matches: ok, stoppedBy: ok ? null : `needs ${stop}` };
 }
 
 /** A field of free text the request fills in that the rule does not name, or null. */
