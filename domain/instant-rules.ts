@@ -124,6 +124,9 @@ export const INSTANT_STOPS = {
   changedMeanwhile: 'The request changed before the rule was applied',
 } as const;
 
+/** The hold a revoked instant certificate puts on its requester, in the words the rules page and the stop show. */
+export const instantHoldAfterRevocation = (requestNumber: number): string => `a certificate issued instantly (request ${requestNumber}) was revoked`;
+
 export const instantActorName = (ruleName: string, version: number): string => `Rule: ${ruleName} v${version}`;
 
 /** One in N certificates a rule issues goes to "Check after issue": the Nth, 2Nth… of that rule. */

@@ -150,7 +150,7 @@ export async function setInstantHold(em: EntityManager, userId: number, hold: bo
   if (!row) throw notFound('User not found');
   await recordSecurityEvent(em, {
     kind: hold ? 'instantHoldSet' : 'instantHoldCleared', userId: editor?.userId ?? null, email: editor?.email ?? null, ip: editor?.ip ?? null,
-    detail: { heldUserId: userId, heldEmail: row.email, ...(hold && reason ? { reason } : {}), ...(editor ? {} : { by: 'a revoked instant certificate' }) },
+    detail: { heldUserId: userId, heldEmail: row.email, ...(hold && reason ? { reason } : {}),  },
   });
   return { userId: row.id, onHold: row.instant_hold_at !== null, since: row.instant_hold_at, reason: row.instant_hold_reason };
 }

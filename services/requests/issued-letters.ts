@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { IssuedLetterSchema, type IssuedLetter } from '../../db/entities';
 import {
   certificateStatus, formatVerificationCode, isWellFormedVerificationCode, ISSUED_LETTER_MESSAGES, normalizeVerificationCode, revokeErrors,
-  revokeRefusal,
+  revokeRefusal, instantHoldAfterRevocation,
 } from '../../domain';
 import type { IssuedLetterItem, RevokeCertificateBody } from '../../contract/issued-letter.schema';
 import type { SessionUser } from '../../contract/session-user.schema';
@@ -15,6 +15,8 @@ import { conflict, forbidden, invalid, notFound } from '../refusals';
 import type { CommandContext } from '../context';
 import { findVisibleRequest } from './request-access';
 import { revokeCertificate, revokeCommandIdOf } from './request-workflow-client';
+import { instantIssueRevoked } from '../instant/checks';
+import { setInstantHold } from '../instant/rules';
 import { actorOf } from '../accounts/actors';
 
 function issuedLetterItemOf(row: IssuedLetter): IssuedLetterItem {
@@ -57,5 +59,12 @@ export async function revokeIssuedLetter(ctx: CommandContext, requestId: number,
     actor: actorOf(ctx.user),
     revokedBy: ctx.user.id,
   });
+  // A certificate a rule issued turned out wrong: the requester's next requests wait for a person until the office
+  // releases the hold, and the decision leaves the check-after-issue list.
+  const instant = await instantIssueRevoked(ctx.em, request.id, actorOf(ctx.user).name);
+  if (instant) {
+    await setInstantHold(ctx.em, instant.requesterId, true, instantHoldAfterRevocation(request.requestNumber),
+      { userId: ctx.user.id, name: actorOf(ctx.user).name, email: ctx.user.email });
+  }
   return issuedLetterItemOf(await ctx.em.fork().findOneOrFail(IssuedLetterSchema, row.id));
 }

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RequestActivitySchema, RequestSchema } from '../../db/entities';
 import { kysely } from '../../db/kysely';
-import { INSTANT_MESSAGES, STATUS, uncoveredCertificateMessage, type RuleGroup } from '../../domain';
+import { instantHoldAfterRevocation, INSTANT_MESSAGES, STATUS, uncoveredCertificateMessage, type RuleGroup } from '../../domain';
 import { call, certificateDraft, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { startHarness, type Harness } from '../support/portal-harness';
@@ -157,6 +157,22 @@ describe('everything else waits for a person, and its page says why', () => {
     const listed = await call(h, admin, 'GET', `/api/v1/instant-rules/${rule.id}`);
     expect(listed.body).toMatchObject({ enabled: false, problem: INSTANT_MESSAGES.unknownField('eventPatientCareOld') });
     expect(await statusOf(id)).toBe(STATUS.submitted);
+  });
+});
+
+describe('a certificate a rule issued and an administrator revoked', () => {
+  it('leaves the check list and puts its requester on hold: their next request waits for a person', async () => {
+    await writeRule({ checkEvery: 1 });
+    const { id, number } = await submit(STANDARD_EVENT);
+    await h.sink.waitFor((m) => m.subject === `Request ${number} approved: certificate of insurance`, 60_000);
+    const [item] = (await call(h, admin, 'GET', `/api/v1/requests/${id}/certificates`)).body.items as Array<{ code: string }>;
+    const revoked = await call(h, admin, 'POST', `/api/v1/requests/${id}/certificates/${item.code}/revoke`, { reason: 'Issued in error', note: 'Wrong holder' });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    const checks = await call(h, admin, 'GET', '/api/v1/instant-checks');
+    expect(checks.body.data.map((r: { requestId: number }) => r.requestId)).not.toContain(id);
+    const next = await submit(STANDARD_EVENT);
+    expect((await decisionOf(next.id))!.stoppedBy).toBe(`The requester is on hold for instant certificates (${instantHoldAfterRevocation(number)})`);
+    await call(h, admin, 'PUT', `/api/v1/users/${employee.user.id}/instant-hold`, { hold: false });
   });
 });
 
