@@ -27,6 +27,8 @@ const ManageFaqsPage = lazyPage(() => import('../features/faqs/manage-faqs-page'
 const ManagePoliciesPage = lazyPage(() => import('../features/manage/manage-policies-page'), 'ManagePoliciesPage');
 const ManageTemplatesPage = lazyPage(() => import('../features/manage/manage-templates-page'), 'ManageTemplatesPage');
 const UnderConstructionPage = lazyPage(() => import('../features/manage/under-construction-page'), 'UnderConstructionPage');
+const InstantCertificatesPage = lazyPage(() => import('../features/instant/instant-certificates-page'), 'InstantCertificatesPage');
+const CheckAfterIssuePage = lazyPage(() => import('../features/instant/check-after-issue-page'), 'CheckAfterIssuePage');
 const ReportsPage = lazyPage(() => import('../features/reports/reports-page'), 'ReportsPage');
 const SearchPage = lazyPage(() => import('../features/search/search-page'), 'SearchPage');
 const DashboardPage = lazyPage(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage');
@@ -95,6 +97,8 @@ export const routes: RouteObject[] = [
                 { path: paths.manage.securityLog.path, element: <SecurityLogPage /> },
                 { path: paths.manage.emailProblems.path, element: <EmailProblemsPage /> },
                 { path: paths.manage.reports.path, element: <ReportsPage /> },
+                { path: paths.manage.instantCertificates.path, element: <InstantCertificatesPage /> },
+                { path: paths.manage.instantChecks.path, element: <CheckAfterIssuePage /> },
                 // Any other /manage address is still admin-only.
                 { path: '/manage/*', element: <NotFoundPage /> },
               ],

@@ -44,12 +44,14 @@ export const paths = {
     securityLog: route('/manage/security-log'),
     emailProblems: route('/manage/email-problems'),
     reports: route('/manage/reports'),
+    instantCertificates: route('/manage/instant-certificates'),
+    instantChecks: route('/manage/check-after-issue'),
   },
   /** Employee/student single sign-on, served by the API host (not the SPA). */
   samlLogin: route(`/saml/${PRODUCT_NAME}/login`),
 } as const;
 
-/** Admin Manage submenu, in the spec's order. */
+/** Admin Manage submenu, in the spec's order; then what came after the spec (instant certificates). */
 export const MANAGE_MENU = [
   { label: 'Email Templates', href: paths.manage.templates.getHref() },
   { label: 'Administrators', href: paths.manage.admins.getHref() },
@@ -62,4 +64,6 @@ export const MANAGE_MENU = [
   { label: 'Security Log', href: paths.manage.securityLog.getHref() },
   { label: 'Emails Not Sent', href: paths.manage.emailProblems.getHref() },
   { label: 'Reports', href: paths.manage.reports.getHref() },
+  { label: 'Instant Certificates', href: paths.manage.instantCertificates.getHref() },
+  { label: 'Check After Issue', href: paths.manage.instantChecks.getHref() },
 ] as const;

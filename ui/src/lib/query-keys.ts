@@ -11,6 +11,8 @@ export const queryKeys = {
     activity: (id: number) => ['requests', 'activity', id] as const,
     /** under the request's own key, so whatever refreshes the request refreshes its letters too */
     issuedLetters: (id: number) => ['requests', 'detail', id, 'certificates'] as const,
+    /** the rule that issued it or what stopped it: under the request's key, refreshed with it */
+    instantDecision: (id: number) => ['requests', 'detail', id, 'instant-decision'] as const,
   },
   /**
    * A request's messages read on their own (the request form page, which keeps its own copy of the request): outside
@@ -31,4 +33,9 @@ export const queryKeys = {
   policies: ['policies'] as const,
   reportsAll: ['reports'] as const,
   reports: (query: unknown) => ['reports', query] as const,
+  /** the office's switch and every rule (a rule's versions sit under it: a save refreshes both) */
+  instantRules: ['instant-rules'] as const,
+  instantRuleVersions: (id: number) => ['instant-rules', id, 'versions'] as const,
+  instantChecksAll: ['instant-checks'] as const,
+  instantChecks: (skip: number) => ['instant-checks', skip] as const,
 };

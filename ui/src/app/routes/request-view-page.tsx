@@ -17,6 +17,7 @@ import { LoadError } from '../../features/requests/components/load-error';
 import { RequestSummary } from '../../features/requests/components/request-summary';
 import { StaleLetterNotice } from '../../features/stale-letters/stale-letter-notice';
 import { IssuedLettersPanel } from '../../features/certificates/issued-letters-panel';
+import { InstantDecisionPanel } from '../../features/instant/instant-decision-panel';
 import { useUser } from '../../lib/auth';
 import { paths } from '../../lib/paths';
 import { getRequest } from '../../lib/request-api';
@@ -69,6 +70,7 @@ export function RequestViewPage({ requestType }: { requestType: 'credentialing' 
           <p role="status" className="muted">{editSaved ? UI_TEXT.saveSuccessful : ''}</p>
           {user.isAdmin && <StaleLetterNotice request={request.data} />}
           {user.isAdmin && <ManageRequestPanel request={request.data} onSaved={() => setEditSaved(false)} />}
+          {user.isAdmin && request.data.requestType === 'certificate' && <InstantDecisionPanel requestId={id} />}
           {user.isAdmin && <SendEmailButton request={request.data} />}
           <RecentDiscussions request={request.data} isAdmin={user.isAdmin} alwaysShow={user.isAdmin} />
           {user.isAdmin ? (

@@ -14,7 +14,7 @@ import type { DocumentRecord, RequestRecord, User } from '../../../types/api';
 import { useRequestDraft } from '../hooks/use-request-draft';
 import { recordToValues, valuesToPayload } from '../lib/form-values';
 import { DefinitionFields } from './definition-fields';
-import { SubmitSuccessDialog, submittedNumber, type FollowUp } from './submit-success-dialog';
+import { SubmitSuccessDialog, submittedId, submittedNumber, type FollowUp } from './submit-success-dialog';
 import { FormActions } from './form-actions';
 import type { FormErrors } from './form-section';
 import { PersonFillingSection } from './person-filling-section';
@@ -164,7 +164,8 @@ export function RequestForm({ kind, createBody, record, user, initialValues, clo
             onSave={(person) => { setEditingPerson(null); changeMany(person); }} />
         </>
       )}
-      <SubmitSuccessDialog open={!!draft.submitted} requestNumber={submittedNumber(draft.submitted)} onClose={() => send({ type: 'CLOSE' })}
+      <SubmitSuccessDialog open={!!draft.submitted} requestNumber={submittedNumber(draft.submitted)}
+        requestId={createBody.requestType === 'certificate' ? submittedId(draft.submitted) : null} onClose={() => send({ type: 'CLOSE' })}
         followUp={draft.followUp} />
     </>
   );
