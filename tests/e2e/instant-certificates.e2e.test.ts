@@ -196,7 +196,7 @@ describe('a requester submits what a rule covers', () => {
     const page = await portal.openAs(DEV_ADMIN, `/requests/certificate/${id}`);
     const panel = page.getByRole('region', { name: 'Instant certificate' });
     const condition = describeCondition({ field: 'eventPatientCare', operator: '=', value: 'No' }).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    await expect.poll(() => panel.innerText()).toMatch(new RegExp(`Waiting for a person: Rule: .+ v\\d+: ${condition} does not hold`));
+    await expect.poll(() => panel.innerText()).toMatch(new RegExp(`Waiting for a person: Rule: .+ v\\d+: needs ${condition}`));
     await page.getByText('Status: Submitted').first().waitFor();
     await portal.checkA11y('request a rule stopped');
   });
