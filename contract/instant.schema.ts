@@ -74,6 +74,8 @@ export const HoldBody = Type.Object({
   hold: Type.Boolean(), reason: Type.Optional(Type.String({ maxLength: 500 })),
 }, { additionalProperties: false });
 export const HoldRecord = Type.Object({ userId: Id, onHold: Type.Boolean(), since: NullableTimestamp, reason: Nullable(Type.String()) });
+export const HeldRequester = Type.Object({ userId: Id, name: Type.String(), email: Type.String(), since: Timestamp, reason: Nullable(Type.String()) });
+export const HeldRequesterList = Type.Object({ data: Type.Array(HeldRequester) });
 
 // ---- the simulator
 export const SimulateBody = Type.Object({

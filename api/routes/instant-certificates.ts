@@ -5,14 +5,14 @@ import { requireAdmin, currentUser } from '../plugins/auth';
 import { errorResponses } from '../../contract/error.schema';
 import { IdParams } from '../../contract/primitives';
 import {
-  HoldBody, HoldRecord, InstantCheckPage, InstantDecisionRecord, InstantRuleBody, InstantRuleList, InstantRuleRecord, InstantRuleVersionRecord,
+  HeldRequesterList, HoldBody, HoldRecord, InstantCheckPage, InstantDecisionRecord, InstantRuleBody, InstantRuleList, InstantRuleRecord, InstantRuleVersionRecord,
   InstantSettingsRecord, PageQuery, SwitchBody, UpdateInstantRuleBody,
 } from '../../contract/instant.schema';
 import { Nullable } from '../../contract/primitives';
 import { displayNameOf } from '../../services/accounts/actors';
 import { confirmInstantCheck, instantChecks, instantDecisionOf } from '../../services/instant/checks';
 import {
-  createInstantRule, instantRule, instantRuleVersions, instantSettings, listInstantRules, setInstantHold, setInstantRuleEnabled, setOfficeSwitch,
+  createInstantRule, heldRequesters, instantRule, instantRuleVersions, instantSettings, listInstantRules, setInstantHold, setInstantRuleEnabled, setOfficeSwitch,
   updateInstantRule, type RuleEditor,
 } from '../../services/instant/rules';
 
@@ -62,6 +62,9 @@ const instantCertificateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/requests/:id/instant-decision', {
     schema: { tags, summary: 'The rule that issued the request, or what stopped it', params: IdParams, response: { 200: Type.Object({ decision: Nullable(Type.Object(InstantDecisionRecord.properties)) }), ...errorResponses(401, 403) } },
   }, async (request) => ({ decision: await instantDecisionOf(request.em, request.params.id) }));
+  app.get('/instant-holds', {
+    schema: { tags, summary: 'Requesters on hold: their requests wait for a person', response: { 200: HeldRequesterList, ...errorResponses(401, 403) } },
+  }, async (request) => ({ data: await heldRequesters(request.em) }));
   app.put('/users/:id/instant-hold', {
     schema: { tags, summary: 'Hold a requester from instant certificates, or release them', params: IdParams, body: HoldBody, response: { 200: HoldRecord, ...errorResponses(400, 401, 403, 404) } },
   }, async (request) => setInstantHold(request.em, request.params.id, request.body.hold, request.body.reason, editorOf(request)));

@@ -155,6 +155,15 @@ export async function setInstantHold(em: EntityManager, userId: number, hold: bo
   return { userId: row.id, onHold: row.instant_hold_at !== null, since: row.instant_hold_at, reason: row.instant_hold_reason };
 }
 
+/** Requesters on hold, longest first (the office releases them one by one). */
+export async function heldRequesters(em: EntityManager) {
+  const rows = await kysely(em).selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'instant_hold_at', 'instant_hold_reason'])
+    .where('instant_hold_at', 'is not', null).orderBy('instant_hold_at').limit(500).execute();
+  return rows.map((r) => ({
+    userId: r.id, name: [r.first_name, r.last_name].filter(Boolean).join(' ') || r.email, email: r.email, since: r.instant_hold_at!, reason: r.instant_hold_reason,
+  }));
+}
+
 async function saveVersion(em: EntityManager, ruleId: number, version: number, rule: ReturnType<typeof checkedBody>, editor: RuleEditor) {
   await kysely(em).insertInto('instant_rule_versions').values({
     rule_id: ruleId, version, name: rule.name, kinds: JSON.stringify(rule.kinds), conditions: JSON.stringify(rule.conditions),

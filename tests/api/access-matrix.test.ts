@@ -116,6 +116,7 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/instant-checks': ADMIN,
   'POST /api/v1/instant-checks/{id}/confirm': ADMIN,
   'GET /api/v1/requests/{id}/instant-decision': ADMIN,
+  'GET /api/v1/instant-holds': ADMIN,
   'PUT /api/v1/users/{id}/instant-hold': ADMIN,
   'GET /api/v1/email-templates': ADMIN,
   'GET /api/v1/email-templates/{id}': ADMIN,

@@ -112,6 +112,7 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'GET /api/v1/instant-checks': get('/instant-checks'),
   'POST /api/v1/instant-checks/{id}/confirm': send('POST', '/instant-checks/999999/confirm', undefined),
   'GET /api/v1/requests/{id}/instant-decision': (_h, fx) => get(`/requests/${fx.requestId}/instant-decision`)(_h, fx),
+  'GET /api/v1/instant-holds': get('/instant-holds'),
   'PUT /api/v1/users/{id}/instant-hold': send('PUT', '/users/999999/instant-hold', {}),
   'GET /api/v1/email-templates': get('/email-templates'),
   'GET /api/v1/email-templates/{id}': (_h, fx) => get(`/email-templates/${fx.templateId}`)(_h, fx),

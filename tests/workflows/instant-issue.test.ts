@@ -172,6 +172,8 @@ describe('a certificate a rule issued and an administrator revoked', () => {
     expect(checks.body.data.map((r: { requestId: number }) => r.requestId)).not.toContain(id);
     const next = await submit(STANDARD_EVENT);
     expect((await decisionOf(next.id))!.stoppedBy).toBe(`The requester is on hold for instant certificates (${instantHoldAfterRevocation(number)})`);
+    const held = await call(h, admin, 'GET', '/api/v1/instant-holds');
+    expect(held.body.data).toEqual([expect.objectContaining({ userId: employee.user.id, reason: instantHoldAfterRevocation(number) })]);
     await call(h, admin, 'PUT', `/api/v1/users/${employee.user.id}/instant-hold`, { hold: false });
   });
 });

@@ -37,5 +37,6 @@ export const queryKeys = {
   instantRules: ['instant-rules'] as const,
   instantRuleVersions: (id: number) => ['instant-rules', id, 'versions'] as const,
   instantChecksAll: ['instant-checks'] as const,
+  instantHolds: ['instant-holds'] as const,
   instantChecks: (skip: number) => ['instant-checks', skip] as const,
 };

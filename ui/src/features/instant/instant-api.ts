@@ -3,7 +3,7 @@
  * simulator, the "Check after issue" list and a request's decision. Administrators only.
  */
 import type {
-  InstantCheckPage, InstantDecisionRecord, InstantRuleBody, InstantRuleList, InstantRuleRecord, InstantRuleVersionRecord, InstantSettingsRecord,
+  HeldRequesterList, InstantCheckPage, InstantDecisionRecord, InstantRuleBody, InstantRuleList, InstantRuleRecord, InstantRuleVersionRecord, InstantSettingsRecord,
   SimulateBody, SimulationResult,
 } from '../../../../contract/instant.schema';
 import type { Wire } from '../../../../contract/wire';
@@ -52,4 +52,13 @@ export const useConfirmCheck = () => useInvalidatingMutation({
 export const useSimulation = () => useInvalidatingMutation({
   mutationFn: (body: Wire<typeof SimulateBody>) => api.post<Simulation>('/instant-rules/simulate', body),
   invalidates: [],
+});
+
+export type HeldRequester = Wire<typeof HeldRequesterList>['data'][number];
+export const getInstantHolds = (signal?: AbortSignal) => api.get<Wire<typeof HeldRequesterList>>('/instant-holds', { signal }).then((r) => r.data);
+
+/** Releases a requester from hold: their next requests may issue instantly again. */
+export const useReleaseHold = () => useInvalidatingMutation({
+  mutationFn: (userId: number) => api.put(`/users/${userId}/instant-hold`, { hold: false }),
+  invalidates: [queryKeys.instantHolds],
 });

@@ -7,6 +7,7 @@ import { paths } from '../../lib/paths';
 import { queryKeys } from '../../lib/query-keys';
 import { useLiveQueries } from '../../lib/use-live-queries';
 import { getInstantRules, type InstantRule } from './instant-api';
+import { HeldRequesters } from './held-requesters';
 import { OfficeSwitch } from './office-switch';
 import { RuleEditor } from './rule-editor';
 import { RuleVersionsDialog } from './rule-versions-dialog';
@@ -52,6 +53,7 @@ export function InstantCertificatesPage() {
         <RuleEditor key={editing === 'new' ? 'new' : `${editing.id}-${editing.version}`} rule={editing === 'new' ? null : editing}
           onSaved={saved} onCancel={() => setEditing(null)} />
       )}
+      {list.data && <HeldRequesters />}
       <RuleVersionsDialog rule={versionsOf} onClose={() => setVersionsOf(null)} />
     </section>
   );
