@@ -179,6 +179,8 @@ export function requestFacts(input: RuleRequestInput, timeZone: string): RuleFac
 const isGroup = (r: RuleCondition | RuleGroup): r is RuleGroup => Array.isArray((r as RuleGroup).rules);
 const listOf = (value: RuleValue): Array<string | number> =>
   Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
+/** The values of an `in`/`notIn` condition as the evaluator reads them (the simulator's SQL binds the same list). */
+export const ruleValueList = listOf;
 
 function valueProblem(field: RuleField, operator: RuleOperator, value: RuleValue): boolean {
   if (operator === 'null' || operator === 'notNull') return false;
