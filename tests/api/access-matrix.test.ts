@@ -126,6 +126,19 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/v1/verify/pdf': PUBLIC,
   'GET /api/v1/reports': ADMIN,
   'GET /api/v1/reports.xlsx': ADMIN,
+
+  'GET /api/v1/instant-rules': ADMIN,
+  'POST /api/v1/instant-rules': ADMIN,
+  'POST /api/v1/instant-rules/simulate': ADMIN, // a requester never learns a rule's conditions, nor what it would issue
+  'GET /api/v1/instant-rules/{id}': ADMIN,
+  'PUT /api/v1/instant-rules/{id}': ADMIN,
+  'PUT /api/v1/instant-rules/{id}/enabled': ADMIN,
+  'GET /api/v1/instant-rules/{id}/versions': ADMIN,
+  'PUT /api/v1/instant-settings': ADMIN,
+  'GET /api/v1/instant-checks': ADMIN,
+  'POST /api/v1/instant-checks/{id}/confirm': ADMIN,
+  'GET /api/v1/requests/{id}/instant-decision': ADMIN,
+  'PUT /api/v1/users/{id}/instant-hold': ADMIN,
 };
 
 /** Signing out ends the session: it runs after every other route. */

@@ -121,5 +121,21 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'POST /api/v1/verify/pdf': () => ({ method: 'POST', url: `${V1}/verify/pdf`, ...multipart({}, { name: 'certificate.pdf', type: 'application/pdf', bytes: Buffer.from('%PDF-1.4\n%%EOF\n') }) }),
   'GET /api/v1/reports': get('/reports?from=2026-01-01&to=2026-03-31'),
   'GET /api/v1/reports.xlsx': get('/reports.xlsx?from=2026-01-01&to=2026-03-31'),
+
+  // Instant certificates: writes are refused by their schema (an empty body) or find no row; the simulator only reads.
+  'GET /api/v1/instant-rules': get('/instant-rules'),
+  'POST /api/v1/instant-rules': send('POST', '/instant-rules', {}),
+  'POST /api/v1/instant-rules/simulate': send('POST', '/instant-rules/simulate', {
+    kinds: ['Event'], conditions: { combinator: 'and', rules: [{ field: 'eventType', operator: '=', value: 'Camp' }] },
+  }),
+  'GET /api/v1/instant-rules/{id}': get('/instant-rules/2147483000'),
+  'PUT /api/v1/instant-rules/{id}': send('PUT', '/instant-rules/2147483000', {}),
+  'PUT /api/v1/instant-rules/{id}/enabled': send('PUT', '/instant-rules/2147483000/enabled', {}),
+  'GET /api/v1/instant-rules/{id}/versions': get('/instant-rules/2147483000/versions'),
+  'PUT /api/v1/instant-settings': send('PUT', '/instant-settings', {}),
+  'GET /api/v1/instant-checks': get('/instant-checks'),
+  'POST /api/v1/instant-checks/{id}/confirm': send('POST', '/instant-checks/2147483000/confirm', undefined),
+  'GET /api/v1/requests/{id}/instant-decision': (_h, fx) => get(`/requests/${fx.requestId}/instant-decision`)(_h, fx),
+  'PUT /api/v1/users/{id}/instant-hold': (_h, fx) => send('PUT', `/users/${fx.ownUserId}/instant-hold`, {})(_h, fx),
 };
 
