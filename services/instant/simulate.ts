@@ -192,7 +192,7 @@ function misplacedItem(group: unknown): string | null {
 }
 
 type DifferedBy = 'denied' | 'pended' | 'changed';
-interface SimulationRow {
+export interface SimulationRow {
   considered: number; would_issue: number; median_hours: number | null; differed_total: number;
   by_kind_month: Array<{ kind: string; month: string; count: number }>;
   differed: Array<{ id: number; request_number: number | null; certificate_type: string | null; status: string; differed_by: DifferedBy; happened_at: string | null; note: string | null }>;
@@ -205,14 +205,18 @@ const detailOf = (by: DifferedBy, at: string | null, text: string | null, timeZo
   return `${text ?? 'Edited'}${day}`;
 };
 
-export async function simulateRule(em: EntityManager, body: SimulateBody, timeZone: string, now: Date): Promise<SimulationResult> {
-  const started = performance.now();
+/** The rule as written, checked: refused in the editor's words when it cannot be evaluated for these kinds. */
+function checkedRule(body: SimulateBody): void {
   const misplaced = misplacedItem(body.conditions);
   if (misplaced !== null) throw invalid(INSTANT_MESSAGES.unknownField(misplaced), { conditions: INSTANT_MESSAGES.unknownField(misplaced) });
   if (body.kinds.length === 0) throw invalid(INSTANT_MESSAGES.kindsRequired, { kinds: INSTANT_MESSAGES.kindsRequired });
   const problems = ruleProblems(body.conditions, body.kinds);
   if (problems.length) throw invalid(problems.join('; '), { conditions: problems.join('; ') });
+}
 
+/** The one statement of a simulation (bench/instant-simulator.bench.ts explains it), and the window it covers. */
+export function simulationStatement(em: EntityManager, body: SimulateBody, timeZone: string, now: Date): { statement: RawBuilder<SimulationRow>; from: Date } {
+  checkedRule(body);
   const from = new Date(now);
   from.setUTCMonth(from.getUTCMonth() - WINDOW_MONTHS);
   const scope: SimulationScope = { kinds: body.kinds, conditions: body.conditions, timeZone, from, to: now };
@@ -221,8 +225,7 @@ export async function simulateRule(em: EntityManager, body: SimulateBody, timeZo
     ? sql`select * from matched`
     : sql`select * from (select m.*, row_number() over (partition by (m.submit_date at time zone ${timeZone})::date order by m.submit_date, m.id) as day_rank
         from matched m) x where x.day_rank <= ${cap}::int`;
-
-  const { rows: [row] } = await sql<SimulationRow>`
+  const statement = sql<SimulationRow>`
     with matched as (${matchedRequestsSql(em, scope)}),
     issued as materialized (${ranked}),
     differed as (
@@ -251,8 +254,14 @@ export async function simulateRule(em: EntityManager, body: SimulateBody, timeZo
       (select count(*)::int from differed) as differed_total,
       (select coalesce(json_agg(json_build_object('id', d.id, 'request_number', d.request_number, 'certificate_type', d.certificate_type,
           'status', d.status, 'differed_by', d.differed_by, 'happened_at', d.happened_at, 'note', d.note) order by d.submit_date desc, d.id desc), '[]'::json)
-        from (select * from differed order by submit_date desc, id desc limit ${DIFFERED_LISTED}) d) as differed`.execute(kysely(em));
+        from (select * from differed order by submit_date desc, id desc limit ${DIFFERED_LISTED}) d) as differed`;
+  return { statement, from };
+}
 
+export async function simulateRule(em: EntityManager, body: SimulateBody, timeZone: string, now: Date): Promise<SimulationResult> {
+  const started = performance.now();
+  const { statement, from } = simulationStatement(em, body, timeZone, now);
+  const { rows: [row] } = await statement.execute(kysely(em));
   return {
     from, to: now,
     considered: row.considered,

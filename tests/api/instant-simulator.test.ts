@@ -180,7 +180,7 @@ describe(`the simulator's SQL against domain evaluateRule (INSTANT_SIMULATOR_SEE
       .map((r) => ({
         id: r.id, submitDate: r.submitDate!, kind: r.certificateType!,
         facts: requestFacts({
-          certificateType: r.certificateType, employerType: r.employerType, requesterCompany: r.requesterCompany ?? null, submitDate: r.submitDate ?? null,
+          certificateType: r.certificateType ?? null, employerType: r.employerType, requesterCompany: r.requesterCompany ?? null, submitDate: r.submitDate ?? null,
           // the documents it had when it was submitted
           documentCount: byId.get(r.id)!.documents.filter((at) => at.getTime() <= r.submitDate!.getTime()).length,
           fields: r as unknown as Record<string, unknown>,
@@ -226,7 +226,7 @@ describe(`the simulator's SQL against domain evaluateRule (INSTANT_SIMULATOR_SEE
       if (ruleProblems(conditions, kinds).length) { i -= 1; continue; }
       const dailyCap = random.pick([undefined, 0, 1, 2]);
       const result = await simulateRule(h.orm.em.fork(), { kinds, conditions, ...(dailyCap === undefined ? {} : { dailyCap }) }, timeZone, WINDOW.to);
-      const facts = (await factsOf(kinds)).filter((f) => f.submitDate >= result.from as Date);
+      const facts = (await factsOf(kinds)).filter((f) => f.submitDate.getTime() >= new Date(result.from).getTime());
       const matching = facts.filter((f) => evaluateRule(conditions, f.facts).matches && unreadFreeText(conditions, f.facts) === null)
         .sort((a, b) => a.submitDate.getTime() - b.submitDate.getTime() || a.id - b.id);
       const perDay = new Map<string, number>();
