@@ -17,7 +17,7 @@ import { createOrm } from '../db/orm';
 import { kysely } from '../db/kysely';
 import { DEFAULT_CLOCK_POLICY, FIELD_EDIT_ACTIVITY, fieldEditAuditText, type RuleGroup } from '../domain';
 import type { SimulateBody } from '../contract/instant.schema';
-import { simulateRule, simulationStatement } from '../services/instant/simulate';
+import { simulateRule, simulationStatement, withoutJit } from '../services/instant/simulate';
 import { calibration, runBench, stopLater, targetsFailTheRun } from './lifecycle';
 import { seedListsDatabase } from './seed-requests';
 
@@ -153,7 +153,7 @@ async function main(): Promise<number> {
   if (EXPLAIN) {
     const em = orm.em.fork() as unknown as Em;
     const { statement } = simulationStatement(em, RULES[2].body, timeZone, now);
-    const { rows } = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${statement}`.execute(kysely(em));
+    const { rows } = await withoutJit(em, (db) => sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${statement}`.execute(db));
     log(`EXPLAIN ${RULES[2].name}:\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
   }
 

@@ -17,7 +17,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { formatQuery } from 'react-querybuilder/formatQuery';
 import {
   CERTIFICATE_KINDS, FIELD_EDIT_ACTIVITY, fieldsNamed, fieldsOf, FREE_TEXT_GUARDED, INSTANT_MESSAGES, periodFieldsOf, ruleFieldOf, ruleProblems,
@@ -25,7 +25,7 @@ import {
 } from '../../domain';
 import type { SimulateBody, SimulationResult } from '../../contract/instant.schema';
 import { RequestSchema } from '../../db/entities';
-import { kysely } from '../../db/kysely';
+import { kysely, type Database } from '../../db/kysely';
 import { invalid } from '../refusals';
 
 /** How far back the simulator looks. */
@@ -258,10 +258,23 @@ export function simulationStatement(em: EntityManager, body: SimulateBody, timeZ
   return { statement, from };
 }
 
+/**
+ * Runs `work` in a transaction of its own without PostgreSQL's JIT compilation: the planner prices the facts' correlated
+ * document count for every request of the window, so at 100,000 requests the statement's estimate passed
+ * `jit_above_cost` and compiling it took 1.5 s of the 1.8 s it ran (EXPLAIN ANALYZE), where running it takes 0.3 s.
+ */
+export async function withoutJit<T>(em: EntityManager, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  return em.transactional(async (tx) => {
+    const db = kysely(tx);
+    await sql`set local jit = off`.execute(db);
+    return work(db);
+  });
+}
+
 export async function simulateRule(em: EntityManager, body: SimulateBody, timeZone: string, now: Date): Promise<SimulationResult> {
   const started = performance.now();
   const { statement, from } = simulationStatement(em, body, timeZone, now);
-  const { rows: [row] } = await statement.execute(kysely(em));
+  const { rows: [row] } = await withoutJit(em, (db) => statement.execute(db));
   return {
     from, to: now,
     considered: row.considered,
