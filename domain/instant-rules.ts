@@ -184,6 +184,8 @@ export function requestFacts(input: RuleRequestInput, timeZone: string): RuleFac
 const isGroup = (r: RuleCondition | RuleGroup): r is RuleGroup => Array.isArray((r as RuleGroup).rules);
 const listOf = (value: RuleValue): Array<string | number> =>
   Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
+/** The values of an `in`/`notIn` condition as the evaluator reads them (the simulator's SQL binds the same list). */
+export const ruleValueList = listOf;
 
 function valueProblem(field: RuleField, operator: RuleOperator, value: RuleValue): boolean {
   if (operator === 'null' || operator === 'notNull') return false;
@@ -207,6 +209,7 @@ export function ruleProblems(group: unknown, kinds: readonly string[]): string[]
   const walk = (g: RuleGroup, depth: number): void => {
     if (depth > INSTANT_LIMITS.depthMax) { problems.push(INSTANT_MESSAGES.tooMany); return; }
     for (const r of g.rules) {
+      if (!r || typeof r !== 'object') { problems.push(INSTANT_MESSAGES.unknownField(String(r))); continue; }
       if (isGroup(r)) { walk(r, depth + 1); continue; }
       if (++count > INSTANT_LIMITS.conditionsMax) { problems.push(INSTANT_MESSAGES.tooMany); return; }
       const field = ruleFieldOf(r.field);

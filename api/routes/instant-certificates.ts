@@ -5,12 +5,13 @@ import { requireAdmin, currentUser } from '../plugins/auth';
 import { errorResponses } from '../../contract/error.schema';
 import { IdParams } from '../../contract/primitives';
 import {
-  HeldRequesterList, HoldBody, HoldRecord, InstantCheckPage, InstantDecisionRecord, InstantRuleBody, InstantRuleList, InstantRuleRecord, InstantRuleVersionRecord,
-  InstantSettingsRecord, PageQuery, SwitchBody, UpdateInstantRuleBody,
+  HeldRequesterList, HoldBody, HoldRecord, InstantCheckPage, InstantDecisionRecord, InstantRuleBody, InstantRuleList, InstantRuleRecord,
+  InstantRuleVersionRecord, InstantSettingsRecord, PageQuery, SimulateBody, SimulationResult, SwitchBody, UpdateInstantRuleBody,
 } from '../../contract/instant.schema';
 import { Nullable } from '../../contract/primitives';
 import { displayNameOf } from '../../services/accounts/actors';
 import { confirmInstantCheck, instantChecks, instantDecisionOf } from '../../services/instant/checks';
+import { simulateRule } from '../../services/instant/simulate';
 import {
   createInstantRule, heldRequesters, instantRule, instantRuleVersions, instantSettings, listInstantRules, setInstantHold, setInstantRuleEnabled, setOfficeSwitch,
   updateInstantRule, type RuleEditor,
@@ -37,6 +38,9 @@ const instantCertificateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/instant-rules', {
     schema: { tags, summary: 'Write a rule (it starts switched off)', body: InstantRuleBody, response: { 201: InstantRuleRecord, ...errorResponses(400, 401, 403) } },
   }, async (request, reply) => reply.code(201).send(await createInstantRule(request.em, request.body, editorOf(request))));
+  app.post('/instant-rules/simulate', {
+    schema: { tags, summary: 'What a rule would have issued over the last 12 months (nothing is saved)', body: SimulateBody, response: { 200: SimulationResult, ...errorResponses(400, 401, 403) } },
+  }, async (request) => simulateRule(request.em, request.body, timeZone, new Date()));
   app.get('/instant-rules/:id', {
     schema: { tags, summary: 'A rule as it stands', params: IdParams, response: { 200: InstantRuleRecord, ...errorResponses(401, 403, 404) } },
   }, async (request) => instantRule(request.em, request.params.id));

@@ -105,19 +105,6 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/policies/{id}': ADMIN,
   'PATCH /api/v1/policies/{id}': ADMIN,
   'DELETE /api/v1/policies/{id}': ADMIN,
-  // instant certificates: a requester never reads a rule, a decision or the check list
-  'GET /api/v1/instant-rules': ADMIN,
-  'POST /api/v1/instant-rules': ADMIN,
-  'GET /api/v1/instant-rules/{id}': ADMIN,
-  'PUT /api/v1/instant-rules/{id}': ADMIN,
-  'PUT /api/v1/instant-rules/{id}/enabled': ADMIN,
-  'GET /api/v1/instant-rules/{id}/versions': ADMIN,
-  'PUT /api/v1/instant-settings': ADMIN,
-  'GET /api/v1/instant-checks': ADMIN,
-  'POST /api/v1/instant-checks/{id}/confirm': ADMIN,
-  'GET /api/v1/requests/{id}/instant-decision': ADMIN,
-  'GET /api/v1/instant-holds': ADMIN,
-  'PUT /api/v1/users/{id}/instant-hold': ADMIN,
   'GET /api/v1/email-templates': ADMIN,
   'GET /api/v1/email-templates/{id}': ADMIN,
   'PATCH /api/v1/email-templates/{id}': ADMIN,
@@ -139,6 +126,20 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/v1/verify/pdf': PUBLIC,
   'GET /api/v1/reports': ADMIN,
   'GET /api/v1/reports.xlsx': ADMIN,
+
+  'GET /api/v1/instant-rules': ADMIN,
+  'POST /api/v1/instant-rules': ADMIN,
+  'POST /api/v1/instant-rules/simulate': ADMIN, // a requester never learns a rule's conditions, nor what it would issue
+  'GET /api/v1/instant-rules/{id}': ADMIN,
+  'PUT /api/v1/instant-rules/{id}': ADMIN,
+  'PUT /api/v1/instant-rules/{id}/enabled': ADMIN,
+  'GET /api/v1/instant-rules/{id}/versions': ADMIN,
+  'PUT /api/v1/instant-settings': ADMIN,
+  'GET /api/v1/instant-checks': ADMIN,
+  'POST /api/v1/instant-checks/{id}/confirm': ADMIN,
+  'GET /api/v1/requests/{id}/instant-decision': ADMIN,
+  'GET /api/v1/instant-holds': ADMIN,
+  'PUT /api/v1/users/{id}/instant-hold': ADMIN,
 };
 
 /** Signing out ends the session: it runs after every other route. */

@@ -71,6 +71,18 @@ const ROUTES: Record<string, string[]> = {
   // the public check of an issued certificate or letter
   '/api/v1/verify/{code}': ['get'],
   '/api/v1/verify/pdf': ['post'],
+  // instant certificates: the office's rules, their simulator, the check after issue
+  '/api/v1/instant-rules': ['get', 'post'],
+  '/api/v1/instant-rules/simulate': ['post'],
+  '/api/v1/instant-rules/{id}': ['get', 'put'],
+  '/api/v1/instant-rules/{id}/enabled': ['put'],
+  '/api/v1/instant-rules/{id}/versions': ['get'],
+  '/api/v1/instant-settings': ['put'],
+  '/api/v1/instant-checks': ['get'],
+  '/api/v1/instant-checks/{id}/confirm': ['post'],
+  '/api/v1/requests/{id}/instant-decision': ['get'],
+  '/api/v1/users/{id}/instant-hold': ['put'],
+  '/api/v1/instant-holds': ['get'],
 };
 
 const jsonSchema = (operation: any, status: string) => operation.responses[status].content['application/json'].schema;

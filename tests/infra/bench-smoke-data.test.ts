@@ -2,9 +2,10 @@
  * The benches that read a filled database run small, so that none rots unseen (bench/README.md "Smoke runs"): each
  * is run as a developer runs it (`npm run …`), at a size of seconds, and must print its figures and exit 0 (the
  * targets are printed, not judged: `--smoke`). One database of 300 requests, filled by `npm run seed:requests` as the
- * 100,000 are, serves the lists, reports, dashboard and API-heap benches; the verification, desk and CS-STARS upload
- * benches fill small ones of their own. After every run nothing it started is left running; and a bench that fails
- * half-way stops what it started: the lists bench, its API killed under it, exits 1 and leaves no process behind.
+ * 100,000 are, serves the lists, reports, dashboard and API-heap benches; the verification, desk, CS-STARS upload and
+ * instant-simulator benches fill small ones of their own. After every run nothing it started is left running; and a
+ * bench that fails half-way stops what it started: the lists bench, its API killed under it, exits 1 and leaves no
+ * process behind.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -21,11 +22,12 @@ const databaseOf = (name: string) => {
 };
 const databases = {
   lists: databaseOf('lists'), verify: databaseOf('verify'), desk: databaseOf('desk'), upload: databaseOf('upload'), signIn: databaseOf('sign_in'),
+  instant: databaseOf('instant'),
 };
 const env = benchEnvironment({
   SIGN_IN_CHECK_BENCH_DATABASE_URL: databases.signIn,
   LISTS_BENCH_DATABASE_URL: databases.lists, REPORTS_BENCH_DATABASE_URL: databases.lists, VERIFY_BENCH_DATABASE_URL: databases.verify,
-  DESK_BENCH_DATABASE_URL: databases.desk, CS_STARS_UPLOAD_BENCH_DATABASE_URL: databases.upload,
+  DESK_BENCH_DATABASE_URL: databases.desk, CS_STARS_UPLOAD_BENCH_DATABASE_URL: databases.upload, INSTANT_BENCH_DATABASE_URL: databases.instant,
 });
 const REQUESTS = '300';
 const LISTS_SMALL = ['--requests', REQUESTS, '--calls', '20', '--connections', '2'];
@@ -61,6 +63,12 @@ describe('the benches on a filled database, small', () => {
     const output = await smoke('bench:reports', ['--requests', REQUESTS, '--runs', '2']);
     expect(output.match(/whole page +p50 +[\d.]+ ms +p95/g)).toHaveLength(3);
     expect(output).toMatch(/xlsx download +p50 +[\d.]+ ms/);
+  });
+
+  it('bench:instant-simulator simulates its rules over a database of its own (it adds what rules read)', async () => {
+    const output = await smoke('bench:instant-simulator', ['--requests', REQUESTS, '--runs', '2']);
+    expect(output.match(/considered \d+, would issue \d+/g)).toHaveLength(4);
+    expect(output).toMatch(/all 8 runs: p50 [\d.]+ ms +p95 [\d.]+ ms/);
   });
 
   it('bench:browser loads both dashboards in Chromium from the UI the run built', async () => {

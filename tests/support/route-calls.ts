@@ -100,20 +100,6 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'GET /api/v1/policies/{id}': (_h, fx) => get(`/policies/${fx.policyId}`)(_h, fx),
   'PATCH /api/v1/policies/{id}': (_h, fx) => send('PATCH', `/policies/${fx.policyId}`, { startDate: 'not a date' })(_h, fx),
   'DELETE /api/v1/policies/{id}': async (h) => ({ method: 'DELETE', url: `${V1}/policies/${await throwaway.policy(h)}` }),
-  // Instant certificates: bodies an administrator's call refuses (400) or ids that are not there (404), so the
-  // matrix switches nothing on.
-  'GET /api/v1/instant-rules': get('/instant-rules'),
-  'POST /api/v1/instant-rules': send('POST', '/instant-rules', {}),
-  'GET /api/v1/instant-rules/{id}': get('/instant-rules/999999'),
-  'PUT /api/v1/instant-rules/{id}': send('PUT', '/instant-rules/999999', {}),
-  'PUT /api/v1/instant-rules/{id}/enabled': send('PUT', '/instant-rules/999999/enabled', { enabled: true }),
-  'GET /api/v1/instant-rules/{id}/versions': get('/instant-rules/999999/versions'),
-  'PUT /api/v1/instant-settings': send('PUT', '/instant-settings', {}),
-  'GET /api/v1/instant-checks': get('/instant-checks'),
-  'POST /api/v1/instant-checks/{id}/confirm': send('POST', '/instant-checks/999999/confirm', undefined),
-  'GET /api/v1/requests/{id}/instant-decision': (_h, fx) => get(`/requests/${fx.requestId}/instant-decision`)(_h, fx),
-  'GET /api/v1/instant-holds': get('/instant-holds'),
-  'PUT /api/v1/users/{id}/instant-hold': send('PUT', '/users/999999/instant-hold', {}),
   'GET /api/v1/email-templates': get('/email-templates'),
   'GET /api/v1/email-templates/{id}': (_h, fx) => get(`/email-templates/${fx.templateId}`)(_h, fx),
   'PATCH /api/v1/email-templates/{id}': (_h, fx) => send('PATCH', `/email-templates/${fx.templateId}`, { body: '{{#if}}' })(_h, fx),
@@ -135,5 +121,22 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'POST /api/v1/verify/pdf': () => ({ method: 'POST', url: `${V1}/verify/pdf`, ...multipart({}, { name: 'certificate.pdf', type: 'application/pdf', bytes: Buffer.from('%PDF-1.4\n%%EOF\n') }) }),
   'GET /api/v1/reports': get('/reports?from=2026-01-01&to=2026-03-31'),
   'GET /api/v1/reports.xlsx': get('/reports.xlsx?from=2026-01-01&to=2026-03-31'),
+
+  // Instant certificates: writes are refused by their schema (an empty body) or find no row; the simulator only reads.
+  'GET /api/v1/instant-rules': get('/instant-rules'),
+  'POST /api/v1/instant-rules': send('POST', '/instant-rules', {}),
+  'POST /api/v1/instant-rules/simulate': send('POST', '/instant-rules/simulate', {
+    kinds: ['Event'], conditions: { combinator: 'and', rules: [{ field: 'eventType', operator: '=', value: 'Camp' }] },
+  }),
+  'GET /api/v1/instant-rules/{id}': get('/instant-rules/2147483000'),
+  'PUT /api/v1/instant-rules/{id}': send('PUT', '/instant-rules/2147483000', {}),
+  'PUT /api/v1/instant-rules/{id}/enabled': send('PUT', '/instant-rules/2147483000/enabled', {}),
+  'GET /api/v1/instant-rules/{id}/versions': get('/instant-rules/2147483000/versions'),
+  'PUT /api/v1/instant-settings': send('PUT', '/instant-settings', {}),
+  'GET /api/v1/instant-checks': get('/instant-checks'),
+  'POST /api/v1/instant-checks/{id}/confirm': send('POST', '/instant-checks/2147483000/confirm', undefined),
+  'GET /api/v1/requests/{id}/instant-decision': (_h, fx) => get(`/requests/${fx.requestId}/instant-decision`)(_h, fx),
+  'GET /api/v1/instant-holds': get('/instant-holds'),
+  'PUT /api/v1/users/{id}/instant-hold': (_h, fx) => send('PUT', `/users/${fx.ownUserId}/instant-hold`, {})(_h, fx),
 };
 
