@@ -78,6 +78,22 @@ async function decide(id: number, status: string, extra: Record<string, unknown>
 const mailed = (number: number, text: string) => h.sink.waitFor((m) => m.subject.includes(String(number)) && m.subject.includes(text), 60_000);
 
 describe.skipIf(!recording)('record a history of each thing the workflows do', () => {
+  // Recorded under the gate that added it (a run of the code before it never decides instantly).
+  it('a certificate issued instantly by the office\'s rule: decided, approved by the rule, printed and emailed', async () => {
+    const rule = await call(h, admin, 'POST', '/api/v1/instant-rules', {
+      name: 'Standard events', kinds: ['Event'], conditions: { combinator: 'and', rules: [{ field: 'eventPatientCare', operator: '=', value: 'No' }] },
+    });
+    await call(h, admin, 'PUT', `/api/v1/instant-rules/${rule.body.id}/enabled`, { enabled: true });
+    await call(h, admin, 'PUT', '/api/v1/instant-settings', { enabled: true });
+    try {
+      const number = await submit(employee, await certificateDraft(h, employee, 'Event', { eventPatientCare: 'No', eventPatientCareDetail: '' }));
+      await mailed(number, 'approved: certificate of insurance');
+      await record(requestWorkflowId(number), 'instant-certificates-certificate-instant-issue');
+    } finally {
+      await call(h, admin, 'PUT', '/api/v1/instant-settings', { enabled: false });
+    }
+  }, 120_000);
+
   it('a certificate approved: the certificate printed and emailed', async () => {
     const id = await certificateDraft(h, employee, 'Rental');
     const number = await submit(employee, id);

@@ -34,6 +34,8 @@ const RECORDED: Record<string, { type?: string; updates?: string[]; activities?:
   'base-credentialing-after-continue-as-new-approved': { updates: ['setStatus'], activities: LETTER_WITH_EMAIL, continuedFrom: true },
   'base-credentialing-admin-save-approved': { updates: ['submit', 'adminSave'], activities: ['recordSignedRelease', 'recordStatus', ...LETTER_WITH_EMAIL] },
   'base-credentialing-admin-fields-then-approved': { updates: ['submit', 'adminSave'], activities: ['recordAdminFields', 'recordStatus', ...LETTER_WITH_EMAIL] },
+  // behind patched('instant-certificates'): the decision after the submit, the rule's approval
+  'instant-certificates-certificate-instant-issue': { updates: ['submit'], activities: ['recordStatus', 'decideInstant', 'recordStatus', 'sendEffectEmail', ...LETTER_WITH_EMAIL] },
   'wake-up-policy-year': { type: 'wakeUpWorkflow', activities: ['findRequestsToWake', 'wakeRequest'] },
   'wake-up-sweep': { type: 'wakeUpSweepWorkflow', activities: ['findRequestsToWake'] },
   'inbound-mail-posted': { type: 'inboundMailWorkflow', activities: ['processInboundMessage'] },
