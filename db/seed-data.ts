@@ -241,3 +241,25 @@ export const SEED_FAQS: { type: 'Admin' | 'Requester'; question: string; answer:
   { type: 'Admin', question: 'How do I load the CS-STARS claims?', answer: 'Under Manage, CS-STARS Data: choose the CSV export and select Upload. A file with errors is refused with the line numbers and nothing of it is kept; the same export uploaded twice does not duplicate claims.' },
   { type: 'Admin', question: 'How do I export requests to a spreadsheet?', answer: 'Under Manage, Export Requests: choose the submission dates and, if you like, a request type, then select Export. The file appears in the list of exports when it is ready.' },
 ];
+
+/** Development only (db/seed.ts): rules to try the instant-certificate editor and simulator on, switched off. */
+export const DEVELOPMENT_INSTANT_RULES = [
+  {
+    name: 'Short events without patient care',
+    kinds: ['Event'],
+    conditions: { combinator: 'and', rules: [
+      { field: 'eventPatientCare', operator: '=', value: 'No' },
+      { field: 'periodDays', operator: '<=', value: 3 },
+      { field: 'requesterType', operator: '=', value: 'internal' },
+    ] },
+  },
+  {
+    name: 'Rental cars for employees',
+    kinds: ['Auto Liability'],
+    conditions: { combinator: 'and', rules: [
+      { field: 'autoType', operator: '=', value: 'Rental' },
+      { field: 'periodDays', operator: '<=', value: 14 },
+      { field: 'requesterType', operator: '=', value: 'internal' },
+    ] },
+  },
+] as const;

@@ -9,10 +9,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AdminSchema, CounterSchema, EmailTemplateSchema, FaqSchema, PersonSchema, PolicyYearSchema, UserSchema } from './entities';
 import {
   DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER, FIRST_REQUEST_NUMBER, generateDirectory, SEED_EMAIL_TEMPLATES, SEED_FAQS, seedPolicyYears,
-  EXTRA_EMAIL_TEMPLATES,
+  EXTRA_EMAIL_TEMPLATES, DEVELOPMENT_INSTANT_RULES,
 } from './seed-data';
 import { PRODUCT_NAME } from '../domain/reference-lists';
 import { findSamplePolicyYears, samplePolicyYearsFound } from './sample-policy-years';
+import { sql } from 'kysely';
+import { kysely } from './kysely';
 
 interface SeedOptions {
   devAccounts: boolean;
@@ -25,8 +27,10 @@ export async function seed(em: EntityManager, options: SeedOptions): Promise<voi
   if (!(await em.findOne(CounterSchema, { name: 'request' }))) {
     em.create(CounterSchema, { name: 'request', lastRequestNumber: FIRST_REQUEST_NUMBER - 1 });
   }
-  if (options.devAccounts) await seedDevAccounts(em);
-  else {
+  if (options.devAccounts) {
+    await seedDevAccounts(em);
+    await seedDevelopmentInstantRules(em);
+  } else {
     const present = await em.count(UserSchema, { email: { $in: [DEV_ADMIN.email, DEV_REQUESTER.email] } });
     if (present > 0) options.log?.(`WARNING: development accounts (${DEV_ADMIN.email}, ${DEV_REQUESTER.email}) exist in this database and their passwords are public: delete them or change their passwords`);
   }
@@ -45,6 +49,25 @@ export async function seed(em: EntityManager, options: SeedOptions): Promise<voi
     for (const faq of SEED_FAQS) em.create(FaqSchema, { ...faq, order: ++orders[faq.type] });
   }
   await em.flush();
+}
+
+/**
+ * Development only: two instant-certificate rules to try the editor and the simulator on, switched off (as every new
+ * rule starts), with the office's switch left off. Production starts with none: its rules are the office's to write.
+ */
+async function seedDevelopmentInstantRules(em: EntityManager): Promise<void> {
+  const db = kysely(em);
+  const { count } = await db.selectFrom('instant_rules').select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+  if (Number(count) > 0) return;
+  for (const rule of DEVELOPMENT_INSTANT_RULES) {
+    const { id } = await db.insertInto('instant_rules').values({
+      name: rule.name, kinds: JSON.stringify(rule.kinds), conditions: JSON.stringify(rule.conditions), check_every: 10, daily_cap: 50, updated_by: 'Development seed',
+    }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('instant_rule_versions').values({
+      rule_id: id, version: 1, name: rule.name, kinds: JSON.stringify(rule.kinds), conditions: JSON.stringify(rule.conditions), check_every: 10, daily_cap: 50,
+      saved_by: 'Development seed',
+    }).execute();
+  }
 }
 
 async function seedSamplePolicyYears(em: EntityManager, devAccounts: boolean): Promise<void> {
