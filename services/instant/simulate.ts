@@ -21,7 +21,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { formatQuery } from 'react-querybuilder/formatQuery';
 import {
   CERTIFICATE_KINDS, FIELD_EDIT_ACTIVITY, fieldsNamed, fieldsOf, FREE_TEXT_GUARDED, INSTANT_MESSAGES, periodFieldsOf, ruleFieldOf, ruleProblems,
-  ruleValueList, STATUS, zonedDay, type CertificateType, type RuleCondition, type RuleGroup,
+  ruleValueList, formatOfficeDate, STATUS, type CertificateType, type RuleCondition, type RuleGroup,
 } from '../../domain';
 import type { SimulateBody, SimulationResult } from '../../contract/instant.schema';
 import { RequestSchema } from '../../db/entities';
@@ -199,7 +199,7 @@ export interface SimulationRow {
 }
 
 const detailOf = (by: DifferedBy, at: string | null, text: string | null, timeZone: string): string => {
-  const day = at ? ` on ${zonedDay(new Date(at).getTime(), timeZone)}` : '';
+  const day = at ? ` on ${formatOfficeDate(at, timeZone)}` : '';
   if (by === 'denied') return `Denied${day}`;
   if (by === 'pended') return `Pended for more information${day}`;
   return `${text ?? 'Edited'}${day}`;

@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALL_STATUSES, CERTIFICATE_TYPES, evaluateRule, FIELD_EDIT_ACTIVITY, fieldEditAuditText, INSTANT_MESSAGES, officeDayStart, requestFacts, RULE_FIELDS,
-  RULE_OPERATORS, ruleProblems, STATUS, STATUS_CHANGE_ACTIVITY, unreadFreeText, zonedDay, type CertificateType, type RuleCondition, type RuleGroup,
+  RULE_OPERATORS, ruleProblems, STATUS, STATUS_CHANGE_ACTIVITY, unreadFreeText, zonedDay, formatOfficeDate, type CertificateType, type RuleCondition, type RuleGroup,
 } from '../../domain';
 import { RequestSchema, UserSchema } from '../../db/entities';
 import { DEV_REQUESTER } from '../../db/seed-data';
@@ -298,8 +298,8 @@ describe('POST /api/v1/instant-rules/simulate', () => {
     expect(body.differed.map((d: { requestId: number; differedBy: string }) => [d.requestId, d.differedBy])).toEqual([
       [ids.holderChanged, 'changed'], [ids.pended, 'pended'], [ids.denied, 'denied'],
     ]);
-    expect(body.differed[0].detail).toBe(`Edited "Event Start Date" on ${zonedDay(ago(19).getTime(), timeZone)}`);
-    expect(body.differed[1].detail).toBe(`Pended for more information on ${zonedDay(ago(29).getTime(), timeZone)}`);
+    expect(body.differed[0].detail).toBe(`Edited "Event Start Date" on ${formatOfficeDate(ago(19), timeZone)}`);
+    expect(body.differed[1].detail).toBe(`Pended for more information on ${formatOfficeDate(ago(29), timeZone)}`);
     expect(body.differed[2]).toMatchObject({ requestNumber: expect.any(Number), certificateType: 'Event', status: STATUS.denied });
     expect(body.tookMs).toBeGreaterThanOrEqual(0);
     expect(new Date(body.to).getTime() - new Date(body.from).getTime()).toBeGreaterThan(364 * DAY);
