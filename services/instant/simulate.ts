@@ -180,17 +180,6 @@ function changedLabels(kinds: readonly string[]): string[] {
   return [...new Set(labels)];
 }
 
-/** Each item of every group an object: what `ruleProblems` can read (a `null` in a list is refused in its words). */
-function misplacedItem(group: unknown): string | null {
-  if (!group || typeof group !== 'object' || !Array.isArray((group as RuleGroup).rules)) return null;
-  for (const r of (group as RuleGroup).rules as unknown[]) {
-    if (!r || typeof r !== 'object') return String(r);
-    const inner = misplacedItem(r);
-    if (inner !== null) return inner;
-  }
-  return null;
-}
-
 type DifferedBy = 'denied' | 'pended' | 'changed';
 export interface SimulationRow {
   considered: number; would_issue: number; median_hours: number | null; differed_total: number;
@@ -207,8 +196,6 @@ const detailOf = (by: DifferedBy, at: string | null, text: string | null, timeZo
 
 /** The rule as written, checked: refused in the editor's words when it cannot be evaluated for these kinds. */
 function checkedRule(body: SimulateBody): void {
-  const misplaced = misplacedItem(body.conditions);
-  if (misplaced !== null) throw invalid(INSTANT_MESSAGES.unknownField(misplaced), { conditions: INSTANT_MESSAGES.unknownField(misplaced) });
   if (body.kinds.length === 0) throw invalid(INSTANT_MESSAGES.kindsRequired, { kinds: INSTANT_MESSAGES.kindsRequired });
   const problems = ruleProblems(body.conditions, body.kinds);
   if (problems.length) throw invalid(problems.join('; '), { conditions: problems.join('; ') });

@@ -187,6 +187,17 @@ describe('rules as the office writes them', () => {
     expect(bad.body.message).toContain('"Event Type" is not a field of every certificate type this rule covers');
     expect(bad.body.message).toContain('"<" cannot be used with "Event Type"');
     expect((await call(h, employee, 'GET', '/api/v1/instant-rules')).status).toBe(403);
+    // Groups nested past what an office writes (and past what a stack holds) are refused, not a crash.
+    const depth = 20_000;
+    const deep = `${'{"combinator":"and","rules":['.repeat(depth)}{"field":"eventType","operator":"=","value":"Picnic"}${']}'.repeat(depth)}`;
+    for (const url of ['/api/v1/instant-rules', '/api/v1/instant-rules/simulate']) {
+      const nested = await h.app.inject({
+        method: 'POST', url, headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+        payload: `{"name":"Deep","kinds":["Event"],"conditions":${deep}}`,
+      });
+      expect(nested.statusCode, url).toBe(400);
+      expect(nested.json().message, url).toBe(INSTANT_MESSAGES.tooMany);
+    }
     const empty = await call(h, admin, 'POST', '/api/v1/instant-rules', { name: ' ', kinds: ['Event'], conditions: NO_PATIENT_CARE });
     expect(empty.body.message).toBe(INSTANT_MESSAGES.nameRequired);
   });
