@@ -25,9 +25,11 @@ import type { LetterSigner } from './pdf/letter-signer';
 import type { RequestActivities } from '../workflows/request-activities.types';
 import type { WakeUpActivities } from '../workflows/wake-up-activities.types';
 import type { ExportActivities } from '../workflows/export-activities.types';
+import type { InstantDigestActivities } from '../workflows/instant-digest-activities.types';
 import { writeExportActivity } from './exports/write-export';
 import { findRequestsToWakeActivity } from './wake-ups/find-requests-to-wake';
 import { wakeRequestActivity } from './wake-ups/wake-request';
+import { sendInstantDigestActivity } from './instant/send-instant-digest';
 
 export interface ActivityDeps {
   orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig;
@@ -36,7 +38,7 @@ export interface ActivityDeps {
 }
 
 /** Activities of the request task queue (everything but Chromium). */
-export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & AccountEmailActivities & WakeUpActivities & ExportActivities {
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & AccountEmailActivities & WakeUpActivities & ExportActivities & InstantDigestActivities {
   return {
     sendAccountEmail: sendAccountEmailActivity(deps),
     recordStatus: recordStatusActivity(deps),
@@ -55,6 +57,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     wakeRequest: wakeRequestActivity(deps),
     writeExport: writeExportActivity(deps),
     revokeCertificate: revokeCertificateActivity(deps),
+    sendInstantDigest: sendInstantDigestActivity(deps),
   };
 }
 

@@ -8,11 +8,15 @@
  *   warm-up          `--warmup` requests submitted and approved end to end, not counted (workflow bundle, Chromium)
  *   phase 1          submit all N (PATCH status 'Submitted') with bounded concurrency; wait for N confirmations
  *   phase 2          approve all N as admin (PATCH status 'Approved', verified) ; wait for N approval emails
+ *   instant          `--instant` Event certificates a rule issues, one at a time: submit → certificate email with its
+ *                    PDF, the submit call against the Temporal floor at concurrency 1, the rule's decision
+ *                    (bench/instant-scenario.ts)
  *
  * Reports p50/p95/p99/max/mean of the submit call, the approve call, submit-to-confirmation and
  * approve-to-email-received; wall times, throughput, RSS (the API process's peak, ≤ 250 MiB, and where its memory
  * was then; the worker's peak beside it). Exits 1 unless exactly one confirmation and exactly one
- * approval email with one PDF letter arrived for every request. Results go to bench/results/<timestamp>.json.
+ * approval email with one PDF letter arrived for every request. Results go to bench/results/<timestamp>.json, the machine's
+ * calibrate figure (../shared/calibrate.mjs) beside them.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
@@ -25,7 +29,7 @@ import type { Client } from '@temporalio/client';
 import type { AppConfig } from '../config/app-config';
 import { dropDatabase, dropOrphanedDatabases } from '../db/database';
 import { prepareDatabase } from '../db/prepare-database';
-import { DEV_ADMIN, DEV_REQUESTER } from '../db/seed-data';
+import { DEV_ADMIN, DEV_INTERNAL_REQUESTER, DEV_REQUESTER } from '../db/seed-data';
 import { startPortalInProcess } from '../devtools/portal-in-process';
 import { startMailSinkProcess, type MailSinkProcess, type MailSummary } from './mail-sink-process';
 import { ensureTemporalServer, freePort, type TemporalServerHandle } from '../devtools/temporal/dev-server';
@@ -39,13 +43,14 @@ import { reportWorkerMemory, sampleWorkerMemory, WORKER_MEMORY_PRELOAD } from '.
 import { REQUEST_WORKFLOW_TYPE, requestWorkflowId } from '../workflows/request.messages';
 import { floorFigures, printFloor, printTargets, targetRows, type TargetRow } from './floor/floor-report';
 import { measureFloor, type Floor } from './floor/temporal-floor';
-import { RESULTS_DIR, runBench, stopLater } from './lifecycle';
+import { calibration, RESULTS_DIR, runBench, stopLater } from './lifecycle';
+import { printInstant, runInstantScenario, type InstantScenarioResult } from './instant-scenario';
 import { countQueries, descendants, historyShares, MainThreadProfiler, rssOf, threadCpu, threadCpuDelta } from './process-profile';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Options
 
-const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)] [--profile 0|1|2|3 (0)] [--floor 0|1 (1)] [--think MS (0)] [--processes 1|2 (2)] [--memory 0|1 (0)]';
+const USAGE = 'usage: npm run bench -- [--requests N (200)] [--concurrency C (8)] [--warmup W (5)] [--profile 0|1|2|3 (0)] [--floor 0|1 (1)] [--think MS (0)] [--processes 1|2 (2)] [--memory 0|1 (0)] [--instant N (30)]';
 
 function parseArgs(argv: string[]) {
   /**
@@ -58,8 +63,9 @@ function parseArgs(argv: string[]) {
    *   here, which `--profile` needs to see the worker's code.
    * `memory`: 1 measures the worker process's memory before and after the submit phase, by holder
    *   (bench/memory/worker-memory.ts); `--requests 1000` fills its workflow cache. Needs `--processes 2`.
+   * `instant`: after phase 2, this many Event certificates a rule issues at submit, one at a time (0: none).
    */
-  const options = { requests: 200, concurrency: 8, warmup: 5, profile: 0, floor: 1, think: 0, processes: 2, memory: 0 };
+  const options = { requests: 200, concurrency: 8, warmup: 5, profile: 0, floor: 1, think: 0, processes: 2, memory: 0, instant: 30 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--smoke') continue; // bench/lifecycle.ts reads it
@@ -74,7 +80,7 @@ function parseArgs(argv: string[]) {
       process.exit(2);
     }
     const value = Number(inline ?? argv[++i]);
-    const min = ['warmup', 'profile', 'floor', 'think', 'memory'].includes(key) ? 0 : 1;
+    const min = ['warmup', 'profile', 'floor', 'think', 'memory', 'instant'].includes(key) ? 0 : 1;
     if (!Number.isInteger(value) || value < min) {
       console.error(`--${key} needs an integer >= ${min}\n${USAGE}`);
       process.exit(2);
@@ -538,14 +544,15 @@ async function runPhase(
 }
 
 /** Exactly one confirmation and one approval email (with exactly one PDF letter for that request) per number. */
-function verifyMail(tracker: MailTracker, numbers: number[], warmupNumbers: number[], sink: MailSinkProcess) {
+function verifyMail(tracker: MailTracker, numbers: number[], warmupNumbers: number[], instantNumbers: number[], sink: MailSinkProcess) {
   const problems: string[] = [];
   const counts = { confirmations: 0, approvals: 0, letters: 0, other: tracker.other.length, totalReceived: sink.count() };
   const measured = new Set(numbers);
   if (measured.size !== numbers.length) problems.push('the same request number was answered twice');
-  for (const n of [...warmupNumbers, ...numbers]) {
+  const instant = new Set(instantNumbers);
+  for (const n of [...warmupNumbers, ...numbers, ...instantNumbers]) {
     const counted = measured.has(n);
-    const tag = counted ? `request ${n}` : `warm-up request ${n}`;
+    const tag = counted ? `request ${n}` : instant.has(n) ? `instant request ${n}` : `warm-up request ${n}`;
     const confirmations = tracker.arrivals.confirmation.get(n) ?? [];
     const approvals = tracker.arrivals.approval.get(n) ?? [];
     if (counted) {
@@ -566,7 +573,7 @@ function verifyMail(tracker: MailTracker, numbers: number[], warmupNumbers: numb
     }
   }
   for (const message of tracker.other) problems.push(`unexpected email "${message.subject}"`);
-  const known = new Set([...warmupNumbers, ...numbers]);
+  const known = new Set([...warmupNumbers, ...numbers, ...instantNumbers]);
   for (const kind of ['confirmation', 'approval'] as const) {
     for (const n of tracker.arrivals[kind].keys()) if (!known.has(n)) problems.push(`${kind} email for unknown request ${n}`);
   }
@@ -686,6 +693,25 @@ async function main(): Promise<number> {
   const phase2 = await runPhase('phase 2 approve', benchIds, tracker, 'approval', sampler, approve(numberOf));
   const peakChildrenRss = Math.max(phase1.peakChildrenRss, phase2.peakChildrenRss);
 
+  // The instant scenario: a rule on, the office's switch on, certificates issued at submit (bench/instant-scenario.ts).
+  let instant: InstantScenarioResult | null = null;
+  let instantFloor: Floor | null = null;
+  if (options.instant > 0) {
+    const employee = await api.login(DEV_INTERNAL_REQUESTER.email, DEV_INTERNAL_REQUESTER.password);
+    instant = await runInstantScenario({
+      api, adminToken: admin, requesterToken: employee, sink: portal.sink, temporal: portal.temporal, timeZone: portal.config.clockPolicy.calendar.timeZone,
+      count: options.instant, warmup: Math.min(options.warmup, 2), pdf: SAMPLE_PDF, log, stallMs: STALL_TIMEOUT_MS,
+    });
+    if (options.floor) {
+      log(`floor at concurrency 1 for the instant scenario: ${options.instant} minimal workflows by update-with-start…`);
+      instantFloor = await measureFloor({
+        client: portal.temporal, address: portal.config.temporalAddress, namespace: portal.config.temporalNamespace,
+        databaseUrl: portal.config.databaseUrl, count: options.instant, concurrency: 1, warmup: 5,
+        temporalCpu: () => cpuSnapshot()?.temporalMs ?? null,
+      });
+    }
+  }
+
   await sleep(SETTLE_MS); // a late duplicate would show up here
   // BENCH_HISTORY_DIR: three measured requests' histories as JSON, to read where a command's time goes by event time.
   if (process.env.BENCH_HISTORY_DIR) {
@@ -695,7 +721,7 @@ async function main(): Promise<number> {
     }
   }
   const history = historyShares((await portal.temporal.workflow.getHandle(requestWorkflowId(phase1.numbers[0])).fetchHistory()).events as never);
-  const mail = verifyMail(tracker, phase1.numbers, warmupNumbers, portal.sink);
+  const mail = verifyMail(tracker, phase1.numbers, warmupNumbers, instant ? [...instant.warmupNumbers, ...instant.numbers] : [], portal.sink);
   const problems = mail.problems;
 
   const s = {
@@ -779,13 +805,28 @@ async function main(): Promise<number> {
     printTargets(floorTargets, (line) => console.log(line));
     console.log('');
   }
+  let instantTargets: ReturnType<typeof printInstant> | null = null;
+  if (instant) {
+    if (instantFloor) printFloor(instantFloor, options.instant, 1, (line) => console.log(line));
+    const floorP95 = instantFloor ? floorFigures(instantFloor.updateWithStart, options.instant).p95 : null;
+    instantTargets = printInstant(instant, summarize, floorP95, (line) => console.log(line));
+    if (options.concurrency === 1) {
+      console.log(`  beside the credentialing submits of phase 1 (no rule covers them): submit call p50 ${s.submitCall.p50} / p95 ${s.submitCall.p95} ms`);
+    }
+    console.log('');
+  }
   if (slowGrpcCalls) console.log(`Temporal dev server: ${slowGrpcCalls} "Slow gRPC call" warnings (updates that waited several seconds)`);
   console.log(`emails: ${mail.counts.confirmations} confirmations, ${mail.counts.approvals} approval emails with ` +
     `${mail.counts.letters} PDF letters (expected ${options.requests} each); ${mail.counts.totalReceived} received in all incl. warm-up, ` +
     `${mail.counts.other} unexpected`);
 
+  // The machine's speed, measured after every timed phase (figures compare only with it; none in a smoke run).
+  const calibrated = calibration();
+  if (calibrated) console.log(`calibrate: ${calibrated}`);
+
   const result = {
     startedAt: startedAt.toISOString(),
+    calibrate: calibrated,
     options: { ...options },
     machine: {
       cores: cpus.length, cpuModel: cpus[0]?.model.trim() ?? null, totalMemBytes: os.totalmem(),
@@ -815,6 +856,16 @@ async function main(): Promise<number> {
     targets,
     floor: floor ? { updateWithStart: floorFigures(floor.updateWithStart, options.requests), update: floorFigures(floor.update, options.requests) } : null,
     floorTargets,
+    instant: instant ? {
+      requests: instant.numbers.length,
+      latencyMs: {
+        submitCall: summarize(instant.samplesMs.submitCall), submitToCertificate: summarize(instant.samplesMs.submitToCertificate),
+        decision: summarize(instant.samplesMs.decision), decisionActivity: summarize(instant.samplesMs.decisionActivity),
+      },
+      floor: instantFloor ? floorFigures(instantFloor.updateWithStart, options.instant) : null,
+      targets: instantTargets,
+      samplesMs: instant.samplesMs,
+    } : null,
     loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
     otherProgramsCpuShare: Math.round(othersShare * 1000) / 1000,
     problems,

@@ -26,6 +26,13 @@ export const ReportsQuery = Type.Object({
 }, { additionalProperties: false });
 export type ReportsQuery = Static<typeof ReportsQuery>;
 
+/** Certificates issued one way (by a rule, or by people) and their turnaround. */
+const IssuedBy = (description: string) => Type.Object({
+  issued: Count,
+  median: Nullable(BusinessDays),
+  medianElapsedSeconds: Nullable(Type.Number({ minimum: 0, description: 'first submission to approval, time elapsed (seconds)' })),
+}, { description });
+
 const Reading = Type.String({ description: 'one sentence a person reads the chart by, e.g. "median 2.1 business days, 90 % within 5"' });
 
 export const Reports = Type.Object({
@@ -104,6 +111,13 @@ export const Reports = Type.Object({
     departments: Type.Array(Type.Object({ name: Type.String(), requests: Count, completed: Count }), {
       description: 'the university\'s departments (vehicle owning department, else the internal requester\'s unit) by requests received in the range',
     }),
+    reading: Reading,
+  }),
+  instantIssues: Type.Object({
+    certificates: Type.Integer({ minimum: 0, description: 'certificates completed as Approved in the range (kind filter applies)' }),
+    rule: IssuedBy('issued by an instant-certificate rule'),
+    office: IssuedBy('decided by people (the office)'),
+    sharePercent: Type.Number({ minimum: 0, maximum: 100, description: 'the share a rule issued, one decimal' }),
     reading: Reading,
   }),
 });

@@ -39,6 +39,8 @@ interface OtherTables {
     rule_id: number | null; rule_version: number | null; rule_name: string | null; stopped_by: string | null;
     check_required: Generated<boolean>; checked_at: Date | null; checked_by: string | null;
   };
+  // the daily digest of instant issues (Migration20261202100003)
+  instant_digests: { key: string; day: string; issued: number; sent_to: string; sent_at: Generated<Date> };
 }
 
 /** A jsonb column: read as the value, written as its JSON text. */

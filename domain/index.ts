@@ -11,6 +11,7 @@ export * from './request-kinds';
 export * from './request-person';
 export * from './policy-years';
 export * from './instant-rules';
+export * from './instant-digest';
 export * from './email-recipients';
 export * from './password-policy';
 export * from './limits';

@@ -15,6 +15,9 @@
  * - Kind: the request's kind now (the dashboard's "Filter By Request Type" option). A kind changed along the way
  *   counts the request once, under the kind it was finished as, in every chart.
  * - Periods and date ranges are days of the office's time zone; a period is an ISO week (Monday first) or a month.
+ * - Issued instantly: of the certificates completed as Approved in the range, those an instant-certificate rule issued
+ *   (an `issued` decision on the request; one a person reopened and approved again stays the rule's), against the rest,
+ *   which people decided. Their turnaround is measured as above, and also as time elapsed (what the requester waited).
  */
 import { addDays, daysBetween } from './business-calendar';
 import { REQUEST_TYPE_FILTERS } from './reference-lists';
@@ -27,6 +30,11 @@ export const DEFAULT_REPORT_PERIOD: ReportPeriod = 'month';
 /** The kinds a report is split by and may be filtered to: the dashboard's request type filter options. */
 export const REPORT_KINDS = REQUEST_TYPE_FILTERS;
 export type ReportKind = (typeof REPORT_KINDS)[number];
+
+/** The kinds that are certificates (what a rule may issue): every kind but the claim-history letter's. */
+export const CERTIFICATE_REPORT_KINDS: readonly ReportKind[] = REPORT_KINDS.filter((k) => k.startsWith('COI Request: '));
+/** The final status that counts as a certificate issued (a Letter of Intent is not a certificate; no rule issues one). */
+export const ISSUED_CERTIFICATE_STATUS: RequestStatus = STATUS.approved;
 
 /** Longest date range a report covers (two years and a day: "last year against this year" fits). */
 const REPORT_MAX_RANGE_DAYS = 732;
@@ -170,4 +178,27 @@ export function missedDeadlinesReading(reminders: number, escalations: number, a
 export function topRequestersReading(top: { name: string; requests: number } | undefined, received: number): string {
   if (!top || !received) return 'No requests received in this range';
   return `${top.name} asked most: ${plural(top.requests, 'request')}, ${percent(top.requests, received)} % of all received`;
+}
+
+/** Time elapsed as people read it: seconds, minutes, hours or days, whichever reads best. */
+export function formatElapsed(seconds: number): string {
+  const one = (n: number) => String(Math.round(n * 10) / 10);
+  if (seconds < 90) return plural(Math.round(seconds), 'second');
+  if (seconds < 90 * 60) return plural(Math.round(seconds / 60), 'minute');
+  if (seconds < 36 * 3600) return `${one(seconds / 3600)} hours`;
+  return `${one(seconds / 86_400)} days`;
+}
+
+/** The share a rule issued and the two turnarounds (business days, and time elapsed): medians, null when none. */
+export function instantIssuesReading(
+  certificates: number,
+  rule: { issued: number; median: number | null; medianElapsedSeconds: number | null },
+  office: { issued: number; median: number | null; medianElapsedSeconds: number | null },
+): string {
+  if (!certificates) return 'No certificate issued in this range';
+  const median = (m: { median: number | null; medianElapsedSeconds: number | null }) =>
+    `${formatBusinessDays(m.median ?? 0)} business days (${formatElapsed(m.medianElapsedSeconds ?? 0)})`;
+  const share = `${rule.issued} of ${plural(certificates, 'certificate')} issued instantly (${percent(rule.issued, certificates)} %)`;
+  const parts = [rule.issued ? `instantly ${median(rule)}` : null, office.issued ? `by the office ${median(office)}` : null].filter(Boolean);
+  return `${share}; median turnaround ${parts.join(', ')}`;
 }

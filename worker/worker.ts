@@ -10,6 +10,7 @@ import { createRequestWorker } from './request-worker';
 import { freePort } from '../temporal/ports';
 import { startWorkerMetricsServer } from './worker-metrics';
 import { ensureWakeUpSweepSchedule } from './wake-up-sweep';
+import { ensureInstantDigestSchedule } from './instant-digest-schedule';
 
 const config = loadConfig();
 // The SDK's own metrics, on a private loopback port; /metrics on METRICS_PORT serves them with the portal's.
@@ -38,6 +39,9 @@ console.log(`worker polling task queue "${config.taskQueue}" on ${config.tempora
 // Wake-ups a crash left behind are found by the sweep: scheduled, and run once now (worker/wake-up-sweep.ts).
 const client = await createTemporalClient(config.temporalAddress, config.temporalNamespace);
 await ensureWakeUpSweepSchedule(client, config.taskQueue).catch((error) => console.warn(`wake-up sweep schedule not set: ${(error as Error).message}`));
+// The office's morning digest of instant certificates (worker/instant-digest-schedule.ts).
+await ensureInstantDigestSchedule(client, config.taskQueue, config.clockPolicy.calendar.timeZone)
+  .catch((error) => console.warn(`instant digest schedule not set: ${(error as Error).message}`));
 await client.connection.close();
 await worker.run();
 await metrics?.close();

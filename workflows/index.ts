@@ -4,3 +4,4 @@ export { accountEmailWorkflow } from './account-email.workflow';
 export { wakeUpWorkflow, wakeUpSweepWorkflow } from './wake-up.workflow';
 export { exportWorkflow } from './export.workflow';
 export { inboundMailWorkflow } from './inbound-mail.workflow';
+export { instantDigestWorkflow } from './instant-digest.workflow';

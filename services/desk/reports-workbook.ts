@@ -8,6 +8,10 @@ import { formatOfficeDateTime } from '../../domain';
 type Cell = string | number | null;
 interface Sheet { name: string; title: string; reading: string; header: string[]; rows: Cell[][] }
 
+const round1 = (n: number) => Math.round(n * 10) / 10;
+/** Seconds as hours with four decimals: an instant issue takes seconds, which two decimals of an hour would hide. */
+const hours = (seconds: number | null) => (seconds === null ? null : Math.round((seconds / 3600) * 10_000) / 10_000);
+
 /** The sheets, as plain rows: the workbook writer and the tests read the same structure. */
 function reportSheets(r: Reports): Sheet[] {
   return [
@@ -56,6 +60,17 @@ function reportSheets(r: Reports): Sheet[] {
       rows: [
         ...r.topRequesters.companies.map((x) => ['Company', x.name, x.requests, x.completed]),
         ...r.topRequesters.departments.map((x) => ['Department', x.name, x.requests, x.completed]),
+      ],
+    },
+    {
+      name: 'Instant certificates', title: 'Certificates issued instantly by a rule and by the office (completed as Approved in the range)',
+      reading: r.instantIssues.reading,
+      header: ['Issued by', 'Certificates', 'Share (%)', 'Median (business days)', 'Median elapsed (hours)'],
+      rows: [
+        ['A rule, instantly', r.instantIssues.rule.issued, r.instantIssues.sharePercent, r.instantIssues.rule.median, hours(r.instantIssues.rule.medianElapsedSeconds)],
+        ['The office', r.instantIssues.office.issued, r.instantIssues.certificates ? round1(100 - r.instantIssues.sharePercent) : 0,
+          r.instantIssues.office.median, hours(r.instantIssues.office.medianElapsedSeconds)],
+        ['All certificates', r.instantIssues.certificates, null, null, null],
       ],
     },
   ];

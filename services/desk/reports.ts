@@ -11,7 +11,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
 import type { Reports, ReportsQuery } from '../../contract/reports.schema';
 import {
-  BACKLOG_AGE_BANDS, BACKLOG_OLDEST_LIMIT, BACKLOG_STATUSES, DEFAULT_REPORT_PERIOD, ESCALATION_ACTIVITY, NOT_GIVEN_NAME,
+  BACKLOG_AGE_BANDS, BACKLOG_OLDEST_LIMIT, BACKLOG_STATUSES, CERTIFICATE_REPORT_KINDS, DEFAULT_REPORT_PERIOD, ISSUED_CERTIFICATE_STATUS, instantIssuesReading, ESCALATION_ACTIVITY, NOT_GIVEN_NAME,
   REMINDER_ACTIVITY, REPORT_KINDS, STATUS_WAITS_ON, TIMED_STATUSES, TOP_REQUESTERS_LIMIT,
   backlogReading, missedDeadlinesReading, officeDayAfter, officeDayStart, reportPeriodStarts, reportRangeError,
   requestViewPath, timeInStatusReading, topRequestersReading, turnaroundReading, volumesReading,
@@ -215,6 +215,39 @@ async function topRequestersReport(em: EntityManager, scope: ReportScope): Promi
   return { companies, departments, reading: topRequestersReading(top, rows[0]?.received ?? 0) };
 }
 
+/**
+ * Of the certificates completed as Approved in the range, those an instant-certificate rule issued against those
+ * people decided, with each one's median turnaround (business days, and time elapsed). One statement over the
+ * finished-requests index of the roll-up; whether a rule issued a request is one probe of instant_decisions' request
+ * index per finished certificate.
+ */
+async function instantIssuesReport(em: EntityManager, scope: ReportScope): Promise<Section<'instantIssues'>> {
+  const submitted = expr('f."first_submitted_at"');
+  const finished = expr('f."finished_at"');
+  const statement = sql`with issued as (
+      select ${businessDaysSql(scope.calendar, submitted, finished)} as "days",
+        extract(epoch from f."finished_at" - f."first_submitted_at") as "seconds",
+        exists (select 1 from "instant_decisions" d where d."request_id" = f."request_id" and d."outcome" = 'issued') as "byRule"
+      from "request_report_facts" f
+      ${calendarJoin(scope.calendar, 'c1', submitted)}${calendarJoin(scope.calendar, 'c2', finished)}
+      where f."finished_at" >= ${scope.start} and f."finished_at" < ${scope.end}
+        and f."last_status" = ${sql.lit(ISSUED_CERTIFICATE_STATUS)} and f."kind" in (${list(CERTIFICATE_REPORT_KINDS)})${kindFilter(scope)})
+    select "byRule", count(*)::int as "issued",
+      percentile_cont(0.5) within group (order by "days") as "median", percentile_cont(0.5) within group (order by "seconds") as "seconds"
+    from issued group by 1`;
+  const rows = await run<{ byRule: boolean; issued: number; median: number | null; seconds: number | null }>(em, statement);
+  const side = (byRule: boolean) => {
+    const r = rows.find((x) => x.byRule === byRule);
+    return r ? { issued: r.issued, median: round2(Number(r.median)), medianElapsedSeconds: round2(Number(r.seconds)) } : { issued: 0, median: null, medianElapsedSeconds: null };
+  };
+  const [rule, office] = [side(true), side(false)];
+  const certificates = rule.issued + office.issued;
+  return {
+    certificates, rule, office, sharePercent: certificates ? Math.round((rule.issued / certificates) * 1000) / 10 : 0,
+    reading: instantIssuesReading(certificates, rule, office),
+  };
+}
+
 export const REPORT_SECTIONS = {
   volumes: volumesReport,
   turnaround: turnaroundReport,
@@ -222,6 +255,7 @@ export const REPORT_SECTIONS = {
   backlog: backlogReport,
   missedDeadlines: missedDeadlinesReport,
   topRequesters: topRequestersReport,
+  instantIssues: instantIssuesReport,
 } as const;
 
 /**
@@ -230,14 +264,14 @@ export const REPORT_SECTIONS = {
  */
 export async function reportsOf(em: EntityManager, query: ReportsQuery, calendar: BusinessCalendar, now = new Date()): Promise<Reports> {
   const scope = reportScopeOf(query, calendar, now);
-  const [volumes, turnaround, timeInStatus, backlog, missedDeadlines, topRequesters] = await Promise.all([
+  const [volumes, turnaround, timeInStatus, backlog, missedDeadlines, topRequesters, instantIssues] = await Promise.all([
     volumesReport(em, scope), turnaroundReport(em, scope), timeInStatusReport(em, scope),
-    backlogReport(em, scope), missedDeadlinesReport(em, scope), topRequestersReport(em, scope),
+    backlogReport(em, scope), missedDeadlinesReport(em, scope), topRequestersReport(em, scope), instantIssuesReport(em, scope),
   ]);
   return {
     filter: { from: scope.from, to: scope.to, kind: scope.kind, period: scope.period, timeZone: calendar.timeZone, generatedAt: now },
     periods: reportPeriodStarts(scope.from, scope.to, scope.period),
     kinds: scope.kind ? [scope.kind] : [...REPORT_KINDS],
-    volumes, turnaround, timeInStatus, backlog, missedDeadlines, topRequesters,
+    volumes, turnaround, timeInStatus, backlog, missedDeadlines, topRequesters, instantIssues,
   };
 }

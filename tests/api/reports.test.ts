@@ -240,7 +240,7 @@ describe('GET /reports.xlsx', () => {
     expect(res.raw.headers['content-disposition']).toBe('attachment; filename="reports-2026-02-01-to-2026-02-28.xlsx"');
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.raw.rawPayload as never);
-    expect(book.worksheets.map((s) => s.name)).toEqual(['Volumes', 'Turnaround', 'Time in status', 'Backlog', 'Missed deadlines', 'Top requesters']);
+    expect(book.worksheets.map((s) => s.name)).toEqual(['Volumes', 'Turnaround', 'Time in status', 'Backlog', 'Missed deadlines', 'Top requesters', 'Instant certificates']);
     const values = (name: string, row: number) => (book.getWorksheet(name)!.getRow(row).values as unknown[]).slice(1);
     for (const sheet of book.worksheets) {
       expect(values(sheet.name, 2).slice(0, 4)).toEqual(['From', '2026-02-01', 'To', '2026-02-28']);

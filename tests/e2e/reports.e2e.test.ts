@@ -184,7 +184,7 @@ describe('Reports page', () => {
     expect(download.suggestedFilename()).toMatch(/^reports-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(fs.readFileSync(file) as unknown as ArrayBuffer);
-    expect(book.worksheets.map((s) => s.name)).toEqual(['Volumes', 'Turnaround', 'Time in status', 'Backlog', 'Missed deadlines', 'Top requesters']);
+    expect(book.worksheets.map((s) => s.name)).toEqual(['Volumes', 'Turnaround', 'Time in status', 'Backlog', 'Missed deadlines', 'Top requesters', 'Instant certificates']);
 
     const usDay = (day: unknown) => { const d = String(day); return `${d.slice(5, 7)}/${d.slice(8, 10)}/${d.slice(0, 4)}`; };
     /** The data rows under a sheet's header row (the row whose first cell is `firstHeader`), up to a blank row. */

@@ -28,10 +28,15 @@ async function smoke(script: string, args: string[], runEnv = env): Promise<stri
 }
 
 describe('the benches of the request flow, small', () => {
-  it('bench: requests submitted and approved over HTTP, each with its confirmation and its approval email with the letter', async () => {
-    const output = await smoke('bench', ['--requests', '2', '--concurrency', '2', '--warmup', '0', '--floor', '0']);
+  it('bench: requests submitted and approved over HTTP, each with its confirmation and its approval email with the letter; certificates a rule issues', async () => {
+    const output = await smoke('bench', ['--requests', '2', '--concurrency', '2', '--warmup', '0', '--floor', '0', '--instant', '2']);
     expect(output).toMatch(/submit call \(PATCH Submitted\) +2 +[\d.]+ +[\d.]+/);
     expect(output).toMatch(/approve call \(PATCH Approved\) +2 +[\d.]+ +[\d.]+/);
+    // The instant scenario: two Event certificates issued by a rule at submit, each email once (checked with the others).
+    expect(output).toMatch(/Instant scenario: 2 Event certificates issued by a rule, concurrency 1/);
+    expect(output).toMatch(/submit → certificate email with PDF received +n +2 +p50 +[\d.]+ +p95 +[\d.]+/);
+    expect(output).toMatch(/rule decision \(decideInstant, scheduled → done\) +n +2 +p50/);
+    expect(output).toMatch(/emails: 2 confirmations, 2 approval emails with 2 PDF letters \(expected 2 each\); 8 received in all/);
     expect(output).toMatch(/OK: every request got exactly one confirmation and one approval email with its PDF letter/);
   });
 

@@ -20,6 +20,7 @@ import { passwordResetEmailWorkflowId } from '../../workflows/account-email.mess
 import { exportWorkflowId } from '../../workflows/export.messages';
 import { requestWorkflowId } from '../../workflows/request.messages';
 import { WAKE_UP_SWEEP_WORKFLOW, WAKE_UP_WORKFLOW } from '../../workflows/wake-up.messages';
+import { INSTANT_DIGEST_WORKFLOW } from '../../workflows/instant-digest.messages';
 import { inboundWorkflowIdOf } from '../../domain/inbound-mail';
 import { inboundRow, processed, replyAbove, replyAddressOf, replyTransport, startReplyListener } from '../support/inbound-mail-helpers';
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, loginRequester, type Session } from '../support/api-helpers';
@@ -240,6 +241,12 @@ describe.skipIf(!recording)('record a history of each thing the workflows do', (
     const sweepId = `record-wake-sweep-${Date.now()}`;
     await h.temporal.workflow.execute(WAKE_UP_SWEEP_WORKFLOW, { taskQueue: h.config.taskQueue, workflowId: sweepId, args: [] });
     await record(sweepId, 'wake-up-sweep');
+  });
+
+  it('the daily digest of instant certificates (its Schedule\'s workflow)', async () => {
+    const digestId = `record-instant-digest-${Date.now()}`;
+    await h.temporal.workflow.execute(INSTANT_DIGEST_WORKFLOW, { taskQueue: h.config.taskQueue, workflowId: digestId, args: [{}] });
+    await record(digestId, 'instant-digest');
   });
 
   it('an export written by its workflow', async () => {

@@ -40,6 +40,7 @@ const RECORDED: Record<string, { type?: string; updates?: string[]; activities?:
   'wake-up-sweep': { type: 'wakeUpSweepWorkflow', activities: ['findRequestsToWake'] },
   'inbound-mail-posted': { type: 'inboundMailWorkflow', activities: ['processInboundMessage'] },
   'export-done': { type: 'exportWorkflow', activities: ['writeExport'] },
+  'instant-digest': { type: 'instantDigestWorkflow', activities: ['sendInstantDigest'] },
   'account-email-password-reset': { type: 'accountEmailWorkflow', activities: ['sendAccountEmail'] },
 };
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DESK_MESSAGES, formatBusinessDays, MESSAGES, parseUsDate, REPORT_KINDS, REPORT_PERIODS } from '../../../../domain';
+import { DESK_MESSAGES, formatBusinessDays, formatElapsed, MESSAGES, parseUsDate, REPORT_KINDS, REPORT_PERIODS } from '../../../../domain';
 import { Alert } from '../../components/ui/alert';
 import { FieldFrame, fieldId, SelectField, TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
@@ -141,6 +141,7 @@ function ReportSections({ report }: { report: Reports }) {
           pivot={requestersPivot(report.topRequesters.companies, 'Company')} indexBy="name" total chart={{ valueLegend: 'Requests', layout: 'horizontal', counts: true }} />
         <ChartSection id="top-departments" title="Top requesting departments" reading={topDepartmentReading(report)}
           pivot={requestersPivot(report.topRequesters.departments, 'Department')} indexBy="name" total chart={{ valueLegend: 'Requests', layout: 'horizontal', counts: true }} />
+        <InstantIssues report={report} />
       </div>
     </>
   );
@@ -149,6 +150,43 @@ function ReportSections({ report }: { report: Reports }) {
 function topDepartmentReading(report: Reports): string {
   const top = report.topRequesters.departments[0];
   return top ? `${top.name} asked most among departments: ${top.requests} requests` : 'No requests from departments in this range';
+}
+
+/** Certificates a rule issued beside those people decided: how many, and how long each took (medians). */
+function InstantIssues({ report }: { report: Reports }) {
+  const { rule, office, certificates, sharePercent, reading } = report.instantIssues;
+  const rows = [
+    { key: 'rule', label: 'Issued instantly (a rule)', share: sharePercent, ...rule },
+    { key: 'office', label: 'Decided by the office', share: certificates ? Math.round((100 - sharePercent) * 10) / 10 : 0, ...office },
+  ];
+  return (
+    <section className="report card" aria-labelledby="instant-issues-heading" data-report="instant-issues">
+      <h2 id="instant-issues-heading">Certificates issued instantly</h2>
+      <p id="instant-issues-reading" className="report__reading">{reading}</p>
+      <div className="table-wrap report__table" role="region" aria-label="Certificates issued instantly: table" tabIndex={0}>
+        <table className="data-table">
+          <caption>Certificates issued instantly and by the office (completed as Approved in the range)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Issued</th><th scope="col" className="cell--number">Certificates</th><th scope="col" className="cell--number">Share</th>
+              <th scope="col" className="cell--number">Median (business days)</th><th scope="col" className="cell--number">Median (elapsed)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key}>
+                <th scope="row" data-label="Issued">{r.label}</th>
+                <td data-label="Certificates" className="cell--number">{r.issued}</td>
+                <td data-label="Share" className="cell--number">{`${r.share} %`}</td>
+                <td data-label="Median (business days)" className="cell--number">{r.median === null ? '—' : formatBusinessDays(r.median)}</td>
+                <td data-label="Median (elapsed)" className="cell--number">{r.medianElapsedSeconds === null ? '—' : formatElapsed(r.medianElapsedSeconds)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
 }
 
 function TurnaroundTable({ report }: { report: Reports }) {
