@@ -56,15 +56,20 @@ const utcIso = (column: string) => sql.raw(`to_char("${column}" at time zone 'UT
  * the request and its requester's hold, its documents, the enabled rules covering its type and the policy years.
  */
 const situationOf = (em: EntityManager, key: string, requestId: number) => sql<Situation>`
+  with "candidates" as (
+    -- locked until the decision commits: the daily cap and the one-in-N count are read after this statement (a
+    -- statement's snapshot starts with it), so they see every issue committed before, whichever worker made it
+    select "id", "name", "version", "kinds", "conditions", "check_every", "daily_cap" from "instant_rules"
+    where "enabled" and "kinds" ? (select "certificate_type" from "requests" where "id" = ${requestId})
+    order by "id" for update
+  )
   select
     (select to_jsonb(d) from (select "outcome", "rule_id", "rule_name", "rule_version", "stopped_by" from "instant_decisions" where "key" = ${key}) d) as "known",
     coalesce((select "enabled" from "instant_settings" where "id" = 1), false) as "office_on",
     (select to_jsonb(r) from "requests" r where r."id" = ${requestId}) as "request",
     u."instant_hold_at" as "hold_at", u."instant_hold_reason" as "hold_reason",
     (select count(*)::int from "documents" where "request_id" = ${requestId}) as "documents",
-    coalesce((select jsonb_agg(to_jsonb(x) order by x."id") from (
-      select "id", "name", "version", "kinds", "conditions", "check_every", "daily_cap" from "instant_rules"
-      where "enabled" and "kinds" ? (select "certificate_type" from "requests" where "id" = ${requestId})) x), '[]'::jsonb) as "rules",
+    coalesce((select jsonb_agg(to_jsonb(x) order by x."id") from "candidates" x), '[]'::jsonb) as "rules",
     coalesce((select jsonb_agg(jsonb_build_object('startDate', ${utcIso('start_date')}, 'endDate', ${utcIso('end_date')})) from "policies"), '[]'::jsonb) as "years"
   from (select 1) one
   left join "users" u on u."id" = (select "requester_id" from "requests" where "id" = ${requestId})`.execute(kysely(em));
@@ -120,9 +125,7 @@ export async function decideInstantIssue(em: EntityManager, input: { key: string
       const covered = { ...request, requestType: 'certificate' } as Parameters<typeof certificateCoverageError>[0];
       const uncovered = certificateCoverageError(covered, STATUS.approved, situation.years, officeToday(input.timeZone));
       if (uncovered) return stop(INSTANT_STOPS.uncovered(label, uncovered), rule);
-      // The cap and the one-in-N count hold across every worker: the rule's row is locked first, and the count read by
-      // the next statement (a statement's snapshot starts with it, so it sees every issue committed before the lock).
-      await sql`select 1 from "instant_rules" where "id" = ${r.id} for update`.execute(db);
+      // The rules covering this type are locked since the first statement (`candidates`): this count is exact.
       const dayStart = officeDayStart(officeToday(input.timeZone), input.timeZone);
       const counts = await db.selectFrom('instant_decisions').where('rule_id', '=', r.id).where('outcome', '=', 'issued')
         .select([sql<number>`count(*)::int`.as('total'), sql<number>`(count(*) filter (where "decided_at" >= ${dayStart}))::int`.as('today')])
