@@ -69,10 +69,9 @@ export class Migration20261202100001_instant_certificates extends Migration {
     this.addSql(`create index "instant_decisions_rule_day_index" on "instant_decisions" ("rule_id", "decided_at") where "outcome" = 'issued';`);
     this.addSql(`create index "instant_decisions_to_check_index" on "instant_decisions" ("decided_at") where "check_required" and "checked_at" is null;`);
     this.addSql(`alter table "users" add column "instant_hold_at" timestamptz null, add column "instant_hold_reason" text null;`);
-    // A stop reaches open request pages as a live event, as an audit row does (news to an administrator); an issue
-    // needs none of its own: the approval that follows is a status change, which notifies.
+    // A decision reaches open request pages as a live event, as an audit row does (the stop is news to an administrator).
     this.addSql(`create trigger "instant_decisions_notify" after insert on "instant_decisions"
-      for each row when (new."outcome" = 'stopped') execute function "notify_request_activity_event"();`);
+      for each row execute function "notify_request_activity_event"();`);
   }
 
   override down(): void | Promise<void> {
