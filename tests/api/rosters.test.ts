@@ -233,3 +233,22 @@ describe('submit all valid', () => {
     expect(refusedRow.outcome).toMatch(/as many emails from the portal as we send to one address in a day/);
   });
 });
+
+describe('the open-drafts quota', () => {
+  it('makes drafts while there is room and says how many rows wait for it', async () => {
+    const small = await startHarness({ worker: false, env: { OPEN_DRAFTS_QUOTA: '2' } });
+    try {
+      // A requester of their own: the file's database holds the other accounts' drafts of the tests above.
+      await createExternalUser(small, 'roster-quota@clinic.example', 'Quota-Pass1');
+      const session = await login(small, 'roster-quota@clinic.example', 'Quota-Pass1');
+      const rows = [{ lastName: 'One' }, { lastName: 'Two' }, { lastName: 'Three' }, { lastName: '' }];
+      const res = await uploadRosterFile(small, session, 'Clinician', rosterCsv('Clinician', rows));
+      expect(res.status).toBe(201);
+      expect(res.body.counts).toMatchObject({ draft: 2, valid: 1, invalid: 1 });
+      expect(res.body.message).toBe(ROSTER_MESSAGES.roomSummary(2, 1));
+      expect(res.body.rows.data[2]).toMatchObject({ status: 'valid', requestId: null, outcome: ROSTER_MESSAGES.noRoom(2) });
+    } finally {
+      await small.stop();
+    }
+  });
+});
