@@ -54,6 +54,7 @@ import issuedLetterRoutes from './routes/issued-letters';
 import userRoutes from './routes/users';
 import claimHistoryRoutes from './routes/claim-history';
 import csStarsRoutes from './routes/cs-stars';
+import rosterRoutes from './routes/rosters';
 import emailTemplateRoutes from './routes/email-templates';
 import exportRoutes from './routes/export-requests';
 import faqRoutes from './routes/faqs';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(policyRoutes);
     await api.register(emailTemplateRoutes);
     await api.register(csStarsRoutes);
+    await api.register(rosterRoutes); // requests uploaded in bulk
     await api.register(claimHistoryRoutes);
     await api.register(exportRoutes);
     await api.register(securityLogRoutes);

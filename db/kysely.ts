@@ -14,6 +14,7 @@ import type { EntityManager, InferKyselyDB } from '@mikro-orm/postgresql';
 import { DummyDriver, Kysely, type ColumnType, type Generated, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type RawBuilder } from 'kysely';
 import type pg from 'pg';
 import type { ALL_ENTITIES } from './entities';
+import type { RosterRowStatus } from '../domain/rosters';
 
 /** The tables of our entities, with their database column names. */
 type EntityTables = InferKyselyDB<(typeof ALL_ENTITIES)[number]>;
@@ -41,6 +42,12 @@ interface OtherTables {
   };
   // the daily digest of instant issues (Migration20261202100003)
   instant_digests: { key: string; day: string; issued: number; sent_to: string; sent_at: Generated<Date> };
+  // rosters uploaded in bulk (Migration20261203490001)
+  rosters: { id: Generated<number>; owner_id: number; kind: string; file_name: string; created_at: Generated<Date>; submit_requested_at: Date | null };
+  roster_rows: {
+    id: Generated<number>; roster_id: number; line: number; values: Json<Record<string, string>>; errors: Json<Record<string, string>>;
+    status: RosterRowStatus; request_id: number | null; outcome: string | null; updated_at: Generated<Date>;
+  };
 }
 
 /** A jsonb column: read as the value, written as its JSON text. */

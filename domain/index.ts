@@ -45,3 +45,4 @@ export * from './verification-code';
 export * from './issued-letters';
 export * from './reports';
 export * from './inbound-mail';
+export * from './rosters';

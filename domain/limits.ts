@@ -19,3 +19,12 @@ export const CS_STARS_PAGE_SIZE = 10000;
 export const CS_STARS_MAX_BYTES = 128 * 1024 * 1024;
 /** The refusal of a document upload past the size limit (UPLOAD_MAX_BYTES): HTTP 413. */
 export const uploadTooLargeMessage = (maxBytes: number) => `The file is larger than ${Math.round(maxBytes / 1048576)} MB`;
+/**
+ * A roster uploaded in bulk (domain/rosters.ts): at most this many rows (a credentialing office verifies dozens of
+ * clinicians at a time; 500 covers the largest), and at most this many bytes (500 rows of every column, typed in full,
+ * stay well under it).
+ */
+export const ROSTER_MAX_ROWS = 500;
+export const ROSTER_MAX_BYTES = 2 * 1024 * 1024;
+/** Rows of a roster a page of its table shows. */
+export const ROSTER_PAGE_SIZE = 100;

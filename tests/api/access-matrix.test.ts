@@ -112,6 +112,12 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/cs-stars': ADMIN,
   'POST /api/v1/cs-stars': ADMIN,
   'GET /api/v1/cs-stars/{id}': ADMIN,
+  'GET /api/v1/roster-templates': SIGNED_IN,
+  'GET /api/v1/rosters': SIGNED_IN, // each caller's own
+  'POST /api/v1/rosters': SIGNED_IN, // rows become the uploader's own drafts
+  'GET /api/v1/rosters/{id}': OWNER_OR_ADMIN,
+  'PATCH /api/v1/rosters/{id}/rows/{rowId}': OWNER,
+  'POST /api/v1/rosters/{id}/submit': OWNER,
   'GET /api/v1/claim-history': ADMIN,
   'POST /api/v1/claim-history': ADMIN,
   'DELETE /api/v1/claim-history': ADMIN,

@@ -12,6 +12,7 @@ import {
 } from '../../db/entities';
 import { call, createExternalUser, credentialingDraft, login, loginAdmin, loginEmployee, type Session } from './api-helpers';
 import type { Harness } from './portal-harness';
+import { kysely } from '../../db/kysely';
 
 export const PERSONAS = ['anonymous', 'unconfirmed', 'confirmed', 'employee', 'student', 'admin', 'deactivated'] as const;
 export type Persona = typeof PERSONAS[number];
@@ -34,6 +35,9 @@ export interface Fixtures {
   personId: number;
   claimId: number;
   exportId: number;
+  /** the confirmed requester's roster, with one row its form's rules refuse (nothing of it may be submitted) */
+  rosterId: number;
+  rosterRowId: number;
 }
 
 export const MATRIX_PASSWORD = 'Matrix-Pass1';
@@ -89,7 +93,12 @@ export async function createFixtures(h: Harness): Promise<Fixtures> {
   });
   const exportRow = em.create(RequestExportSchema, { filename: 'coi_export_matrix.xlsx', storedName: `${randomUUID()}.xlsx`, state: 'done', createdBy: 'Matrix' });
   await em.flush();
+  const roster = await kysely(em).insertInto('rosters').values({ owner_id: confirmed.user.id, kind: 'credentialing', file_name: 'matrix.csv' }).returning('id').executeTakeFirstOrThrow();
+  const rosterRow = await kysely(em).insertInto('roster_rows').values({
+    roster_id: roster.id, line: 2, values: JSON.stringify({ lastName: 'Matrix' }), errors: JSON.stringify({ firstName: 'The field above is required' }), status: 'invalid',
+  }).returning('id').executeTakeFirstOrThrow();
   return {
+    rosterId: roster.id, rosterRowId: rosterRow.id,
     sessions: { anonymous: null, unconfirmed, confirmed, employee, student, admin, deactivated },
     requestId, documentId: document.id, storedName: document.storedName, discussionId: discussion.id,
     activityId: await firstId(h, RequestActivitySchema, { requestId }), claimHistoryId: link.id, ownUserId: confirmed.user.id,

@@ -105,6 +105,14 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'PATCH /api/v1/email-templates/{id}': (_h, fx) => send('PATCH', `/email-templates/${fx.templateId}`, { body: '{{#if}}' })(_h, fx),
   'POST /api/v1/email-templates/preview': send('POST', '/email-templates/preview', { subject: 'Hello {{nope}}' }),
   'GET /api/v1/cs-stars': get('/cs-stars?$limit=1'),
+  // Rosters: an empty file is refused (nothing created); the fixture's roster holds one invalid row, which a fix of no
+  // cells leaves invalid and "Submit all valid" leaves alone.
+  'GET /api/v1/roster-templates': get('/roster-templates?kind=credentialing&format=csv'),
+  'GET /api/v1/rosters': get('/rosters'),
+  'POST /api/v1/rosters': () => ({ method: 'POST', url: `${V1}/rosters?kind=credentialing`, ...multipart({}, { name: 'roster.csv', type: 'text/csv', bytes: Buffer.from('') }) }),
+  'GET /api/v1/rosters/{id}': (_h, fx) => get(`/rosters/${fx.rosterId}`)(_h, fx),
+  'PATCH /api/v1/rosters/{id}/rows/{rowId}': (_h, fx) => send('PATCH', `/rosters/${fx.rosterId}/rows/${fx.rosterRowId}`, { values: {} })(_h, fx),
+  'POST /api/v1/rosters/{id}/submit': (_h, fx) => send('POST', `/rosters/${fx.rosterId}/submit`, undefined)(_h, fx),
   'POST /api/v1/cs-stars': () => ({ method: 'POST', url: `${V1}/cs-stars`, ...multipart({ limit: '10' }, { name: 'claims.csv', type: 'text/csv', bytes: Buffer.from('not,a,claims,file\n') }) }),
   'GET /api/v1/cs-stars/{id}': (_h, fx) => get(`/cs-stars/${fx.claimId}`)(_h, fx),
   'GET /api/v1/claim-history': (_h, fx) => get(`/claim-history?requestId=${fx.requestId}&lastName=Matrix`)(_h, fx),

@@ -30,6 +30,7 @@ const UnderConstructionPage = lazyPage(() => import('../features/manage/under-co
 const InstantCertificatesPage = lazyPage(() => import('../features/instant/instant-certificates-page'), 'InstantCertificatesPage');
 const CheckAfterIssuePage = lazyPage(() => import('../features/instant/check-after-issue-page'), 'CheckAfterIssuePage');
 const ReportsPage = lazyPage(() => import('../features/reports/reports-page'), 'ReportsPage');
+const RostersPage = lazyPage(() => import('../features/rosters/rosters-page'), 'RostersPage');
 const SearchPage = lazyPage(() => import('../features/search/search-page'), 'SearchPage');
 const DashboardPage = lazyPage(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage');
 const CertificateRequestPage = lazyPage(() => import('../features/requests/components/certificate-request-page'), 'CertificateRequestPage');
@@ -78,6 +79,8 @@ export const routes: RouteObject[] = [
             { path: paths.certificate.edit.path, element: <CertificateRequestPage /> },
             { path: paths.certificate.view.path, element: <CertificateViewPage /> },
             { path: paths.faqs.path, element: <FaqsPage /> },
+            { path: paths.rosters.path, element: <RostersPage /> },
+            { path: paths.roster.path, element: <RostersPage /> },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.password.path, element: <ChangePasswordPage /> }] },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.profileEdit.path, element: <OwnProfile><RegistrationPage mode="profile" /></OwnProfile> }] },
             {

@@ -17,6 +17,9 @@ export const paths = {
   password: route('/password'),
   profileEdit: route('/profile/:id/edit', (id: number | string) => `/profile/${id}/edit`),
   search: route('/search'),
+  /** Requests uploaded in bulk: the upload, and one roster's rows. */
+  rosters: route('/rosters'),
+  roster: route('/rosters/:id', (id: number | string) => `/rosters/${id}`),
   /** The public check of a certificate or letter (no sign-in): by code, or by its PDF on `/verify`. */
   verify: route('/verify/:code', (code?: string) => (code ? `/verify/${encodeURIComponent(code)}` : '/verify')),
   verifyStart: route('/verify'),

@@ -28,6 +28,8 @@ export const queryKeys = {
   securityLog: (query: string) => ['security-log', query] as const,
   templates: ['templates'] as const,
   csStarsClaims: ['cs-stars-claims'] as const,
+  /** the caller's rosters; a roster's pages under its id (a fix or a submit reads every page of it again) */
+  rosters: { all: ['rosters'] as const, detail: (id: number) => ['rosters', id] as const },
   faqs: (type: string) => ['faqs', type] as const,
   exports: ['exports'] as const,
   policies: ['policies'] as const,

@@ -18,6 +18,7 @@ export function MainNav({ user }: { user: User | null }) {
     <ul className="nav__list">
       <li className="nav__item"><NavLink to={paths.home.getHref()} end className={linkClass}>Dashboard</NavLink></li>
       <li className="nav__item"><NavLink to={paths.faqs.getHref()} className={linkClass}>FAQs</NavLink></li>
+      {!user.isAdmin && <li className="nav__item"><NavLink to={paths.rosters.getHref()} className={linkClass}>Rosters</NavLink></li>}
       {user.isAdmin && (
         <>
           <li className="nav__item"><NavLink to={paths.search.getHref()} className={linkClass}>Search</NavLink></li>

@@ -6,6 +6,7 @@ export function NewRequestButtons() {
     <div className="button-row">
       <Link className="button" to={paths.credentialing.new.getHref()}>New Claim History and Insurance Verification Request</Link>
       <Link className="button" to={paths.certificate.new.getHref()}>New Certificate of Insurance Request</Link>
+      <Link className="button button--secondary" to={paths.rosters.getHref()}>Upload a Roster</Link>
     </div>
   );
 }
