@@ -41,6 +41,11 @@ interface OtherTables {
   };
   // the daily digest of instant issues (Migration20261202100003)
   instant_digests: { key: string; day: string; issued: number; sent_to: string; sent_at: Generated<Date> };
+  // API keys of external accounts (Migration20261203400001)
+  api_keys: {
+    id: Generated<number>; user_id: number; name: string; prefix: string; secret_hash: Buffer; scopes: string[];
+    created_at: Generated<Date>; created_by: string; last_used_at: Date | null; revoked_at: Date | null; revoked_by: string | null;
+  };
 }
 
 /** A jsonb column: read as the value, written as its JSON text. */
