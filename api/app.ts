@@ -62,6 +62,7 @@ import policyRoutes from './routes/policies';
 import searchRequestRoutes from './routes/search-requests';
 import verificationRoutes from './routes/verification';
 import instantCertificateRoutes from './routes/instant-certificates';
+import apiKeyRoutes from './routes/api-keys';
 
 /**
  * The CSP the UI runs under: scripts, styles, fonts and calls from this origin only; the ALTCHA widget's
@@ -177,6 +178,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(verificationRoutes); // public: checks a certificate's code or PDF, no sign-in
     await api.register(reportRoutes); // the administrators' reports
     await api.register(instantCertificateRoutes); // rules that issue standard certificates on submit
+    await api.register(apiKeyRoutes); // organisations' systems: their keys
   }, { prefix: '/api/v1' });
   await app.register(samlRoutes); // browser endpoints of the university single sign-on: /saml/{product}/…
   await app.register(staticUi);

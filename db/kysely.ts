@@ -48,6 +48,11 @@ interface OtherTables {
     id: Generated<number>; roster_id: number; line: number; values: Json<Record<string, string>>; errors: Json<Record<string, string>>;
     status: RosterRowStatus; request_id: number | null; outcome: string | null; updated_at: Generated<Date>;
   };
+  // API keys of external accounts (Migration20261203400001)
+  api_keys: {
+    id: Generated<number>; user_id: number; name: string; prefix: string; secret_hash: Buffer; scopes: string[];
+    created_at: Generated<Date>; created_by: string; last_used_at: Date | null; revoked_at: Date | null; revoked_by: string | null;
+  };
 }
 
 /** A jsonb column: read as the value, written as its JSON text. */

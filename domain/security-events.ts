@@ -33,6 +33,10 @@ export const SECURITY_EVENT_KINDS = {
   instantSwitchedOff: 'Instant certificates switched off',
   instantHoldSet: 'Requester held from instant certificates',
   instantHoldCleared: 'Requester hold for instant certificates cleared',
+  apiKeyCreated: 'API key created',
+  apiKeyRevoked: 'API key revoked',
+  apiKeyUsed: 'API key used',
+  apiKeyRefused: 'API key refused',
 } as const;
 
 export type SecurityEventKind = keyof typeof SECURITY_EVENT_KINDS;

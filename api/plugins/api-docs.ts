@@ -21,7 +21,7 @@ export default fp(async (app) => {
       },
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'accessToken from POST /api/v1/authentication' },
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'accessToken from POST /api/v1/authentication, or an organisation\'s API key (`coi_…`, POST /api/v1/api-keys)' },
         },
       },
       security: [{ bearerAuth: [] }],

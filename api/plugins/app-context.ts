@@ -1,4 +1,5 @@
 /** Typed decorators of the app: what every route can reach. */
+import type { ApiKeyCaller } from '../sessions/api-key-session';
 import type { Client } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../config/app-config';
@@ -16,6 +17,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     em: EntityManager;
     sessionUser: SessionUser | null;
+    /** the API key the call came with, once it was let through (null for a person's session) */
+    apiKey: ApiKeyCaller | null;
   }
 }
 

@@ -5,6 +5,8 @@ import { MESSAGES } from '../../domain';
 import { ApiError, forbidden, notAuthenticated } from '../errors';
 import { sessionFromToken, type TokenClaims } from '../sessions/session-user';
 import type { SessionUser } from '../../contract/session-user.schema';
+import { looksLikeApiKey } from '../../domain/api-keys';
+import { sessionFromApiKey } from '../sessions/api-key-session';
 
 /** Tokens are HS256 only, issued and checked with this issuer and audience, and expire after a day. */
 export const JWT_ALGORITHM = 'HS256';
@@ -21,7 +23,8 @@ const VERIFIED_TOKENS_CACHED = 10_000;
  *
  * A token names the user and the user's session version: logging out (or changing the password) raises the
  * version, so every earlier token is refused on the next call. A deactivated user is refused with
- * `User account has been deactivated.`. A user whose password expired or must change is held to the password
+ * `User account has been deactivated.`. A bearer token shaped `coi_…` is an organisation's API key instead
+ * (api/sessions/api-key-session.ts): the request is then marked `request.apiKey`. A user whose password expired or must change is held to the password
  * change (`requirePasswordChangeUser`) and refused everywhere else with 403 `passwordChangeRequired`.
  */
 export default fp(async (app) => {
@@ -34,6 +37,7 @@ export default fp(async (app) => {
     verify: { algorithms: [JWT_ALGORITHM], allowedIss: JWT_ISSUER, allowedAud: JWT_AUDIENCE, cache: VERIFIED_TOKENS_CACHED },
   });
   app.decorateRequest('sessionUser', null);
+  app.decorateRequest('apiKey', null);
 }, { name: 'auth', dependencies: ['orm-context'] });
 
 /** Signs a token for a user at their current session version. */
@@ -71,7 +75,13 @@ const passwordChangeRequired = () =>
 async function authenticate(request: FastifyRequest, options: { allowPasswordChange: boolean }): Promise<SessionUser> {
   const header = request.headers.authorization ?? '';
   const match = /^Bearer (.+)$/i.exec(header);
-  const claims = match ? verifySessionToken(request.server, match[1].trim()) : null;
+  const token = match?.[1].trim() ?? '';
+  // An organisation's system calling with an API key (api/sessions/api-key-session.ts): its scopes, never an admin.
+  if (looksLikeApiKey(token)) {
+    request.sessionUser = await sessionFromApiKey(request, token);
+    return request.sessionUser;
+  }
+  const claims = match ? verifySessionToken(request.server, token) : null;
   if (!claims) throw notAuthenticated('Not authenticated');
   const user = await sessionFromToken(request.server.orm.em, claims, request.server.config); // one raw statement: no fork (orm-context.ts)
   if (!options.allowPasswordChange && (user.mustChangePassword || user.isPswdExpired)) throw passwordChangeRequired();

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { QUOTA_MESSAGES, SIGN_IN_MESSAGES } from '../../domain/abuse-limits';
 import { uploadTooLargeMessage } from '../../domain/limits';
+import { looksLikeApiKey } from '../../domain/api-keys';
 import { PasswordHashingBusy } from '../../services/accounts/password-hash';
 import { ApiError, apiErrorOf, errorBody } from '../errors';
 import { recordAccessRefused } from '../../services/desk/security-log';
@@ -14,7 +15,10 @@ import { recordAccessRefused } from '../../services/desk/security-log';
  * A failure to log is reported, never turned into a different answer.
  */
 async function logRefusal(request: FastifyRequest, status: number) {
-  if (!/^Bearer /i.test(request.headers.authorization ?? '')) return;
+  const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '');
+  if (!bearer) return;
+  // A key refused at the door has its own line already (api/sessions/api-key-session.ts).
+  if (looksLikeApiKey(bearer[1].trim()) && !request.apiKey) return;
   try {
     await recordAccessRefused(request.server.orm.em.fork() as EntityManager, {
       userId: request.sessionUser?.id ?? null, email: request.sessionUser?.email ?? null, ip: request.ip,

@@ -67,14 +67,35 @@ interface SessionRow {
  * on the very next call, with no cache to invalidate.
  */
 export async function sessionFromToken(em: EntityManager, claims: TokenClaims, policy: AdministratorPolicy): Promise<SessionUser> {
+  const row = await sessionRowOf(em, claims.id);
+  if (!row || row.session_version !== claims.sessionVersion) throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
+  if (row.deleted_at) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
+  return sessionOfRow(em, row, policy);
+}
+
+/**
+ * The user an API key acts for (api/sessions/api-key-session.ts): the same statement, without a session version (a
+ * key is not a session: a logout or a password change leaves it in force; revoking it ends it). Null for a user
+ * that is gone; a deactivated one is refused as their tokens are.
+ */
+export async function sessionOfKeyOwner(em: EntityManager, userId: number, policy: AdministratorPolicy): Promise<SessionUser | null> {
+  const row = await sessionRowOf(em, userId);
+  if (!row) return null;
+  if (row.deleted_at) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
+  return sessionOfRow(em, row, policy);
+}
+
+async function sessionRowOf(em: EntityManager, id: number): Promise<SessionRow | undefined> {
   const { rows: [row] } = await sql<SessionRow>`
     select u."id", u."email", u."first_name", u."last_name", u."middle_initial", u."phone", u."company", u."affiliation", u."person_type",
       u."is_external", u."must_change_password", u."pswd_reset_at", u."last_login", u."deleted_at", u."session_version",
       u."email_confirmed_at", u."pending_email",
       exists (select 1 from "admins" a where a."email" = lower(u."email")) as "on_admin_list", u."password_hash" is not null as "has_password"
-    from "users" u where u."id" = ${claims.id}`.execute(kysely(em));
-  if (!row || row.session_version !== claims.sessionVersion) throw notAuthenticated(MESSAGES.sessionExpired, { reason: 'authFail' });
-  if (row.deleted_at) throw notAuthenticated(MESSAGES.inactiveUser, { reason: 'inactiveUser' });
+    from "users" u where u."id" = ${id}`.execute(kysely(em));
+  return row;
+}
+
+function sessionOfRow(em: EntityManager, row: SessionRow, policy: AdministratorPolicy): SessionUser {
   const date = (value: string | null) => (value ? new Date(em.getPlatform().parseDate(value) as Date) : null);
   return sessionUserOf({
     id: row.id, email: row.email, firstName: row.first_name, lastName: row.last_name, middleInitial: row.middle_initial,

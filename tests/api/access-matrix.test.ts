@@ -6,11 +6,14 @@
  * here until someone decides who may call it.
  *
  * Personas: anonymous (no token); an external requester whose email is unconfirmed; a confirmed one (owns the request
- * the calls use); an internal employee; a student; an administrator; a deactivated user (token issued before).
+ * the calls use); an internal employee; a student; an administrator; a deactivated user (token issued before); the
+ * confirmed requester's API key with every scope, which reaches only the routes of api/sessions/api-key-routes.ts
+ * (`KEY`), as its owner would, and is refused 403 everywhere else that needs a sign-in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, PERSONAS, type Fixtures, type Persona } from '../support/access-fixtures';
 import { ROUTE_CALLS } from '../support/route-calls';
+import { API_KEY_ROUTES } from '../../api/sessions/api-key-routes';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 type Expected = 'allowed' | 401 | 403;
@@ -31,6 +34,8 @@ const INTERNAL = rule(['employee', 'student', 'admin']);
 const OWNER_OR_ADMIN = rule(['confirmed', 'admin']);
 /** The request's requester only: administrators too are refused (spec 1 §6: one's own drafts). */
 const OWNER = rule(['confirmed']);
+/** A rule that an API key with the scope for the route also passes, as its owner (the confirmed requester) does. */
+const KEY = (allowed: Rule): Rule => ({ ...allowed, apiKey: 'allowed' });
 
 const MATRIX: Record<string, Rule> = {
   'GET /api/v1/health': PUBLIC,
@@ -46,22 +51,22 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/email-confirmations/{token}': PUBLIC,
   'PATCH /api/v1/email-confirmations/{token}': PUBLIC,
 
-  'GET /api/v1/requests': SIGNED_IN,
-  'POST /api/v1/requests': SIGNED_IN,
-  'GET /api/v1/requests/{id}': OWNER_OR_ADMIN,
-  'PATCH /api/v1/requests/{id}': OWNER_OR_ADMIN,
+  'GET /api/v1/requests': KEY(SIGNED_IN),
+  'POST /api/v1/requests': KEY(SIGNED_IN),
+  'GET /api/v1/requests/{id}': KEY(OWNER_OR_ADMIN),
+  'PATCH /api/v1/requests/{id}': KEY(OWNER_OR_ADMIN),
   'PUT /api/v1/requests/{id}': SIGNED_IN, // 405 for everyone signed in: PATCH is the way
   'DELETE /api/v1/requests/{id}': OWNER,
   'GET /api/v1/admin-dashboard': ADMIN,
   'GET /api/v1/events': SIGNED_IN, // each stream carries only what its user may see (tests/api/request-events.test.ts)
 
   'POST /api/v1/upload': OWNER_OR_ADMIN,
-  'GET /api/v1/documents': OWNER_OR_ADMIN,
+  'GET /api/v1/documents': KEY(OWNER_OR_ADMIN),
   'POST /api/v1/documents': OWNER_OR_ADMIN,
-  'GET /api/v1/documents/{id}': OWNER_OR_ADMIN,
+  'GET /api/v1/documents/{id}': KEY(OWNER_OR_ADMIN),
   'PATCH /api/v1/documents/{id}': ADMIN, // rename, describe, attach to the approval email
   'DELETE /api/v1/documents/{id}': OWNER_OR_ADMIN,
-  'GET /api/v1/documents/{requestId}/{name}': OWNER_OR_ADMIN,
+  'GET /api/v1/documents/{requestId}/{name}': KEY(OWNER_OR_ADMIN),
 
   'GET /api/v1/discussions': OWNER_OR_ADMIN,
   'POST /api/v1/discussions': OWNER_OR_ADMIN,
@@ -72,7 +77,7 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/request-activity/{id}': ADMIN,
   'POST /api/v1/send-email': ADMIN,
   'POST /api/v1/generate-pdfs': ADMIN,
-  'GET /api/v1/requests/{id}/certificates': OWNER_OR_ADMIN,
+  'GET /api/v1/requests/{id}/certificates': KEY(OWNER_OR_ADMIN),
   'POST /api/v1/requests/{id}/certificates/{code}/revoke': ADMIN,
 
   'GET /api/v1/users': ADMIN,
@@ -146,6 +151,11 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/requests/{id}/instant-decision': ADMIN,
   'GET /api/v1/instant-holds': ADMIN,
   'PUT /api/v1/users/{id}/instant-hold': ADMIN,
+
+  'GET /api/v1/api-keys': OWNER, // a confirmed external account's own keys
+  'POST /api/v1/api-keys': OWNER,
+  'DELETE /api/v1/api-keys/{id}': OWNER_OR_ADMIN,
+  'GET /api/v1/admin/api-keys': ADMIN,
 };
 
 /** Signing out ends the session: it runs after every other route. */
@@ -157,7 +167,8 @@ let documented: string[];
 
 beforeAll(async () => {
   // The table's calls never wait on a workflow; a command that would is answered 503 at once (still "allowed").
-  h = await startHarness({ worker: false, listen: true, env: { WORKFLOW_ANSWER_TIMEOUT_MS: '1000' } });
+  // The key persona calls every route in a minute or two: more than a key's calls a minute.
+  h = await startHarness({ worker: false, listen: true, env: { WORKFLOW_ANSWER_TIMEOUT_MS: '1000', API_KEY_CALLS_PER_MINUTE: '100000' } });
   fx = await createFixtures(h);
   const doc = (await h.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, unknown>> };
   documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
@@ -183,6 +194,9 @@ describe('the access matrix', () => {
   it('names exactly the routes the API serves', () => {
     expect(Object.keys(MATRIX).sort()).toEqual([...documented].sort());
     expect(Object.keys(ROUTE_CALLS).sort()).toEqual(Object.keys(MATRIX).sort());
+    // The routes a key passes here are exactly the routes the door lets keys call.
+    const keyRoutes = Object.keys(MATRIX).filter((k) => MATRIX[k].apiKey === 'allowed' && MATRIX[k].anonymous !== 'allowed');
+    expect(keyRoutes.sort()).toEqual(Object.keys(API_KEY_ROUTES).map((k) => k.replace(/:(\w+)/g, '{$1}')).sort());
   });
 
   it('answers every route × caller as the table says', async () => {

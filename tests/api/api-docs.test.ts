@@ -88,6 +88,10 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/requests/{id}/instant-decision': ['get'],
   '/api/v1/users/{id}/instant-hold': ['put'],
   '/api/v1/instant-holds': ['get'],
+  // organisations' systems: their API keys
+  '/api/v1/api-keys': ['get', 'post'],
+  '/api/v1/api-keys/{id}': ['delete'],
+  '/api/v1/admin/api-keys': ['get'],
 };
 
 const jsonSchema = (operation: any, status: string) => operation.responses[status].content['application/json'].schema;
@@ -141,6 +145,19 @@ describe('GET /api/docs/json', () => {
     const conflict = jsonSchema(doc.paths['/api/v1/requests/{id}'].patch, '409');
     expect(propertiesOf(conflict).sort()).toEqual(['className', 'code', 'data', 'errors', 'message', 'name']);
     expect(Object.keys(doc.paths['/api/v1/send-email'].post.responses)).toEqual(expect.arrayContaining(['202', '400', '401', '403', '404']));
+  });
+});
+
+describe('API keys in the document', () => {
+  it('gives an example of each call\'s body and answer', () => {
+    const media = (operation: any, status?: string) => JSON.stringify(status ? operation.responses[status].content['application/json'] : operation.requestBody.content['application/json']);
+    const create = doc.paths['/api/v1/api-keys'].post;
+    expect(media(create)).toContain('"example":{"name":"Credentialing system"');
+    expect(media(create, '201')).toMatch(/"key":"coi_[a-z2-7]{8}_/);
+    expect(media(doc.paths['/api/v1/api-keys'].get, '200')).toContain('"example":[{');
+    expect(media(doc.paths['/api/v1/api-keys/{id}'].delete, '200')).toContain('"example":{');
+    expect(media(doc.paths['/api/v1/admin/api-keys'].get, '200')).toContain('credentialing@clinic.example');
+    expect(doc.components.securitySchemes.bearerAuth.description).toContain('coi_');
   });
 });
 

@@ -121,10 +121,11 @@ beforeAll(async () => {
   database = await ownDatabase('fuzz');
   // The answer timeout costs nothing in a passing run (no case may wait for it: each would be a 503); a short one made
   // a draft's deletion, which ends its workflow on the Temporal server, a 503 on a loaded machine.
-  h = await startHarness({ worker: false, databaseUrl: database.url, env: { WORKFLOW_ANSWER_TIMEOUT_MS: '5000' } });
+  h = await startHarness({ worker: false, databaseUrl: database.url, env: { WORKFLOW_ANSWER_TIMEOUT_MS: '5000', API_KEY_CALLS_PER_MINUTE: '1000000' } });
   fx = await createFixtures(h);
   // The tables a user sees. Left out on purpose: the security log and the rate-limit counters (refusals are
-  // recorded there by design), the used captcha challenges.
+  // recorded there by design), the used captcha challenges, the API keys (a key's last use is recorded by design,
+  // whatever the call's answer).
   const tables = ['requests', 'documents', 'discussions', 'request_activity', 'users', 'admins', 'policies', 'faqs', 'email_templates',
     'people', 'claim_history', 'claims_data', 'request_exports', 'request_effects', 'email_confirmations', 'password_resets', 'uploads'];
   // A counter that every committed change to a row of those tables moves (an insert, a delete, an update that
@@ -149,7 +150,7 @@ afterAll(() => {
     + `${totals.serverErrors} answered 5xx, ${totals.changedByRefusal} refusals changed data`);
 });
 
-describe(`fuzz: ${CASES} hostile calls a route, half as an administrator, half as an external requester`, () => {
+describe(`fuzz: ${CASES} hostile calls a route, as an administrator, an external requester and its API key`, () => {
   it('the change counter moves on a changed row and not on an update that changes nothing', async () => {
     const start = Number(await fingerprint());
     await sqlRun('update "faqs" set "question" = "question"');
@@ -167,7 +168,8 @@ describe(`fuzz: ${CASES} hostile calls a route, half as an administrator, half a
       : await ROUTE_CALLS[key](h, fx);
     let before = await fingerprint();
     for (let n = 0; n < CASES; n += 1) {
-      const persona: Persona = n % 2 === 0 ? 'admin' : 'confirmed';
+      // Every fourth case comes from the requester's organisation's system, with its API key.
+      const persona: Persona = n % 4 === 3 ? 'apiKey' : n % 2 === 0 ? 'admin' : 'confirmed';
       const call = hostileCall(random, base);
       const res = await h.app.inject({
         method: call.method as never, url: call.url,

@@ -1,10 +1,12 @@
 /**
  * The callers and rows the access matrix (tests/api/access-matrix.test.ts) and the fuzz test use: one persona per kind
  * of caller (PERSONAS: anonymous, an external requester confirmed or not, employee, student, administrator,
- * deactivated), and one request with a row of everything that hangs off a request, owned by the
+ * deactivated, and an organisation's system calling with an API key of the confirmed requester that holds every
+ * scope), and one request with a row of everything that hangs off a request, owned by the
  * confirmed external requester.
  */
 import { randomUUID } from 'node:crypto';
+import { API_KEY_SCOPE_NAMES } from '../../domain/api-keys';
 import { hashPassword } from '../../services/accounts/password-hash';
 import {
   AdminSchema, ClaimDataSchema, ClaimHistorySchema, DiscussionSchema, DocumentSchema, EmailTemplateSchema, FaqSchema, PersonSchema,
@@ -14,7 +16,7 @@ import { call, createExternalUser, credentialingDraft, login, loginAdmin, loginE
 import type { Harness } from './portal-harness';
 import { kysely } from '../../db/kysely';
 
-export const PERSONAS = ['anonymous', 'unconfirmed', 'confirmed', 'employee', 'student', 'admin', 'deactivated'] as const;
+export const PERSONAS = ['anonymous', 'unconfirmed', 'confirmed', 'employee', 'student', 'admin', 'deactivated', 'apiKey'] as const;
 export type Persona = typeof PERSONAS[number];
 
 export interface Fixtures {
@@ -75,6 +77,10 @@ export async function createFixtures(h: Harness): Promise<Fixtures> {
     loginAdmin(h),
     externalUser(h, `deactivated-${tag}@clinic.example`, true),
   ]);
+  // The confirmed requester's organisation's system: a key with every scope, acting for that account.
+  const key = await call(h, confirmed, 'POST', '/api/v1/api-keys', { name: 'Matrix system', scopes: [...API_KEY_SCOPE_NAMES] });
+  if (key.status !== 201) throw new Error(`API key refused: ${key.status} ${JSON.stringify(key.body)}`);
+  const apiKey: Session = { token: key.body.key as string, user: confirmed.user };
   // Deactivated after the token was issued: the token must stop working on the next call.
   await h.orm.em.fork().nativeUpdate(UserSchema, { id: deactivated.user.id }, { deletedAt: new Date() });
 
@@ -99,7 +105,7 @@ export async function createFixtures(h: Harness): Promise<Fixtures> {
   }).returning('id').executeTakeFirstOrThrow();
   return {
     rosterId: roster.id, rosterRowId: rosterRow.id,
-    sessions: { anonymous: null, unconfirmed, confirmed, employee, student, admin, deactivated },
+    sessions: { anonymous: null, unconfirmed, confirmed, employee, student, admin, deactivated, apiKey },
     requestId, documentId: document.id, storedName: document.storedName, discussionId: discussion.id,
     activityId: await firstId(h, RequestActivitySchema, { requestId }), claimHistoryId: link.id, ownUserId: confirmed.user.id,
     adminRowId: await firstId(h, AdminSchema), policyId: await firstId(h, PolicyYearSchema), faqId: await firstId(h, FaqSchema, { type: 'Requester' }),
@@ -121,6 +127,10 @@ export const throwaway = {
     });
     await em.flush();
     return row.id;
+  },
+  async apiKey(h: Harness, fx: Fixtures): Promise<number> {
+    const created = await call(h, fx.sessions.confirmed, 'POST', '/api/v1/api-keys', { name: 'Throwaway', scopes: ['requests:read'] });
+    return created.body.id as number;
   },
   async admin(h: Harness): Promise<number> {
     const em = h.orm.em.fork();

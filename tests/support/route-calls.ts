@@ -146,5 +146,11 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'GET /api/v1/requests/{id}/instant-decision': (_h, fx) => get(`/requests/${fx.requestId}/instant-decision`)(_h, fx),
   'GET /api/v1/instant-holds': get('/instant-holds'),
   'PUT /api/v1/users/{id}/instant-hold': (_h, fx) => send('PUT', `/users/${fx.ownUserId}/instant-hold`, {})(_h, fx),
+
+  // API keys: a valid body, since who may hold keys is decided after the body is read (a confirmed requester makes one).
+  'GET /api/v1/api-keys': get('/api-keys'),
+  'POST /api/v1/api-keys': send('POST', '/api-keys', { name: 'Matrix call', scopes: ['requests:read'] }),
+  'DELETE /api/v1/api-keys/{id}': async (h, fx) => ({ method: 'DELETE', url: `${V1}/api-keys/${await throwaway.apiKey(h, fx)}` }),
+  'GET /api/v1/admin/api-keys': get('/admin/api-keys'),
 };
 

@@ -29,6 +29,8 @@ const ManageTemplatesPage = lazyPage(() => import('../features/manage/manage-tem
 const UnderConstructionPage = lazyPage(() => import('../features/manage/under-construction-page'), 'UnderConstructionPage');
 const InstantCertificatesPage = lazyPage(() => import('../features/instant/instant-certificates-page'), 'InstantCertificatesPage');
 const CheckAfterIssuePage = lazyPage(() => import('../features/instant/check-after-issue-page'), 'CheckAfterIssuePage');
+const ApiKeysPage = lazyPage(() => import('../features/api-keys/api-keys-page'), 'ApiKeysPage');
+const ManageApiKeysPage = lazyPage(() => import('../features/api-keys/manage-api-keys-page'), 'ManageApiKeysPage');
 const ReportsPage = lazyPage(() => import('../features/reports/reports-page'), 'ReportsPage');
 const RostersPage = lazyPage(() => import('../features/rosters/rosters-page'), 'RostersPage');
 const SearchPage = lazyPage(() => import('../features/search/search-page'), 'SearchPage');
@@ -82,6 +84,7 @@ export const routes: RouteObject[] = [
             { path: paths.rosters.path, element: <RostersPage /> },
             { path: paths.roster.path, element: <RostersPage /> },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.password.path, element: <ChangePasswordPage /> }] },
+            { element: <RequireRole allow={isExternal} />, children: [{ path: paths.apiKeys.path, element: <ApiKeysPage /> }] },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.profileEdit.path, element: <OwnProfile><RegistrationPage mode="profile" /></OwnProfile> }] },
             {
               element: <RequireRole allow={isAdmin} />,
@@ -102,6 +105,7 @@ export const routes: RouteObject[] = [
                 { path: paths.manage.reports.path, element: <ReportsPage /> },
                 { path: paths.manage.instantCertificates.path, element: <InstantCertificatesPage /> },
                 { path: paths.manage.instantChecks.path, element: <CheckAfterIssuePage /> },
+                { path: paths.manage.apiKeys.path, element: <ManageApiKeysPage /> },
                 // Any other /manage address is still admin-only.
                 { path: '/manage/*', element: <NotFoundPage /> },
               ],

@@ -16,6 +16,8 @@ export const paths = {
   faqs: route('/faqs', (set?: FaqType) => (set ? `/faqs?set=${set}` : '/faqs')),
   password: route('/password'),
   profileEdit: route('/profile/:id/edit', (id: number | string) => `/profile/${id}/edit`),
+  /** An external account's API keys for its organisation's systems. */
+  apiKeys: route('/account/api-keys'),
   search: route('/search'),
   /** Requests uploaded in bulk: the upload, and one roster's rows. */
   rosters: route('/rosters'),
@@ -49,6 +51,7 @@ export const paths = {
     reports: route('/manage/reports'),
     instantCertificates: route('/manage/instant-certificates'),
     instantChecks: route('/manage/check-after-issue'),
+    apiKeys: route('/manage/api-keys'),
   },
   /** Employee/student single sign-on, served by the API host (not the SPA). */
   samlLogin: route(`/saml/${PRODUCT_NAME}/login`),
@@ -69,4 +72,5 @@ export const MANAGE_MENU = [
   { label: 'Reports', href: paths.manage.reports.getHref() },
   { label: 'Instant Certificates', href: paths.manage.instantCertificates.getHref() },
   { label: 'Check After Issue', href: paths.manage.instantChecks.getHref() },
+  { label: 'API Keys', href: paths.manage.apiKeys.getHref() },
 ] as const;

@@ -41,4 +41,6 @@ export const queryKeys = {
   instantChecksAll: ['instant-checks'] as const,
   instantHolds: ['instant-holds'] as const,
   instantChecks: (skip: number) => ['instant-checks', skip] as const,
+  /** the account's own keys and, under the same family, every account's (administrators) */
+  apiKeys: { all: ['api-keys'] as const, own: ['api-keys', 'own'] as const, every: ['api-keys', 'every'] as const },
 };
