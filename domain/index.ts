@@ -45,3 +45,5 @@ export * from './verification-code';
 export * from './issued-letters';
 export * from './reports';
 export * from './inbound-mail';
+export * from './webhooks';
+export * from './webhook-targets';
