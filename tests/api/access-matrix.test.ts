@@ -31,6 +31,9 @@ const INTERNAL = rule(['employee', 'student', 'admin']);
 const OWNER_OR_ADMIN = rule(['confirmed', 'admin']);
 /** The request's requester only: administrators too are refused (spec 1 §6: one's own drafts). */
 const OWNER = rule(['confirmed']);
+/** External accounts, confirmed or not (webhooks report their own requests). */
+const EXTERNAL = rule(['unconfirmed', 'confirmed']);
+const EXTERNAL_OR_ADMIN = rule(['unconfirmed', 'confirmed', 'admin']);
 
 const MATRIX: Record<string, Rule> = {
   'GET /api/v1/health': PUBLIC,
@@ -140,6 +143,14 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/v1/requests/{id}/instant-decision': ADMIN,
   'GET /api/v1/instant-holds': ADMIN,
   'PUT /api/v1/users/{id}/instant-hold': ADMIN,
+
+  // Webhooks are an external account's (its own requests only); administrators read every endpoint and delivery.
+  'GET /api/v1/webhook-endpoints': EXTERNAL_OR_ADMIN,
+  'POST /api/v1/webhook-endpoints': EXTERNAL,
+  'DELETE /api/v1/webhook-endpoints/{id}': OWNER,
+  'POST /api/v1/webhook-endpoints/{id}/rotate-secret': OWNER,
+  'GET /api/v1/webhook-endpoints/{id}/deliveries': OWNER_OR_ADMIN,
+  'POST /api/v1/webhook-deliveries/{id}/resend': OWNER,
 };
 
 /** Signing out ends the session: it runs after every other route. */

@@ -7,11 +7,24 @@
 import type { Fixtures } from './access-fixtures';
 import { MATRIX_PASSWORD, throwaway } from './access-fixtures';
 import type { Harness } from './portal-harness';
+import { kysely } from '../../db/kysely';
 
 export interface RouteCall { method: string; url: string; payload?: unknown; headers?: Record<string, string> }
 type Builder = (h: Harness, fx: Fixtures) => RouteCall | Promise<RouteCall>;
 
 const V1 = '/api/v1';
+
+/** A webhook endpoint of the confirmed requester (who owns the fixture request), with one delivery of that request. */
+async function webhookEndpoint(h: Harness, fx: Fixtures): Promise<{ endpointId: number; deliveryId: number }> {
+  const db = kysely(h.orm.em.fork());
+  const endpoint = await db.insertInto('webhook_endpoints')
+    .values({ owner_id: fx.sessions.confirmed!.user.id as number, url: 'https://hooks.example/matrix', events: ['letter.issued'], secret: 'whsec_bWF0cml4bWF0cml4bWF0cml4bWF0cml4' })
+    .returning('id').executeTakeFirstOrThrow();
+  const delivery = await db.insertInto('webhook_deliveries')
+    .values({ endpoint_id: endpoint.id, event_type: 'letter.issued', request_id: fx.requestId, data: '{}', workflow_started_at: new Date() })
+    .returning('id').executeTakeFirstOrThrow();
+  return { endpointId: endpoint.id, deliveryId: Number(delivery.id) };
+}
 const get = (url: string): Builder => () => ({ method: 'GET', url: `${V1}${url}` });
 const send = (method: string, url: string, payload: unknown = {}): Builder => () => ({ method, url: `${V1}${url}`, payload });
 
@@ -138,5 +151,13 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'GET /api/v1/requests/{id}/instant-decision': (_h, fx) => get(`/requests/${fx.requestId}/instant-decision`)(_h, fx),
   'GET /api/v1/instant-holds': get('/instant-holds'),
   'PUT /api/v1/users/{id}/instant-hold': (_h, fx) => send('PUT', `/users/${fx.ownUserId}/instant-hold`, {})(_h, fx),
+
+  // Webhooks: a registration refused by the address rules (http, loopback) for the callers who may register.
+  'GET /api/v1/webhook-endpoints': get('/webhook-endpoints'),
+  'POST /api/v1/webhook-endpoints': send('POST', '/webhook-endpoints', { url: 'http://127.0.0.1/hook', events: ['letter.issued'] }),
+  'DELETE /api/v1/webhook-endpoints/{id}': async (h, fx) => ({ method: 'DELETE', url: `${V1}/webhook-endpoints/${(await webhookEndpoint(h, fx)).endpointId}` }),
+  'POST /api/v1/webhook-endpoints/{id}/rotate-secret': async (h, fx) => ({ method: 'POST', url: `${V1}/webhook-endpoints/${(await webhookEndpoint(h, fx)).endpointId}/rotate-secret` }),
+  'GET /api/v1/webhook-endpoints/{id}/deliveries': async (h, fx) => get(`/webhook-endpoints/${(await webhookEndpoint(h, fx)).endpointId}/deliveries`)(h, fx),
+  'POST /api/v1/webhook-deliveries/{id}/resend': async (h, fx) => ({ method: 'POST', url: `${V1}/webhook-deliveries/${(await webhookEndpoint(h, fx)).deliveryId}/resend` }),
 };
 
