@@ -14,14 +14,15 @@ type Builder = (h: Harness, fx: Fixtures) => RouteCall | Promise<RouteCall>;
 
 const V1 = '/api/v1';
 
-/** A webhook endpoint of the confirmed requester (who owns the fixture request), with one delivery of that request. */
+/** A webhook endpoint of the confirmed requester, with one delivery of a draft of theirs (made for it: the fuzz may have removed the fixture's). */
 async function webhookEndpoint(h: Harness, fx: Fixtures): Promise<{ endpointId: number; deliveryId: number }> {
+  const requestId = await throwaway.draft(h, fx);
   const db = kysely(h.orm.em.fork());
   const endpoint = await db.insertInto('webhook_endpoints')
     .values({ owner_id: fx.sessions.confirmed!.user.id as number, url: 'https://hooks.example/matrix', events: ['letter.issued'], secret: 'whsec_bWF0cml4bWF0cml4bWF0cml4bWF0cml4' })
     .returning('id').executeTakeFirstOrThrow();
   const delivery = await db.insertInto('webhook_deliveries')
-    .values({ endpoint_id: endpoint.id, event_type: 'letter.issued', request_id: fx.requestId, data: '{}', workflow_started_at: new Date() })
+    .values({ endpoint_id: endpoint.id, event_type: 'letter.issued', request_id: requestId, data: '{}', workflow_started_at: new Date() })
     .returning('id').executeTakeFirstOrThrow();
   return { endpointId: endpoint.id, deliveryId: Number(delivery.id) };
 }
