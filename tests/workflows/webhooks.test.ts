@@ -208,9 +208,12 @@ describe('deliveries', () => {
     await call(h, requester, 'POST', '/api/v1/discussions', { requestId: id, topic: 'Down', message: 'Hello' });
     const mail = await h.sink.waitFor((m) => m.subject === WEBHOOK_MESSAGES.disabledSubject, 30_000);
     expect(mail.text).toContain(`${receiver.base}/down`);
-    const endpoint = await db().selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirstOrThrow();
+    // The mark follows the mail (sent, then marked): waited for, as the sink may see the mail first.
+    const endpoint = await eventually(async () => {
+      const e = await db().selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirstOrThrow();
+      return e.disabled_emailed_at !== null && e;
+    });
     expect(endpoint.disabled_at).not.toBeNull();
-    expect(endpoint.disabled_emailed_at).not.toBeNull();
     const [delivery] = await db().selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).execute();
     expect(delivery!.status).toBe('failed');
     expect(delivery!.attempts).toBe(1); // disabled at the first failure past three days: no further attempt
