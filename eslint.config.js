@@ -70,6 +70,8 @@ const LAYERS = {
       '@temporalio/client', '@temporalio/common',
       // the instant-certificate simulator compiles a rule to parameterised SQL with the editor's own library
       'react-querybuilder/formatQuery',
+      // webhooks are signed by the Standard Webhooks scheme with its reference library (services/webhooks/)
+      'standardwebhooks',
     ],
     why: 'services/ holds the use cases every door calls (api/, mail-in/, the worker\'s activities); it never imports a door, and only its request workflows\' client (services/requests/request-workflow-client.ts) talks to request workflows.',
   },
@@ -106,7 +108,8 @@ const LAYERS = {
   },
   worker: {
     folders: ['domain', 'config', 'db', 'storage', 'workflows', 'activities', 'mail-in/processing', 'temporal'], node: true,
-    packages: ['@temporalio/*', '@mikro-orm/*', 'prom-client'],
+    // pg, kysely: the webhook dispatcher LISTENs for new deliveries on a connection of its own and reads them there (worker/webhook-dispatcher.ts)
+    packages: ['@temporalio/*', '@mikro-orm/*', 'prom-client', 'pg', 'kysely'],
     why: 'worker/ wires the worker process (the workflows, the activities of activities/ and mail-in/processing/, their dependencies); it never imports services/ or api/.',
   },
   devtools: {

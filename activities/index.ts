@@ -30,6 +30,8 @@ import { writeExportActivity } from './exports/write-export';
 import { findRequestsToWakeActivity } from './wake-ups/find-requests-to-wake';
 import { wakeRequestActivity } from './wake-ups/wake-request';
 import { sendInstantDigestActivity } from './instant/send-instant-digest';
+import { webhookDeliveryActivities } from './webhooks/webhook-delivery';
+import type { WebhookDeliveryActivities } from '../workflows/webhook-delivery-activities.types';
 
 export interface ActivityDeps {
   orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig;
@@ -38,7 +40,7 @@ export interface ActivityDeps {
 }
 
 /** Activities of the request task queue (everything but Chromium). */
-export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & AccountEmailActivities & WakeUpActivities & ExportActivities & InstantDigestActivities {
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & AccountEmailActivities & WakeUpActivities & ExportActivities & InstantDigestActivities & WebhookDeliveryActivities {
   return {
     sendAccountEmail: sendAccountEmailActivity(deps),
     recordStatus: recordStatusActivity(deps),
@@ -58,6 +60,7 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     writeExport: writeExportActivity(deps),
     revokeCertificate: revokeCertificateActivity(deps),
     sendInstantDigest: sendInstantDigestActivity(deps),
+    ...webhookDeliveryActivities(deps),
   };
 }
 

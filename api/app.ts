@@ -58,6 +58,7 @@ import rosterRoutes from './routes/rosters';
 import emailTemplateRoutes from './routes/email-templates';
 import exportRoutes from './routes/export-requests';
 import faqRoutes from './routes/faqs';
+import webhookRoutes from './routes/webhooks';
 import policyRoutes from './routes/policies';
 import searchRequestRoutes from './routes/search-requests';
 import verificationRoutes from './routes/verification';
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(reportRoutes); // the administrators' reports
     await api.register(instantCertificateRoutes); // rules that issue standard certificates on submit
     await api.register(apiKeyRoutes); // organisations' systems: their keys
+    await api.register(webhookRoutes); // an account's signed webhooks
   }, { prefix: '/api/v1' });
   await app.register(samlRoutes); // browser endpoints of the university single sign-on: /saml/{product}/…
   await app.register(staticUi);

@@ -6,6 +6,7 @@
  * SEED_DEV_ACCOUNTS=true asks for the development accounts, and when an office fact people read has no value of its
  * own (PRODUCTION_REQUIRED_SETTINGS: the samples below are never shown to a real requester).
  */
+import { loadWebhookSettings, type WebhookSettings } from './webhook-config';
 import { loadInboundMailSettings, type InboundMailSettings } from './inbound-mail-config';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -130,6 +131,8 @@ export interface AppConfig {
   universityEmailDomains: string[];
   /** Answers by email, inbound: the SMTP listener, the mailbox poller, the size limit (config/inbound-mail-config.ts). */
   inboundMail: InboundMailSettings;
+  /** webhook deliveries: address rules, retries, when a failing endpoint is disabled (config/webhook-config.ts) */
+  webhooks: WebhookSettings;
   /** Answering by email: see ReplySettings. */
   reply: ReplySettings;
   /** The office's digital signature on every issued PDF; see LetterSigningSettings. */
@@ -418,6 +421,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxCachedWorkflows: positiveSetting('WORKER_MAX_CACHED_WORKFLOWS', env.WORKER_MAX_CACHED_WORKFLOWS, 250),
     effectRetryWindowMs: positiveHours('EFFECT_RETRY_WINDOW_HOURS', env.EFFECT_RETRY_WINDOW_HOURS, 72),
     inboundMail: loadInboundMailSettings(env, production),
+    webhooks: loadWebhookSettings(env, production),
     reply: replySettings(env),
     letterSigning: letterSigningSettings(env, dataDir),
   };

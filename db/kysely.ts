@@ -53,6 +53,21 @@ interface OtherTables {
     id: Generated<number>; user_id: number; name: string; prefix: string; secret_hash: Buffer; scopes: string[];
     created_at: Generated<Date>; created_by: string; last_used_at: Date | null; revoked_at: Date | null; revoked_by: string | null;
   };
+  // webhooks (Migration20261203410001)
+  webhook_endpoints: {
+    id: Generated<number>; owner_id: number; url: string; events: string[]; description: string | null; secret: string;
+    previous_secret: string | null; previous_secret_until: Date | null; failing_since: Date | null; disabled_at: Date | null;
+    disabled_reason: string | null; disabled_emailed_at: Date | null; created_at: Generated<Date>; updated_at: Generated<Date>;
+  };
+  webhook_deliveries: {
+    id: Generated<string>; endpoint_id: number; event_type: string; request_id: number; data: Json<Record<string, unknown>>;
+    resend_of: string | null; status: Generated<'pending' | 'delivered' | 'failed'>; attempts: Generated<number>;
+    last_status_code: number | null; last_error: string | null; last_attempt_at: Date | null; delivered_at: Date | null;
+    workflow_started_at: Date | null; created_at: Generated<Date>;
+  };
+  webhook_attempts: {
+    id: Generated<string>; delivery_id: string; attempt: number; at: Date; duration_ms: number; status_code: number | null; error: string | null;
+  };
 }
 
 /** A jsonb column: read as the value, written as its JSON text. */

@@ -11,7 +11,8 @@
  * would keep the old text.
  */
 import type { UserQuotas } from '../domain/abuse-limits';
-import { SUBMISSION_ACTIVITY } from '../domain/audit-kinds';
+import { STATUS_CHANGE_ACTIVITY, SUBMISSION_ACTIVITY } from '../domain/audit-kinds';
+import { WEBHOOK_EVENT } from '../domain/webhooks';
 import { AUTO_LIABILITY_CERTIFICATE, RENTAL_AUTO_TYPE, REQUEST_TYPE, REQUEST_TYPE_LABEL } from '../domain/reference-lists';
 import { CERTIFICATE_LABEL_PREFIX, RENTAL_FILTER } from '../domain/request-lists';
 import { FINISHED_STATUSES } from '../domain/request-status';
@@ -322,11 +323,57 @@ const officeCalendarRefresh: SqlFunction = {
       end $$;`,
 };
 
+// ---------------------------------------------------------------- webhooks: the deliveries an event owes
+
+/**
+ * Row trigger on `request_activity` (a submission or a change of status), `issued_letters` (a letter issued) and
+ * `discussions` (a message posted): one `webhook_deliveries` row per enabled endpoint that asked for the event and
+ * whose owner may see the request (services/requests/request-access.ts `canSee`: they filed it, or it names their
+ * confirmed address), written in the transaction of the event itself, so no event is lost and none is invented by a
+ * rollback. The worker starts a delivery workflow per row (worker/webhook-dispatcher.ts), woken by the notification.
+ */
+const webhookDeliveriesFanOut: SqlFunction = {
+  name: 'webhook_deliveries_fan_out',
+  signature: '"webhook_deliveries_fan_out"()',
+  text: `create or replace function "webhook_deliveries_fan_out"() returns trigger language plpgsql as $$
+declare
+  v_type text;
+  v_data jsonb;
+  written int;
+begin
+  if not exists (select 1 from "webhook_endpoints" where "disabled_at" is null) then return null; end if;
+  if tg_table_name = 'request_activity' then
+    if new."activity_type" not in (${sqlList([SUBMISSION_ACTIVITY, STATUS_CHANGE_ACTIVITY])}) or new."status_to" is null then return null; end if;
+    v_type := ${sqlLiteral(WEBHOOK_EVENT.statusChanged)};
+    v_data := jsonb_build_object('statusFrom', new."status_from", 'statusTo', new."status_to", 'at', new."date");
+  elsif tg_table_name = 'issued_letters' then
+    if new."issued_at" is null or (tg_op = 'UPDATE' and old."issued_at" is not null) then return null; end if;
+    v_type := ${sqlLiteral(WEBHOOK_EVENT.letterIssued)};
+    v_data := jsonb_build_object('issuedLetterId', new."id", 'letterKind', new."letter_kind", 'verificationCode', new."verification_code",
+      'documentId', new."document_id", 'at', new."issued_at");
+  else
+    v_type := ${sqlLiteral(WEBHOOK_EVENT.discussionMessage)};
+    v_data := jsonb_build_object('messageId', new."id", 'discussionId', new."discussion_id", 'fromOffice', new."from_admin", 'at', new."created_at");
+  end if;
+  insert into "webhook_deliveries" ("endpoint_id", "event_type", "request_id", "data", "created_at")
+    select e."id", v_type, r."id", v_data, clock_timestamp()
+    from "requests" r
+    join "webhook_endpoints" e on e."disabled_at" is null and v_type = any(e."events")
+    join "users" u on u."id" = e."owner_id"
+    where r."id" = new."request_id"
+      and (r."requester_id" = u."id" or (u."email_confirmed_at" is not null and lower(r."email") = lower(u."email")));
+  get diagnostics written = row_count;
+  if written > 0 then perform pg_notify('webhook_deliveries', ''); end if;
+  return null;
+end $$;`,
+};
+
 /** Every function, in an order that creates what a function calls before it. */
 export const SQL_FUNCTIONS: readonly SqlFunction[] = [
   requestsStampStatusChange, notifyRequestEvent, notifyRequestActivityEvent, requestCountsApply, requestCountsTruncate,
   reserveUploadSlot, recordSecurityRefusal, pruneSecurityEvents,
   reportKindOf, reportRollupRefresh, reportRollupOnActivity, reportFactsFollowKind, officeCalendarRefresh,
+  webhookDeliveriesFanOut,
 ];
 
 /** The owner's functions the runtime role may call (db/least-privilege-role.ts grants them). */

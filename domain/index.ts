@@ -46,3 +46,5 @@ export * from './issued-letters';
 export * from './reports';
 export * from './inbound-mail';
 export * from './rosters';
+export * from './webhooks';
+export * from './webhook-targets';

@@ -11,6 +11,7 @@ import type { ReplyTextReader } from '../mail-in/processing/reply-text-reader';
 import { letterTaskQueue } from '../workflows/request.messages';
 import { reqIdActivityInterceptor } from './worker-logging';
 import { retryWindowInterceptor } from './retry-window';
+import { WebhookDispatcher } from './webhook-dispatcher';
 
 const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Loaded into every workflow: the command's reqId follows it into its activities (workflows/log-context.ts). */
@@ -49,12 +50,15 @@ interface RequestWorkerOptions {
 }
 
 export class RequestWorkers {
-  constructor(private readonly connection: NativeConnection, readonly workers: Worker[]) {}
+  constructor(private readonly connection: NativeConnection, readonly workers: Worker[], private readonly webhooks?: WebhookDispatcher) {}
 
   async run(): Promise<void> {
     try {
+      // The webhook deliveries the database owes are started while the workers run (worker/webhook-dispatcher.ts).
+      await this.webhooks?.start().catch((error) => console.warn(`webhook dispatcher not started: ${(error as Error).message}`));
       await Promise.all(this.workers.map((w) => w.run()));
     } finally {
+      await this.webhooks?.stop();
       await this.connection.close();
     }
   }
@@ -99,5 +103,9 @@ export async function createRequestWorker(options: RequestWorkerOptions): Promis
     // never delays a status save.
     maxConcurrentActivityTaskExecutions: options.deps.pdf.maxConcurrent * 4,
   });
-  return new RequestWorkers(connection, [requests, letters]);
+  const { config } = options.deps;
+  const webhooks = new WebhookDispatcher({
+    databaseUrl: config.databaseUrl, temporalAddress: options.address, namespace: options.namespace, taskQueue: options.taskQueue, settings: config.webhooks,
+  });
+  return new RequestWorkers(connection, [requests, letters], webhooks);
 }

@@ -5,3 +5,4 @@ export { wakeUpWorkflow, wakeUpSweepWorkflow } from './wake-up.workflow';
 export { exportWorkflow } from './export.workflow';
 export { inboundMailWorkflow } from './inbound-mail.workflow';
 export { instantDigestWorkflow } from './instant-digest.workflow';
+export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';

@@ -36,6 +36,9 @@ const OWNER_OR_ADMIN = rule(['confirmed', 'admin']);
 const OWNER = rule(['confirmed']);
 /** A rule that an API key with the scope for the route also passes, as its owner (the confirmed requester) does. */
 const KEY = (allowed: Rule): Rule => ({ ...allowed, apiKey: 'allowed' });
+/** External accounts, confirmed or not (webhooks report their own requests). */
+const EXTERNAL = rule(['unconfirmed', 'confirmed']);
+const EXTERNAL_OR_ADMIN = rule(['unconfirmed', 'confirmed', 'admin']);
 
 const MATRIX: Record<string, Rule> = {
   'GET /api/v1/health': PUBLIC,
@@ -156,6 +159,13 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/v1/api-keys': OWNER,
   'DELETE /api/v1/api-keys/{id}': OWNER_OR_ADMIN,
   'GET /api/v1/admin/api-keys': ADMIN,
+  // Webhooks are an external account's (its own requests only); administrators read every endpoint and delivery.
+  'GET /api/v1/webhook-endpoints': EXTERNAL_OR_ADMIN,
+  'POST /api/v1/webhook-endpoints': EXTERNAL,
+  'DELETE /api/v1/webhook-endpoints/{id}': OWNER,
+  'POST /api/v1/webhook-endpoints/{id}/rotate-secret': OWNER,
+  'GET /api/v1/webhook-endpoints/{id}/deliveries': OWNER_OR_ADMIN,
+  'POST /api/v1/webhook-deliveries/{id}/resend': OWNER,
 };
 
 /** Signing out ends the session: it runs after every other route. */

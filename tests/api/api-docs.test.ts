@@ -83,6 +83,12 @@ const ROUTES: Record<string, string[]> = {
   '/api/v1/instant-rules/{id}/enabled': ['put'],
   '/api/v1/instant-rules/{id}/versions': ['get'],
   '/api/v1/instant-settings': ['put'],
+  // an account's signed webhooks
+  '/api/v1/webhook-endpoints': ['get', 'post'],
+  '/api/v1/webhook-endpoints/{id}': ['delete'],
+  '/api/v1/webhook-endpoints/{id}/rotate-secret': ['post'],
+  '/api/v1/webhook-endpoints/{id}/deliveries': ['get'],
+  '/api/v1/webhook-deliveries/{id}/resend': ['post'],
   '/api/v1/instant-checks': ['get'],
   '/api/v1/instant-checks/{id}/confirm': ['post'],
   '/api/v1/requests/{id}/instant-decision': ['get'],

@@ -61,6 +61,15 @@ describe('configuration with NODE_ENV=production', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true); // development: a choice of the developer's
   });
 
+  it('refuses the webhook settings that loosen the address rules (http, private targets); outside production they are off unless set', () => {
+    for (const setting of ['WEBHOOK_ALLOW_HTTP', 'WEBHOOK_ALLOW_PRIVATE_TARGETS']) {
+      expect(() => loadConfig(production({ [setting]: '1' }))).toThrow(/refused with NODE_ENV=production/);
+    }
+    expect(loadConfig(production()).webhooks).toMatchObject({ allowHttp: false, allowPrivateTargets: false, retry: { windowMs: 72 * 3_600_000 } });
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' }).webhooks.allowPrivateTargets).toBe(true);
+    expect(loadConfig({}).webhooks.allowPrivateTargets).toBe(false);
+  });
+
   it('refuses SEED_DEV_ACCOUNTS=true', () => {
     expect(() => loadConfig(production({ SEED_DEV_ACCOUNTS: 'true' }))).toThrow(/SEED_DEV_ACCOUNTS=true is refused with NODE_ENV=production/);
     expect(loadConfig(production({ SEED_DEV_ACCOUNTS: 'false' })).seedDevAccounts).toBe(false);

@@ -7,11 +7,25 @@
 import type { Fixtures } from './access-fixtures';
 import { MATRIX_PASSWORD, throwaway } from './access-fixtures';
 import type { Harness } from './portal-harness';
+import { kysely } from '../../db/kysely';
 
 export interface RouteCall { method: string; url: string; payload?: unknown; headers?: Record<string, string> }
 type Builder = (h: Harness, fx: Fixtures) => RouteCall | Promise<RouteCall>;
 
 const V1 = '/api/v1';
+
+/** A webhook endpoint of the confirmed requester, with one delivery of a draft of theirs (made for it: the fuzz may have removed the fixture's). */
+async function webhookEndpoint(h: Harness, fx: Fixtures): Promise<{ endpointId: number; deliveryId: number }> {
+  const requestId = await throwaway.draft(h, fx);
+  const db = kysely(h.orm.em.fork());
+  const endpoint = await db.insertInto('webhook_endpoints')
+    .values({ owner_id: fx.sessions.confirmed!.user.id as number, url: 'https://hooks.example/matrix', events: ['letter.issued'], secret: 'whsec_bWF0cml4bWF0cml4bWF0cml4bWF0cml4' })
+    .returning('id').executeTakeFirstOrThrow();
+  const delivery = await db.insertInto('webhook_deliveries')
+    .values({ endpoint_id: endpoint.id, event_type: 'letter.issued', request_id: requestId, data: '{}', workflow_started_at: new Date() })
+    .returning('id').executeTakeFirstOrThrow();
+  return { endpointId: endpoint.id, deliveryId: Number(delivery.id) };
+}
 const get = (url: string): Builder => () => ({ method: 'GET', url: `${V1}${url}` });
 const send = (method: string, url: string, payload: unknown = {}): Builder => () => ({ method, url: `${V1}${url}`, payload });
 
@@ -152,5 +166,12 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'POST /api/v1/api-keys': send('POST', '/api-keys', { name: 'Matrix call', scopes: ['requests:read'] }),
   'DELETE /api/v1/api-keys/{id}': async (h, fx) => ({ method: 'DELETE', url: `${V1}/api-keys/${await throwaway.apiKey(h, fx)}` }),
   'GET /api/v1/admin/api-keys': get('/admin/api-keys'),
+  // Webhooks: a registration refused by the address rules (http, loopback) for the callers who may register.
+  'GET /api/v1/webhook-endpoints': get('/webhook-endpoints'),
+  'POST /api/v1/webhook-endpoints': send('POST', '/webhook-endpoints', { url: 'http://127.0.0.1/hook', events: ['letter.issued'] }),
+  'DELETE /api/v1/webhook-endpoints/{id}': async (h, fx) => ({ method: 'DELETE', url: `${V1}/webhook-endpoints/${(await webhookEndpoint(h, fx)).endpointId}` }),
+  'POST /api/v1/webhook-endpoints/{id}/rotate-secret': async (h, fx) => ({ method: 'POST', url: `${V1}/webhook-endpoints/${(await webhookEndpoint(h, fx)).endpointId}/rotate-secret` }),
+  'GET /api/v1/webhook-endpoints/{id}/deliveries': async (h, fx) => get(`/webhook-endpoints/${(await webhookEndpoint(h, fx)).endpointId}/deliveries`)(h, fx),
+  'POST /api/v1/webhook-deliveries/{id}/resend': async (h, fx) => ({ method: 'POST', url: `${V1}/webhook-deliveries/${(await webhookEndpoint(h, fx)).deliveryId}/resend` }),
 };
 

@@ -38,6 +38,7 @@ const DashboardPage = lazyPage(() => import('../features/dashboard/components/da
 const CertificateRequestPage = lazyPage(() => import('../features/requests/components/certificate-request-page'), 'CertificateRequestPage');
 const CredentialingFormPage = lazyPage(() => import('../features/requests/components/credentialing-form-page'), 'CredentialingFormPage');
 const CertificateViewPage = lazyPage(() => import('./routes/request-view-page'), 'CertificateViewPage');
+const WebhooksPage = lazyPage(() => import('../features/webhooks/webhooks-page'), 'WebhooksPage');
 const VerifyPage = lazyPage(() => import('../features/verify/verify-page'), 'VerifyPage');
 const CredentialingViewPage = lazyPage(() => import('./routes/request-view-page'), 'CredentialingViewPage');
 
@@ -85,6 +86,7 @@ export const routes: RouteObject[] = [
             { path: paths.roster.path, element: <RostersPage /> },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.password.path, element: <ChangePasswordPage /> }] },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.apiKeys.path, element: <ApiKeysPage /> }] },
+            { element: <RequireRole allow={(u) => isExternal(u) || isAdmin(u)} />, children: [{ path: paths.webhooks.path, element: <WebhooksPage /> }] },
             { element: <RequireRole allow={isExternal} />, children: [{ path: paths.profileEdit.path, element: <OwnProfile><RegistrationPage mode="profile" /></OwnProfile> }] },
             {
               element: <RequireRole allow={isAdmin} />,

@@ -15,6 +15,8 @@ export const paths = {
   /** The FAQs for the reader's role, or a named set (a request form's help line opens the requesters' set). */
   faqs: route('/faqs', (set?: FaqType) => (set ? `/faqs?set=${set}` : '/faqs')),
   password: route('/password'),
+  /** an external account's webhook endpoints and deliveries (administrators read every account's) */
+  webhooks: route('/webhooks'),
   profileEdit: route('/profile/:id/edit', (id: number | string) => `/profile/${id}/edit`),
   /** An external account's API keys for its organisation's systems. */
   apiKeys: route('/account/api-keys'),
@@ -73,4 +75,5 @@ export const MANAGE_MENU = [
   { label: 'Instant Certificates', href: paths.manage.instantCertificates.getHref() },
   { label: 'Check After Issue', href: paths.manage.instantChecks.getHref() },
   { label: 'API Keys', href: paths.manage.apiKeys.getHref() },
+  { label: 'Webhooks', href: paths.webhooks.getHref() },
 ] as const;

@@ -23,6 +23,9 @@ export const queryKeys = {
   adminDashboards: ['admin-dashboard'] as const,
   admins: ['admins'] as const,
   externalUser: (id: string) => ['external-users', id] as const,
+  /** an account's webhook endpoints; each endpoint's deliveries sit under it (a write on the endpoint refreshes both) */
+  webhookEndpoints: ['webhook-endpoints'] as const,
+  webhookDeliveries: (endpointId: number, skip?: number) => (skip === undefined ? ['webhook-endpoints', endpointId, 'deliveries'] as const : ['webhook-endpoints', endpointId, 'deliveries', skip] as const),
   emailProblemsAll: ['email-problems'] as const,
   emailProblems: (skip: number) => ['email-problems', skip] as const,
   securityLog: (query: string) => ['security-log', query] as const,

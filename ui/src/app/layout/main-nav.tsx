@@ -30,6 +30,7 @@ export function MainNav({ user }: { user: User | null }) {
           <li className="nav__item"><NavLink to={paths.profileEdit.getHref(user.id)} className={linkClass}>Edit Profile</NavLink></li>
           <li className="nav__item"><NavLink to={paths.password.getHref()} className={linkClass}>New Password</NavLink></li>
           <li className="nav__item"><NavLink to={paths.apiKeys.getHref()} className={linkClass}>API Keys</NavLink></li>
+          <li className="nav__item"><NavLink to={paths.webhooks.getHref()} className={linkClass}>Webhooks</NavLink></li>
         </>
       )}
     </ul>
