@@ -76,12 +76,13 @@ async function payloadOf(em: Em, row: DeliveryRow, publicUrl: string): Promise<W
   if (row.event_type === WEBHOOK_EVENT.letterIssued) {
     const documentId = event.documentId as number | null;
     const document = documentId
-      ? await kysely(em).selectFrom('documents').select(['stored_name']).where('id', '=', documentId).where('request_id', '=', row.request_id).executeTakeFirst()
+      ? await kysely(em).selectFrom('documents').select(['name']).where('id', '=', documentId).where('request_id', '=', row.request_id).executeTakeFirst()
       : undefined;
     data.letter = {
       kind: event.letterKind,
       verificationUrl: verificationUrl(base, String(event.verificationCode)),
-      downloadUrl: document ? `${base}/api/v1/documents/${row.request_id}/${document.stored_name}` : null,
+      // the download route names a document by its name on the request (GET /documents/:requestId/:name)
+      downloadUrl: document ? `${base}/api/v1/documents/${row.request_id}/${encodeURIComponent(document.name)}` : null,
     };
   }
   if (row.event_type === WEBHOOK_EVENT.discussionMessage) {

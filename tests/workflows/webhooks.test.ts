@@ -116,7 +116,9 @@ describe('deliveries', () => {
     expect(approved.data).toMatchObject({ statusFrom: STATUS.submitted, statusTo: STATUS.approved });
     const letter = verify(mine.secret, await receiver.waitFor('/mine', (r) => r.body.includes(WEBHOOK_EVENT.letterIssued), 90_000));
     expect(letter.data.letter.verificationUrl).toMatch(/\/verify\/[0-9A-Z-]+$/);
-    expect(letter.data.letter.downloadUrl).toMatch(new RegExp(`/api/v1/documents/${id}/`));
+    expect(letter.data.letter.downloadUrl).toMatch(new RegExp(`/api/v1/documents/${id}/[^/]+%20${number}\\.pdf$`));
+    // the link downloads the letter for its owner
+    expect((await call(h, requester, 'GET', new URL(letter.data.letter.downloadUrl).pathname)).raw.headers['content-type']).toBe('application/pdf');
     expect(letter.data.letter.kind).toBe('claimHistoryLetter');
 
 
