@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { DEFAULT_USER_QUOTAS, type UserQuotas } from '../domain/abuse-limits';
 import { DEFAULT_CLOCK_POLICY, type ClockPolicy } from '../domain/request-clocks';
-import { API_KEY_CALLS } from '../domain/api-keys';
+import { API_KEY_CALLS, apiKeyBurstOf } from '../domain/api-keys';
 import { cleanEmailDomains } from '../domain/university-addresses';
 import { MAX_LOCAL_PART_LENGTH } from '../domain/reply-address';
 import { createHmac } from 'node:crypto';
@@ -83,6 +83,8 @@ export interface AppConfig {
   quotas: UserQuotas;
   /** Calls one API key may make a minute (domain/api-keys.ts API_KEY_CALLS has the default and why): API_KEY_CALLS_PER_MINUTE. */
   apiKeyCallsPerMinute: number;
+  /** Calls one API key may make in 2 s (default: the minute's pace, domain/api-keys.ts apiKeyBurstOf): API_KEY_CALLS_PER_2_SECONDS. */
+  apiKeyCallsPer2Seconds: number;
   /** Prebuilt workflow bundle (production image); when absent the worker bundles workflows at start-up. */
   workflowBundlePath: string | null;
   /** How long the API waits for the workflow to take a status change before answering 503 (try again). */
@@ -407,6 +409,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       uploadsAtOnce: positiveSetting('UPLOADS_AT_ONCE', env.UPLOADS_AT_ONCE, DEFAULT_USER_QUOTAS.uploadsAtOnce),
     },
     apiKeyCallsPerMinute: positiveSetting('API_KEY_CALLS_PER_MINUTE', env.API_KEY_CALLS_PER_MINUTE, API_KEY_CALLS.max),
+    apiKeyCallsPer2Seconds: positiveSetting('API_KEY_CALLS_PER_2_SECONDS', env.API_KEY_CALLS_PER_2_SECONDS,
+      apiKeyBurstOf(positiveSetting('API_KEY_CALLS_PER_MINUTE', env.API_KEY_CALLS_PER_MINUTE, API_KEY_CALLS.max)).max),
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH ?? null,
     workflowAnswerTimeoutMs: Number(env.WORKFLOW_ANSWER_TIMEOUT_MS ?? 30_000),
     eventsHeartbeatMs: Number(env.EVENTS_HEARTBEAT_MS ?? 15_000),

@@ -8,7 +8,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyRequest } from 'fastify';
-import { API_KEY_MESSAGES, type ApiKeyRefusal, type ApiKeyScope } from '../../domain/api-keys';
+import { API_KEY_BURST_WINDOW_MS, API_KEY_MESSAGES, type ApiKeyRefusal, type ApiKeyScope } from '../../domain/api-keys';
 import type { SessionUser } from '../../contract/session-user.schema';
 import {
   apiKeyByPrefix, apiKeyMatches, prefixOfApiKey, recordApiKeyRefusal, recordApiKeyUse, type ApiKeyFacts,
@@ -43,12 +43,15 @@ export async function sessionFromApiKey(request: FastifyRequest, token: string):
 
   // Every call counts, the refused ones too: a key past its window is answered 429 until the window ends. Counted
   // before its owner is read, so a script past its limit costs two indexed statements a call and nothing more.
-  const { hits, resetInMs } = await countHit(em, `api-key:${key.id}`, WINDOW_MS);
-  if (hits > config.apiKeyCallsPerMinute) {
-    const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
-    // Logged once a window, at the first call past the limit: the calls after it cost no statement of the log's.
-    const first = hits === config.apiKeyCallsPerMinute + 1;
-    return refuse('overLimit', key, new ApiError(429, API_KEY_MESSAGES.tooMany(seconds), { reason: 'apiKeyLimit', retryAfterSeconds: seconds }), null, first);
+  // The minute's window, then the 2 s one that keeps the minute's pace (a burst of every key at once slows everyone).
+  for (const [name, windowMs, max] of [['api-key', WINDOW_MS, config.apiKeyCallsPerMinute], ['api-key-burst', API_KEY_BURST_WINDOW_MS, config.apiKeyCallsPer2Seconds]] as const) {
+    const { hits, resetInMs } = await countHit(em, `${name}:${key.id}`, windowMs);
+    if (hits > max) {
+      const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
+      // Logged once a window, at the first call past the limit: the calls after it cost no statement of the log's.
+      const first = hits === max + 1;
+      return refuse('overLimit', key, new ApiError(429, API_KEY_MESSAGES.tooMany(seconds), { reason: 'apiKeyLimit', retryAfterSeconds: seconds }), null, first);
+    }
   }
 
   let owner: SessionUser | null;
