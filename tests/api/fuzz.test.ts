@@ -12,22 +12,13 @@ import { createFixtures, throwaway, type Fixtures, type Persona } from '../suppo
 import { multipart, ROUTE_CALLS, type RouteCall } from '../support/route-calls';
 import { ownDatabase } from '../support/own-database';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { seededRandom } from '../support/seeded-random';
 
 const CASES = Math.max(200, Number(process.env.FUZZ_CASES ?? 200));
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const SKIPPED = new Set(['DELETE /api/v1/authentication', 'GET /api/v1/events']);
 
-/** mulberry32: small, fast, and the same sequence for the same seed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = (seed: number) => seededRandom(seed).next;
 
 const HOSTILE: unknown[] = [
   -1, 0, 1, 2147483647, 2147483648, -2147483649, Number.MAX_SAFE_INTEGER + 2, 1e300, -0, 1.5, '1e309', 'NaN', 'Infinity', '-Infinity',

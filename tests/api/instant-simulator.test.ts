@@ -23,26 +23,9 @@ import { kysely } from '../../db/kysely';
 import { matchedRequestsSql, simulateRule } from '../../services/instant/simulate';
 import { call, loginAdmin, type Session } from '../support/api-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { seededRandom, type SeededRandom } from '../support/seeded-random';
 
 const SEED = Number(process.env.INSTANT_SIMULATOR_SEED ?? Math.floor(Math.random() * 2 ** 31));
-
-/** mulberry32: a small seeded generator (the same seed, the same inputs). */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (from: number, to: number) => from + Math.floor(next() * (to - from + 1));
-  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)];
-  const chance = (p: number) => next() < p;
-  const some = <T>(items: readonly T[], most: number): T[] => Array.from({ length: int(1, most) }, () => pick(items));
-  return { next, int, pick, chance, some };
-}
-type Random = ReturnType<typeof generator>;
 
 let h: Harness;
 let admin: Session;
@@ -97,7 +80,7 @@ const PERIOD_COLUMNS = ['dateFrom', 'dateTo', 'rentalStartDate', 'rentalEndDate'
 /** 2020-01-01 → 2021-06-01: a window far from the route's. */
 const WINDOW = { from: new Date('2020-01-01T00:00:00Z'), to: new Date('2021-06-01T00:00:00Z') };
 
-function randomFieldValue(random: Random, field: (typeof RULE_FIELDS)[number]): unknown {
+function randomFieldValue(random: SeededRandom, field: (typeof RULE_FIELDS)[number]): unknown {
   if (random.chance(0.2)) return null;
   if (field.type === 'boolean') return random.chance(0.5);
   if (field.type === 'choice' && field.options && random.chance(0.8)) return random.pick(field.options);
@@ -105,7 +88,7 @@ function randomFieldValue(random: Random, field: (typeof RULE_FIELDS)[number]): 
 }
 
 /** A request of random facts: submitted inside the window mostly (a few before it, a few drafts). */
-function randomRequest(random: Random) {
+function randomRequest(random: SeededRandom) {
   const fields: Values = {};
   for (const f of FORM_FIELDS) fields[f.name] = randomFieldValue(random, f);
   const submitMs = random.chance(0.05) ? WINDOW.from.getTime() - random.int(1, 100) * HOUR : WINDOW.from.getTime() + random.next() * (WINDOW.to.getTime() - WINDOW.from.getTime());
@@ -128,7 +111,7 @@ function randomRequest(random: Random) {
 
 const NUMBERS: Array<number | string> = [-3, 0, 1, 2, 3, 5, 7, 10, 14, 30, 2.5, '7', ' 3 ', '1e1', '0.5'];
 
-function randomValue(random: Random, field: (typeof RULE_FIELDS)[number], operator: string): RuleCondition['value'] {
+function randomValue(random: SeededRandom, field: (typeof RULE_FIELDS)[number], operator: string): RuleCondition['value'] {
   if (operator === 'null' || operator === 'notNull') return random.pick(['', undefined, null]);
   if (field.type === 'number') return random.pick(NUMBERS);
   if (field.type === 'boolean') return random.chance(0.5);
@@ -141,7 +124,7 @@ function randomValue(random: Random, field: (typeof RULE_FIELDS)[number], operat
 }
 
 /** A random rule over the fields every one of `kinds` has; with what the editor's JSON may carry that the evaluator ignores. */
-function randomRule(random: Random, kinds: readonly CertificateType[], depth = 1): RuleGroup {
+function randomRule(random: SeededRandom, kinds: readonly CertificateType[], depth = 1): RuleGroup {
   const fields = RULE_FIELDS.filter((f) => kinds.every((k) => f.kinds.includes(k)));
   const count = random.int(depth === 1 ? 1 : 0, depth === 1 ? 4 : 3);
   const rules: RuleGroup['rules'] = [];
@@ -161,7 +144,7 @@ function randomRule(random: Random, kinds: readonly CertificateType[], depth = 1
 }
 
 describe(`the simulator's SQL against domain evaluateRule (INSTANT_SIMULATOR_SEED=${SEED})`, () => {
-  const random = generator(SEED);
+  const random = seededRandom(SEED);
   const requests: Array<{ id: number; kind: string; status: string; submitDate: Date | null; documents: Date[] }> = [];
 
   beforeAll(async () => {

@@ -21,23 +21,10 @@ import { sqlFunctionsBehind } from '../../db/sql-function-definitions';
 import { templateLiteral } from '../../scripts/create-sql-functions-migration';
 import { businessDaysSql, calendarJoin, ensureOfficeCalendar } from '../../services/desk/office-calendar';
 import { fileDatabaseUrl } from '../support/file-database';
+import { seededRandom } from '../support/seeded-random';
 
 const SEED = Number(process.env.SQL_RULES_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
-/** mulberry32: a small seeded generator (the same seed, the same inputs). */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (from: number, to: number) => from + Math.floor(next() * (to - from + 1));
-  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)];
-  return { next, int, pick };
-}
 
 let orm: Orm;
 const em = () => orm.em.fork();
@@ -64,7 +51,7 @@ describe('the SQL functions of db/sql-functions.ts', () => {
 
 describe(`SQL rules held against domain/ (SQL_RULES_SEED=${SEED})`, () => {
   it('report_kind_of names every kind of request as requestTypeLabelOf does', async () => {
-    const random = generator(SEED);
+    const random = seededRandom(SEED);
     const types = ['credentialing', 'certificate', 'certificate', 'certificate', 'a type of a later version'];
     const certificates = [...CERTIFICATE_TYPES, 'Auto Liability', 'Auto Liability', null, '', 'Aircraft'];
     const autos = [...AUTO_TYPES, 'Rental', null, '', 'Boat'];
@@ -79,7 +66,7 @@ describe(`SQL rules held against domain/ (SQL_RULES_SEED=${SEED})`, () => {
   });
 
   it('the reports call a request finished exactly when the status its history ends in is a finished one', async () => {
-    const random = generator(SEED + 1);
+    const random = seededRandom(SEED + 1);
     const { rows: [requester] } = await sql<{ id: number }>`select id from users order by id limit 1`.execute(kysely(em()));
     const requests = Array.from({ length: 150 }, (_, i) => {
       const requestType = random.pick(['credentialing', 'certificate'] as const);
@@ -130,7 +117,7 @@ describe(`SQL rules held against domain/ (SQL_RULES_SEED=${SEED})`, () => {
   });
 
   it('the office calendar and the business time of the reports count office hours as domain/business-calendar.ts does', async () => {
-    const random = generator(SEED + 2);
+    const random = seededRandom(SEED + 2);
     // Zones with daylight saving changes on both hemispheres, half-hour and 45-minute offsets, a 30-minute change
     // (Lord Howe), one that gave up daylight saving (São Paulo, 2019), none at all. Their changes fall between 00:00
     // and 03:00, so office hours from 06:00 on are whole on every day (as the clocks' configuration expects).

@@ -4,58 +4,24 @@
  * the letter is printed), then started again. Each request is decided once, approved once, and its certificate
  * printed and emailed once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { IssuedLetterSchema, RequestActivitySchema } from '../../db/entities';
 import { kysely } from '../../db/kysely';
 import { STATUS } from '../../domain';
 import { requestWorkflowId } from '../../workflows/request.messages';
 import { call, certificateDraft, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
-import { fileDatabaseUrl } from '../support/file-database';
 import { startHarness, type Harness } from '../support/portal-harness';
+import { workerProcess } from '../support/worker-process';
 import { activitiesSettled } from '../support/workflow-activities';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let h: Harness;
 let employee: Session;
 let admin: Session;
-let worker: ChildProcess | null = null;
 
-async function startWorker(): Promise<void> {
-  // The worker of the run's production build (plain node, as in production).
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(inject('productionBuild').outDir, 'worker.js')], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env, DATABASE_URL: fileDatabaseUrl(), TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: h.config.taskQueue,
-      SMTP_URL: h.sink.url, DATA_DIR: h.config.dataDir, WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'), PUBLIC_URL: h.config.publicUrl,
-      METRICS_PORT: '0', LOG_LEVEL: 'warn',
-    },
-  });
-  worker = child;
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker not ready in 120 s:\n${output.slice(-2000)}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('worker polling task queue')) { clearTimeout(timer); resolve(); }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`worker exited (${code ?? signal}):\n${output.slice(-2000)}`)); });
-  });
-}
-
-function killWorker(): Promise<void> {
-  const child = worker!;
-  worker = null;
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
-  return exited;
-}
+const worker = workerProcess(() => h);
+const startWorker = () => worker.start();
+const killWorker = () => worker.kill();
 
 beforeAll(async () => {
   h = await startHarness({ worker: false });
@@ -64,7 +30,7 @@ beforeAll(async () => {
   await startWorker();
 }, 180_000);
 afterAll(async () => {
-  if (worker) await killWorker();
+  if (worker.running()) await killWorker();
   await h?.stop();
 });
 
