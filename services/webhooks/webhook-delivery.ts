@@ -134,7 +134,11 @@ async function recordAttempt(em: Em, row: DeliveryRow, at: Date, durationMs: num
       update webhook_deliveries set attempts = attempts + 1, last_status_code = ${result.statusCode}, last_error = ${error},
         last_attempt_at = ${at}, status = case when ${delivered}::boolean then ${WEBHOOK_DELIVERY_STATUS.delivered} else status end,
         delivered_at = case when ${delivered}::boolean then ${at}::timestamptz else delivered_at end
-      where id = ${row.id} returning attempts)
+      where id = ${row.id} returning attempts),
+    -- A success clears the endpoint's failing mark in the same statement, so no reader sees the delivery delivered
+    -- while its endpoint still counts as failing.
+    e as (update webhook_endpoints set failing_since = null
+      where ${delivered}::boolean and id = ${row.endpoint_id} and failing_since is not null)
     insert into webhook_attempts (delivery_id, attempt, at, duration_ms, status_code, error)
     select ${row.id}, attempts, ${at}, ${Math.round(durationMs)}, ${result.statusCode}, ${error} from d`.execute(db);
 }
@@ -178,10 +182,7 @@ export async function attemptWebhookDelivery(em: Em, deliveryId: number, setting
   const result = await post(row.url, headers, body, settings);
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   await recordAttempt(em, row, at, performance.now() - started, result, delivered);
-  if (delivered) {
-    await kysely(em).updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', row.endpoint_id).where('failing_since', 'is not', null).execute();
-    return { outcome: 'delivered' };
-  }
+  if (delivered) return { outcome: 'delivered' };
   const reason = result.error ?? `HTTP ${result.statusCode}`;
   const disabled = await noteEndpointFailure(em, row.endpoint_id, at, settings.disableAfterMs, reason);
   throw new WebhookAttemptFailed(disabled ? `${reason}; the endpoint failed too long and is disabled` : reason, disabled);
