@@ -304,7 +304,8 @@ export default defineConfig(
   },
   {
     name: 'project/the-request-workflows-client',
-    files: ['services/requests/request-workflow-client.ts'],
+    // and the renewal runs' own client (their start, the office's steering, an answer's signal)
+    files: ['services/requests/request-workflow-client.ts', 'services/renewals/renewal-run-client.ts'],
     rules: { 'no-restricted-syntax': ['error', NO_NEVER_IN_WRITES, ...AUDIT_KIND_LITERALS, ...POSITIONAL_SQL] },
   },
   {

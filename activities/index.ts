@@ -18,6 +18,7 @@ import { notingAttemptFailures } from './effects/note-attempt-failure';
 import { issueLetterAndEmailActivity } from './effects/issue-letter-and-email';
 import { renderEffectLetterActivity } from './effects/render-letter';
 import { revokeCertificateActivity } from './effects/revoke-certificate';
+import { askRenewalActivity, renewCertificateActivity } from './effects/renew-certificate';
 import { recordEffectFailureActivity, sendEffectEmailActivity } from './effects/send-email';
 import type { Mailer } from './mailer';
 import type { ChromiumPdfRenderer } from './pdf/chromium-pdf-renderer';
@@ -32,6 +33,8 @@ import { wakeRequestActivity } from './wake-ups/wake-request';
 import { sendInstantDigestActivity } from './instant/send-instant-digest';
 import { webhookDeliveryActivities } from './webhooks/webhook-delivery';
 import type { WebhookDeliveryActivities } from '../workflows/webhook-delivery-activities.types';
+import type { RenewalRunActivities } from '../workflows/renewal-run-activities.types';
+import { renewalRunActivities } from './renewals/renewal-run';
 
 export interface ActivityDeps {
   orm: Orm; mailer: Mailer; pdf: ChromiumPdfRenderer; files: DocumentFiles; config: AppConfig;
@@ -40,7 +43,7 @@ export interface ActivityDeps {
 }
 
 /** Activities of the request task queue (everything but Chromium). */
-export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & AccountEmailActivities & WakeUpActivities & ExportActivities & InstantDigestActivities & WebhookDeliveryActivities {
+export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'renderEffectLetter' | 'issueLetterAndEmail'> & AccountEmailActivities & WakeUpActivities & ExportActivities & InstantDigestActivities & WebhookDeliveryActivities & RenewalRunActivities {
   return {
     sendAccountEmail: sendAccountEmailActivity(deps),
     recordStatus: recordStatusActivity(deps),
@@ -59,8 +62,11 @@ export function createActivities(deps: ActivityDeps): Omit<RequestActivities, 'r
     wakeRequest: wakeRequestActivity(deps),
     writeExport: writeExportActivity(deps),
     revokeCertificate: revokeCertificateActivity(deps),
+    renewCertificate: renewCertificateActivity(deps),
+    askRenewal: askRenewalActivity(deps),
     sendInstantDigest: sendInstantDigestActivity(deps),
     ...webhookDeliveryActivities(deps),
+    ...renewalRunActivities(deps),
   };
 }
 

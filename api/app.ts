@@ -63,6 +63,7 @@ import policyRoutes from './routes/policies';
 import searchRequestRoutes from './routes/search-requests';
 import verificationRoutes from './routes/verification';
 import instantCertificateRoutes from './routes/instant-certificates';
+import renewalRoutes, { renewalAnswerRoutes } from './routes/renewals';
 import apiKeyRoutes from './routes/api-keys';
 
 /**
@@ -181,6 +182,8 @@ export async function buildApp(deps: AppDeps, options: FastifyServerOptions = {}
     await api.register(instantCertificateRoutes); // rules that issue standard certificates on submit
     await api.register(apiKeyRoutes); // organisations' systems: their keys
     await api.register(webhookRoutes); // an account's signed webhooks
+    await api.register(renewalRoutes); // renewal season: certificates reissued for a new policy year
+    await api.register(renewalAnswerRoutes); // public: a requester's answer to the renewal question
   }, { prefix: '/api/v1' });
   await app.register(samlRoutes); // browser endpoints of the university single sign-on: /saml/{product}/…
   await app.register(staticUi);

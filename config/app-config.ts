@@ -7,6 +7,7 @@
  * own (PRODUCTION_REQUIRED_SETTINGS: the samples below are never shown to a real requester).
  */
 import { loadWebhookSettings, type WebhookSettings } from './webhook-config';
+import { loadRenewalSettings, type RenewalSettings } from './renewal-config';
 import { loadInboundMailSettings, type InboundMailSettings } from './inbound-mail-config';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -135,6 +136,8 @@ export interface AppConfig {
   inboundMail: InboundMailSettings;
   /** webhook deliveries: address rules, retries, when a failing endpoint is disabled (config/webhook-config.ts) */
   webhooks: WebhookSettings;
+  /** renewal runs: their pace and backpressure (config/renewal-config.ts) */
+  renewals: RenewalSettings;
   /** Answering by email: see ReplySettings. */
   reply: ReplySettings;
   /** The office's digital signature on every issued PDF; see LetterSigningSettings. */
@@ -426,6 +429,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     effectRetryWindowMs: positiveHours('EFFECT_RETRY_WINDOW_HOURS', env.EFFECT_RETRY_WINDOW_HOURS, 72),
     inboundMail: loadInboundMailSettings(env, production),
     webhooks: loadWebhookSettings(env, production),
+    renewals: loadRenewalSettings(env),
     reply: replySettings(env),
     letterSigning: letterSigningSettings(env, dataDir),
   };

@@ -15,6 +15,7 @@ import { DummyDriver, Kysely, type ColumnType, type Generated, PostgresAdapter, 
 import type pg from 'pg';
 import type { ALL_ENTITIES } from './entities';
 import type { RosterRowStatus } from '../domain/rosters';
+import type { RenewalAnswer, RenewalItemState, RenewalMode, RenewalRunState } from '../domain/renewals';
 
 /** The tables of our entities, with their database column names. */
 type EntityTables = InferKyselyDB<(typeof ALL_ENTITIES)[number]>;
@@ -65,6 +66,17 @@ interface OtherTables {
     last_status_code: number | null; last_error: string | null; last_attempt_at: Date | null; delivered_at: Date | null;
     workflow_started_at: Date | null; created_at: Generated<Date>;
   };
+  // renewal season (Migration20261204100001)
+  renewal_runs: {
+    id: Generated<number>; policy_year_id: number; mode: RenewalMode; answer_by: string | null; coverage_from: string; coverage_to: string;
+    state: RenewalRunState; workflow_id: string; created_by: string; created_by_user_id: number | null; created_at: Generated<Date>; finished_at: Date | null;
+  };
+  renewal_items: {
+    id: Generated<number>; run_id: number; request_id: number; issued_letter_id: number | null; reason: string; state: RenewalItemState;
+    answer: RenewalAnswer | null; answered_at: Date | null; answer_token_hash: Buffer | null; effect_key: string | null; outcome: string | null;
+    updated_at: Generated<Date>;
+  };
+  request_renewals: { request_id: number; policy_year_id: number; run_id: number | null; effect_key: string; created_at: Generated<Date> };
   webhook_attempts: {
     id: Generated<string>; delivery_id: string; attempt: number; at: Date; duration_ms: number; status_code: number | null; error: string | null;
   };

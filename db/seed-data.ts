@@ -3,6 +3,7 @@ import { ALL_EMAIL_TEMPLATE_ORDER, EMAIL_TEMPLATE_TITLES as T, type EmailTemplat
 import { CLOCK_TEMPLATE_TITLES as C, type ClockTemplateTitle } from '../domain/request-clocks';
 import { REQUEST_RETURNED_TO_REVIEW, REQUEST_RETURNED_TO_REVIEW_ORDER } from '../domain/wake-ups';
 import { CERTIFICATE_REVOKED_TEMPLATE, CERTIFICATE_REVOKED_TEMPLATE_ORDER } from '../domain/issued-letters';
+import { CERTIFICATE_RENEWED_TEMPLATE, CERTIFICATE_RENEWED_TEMPLATE_ORDER, RENEWAL_QUESTION_TEMPLATE, RENEWAL_QUESTION_TEMPLATE_ORDER } from '../domain/renewals';
 import { NON_EMPLOYEE_IS_CODES, STUDENT_IS_CODE } from '../domain/reference-lists';
 
 /**
@@ -129,8 +130,24 @@ const CERTIFICATE_REVOKED_EMAIL_TEMPLATE = {
     'If you still need one, open your request or contact us.\n\n' + requestLine + link + signature,
 };
 
+/** Renewal season (domain/renewals.ts): the renewed certificate, to the requester and the holder, with the new PDF. */
+const CERTIFICATE_RENEWED_EMAIL_TEMPLATE = {
+  title: CERTIFICATE_RENEWED_TEMPLATE,
+  order: CERTIFICATE_RENEWED_TEMPLATE_ORDER,
+  subject: 'Request {{requestNumber}}: certificate renewed',
+  body: 'Dear {{requesterName}},\n\n{{additionalInformation}}\n\n' + requestLine + link + signature,
+};
+
+/** Renewal season, ask first: "Do you still need this certificate?", with the answer links in `{{additionalInformation}}`. */
+const RENEWAL_QUESTION_EMAIL_TEMPLATE = {
+  title: RENEWAL_QUESTION_TEMPLATE,
+  order: RENEWAL_QUESTION_TEMPLATE_ORDER,
+  subject: 'Request {{requestNumber}}: do you still need this certificate?',
+  body: 'Dear {{requesterName}},\n\n{{additionalInformation}}\n\n' + requestLine + link + signature,
+};
+
 /** Templates seeded beside the twelve of the spec, each a separate entry with its own order. */
-export const EXTRA_EMAIL_TEMPLATES = [WAKE_UP_EMAIL_TEMPLATE, CERTIFICATE_REVOKED_EMAIL_TEMPLATE];
+export const EXTRA_EMAIL_TEMPLATES = [WAKE_UP_EMAIL_TEMPLATE, CERTIFICATE_REVOKED_EMAIL_TEMPLATE, CERTIFICATE_RENEWED_EMAIL_TEMPLATE, RENEWAL_QUESTION_EMAIL_TEMPLATE];
 
 /** The first year (July 1) of the policy year in force on `now`. */
 const policyYearStartOf = (now: Date) => (now.getUTCMonth() >= 6 ? now.getUTCFullYear() : now.getUTCFullYear() - 1);

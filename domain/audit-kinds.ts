@@ -33,10 +33,13 @@ export const CERTIFICATE_REVOKED_ACTIVITY = 'Certificate Revoked';
 /** A CS-STARS upload touched the claims an issued claim-history letter covers (domain/stale-letters.ts). */
 export const STALE_LETTER_ACTIVITY_TYPE = 'Letter May Be Out of Date';
 
+/** A certificate renewed for a new policy year, or a renewal question asked and answered (domain/renewals.ts). */
+export const RENEWAL_ACTIVITY = 'Renewal';
+
 export const AUDIT_KINDS = [
   SUBMISSION_ACTIVITY, STATUS_CHANGE_ACTIVITY, EMAIL_ACTIVITY, EMAIL_FAILED_ACTIVITY, DOCUMENT_ACTIVITY, DISCUSSION_ACTIVITY,
   REMINDER_ACTIVITY, ESCALATION_ACTIVITY, FIELD_EDIT_ACTIVITY, SIGNED_RELEASE_ACTIVITY, CERTIFICATE_REVOKED_ACTIVITY,
-  STALE_LETTER_ACTIVITY_TYPE,
+  STALE_LETTER_ACTIVITY_TYPE, RENEWAL_ACTIVITY,
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -11,6 +11,9 @@ import { REQUEST_RETURNED_TO_REVIEW } from './wake-ups';
  *   by itself, domain/wake-ups.ts): the administrators' (risk-management) mailbox only, `statusEmailRecipients`.
  * - The clocks' Reminder and automatic close emails: like status-change emails, `emailRecipients`.
  * - Request Discussion: `discussionRecipients`: the other side of the conversation.
+ * - A renewed certificate (domain/renewals.ts): `renewalRecipients`: those of `emailRecipients` and the certificate
+ *   holder's address when the form gave one (the holder is who refuses an expired certificate).
+ * - The renewal question ("Do you still need this certificate?"): the requester only (`emailRecipients`' first).
  * - Email failures are not emailed: they become an `Email Failed` audit row the administrators see.
  *
  * Who receives a request's emails (spec 2 §7.9): the requester first, then the recipient named on the form, then
@@ -56,4 +59,11 @@ export function discussionRecipients(
   request: Parameters<typeof emailRecipients>[0], fromAdmin: boolean, riskManagementMailbox: string,
 ): string[] {
   return fromAdmin ? emailRecipients(request) : [riskManagementMailbox.trim().toLowerCase()];
+}
+
+/** A renewed certificate goes to the request's recipients and to the certificate holder (domain/renewals.ts). */
+export function renewalRecipients(request: Parameters<typeof emailRecipients>[0] & { certificateHolderEmail?: string | null }): string[] {
+  const holder = request.certificateHolderEmail?.trim().toLowerCase();
+  const all = emailRecipients(request);
+  return holder && isEmailAddress(holder) && !all.includes(holder) ? [...all, holder] : all;
 }

@@ -48,3 +48,4 @@ export * from './inbound-mail';
 export * from './rosters';
 export * from './webhooks';
 export * from './webhook-targets';
+export * from './renewals';

@@ -8,6 +8,7 @@ import { CLOCK_TEMPLATE_ORDER, type ClockTemplateTitle } from './request-clocks'
 import { DECIDED_STATUSES, STATUS, type RequestStatus } from './request-status';
 import { REQUEST_RETURNED_TO_REVIEW, wakeReasonOf } from './wake-ups';
 import { CERTIFICATE_REVOKED_TEMPLATE } from './issued-letters';
+import { CERTIFICATE_RENEWED_TEMPLATE, RENEWAL_QUESTION_TEMPLATE } from './renewals';
 
 /** The twelve template titles of spec 2 §9.3 with the order values listed there (paired in listed order). */
 export const EMAIL_TEMPLATE_TITLES = {
@@ -42,6 +43,7 @@ export const ALL_EMAIL_TEMPLATE_ORDER: ReadonlyArray<readonly [EmailTemplateTitl
  */
 export const ALL_EMAIL_TEMPLATE_TITLES: readonly string[] = [
   ...ALL_EMAIL_TEMPLATE_ORDER.map(([title]) => title), REQUEST_RETURNED_TO_REVIEW, CERTIFICATE_REVOKED_TEMPLATE,
+  CERTIFICATE_RENEWED_TEMPLATE, RENEWAL_QUESTION_TEMPLATE,
 ];
 
 interface StatusChange {

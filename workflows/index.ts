@@ -6,3 +6,4 @@ export { exportWorkflow } from './export.workflow';
 export { inboundMailWorkflow } from './inbound-mail.workflow';
 export { instantDigestWorkflow } from './instant-digest.workflow';
 export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';
+export { renewalRunWorkflow } from './renewal-run.workflow';

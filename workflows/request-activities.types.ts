@@ -116,6 +116,21 @@ export interface RevokeCertificateInput {
 }
 export interface RevokeCertificateResult { effect: EffectRef; state: 'pending' | 'sent' | 'failed'; revokedAt: string }
 
+/**
+ * Renewal season (domain/renewals.ts): the request's certificate reissued for a new policy year, once per request and
+ * year (table request_renewals), with its audit row and the letter-and-email effect, keyed by the command.
+ * `already`: another run (or an earlier command) renewed it for that year; nothing is queued.
+ */
+export interface RenewCertificateInput { key: string; requestId: number; policyYearId: number; runId: number | null; actor: ActorRef }
+export interface RenewCertificateResult {
+  outcome: 'renewed' | 'already'; effect: EffectRef | null; state: 'pending' | 'sent' | 'failed' | 'none'; note: string | null;
+  /** the run that renewed it (null: not a run's) */
+  byRunId: number | null;
+}
+/** The renewal question to the requester: the email effect with its answer links and the audit row, keyed by the command. */
+export interface AskRenewalInput { key: string; requestId: number; runId: number; actor: ActorRef }
+export interface AskRenewalResult { effect: EffectRef | null; state: 'pending' | 'sent' | 'failed' | 'none' }
+
 export interface EffectKeyInput { key: string }
 export interface EffectFailureInput { key: string; reason: string }
 export interface SendEffectEmailResult { messageId: string; recipients: string[]; possiblyTwice: boolean; alreadySent: boolean }
@@ -151,4 +166,6 @@ export interface RequestActivities {
   recordSignedRelease(input: RecordSignedReleaseInput): Promise<void>;
   recordAdminFields(input: RecordAdminFieldsInput): Promise<void>;
   revokeCertificate(input: RevokeCertificateInput): Promise<RevokeCertificateResult>;
+  renewCertificate(input: RenewCertificateInput): Promise<RenewCertificateResult>;
+  askRenewal(input: AskRenewalInput): Promise<AskRenewalResult>;
 }

@@ -119,6 +119,19 @@ export interface AdminSaveCommand {
 }
 export const adminSaveUpdate = defineUpdate<StatusResult, [AdminSaveCommand]>('adminSave');
 
+/**
+ * Renewal season (domain/renewals.ts): reissue the request's certificate for a new policy year ("Renewed for <year>"),
+ * emailed to the requester and the holder; the update id is `renew:<number>:py<yearId>` whichever run asks, and
+ * PostgreSQL keeps one renewal per request and year besides, so two runs never renew one request twice.
+ */
+export interface RenewCommand { commandId: string; policyYearId: number; runId: number | null; actor: Actor }
+export interface RenewResult { outcome: 'renewed' | 'already'; effectKey: string | null; note: string | null; byRunId: number | null }
+export const renewUpdate = defineUpdate<RenewResult, [RenewCommand]>('renew');
+export const renewEffectKeyOf = (commandId: string) => `effect:${commandId}`;
+/** Ask the requester "Do you still need this certificate?" for a run (`ask-renewal:<number>:run<id>`): one email per run. */
+export interface AskRenewalCommand { commandId: string; runId: number; actor: Actor }
+export const askRenewalUpdate = defineUpdate<{ queued: boolean }, [AskRenewalCommand]>('askRenewal');
+
 export const REQUEST_WORKFLOW_TYPE = 'requestWorkflow';
 export const requestWorkflowId = (requestNumber: number) => `request-${requestNumber}`;
 

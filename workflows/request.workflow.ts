@@ -22,7 +22,7 @@
 import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { RequestRun } from './request/request-run';
 import {
-  adminSaveUpdate, discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, reopenUpdate, revokeCertificateUpdate,
+  adminSaveUpdate, askRenewalUpdate, discussionPostedUpdate, generateLetterUpdate, recordSignedReleaseUpdate, renewUpdate, reopenUpdate, revokeCertificateUpdate,
   sendEmailUpdate, setStatusUpdate, stateQuery, submitUpdate, wakeUpdate, type RequestWorkflowInput,
 } from './request.messages';
 
@@ -40,6 +40,8 @@ export async function requestWorkflow(input: RequestWorkflowInput): Promise<void
   setHandler(discussionPostedUpdate, (c) => run.discussionPosted(c));
   setHandler(generateLetterUpdate, (c) => run.generateLetter(c));
   setHandler(revokeCertificateUpdate, (c) => run.revokeCertificate(c), { validator: (c) => run.validateRevokeCertificate(c) });
+  setHandler(renewUpdate, (c) => run.renew(c), { validator: (c) => run.validateRenew(c) });
+  setHandler(askRenewalUpdate, (c) => run.askRenewal(c), { validator: (c) => run.validateRenew(c) });
 
   await run.takeOverOwedEffects();
   for (;;) {

@@ -76,9 +76,10 @@ export function describeInsuredActivity(r: Request): Array<[string, string]> {
   return rows.filter((row): row is [string, string] => !!row[1] && row[1].replace(/[–\s]/g, '') !== '');
 }
 
-/** `issuedOn`: the office's day the certificate is issued (`yyyy-mm-dd`). */
-export async function certificateData(em: EntityManager, r: Request, issuedOn: string, timeZone: string): Promise<CertificateData> {
-  const period = coveredPeriod(r, issuedOn);
+/** `issuedOn`: the office's day the certificate is issued (`yyyy-mm-dd`); `coverage`: the period, when not the request's own. */
+export async function certificateData(em: EntityManager, r: Request, issuedOn: string, timeZone: string, coverage?: { from: string; to: string }): Promise<CertificateData> {
+  // A renewal names the period it covers (domain/renewals.ts `renewalPeriod`); an approval's is the request's.
+  const period = coverage ?? coveredPeriod(r, issuedOn);
   const years = await em.find(PolicyYearSchema, {}, { orderBy: { startDate: 'asc' } });
   return {
     requestNumber: r.requestNumber!,

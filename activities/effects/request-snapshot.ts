@@ -54,15 +54,16 @@ async function letterData(em: EntityManager, request: Request, issuedOn: string,
 }
 
 /** The document an approval issues, by request type and (for certificates) the new status. */
-async function letterDocumentOf(em: EntityManager, request: Request, issuedOn: string, timeZone: string): Promise<LetterDocument> {
+async function letterDocumentOf(em: EntityManager, request: Request, issuedOn: string, timeZone: string, coverage?: { from: string; to: string }): Promise<LetterDocument> {
   if (request.requestType === 'certificate') {
-    return { kind: certificateDocumentKind(request.status), ...await certificateData(em, request, issuedOn, timeZone) };
+    return { kind: certificateDocumentKind(request.status), ...await certificateData(em, request, issuedOn, timeZone, coverage) };
   }
   return { kind: 'credentialing-letter', ...await letterData(em, request, issuedOn, timeZone) };
 }
 
 export async function takeSnapshot(
-  em: EntityManager, request: Request, options: { at: string; publicUrl: string; timeZone: string; withLetter: boolean },
+  em: EntityManager, request: Request,
+  options: { at: string; publicUrl: string; timeZone: string; withLetter: boolean; coverage?: { from: string; to: string } },
 ): Promise<RequestSnapshot> {
   // A letter is dated the office's day of the change (an approval at 17:30 in Portland in winter is dated that
   // day, not the UTC day after), and the policy year "in force on the issue date" is chosen by that day too.
@@ -70,6 +71,6 @@ export async function takeSnapshot(
   return {
     variables: templateVariables(request, options.publicUrl),
     recipients: emailRecipients(request),
-    letter: options.withLetter ? await letterDocumentOf(em, request, issuedOn, options.timeZone) : null,
+    letter: options.withLetter ? await letterDocumentOf(em, request, issuedOn, options.timeZone, options.coverage) : null,
   };
 }

@@ -26,8 +26,11 @@ function pageWithOffice(html: string, office: { timeZone: string; phone: string;
  */
 const FOREVER = 'public, max-age=31536000, immutable';
 
-/** `/verify` and `/verify/<code>` (ui/src/lib/paths.ts). */
-const isVerificationPage = (url: string) => /^\/verify(\/|\?|$)/.test(url);
+/**
+ * `/verify` and `/verify/<code>`, and `/renewal-answer/<token>` (ui/src/lib/paths.ts): public pages no search engine
+ * should keep (a renewal answer's address carries its token, so it never leaves in a Referer either).
+ */
+const isVerificationPage = (url: string) => /^\/(verify|renewal-answer)(\/|\?|$)/.test(url);
 
 /** Serves the built UI (ui/dist) and answers index.html for every non-API GET, so client routes work on reload. */
 export default fp(async (app) => {
@@ -53,7 +56,8 @@ export default fp(async (app) => {
         // The public verification pages are for holders, not search engines (the header and the page's own tag).
         if (isVerificationPage(request.url)) {
           verifyPage ??= page.replace('</head>', '    <meta name="robots" content="noindex, nofollow" />\n  </head>');
-          return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('x-robots-tag', 'noindex, nofollow').send(verifyPage);
+          return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('x-robots-tag', 'noindex, nofollow')
+            .header('referrer-policy', 'no-referrer').send(verifyPage);
         }
         return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
       }

@@ -128,6 +128,8 @@ export const RequestSchema = defineEntity({
      * setting it never bumps `version` under an administrator's open page.
      */
     letterStaleSince: p.datetime().nullable(),
+    /** the office's renewal mark (domain/renewals.ts): renews automatically, never renew, or decided by the rules */
+    renewalPreference: p.string().length(8).$type<'auto' | 'never'>().nullable(),
     version: p.integer().version(),
   },
 });

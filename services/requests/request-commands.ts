@@ -14,6 +14,7 @@ import {
   COMPLETED_STATUSES, hasErrors, NO_POLICY_YEAR_REASON, isCertificateType, certificateCoverageError, issuesCertificate, isFinished, MESSAGES, officeToday, PRODUCT_NAME, requestKindOf,
   SIGNED_RELEASE_MESSAGES, signedReleaseDateError, STATUS, zonedDay, type RequestStatus, type RequestType,
   onDemandRecipients, emailRecipients, CERTIFICATE_REVOKED_TEMPLATE, REVOKED_EMAIL_ON_DEMAND, requesterConfirmationFor,
+  CERTIFICATE_RENEWED_TEMPLATE, RENEWAL_QUESTION_TEMPLATE, RENEWAL_MESSAGES,
 } from '../../domain';
 import { validateRequestForm } from '../../domain/request-rules';
 import { forbidden, invalid, notFound } from '../refusals';
@@ -284,6 +285,9 @@ export async function sendTemplateEmail(ctx: CommandContext, body: SendEmailBody
   if (body.retryOf) await assertRetryable(ctx, row.id, body.retryOf);
   // What a revocation email says comes from the revocation: it is sent again after a failure, never on demand.
   else if (body.templateTitle === CERTIFICATE_REVOKED_TEMPLATE) throw invalid(REVOKED_EMAIL_ON_DEMAND, { templateTitle: REVOKED_EMAIL_ON_DEMAND });
+  else if (body.templateTitle === CERTIFICATE_RENEWED_TEMPLATE || body.templateTitle === RENEWAL_QUESTION_TEMPLATE) {
+    throw invalid(RENEWAL_MESSAGES.emailOnDemand, { templateTitle: RENEWAL_MESSAGES.emailOnDemand });
+  }
   let recipients: string[] | null = null;
   if (body.recipients !== undefined && !body.retryOf) {
     const parsed = onDemandRecipients(row.requesterEmail, body.recipients);

@@ -16,10 +16,11 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
 } from '@temporalio/client';
 import { createHash } from 'node:crypto';
-import { applyLifecycleEvent, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
+import { applyLifecycleEvent, askRenewalCommandIdOf, renewCommandIdOf, STATUS, type CertificateType, type LifecycleEvent, type RequestStatus, type RequestType } from '../../domain';
 import {
   requestWorkflowId, adminSaveUpdate, discussionPostedUpdate, generateLetterUpdate, sendEmailUpdate, submitUpdate,
-  revokeCertificateUpdate, wakeUpdate, REQUEST_WORKFLOW_TYPE, type Actor, type RequestWorkflowInput, type RevokeCertificateCommand, type StatusResult,
+  askRenewalUpdate, renewUpdate, revokeCertificateUpdate, wakeUpdate, REQUEST_WORKFLOW_TYPE, type Actor, type RenewResult, type RequestWorkflowInput,
+  type RevokeCertificateCommand, type StatusResult,
   type WakeCommand,
 } from '../../workflows/request.messages';
 import { requestStartSearchAttributes } from '../../workflows/search-attributes';
@@ -279,4 +280,22 @@ export async function startRequestWorkflow(access: WorkflowAccess, request: Requ
     if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
     throw error;
   }
+}
+
+/**
+ * Renewal season: the request's workflow reissues its certificate for a policy year (update id per request and year,
+ * `renewCommandIdOf`, whichever run asks), or asks the requester whether it is still needed (once per run).
+ */
+export function renewRequest(access: WorkflowAccess, request: RequestStartRow, command: { policyYearId: number; runId: number | null; actor: Actor }): Promise<RenewResult> {
+  const commandId = renewCommandIdOf(request.requestNumber, command.policyYearId);
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(renewUpdate, {
+    args: [{ ...command, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
+  }));
+}
+
+export function askRenewal(access: WorkflowAccess, request: RequestStartRow, command: { runId: number; actor: Actor }): Promise<{ queued: boolean }> {
+  const commandId = askRenewalCommandIdOf(request.requestNumber, command.runId);
+  return translateFailures(access, () => access.temporal.workflow.executeUpdateWithStart(askRenewalUpdate, {
+    args: [{ ...command, commandId }], updateId: commandId, startWorkflowOperation: startOperation(access, request),
+  }));
 }

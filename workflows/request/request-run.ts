@@ -8,6 +8,7 @@ import { Mutex } from 'async-mutex';
 // Straight from the domain files, not the barrel: every new run evaluates the bundle's modules again, and the barrel
 // would bring the whole domain (forms, registration, admin desk) into each submit's workflow.
 import { revokeErrors } from '../../domain/issued-letters';
+import { RENEWAL_MESSAGES } from '../../domain/renewals';
 import { ALL_EMAIL_TEMPLATE_TITLES, notificationTemplateFor, requesterConfirmationFor } from '../../domain/notification-template';
 import type { ClockKind, DueClock } from '../../domain/request-clocks';
 import { applyLifecycleEvent, type LifecycleEvent } from '../../domain/request-lifecycle.machine';
@@ -16,8 +17,8 @@ import { asPartOf, currentReqId } from '../log-context';
 import type { EffectRef, RunStartResult } from '../request-activities.types';
 import { RequestClocks, type ClockAction } from '../request-clocks';
 import {
-  letterEffectKeyOf, revokeEffectKeyOf,
-  type Actor, type AdminSaveCommand, type DiscussionPostedCommand, type DiscussionPostedResult, type GenerateLetterCommand, type GenerateLetterResult,
+  letterEffectKeyOf, renewEffectKeyOf, revokeEffectKeyOf,
+  type Actor, type AdminSaveCommand, type AskRenewalCommand, type RenewCommand, type RenewResult, type DiscussionPostedCommand, type DiscussionPostedResult, type GenerateLetterCommand, type GenerateLetterResult,
   type RecordSignedReleaseCommand, type ReopenCommand, type RequestWorkflowInput, type RequestWorkflowState,
   type RevokeCertificateCommand, type RevokeCertificateResult, type SendEmailCommand, type SendEmailResult,
   type SetStatusCommand, type StatusResult, type SubmitCommand, type WakeCommand,
@@ -35,6 +36,7 @@ interface ChangeExtra {
 /** The patch that added instant certificates to submits (docs/OPERATIONS.md: the first change to a workflow after a release). */
 export const INSTANT_PATCH = 'instant-certificates';
 
+const RENEWAL_NOT_APPROVED = RENEWAL_MESSAGES.notApproved;
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, 'BadRequest');
 
 export class RequestRun {
@@ -276,6 +278,30 @@ export class RequestRun {
       });
       if (state === 'pending') this.enqueueOnce(effect);
       return { revokedAt };
+    });
+  }
+
+  /** Only an approved certificate renews (domain/renewals.ts); the activity judges the rest under its lock. */
+  validateRenew(_command: RenewCommand | AskRenewalCommand): void {
+    if (this.state.requestType !== 'certificate' || this.state.status !== STATUS.approved) throw refuse(RENEWAL_NOT_APPROVED);
+  }
+  /**
+   * Renewal season: the certificate reissued for a new policy year. Under the mutex, like a revocation, so the run
+   * cannot end between the record and queueing its letter; the effect is keyed by the command.
+   */
+  renew({ commandId, policyYearId, runId, actor }: RenewCommand): Promise<RenewResult> {
+    return this.changes.runExclusive(async () => {
+      const result = await records.renewCertificate({ key: renewEffectKeyOf(commandId), requestId: this.state.requestId, policyYearId, runId, actor });
+      if (result.effect && result.state === 'pending') this.enqueueOnce(result.effect);
+      return { outcome: result.outcome, effectKey: result.effect?.key ?? null, note: result.note, byRunId: result.byRunId };
+    });
+  }
+  /** The renewal question of a run, once per run (keyed by the command). */
+  askRenewal({ commandId, runId, actor }: AskRenewalCommand): Promise<{ queued: boolean }> {
+    return this.changes.runExclusive(async () => {
+      const { effect, state } = await records.askRenewal({ key: renewEffectKeyOf(commandId), requestId: this.state.requestId, runId, actor });
+      if (effect && state === 'pending') this.enqueueOnce(effect);
+      return { queued: !!effect };
     });
   }
 

@@ -28,6 +28,8 @@ const ManagePoliciesPage = lazyPage(() => import('../features/manage/manage-poli
 const ManageTemplatesPage = lazyPage(() => import('../features/manage/manage-templates-page'), 'ManageTemplatesPage');
 const UnderConstructionPage = lazyPage(() => import('../features/manage/under-construction-page'), 'UnderConstructionPage');
 const InstantCertificatesPage = lazyPage(() => import('../features/instant/instant-certificates-page'), 'InstantCertificatesPage');
+const RenewalsPage = lazyPage(() => import('../features/renewals/renewals-page'), 'RenewalsPage');
+const RenewalAnswerPage = lazyPage(() => import('../features/renewals/renewal-answer-page'), 'RenewalAnswerPage');
 const CheckAfterIssuePage = lazyPage(() => import('../features/instant/check-after-issue-page'), 'CheckAfterIssuePage');
 const ApiKeysPage = lazyPage(() => import('../features/api-keys/api-keys-page'), 'ApiKeysPage');
 const ManageApiKeysPage = lazyPage(() => import('../features/api-keys/manage-api-keys-page'), 'ManageApiKeysPage');
@@ -62,6 +64,8 @@ export const routes: RouteObject[] = [
             // A certificate's holder checks it signed out (or signed in: the page is the same).
             { path: paths.verifyStart.path, element: <VerifyPage /> },
             { path: paths.verify.path, element: <VerifyPage /> },
+            // The requester answers from the renewal email's link, usually signed out.
+            { path: paths.renewalAnswer.path, element: <RenewalAnswerPage /> },
             // Unknown addresses are a 404 for everyone (spec 1 §2): under the public layout, so a signed-out visitor
             // is not sent to login first. Known protected paths stay below, behind the session.
             { path: '*', element: <NotFoundPage /> },
@@ -107,6 +111,7 @@ export const routes: RouteObject[] = [
                 { path: paths.manage.reports.path, element: <ReportsPage /> },
                 { path: paths.manage.instantCertificates.path, element: <InstantCertificatesPage /> },
                 { path: paths.manage.instantChecks.path, element: <CheckAfterIssuePage /> },
+                { path: paths.manage.renewals.path, element: <RenewalsPage /> },
                 { path: paths.manage.apiKeys.path, element: <ManageApiKeysPage /> },
                 // Any other /manage address is still admin-only.
                 { path: '/manage/*', element: <NotFoundPage /> },

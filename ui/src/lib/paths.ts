@@ -27,6 +27,8 @@ export const paths = {
   /** The public check of a certificate or letter (no sign-in): by code, or by its PDF on `/verify`. */
   verify: route('/verify/:code', (code?: string) => (code ? `/verify/${encodeURIComponent(code)}` : '/verify')),
   verifyStart: route('/verify'),
+  /** The requester's answer to "Do you still need this certificate?" (public: the link in the renewal email). */
+  renewalAnswer: route('/renewal-answer/:token', (token: string) => `/renewal-answer/${encodeURIComponent(token)}`),
   credentialing: {
     new: route('/requests/credentialing/new'),
     edit: route('/requests/credentialing/:id/edit', (id: number | string) => `/requests/credentialing/${id}/edit`),
@@ -54,12 +56,13 @@ export const paths = {
     instantCertificates: route('/manage/instant-certificates'),
     instantChecks: route('/manage/check-after-issue'),
     apiKeys: route('/manage/api-keys'),
+    renewals: route('/manage/renewals'),
   },
   /** Employee/student single sign-on, served by the API host (not the SPA). */
   samlLogin: route(`/saml/${PRODUCT_NAME}/login`),
 } as const;
 
-/** Admin Manage submenu, in the spec's order; then what came after the spec (instant certificates). */
+/** Admin Manage submenu, in the spec's order; then what came after the spec (instant certificates, renewals). */
 export const MANAGE_MENU = [
   { label: 'Email Templates', href: paths.manage.templates.getHref() },
   { label: 'Administrators', href: paths.manage.admins.getHref() },
@@ -74,6 +77,7 @@ export const MANAGE_MENU = [
   { label: 'Reports', href: paths.manage.reports.getHref() },
   { label: 'Instant Certificates', href: paths.manage.instantCertificates.getHref() },
   { label: 'Check After Issue', href: paths.manage.instantChecks.getHref() },
+  { label: 'Renewals', href: paths.manage.renewals.getHref() },
   { label: 'API Keys', href: paths.manage.apiKeys.getHref() },
   { label: 'Webhooks', href: paths.webhooks.getHref() },
 ] as const;

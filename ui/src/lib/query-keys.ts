@@ -46,4 +46,13 @@ export const queryKeys = {
   instantChecks: (skip: number) => ['instant-checks', skip] as const,
   /** the account's own keys and, under the same family, every account's (administrators) */
   apiKeys: { all: ['api-keys'] as const, own: ['api-keys', 'own'] as const, every: ['api-keys', 'every'] as const },
+  /** renewal season: the candidates of a selection, and the runs with each run's certificates under the run */
+  renewals: {
+    candidatesAll: ['renewals', 'candidates'] as const,
+    candidates: (query: unknown) => ['renewals', 'candidates', query] as const,
+    runs: ['renewals', 'runs'] as const,
+    runItems: (runId: number, state: string, skip: number) => ['renewals', 'runs', runId, 'items', state, skip] as const,
+  },
+  /** the public "Do you still need this certificate?" of one emailed token */
+  renewalQuestion: (token: string) => ['renewal-question', token] as const,
 };
