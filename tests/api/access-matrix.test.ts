@@ -166,6 +166,17 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/v1/webhook-endpoints/{id}/rotate-secret': OWNER,
   'GET /api/v1/webhook-endpoints/{id}/deliveries': OWNER_OR_ADMIN,
   'POST /api/v1/webhook-deliveries/{id}/resend': OWNER,
+  // Renewal season is the office's; a requester answers its question by the token in the email, signed in or not.
+  'GET /api/v1/renewals/candidates': ADMIN,
+  'PUT /api/v1/requests/{id}/renewal-preference': ADMIN,
+  'POST /api/v1/renewal-runs': ADMIN,
+  'GET /api/v1/renewal-runs': ADMIN,
+  'GET /api/v1/renewal-runs/{id}': ADMIN,
+  'POST /api/v1/renewal-runs/{id}/{action}': ADMIN,
+  'GET /api/v1/renewal-runs/{id}/items': ADMIN,
+  'GET /api/v1/renewal-runs/{id}/result.xlsx': ADMIN,
+  'GET /api/v1/renewal-answers/{token}': PUBLIC,
+  'POST /api/v1/renewal-answers/{token}': PUBLIC,
 };
 
 /** Signing out ends the session: it runs after every other route. */

@@ -173,5 +173,16 @@ export const ROUTE_CALLS: Record<string, Builder> = {
   'POST /api/v1/webhook-endpoints/{id}/rotate-secret': async (h, fx) => ({ method: 'POST', url: `${V1}/webhook-endpoints/${(await webhookEndpoint(h, fx)).endpointId}/rotate-secret` }),
   'GET /api/v1/webhook-endpoints/{id}/deliveries': async (h, fx) => get(`/webhook-endpoints/${(await webhookEndpoint(h, fx)).endpointId}/deliveries`)(h, fx),
   'POST /api/v1/webhook-deliveries/{id}/resend': async (h, fx) => ({ method: 'POST', url: `${V1}/webhook-deliveries/${(await webhookEndpoint(h, fx)).deliveryId}/resend` }),
+  // Renewal season: calls that change nothing (no run exists; a body the schema refuses; an unknown token).
+  'GET /api/v1/renewals/candidates': get('/renewals/candidates'),
+  'PUT /api/v1/requests/{id}/renewal-preference': (_h, fx) => send('PUT', `/requests/${fx.requestId}/renewal-preference`, { preference: 'sometimes' })(_h, fx),
+  'POST /api/v1/renewal-runs': send('POST', '/renewal-runs', { mode: 'renew' }),
+  'GET /api/v1/renewal-runs': get('/renewal-runs'),
+  'GET /api/v1/renewal-runs/{id}': get('/renewal-runs/999999'),
+  'POST /api/v1/renewal-runs/{id}/{action}': send('POST', '/renewal-runs/999999/pause'),
+  'GET /api/v1/renewal-runs/{id}/items': get('/renewal-runs/999999/items'),
+  'GET /api/v1/renewal-runs/{id}/result.xlsx': get('/renewal-runs/999999/result.xlsx'),
+  'GET /api/v1/renewal-answers/{token}': get(`/renewal-answers/${'x'.repeat(32)}`),
+  'POST /api/v1/renewal-answers/{token}': send('POST', `/renewal-answers/${'x'.repeat(32)}`, { answer: 'yes' }),
 };
 

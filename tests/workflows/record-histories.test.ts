@@ -237,6 +237,29 @@ describe.skipIf(!recording)('record a history of each thing the workflows do', (
     }
   });
 
+  it('a certificate renewed for the next policy year after asking its requester (a renewal run)', async () => {
+    const id = await certificateDraft(h, employee, 'Fleet', { vehicleIdNumber: '1FTBR1C80MKA77777' });
+    const number = await submit(employee, id);
+    await decide(id, STATUS.approved);
+    await mailed(number, 'certificate of insurance');
+    const list = await call(h, admin, 'GET', '/api/v1/renewals/candidates');
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    const answerBy = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const started = await call(h, admin, 'POST', '/api/v1/renewal-runs', {
+      policyYearId: list.body.policyYear.id, mode: 'ask', answerBy, from: list.body.window.from, to: list.body.window.to, requestIds: [id],
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const question = await mailed(number, 'do you still need this certificate');
+    await record(requestWorkflowId(number), `${SHAPE}-certificate-asked-renewal`);
+    const token = /\/renewal-answer\/([A-Za-z0-9_-]+)\?answer=yes/.exec(question.text)![1];
+    expect((await call(h, null, 'POST', `/api/v1/renewal-answers/${token}`, { answer: 'yes' })).status).toBe(200);
+    await mailed(number, 'certificate renewed');
+    await record(requestWorkflowId(number), `${SHAPE}-certificate-renewed`);
+    const run = await h.orm.em.fork().getKysely<{ renewal_runs: { id: number; workflow_id: string } }>()
+      .selectFrom('renewal_runs').select('workflow_id').where('id', '=', started.body.id).executeTakeFirstOrThrow();
+    await record(run.workflow_id, 'renewal-run-asked-renewed');
+  });
+
   it('the wake-up sweep (its Schedule\'s workflow)', async () => {
     const sweepId = `record-wake-sweep-${Date.now()}`;
     await h.temporal.workflow.execute(WAKE_UP_SWEEP_WORKFLOW, { taskQueue: h.config.taskQueue, workflowId: sweepId, args: [] });

@@ -36,6 +36,9 @@ const RECORDED: Record<string, { type?: string; updates?: string[]; activities?:
   'base-credentialing-admin-fields-then-approved': { updates: ['submit', 'adminSave'], activities: ['recordAdminFields', 'recordStatus', ...LETTER_WITH_EMAIL] },
   // behind patched('instant-certificates'): the decision after the submit, the rule's approval
   'instant-certificates-certificate-instant-issue': { updates: ['submit'], activities: ['recordStatus', 'decideInstant', 'recordStatus', 'sendEffectEmail', ...LETTER_WITH_EMAIL] },
+  'base-certificate-asked-renewal': { updates: ['askRenewal'], activities: ['askRenewal', 'sendEffectEmail'] },
+  'base-certificate-renewed': { updates: ['renew'], activities: ['renewCertificate', ...LETTER_WITH_EMAIL] },
+  'renewal-run-asked-renewed': { type: 'renewalRunWorkflow', activities: ['loadRenewalRun', 'askRenewalBatch', 'countAwaitedAnswers', 'closeRenewalQuestions', 'renewBatch', 'finishRenewalRun'] },
   'wake-up-policy-year': { type: 'wakeUpWorkflow', activities: ['findRequestsToWake', 'wakeRequest'] },
   'wake-up-sweep': { type: 'wakeUpSweepWorkflow', activities: ['findRequestsToWake'] },
   'inbound-mail-posted': { type: 'inboundMailWorkflow', activities: ['processInboundMessage'] },
