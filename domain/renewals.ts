@@ -165,7 +165,9 @@ export function renewalPeriod(r: RenewalFacts, year: { startDate: Date | string;
   const own = ownDates(r);
   const from = own?.from && own.from > start ? own.from : start;
   const to = own?.to && own.to < end ? own.to : end;
-  return to < from ? { from: start, to: end } : { from, to };
+  // Own dates wholly outside the year keep their own period: no year on record may cover it, and the run says so.
+  if (to < from) return { from: own!.from ?? start, to: own!.to ?? end };
+  return { from, to };
 }
 
 /** Why the new period cannot be renewed (no policy year covers it), or null when it can. */
