@@ -33,6 +33,8 @@ import {
 } from '../../services/discussions/discussions';
 import { addReceivedFile, type ReceivedFileRefusal } from '../../services/documents/received-files';
 import { asApplicationFailure, Refusal } from '../../services/refusals';
+import { answerRenewalByReply } from '../../services/renewals/answers';
+import { kysely } from '../../db/kysely';
 import { isIssuedTo, verifyReplyToken } from '../../services/reply-token';
 import type { InboundMailActivities, InboundProcessResult } from '../../workflows/inbound-mail-activities.types';
 import type { ReplyTextReader } from './reply-text-reader';
@@ -177,6 +179,19 @@ async function keepReply(deps: Deps, em: EntityManager, row: InboundMessage, req
   }, { byEmail: true, inboundMessageId: row.id });
 }
 
+/**
+ * A finished request takes no message, but its requester may answer the renewal question ("Do you still need this
+ * certificate?") by replying yes or no (services/renewals/answers.ts): the answer is recorded, the reply kept as
+ * decided, and nothing more is posted or answered.
+ */
+async function renewalAnswerOf(deps: Deps, request: Request, mail: ParsedMail, from: string): Promise<string | null> {
+  const reading = await deps.replies.read({ text: mail.text || null, html: mail.html || null });
+  if ('unreadable' in reading) return null;
+  return answerRenewalByReply(kysely(deps.orm.em.fork()), Context.current().client, {
+    requestId: request.id, requesterEmail: request.requesterEmail ?? null, senderEmail: from, senderName: from, text: reading.text,
+  }, deps.config.clockPolicy.calendar.timeZone);
+}
+
 export function processInboundMessageActivity(deps: Deps): InboundMailActivities['processInboundMessage'] {
   return async function processInboundMessage({ inboundMessageId }): Promise<InboundProcessResult> {
     const em = deps.orm.em.fork() as EntityManager;
@@ -201,6 +216,13 @@ export function processInboundMessageActivity(deps: Deps): InboundMailActivities
       // Judged on the header alone first, so a message too large (only its header kept) is answered only where its
       // reply address and sender hold, and never in the words of a sender the address was not sent to.
       const verdict = await judge(em, deps, row, mail, from);
+      if (verdict.refusal === 'closed' && verdict.request && row.outcome !== 'too-large') {
+        const answered = await renewalAnswerOf(deps, verdict.request, mail, from);
+        if (answered) {
+          await decide(em, row, 'ignored', `renewal answer: ${answered}`, { requestId: verdict.request.id });
+          return { outcome: 'ignored', answerOwed: false };
+        }
+      }
       if (verdict.refusal) return refuse(verdict.refusal, verdict.request);
       const { request, sender } = verdict;
       if (row.outcome === 'too-large') return refuse('too-large', request);

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/kysely';
-import { officeToday, policyYearLabel, RENEWAL_MESSAGES, renewalAnswerText, type RenewalAnswer } from '../../domain';
-import { conflict, notFound } from '../refusals';
+import { answerOfReply, officeToday, policyYearLabel, RENEWAL_MESSAGES, renewalAnswerText, type RenewalAnswer } from '../../domain';
+import { conflict, notFound, Refusal } from '../refusals';
 import { writeRenewalAudit } from './renewal-audit';
 import { tellRunOfAnswer } from './renewal-run-client';
 
@@ -73,4 +73,30 @@ export async function answerRenewal(
     await tellRunOfAnswer(temporal, row.workflow_id);
   }
   return questionRecord({ ...row, answer, state: answer === 'yes' ? 'pending' : 'declined' }, timeZone);
+}
+
+/**
+ * A reply by email to the renewal question: when the requester's reply (its own text's first word) says yes or no
+ * and the office still waits for the request's answer, it is recorded as by the link. Answers which answer it made,
+ * or null (not the requester, no question open, no yes or no): the reply is then a message like any other.
+ */
+export async function answerRenewalByReply(
+  db: Kysely<Database>, temporal: Client, reply: { requestId: number; requesterEmail: string | null; senderEmail: string; senderName: string; text: string },
+  timeZone: string,
+): Promise<RenewalAnswer | null> {
+  const answer = answerOfReply(reply.text);
+  if (!answer || !reply.requesterEmail || reply.senderEmail.toLowerCase() !== reply.requesterEmail.toLowerCase()) return null;
+  const { rows: [open] } = await sql<{ id: number }>`
+    select i.id from renewal_items i join renewal_runs r on r.id = i.run_id
+    where i.request_id = ${reply.requestId} and r.state = 'asking' and i.state in ('asked', 'pending', 'declined') and i.answer_token_hash is not null
+    order by i.id desc limit 1`.execute(db);
+  if (!open) return null;
+  try {
+    await answerRenewal(db, temporal, { itemId: open.id }, answer, 'reply', reply.senderName, timeZone);
+    return answer;
+  } catch (error) {
+    // Closed meanwhile (the date passed, the office stopped waiting): the reply stays a message the office reads.
+    if (error instanceof Refusal) return null;
+    throw error;
+  }
 }

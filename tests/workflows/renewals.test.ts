@@ -14,6 +14,7 @@ import { formatVerificationCode, RENEWAL_MESSAGES, STATUS } from '../../domain';
 import { call, certificateDraft, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import { pdfsig } from '../support/pdfsig';
+import { processed, replyAbove, replyAddressOf, replyTransport, startReplyListener } from '../support/inbound-mail-helpers';
 import { startHarness, type Harness } from '../support/portal-harness';
 
 let h: Harness;
@@ -184,19 +185,21 @@ describe('a run', () => {
     expect((await call(h, admin, 'POST', `/api/v1/renewal-runs/${start.body.id}/resume`)).status).toBe(409);
   }, 240_000);
 
-  it('ask first: a yes is renewed, a no and a silence are not, each listed', async () => {
+  it('ask first: a yes by the link and a yes by reply are renewed, a no and a silence are not, each listed', async () => {
     const yes = await approved('Fleet', { vehicleIdNumber: '1FTBR1C80MKA19991' });
     const no = await approved('Fleet', { vehicleIdNumber: '1FTBR1C80MKA19992' });
     const silent = await approved('Fleet', { vehicleIdNumber: '1FTBR1C80MKA19993' });
+    const byReply = await approved('Fleet', { vehicleIdNumber: '1FTBR1C80MKA19994' });
     const list = await candidates();
     const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const start = await call(h, admin, 'POST', '/api/v1/renewal-runs', {
-      policyYearId: list.policyYear.id, mode: 'ask', answerBy: tomorrow, from: list.window.from, to: list.window.to, requestIds: [yes.id, no.id, silent.id],
+      policyYearId: list.policyYear.id, mode: 'ask', answerBy: tomorrow, from: list.window.from, to: list.window.to, requestIds: [yes.id, no.id, silent.id, byReply.id],
     });
     expect(start.status, JSON.stringify(start.body)).toBe(201);
     expect(start.body.state).toBe('asking');
+    const questionOf = (number: number) => h.sink.waitFor((m) => m.subject === `Request ${number}: do you still need this certificate?`, 60_000);
     const linkOf = async (number: number) => {
-      const mail = await h.sink.waitFor((m) => m.subject === `Request ${number}: do you still need this certificate?`, 60_000);
+      const mail = await questionOf(number);
       expect(mail.to).toHaveLength(1);
       expect(mail.to).not.toContain(HOLDER_EMAIL);
       return /\/renewal-answer\/([A-Za-z0-9_-]+)\?answer=yes/.exec(mail.text)![1];
@@ -209,13 +212,27 @@ describe('a run', () => {
     expect((await call(h, null, 'POST', `/api/v1/renewal-answers/${yesToken}`, { answer: 'yes' })).body.answer).toBe('yes');
     expect((await call(h, null, 'POST', `/api/v1/renewal-answers/${noToken}`, { answer: 'no' })).body.answer).toBe('no');
     expect((await call(h, null, 'GET', `/api/v1/renewal-answers/${'x'.repeat(32)}`)).status).toBe(404);
+    // Answered by replying "Yes" to the question's email: taken as the answer (the approved request takes no message).
+    const emailed = await questionOf(byReply.number);
+    const listener = await startReplyListener(h);
+    const send = replyTransport(listener);
+    try {
+      const messageId = `<renewal-reply-${Date.now()}@phone.example>`;
+      await send.sendMail({ from: EMPLOYEE_EMAIL, to: await replyAddressOf(h, emailed, byReply.number), subject: `Re: ${emailed.subject}`, messageId, text: replyAbove('Yes, we still need it.', emailed) });
+      expect(await processed(h, messageId)).toBe('ignored');
+    } finally {
+      send.close();
+      await listener.close();
+    }
 
     const closed = await call(h, admin, 'POST', `/api/v1/renewal-runs/${start.body.id}/close-asking`);
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     const progress = await finished(start.body.id);
-    expect(progress).toMatchObject({ total: 3, done: 1, notRenewed: 2, failed: 0 });
+    expect(progress).toMatchObject({ total: 4, done: 2, notRenewed: 2, failed: 0 });
     const items = (await call(h, admin, 'GET', `/api/v1/renewal-runs/${start.body.id}/items`)).body.data as Array<{ requestId: number; state: string }>;
-    expect(Object.fromEntries(items.map((i) => [i.requestId, i.state]))).toEqual({ [yes.id]: 'renewed', [no.id]: 'declined', [silent.id]: 'unanswered' });
+    expect(Object.fromEntries(items.map((i) => [i.requestId, i.state]))).toEqual({ [yes.id]: 'renewed', [no.id]: 'declined', [silent.id]: 'unanswered', [byReply.id]: 'renewed' });
+    const answered = await db().selectFrom('request_activity').select('activity_text').where('request_id', '=', byReply.id).where('activity_type', '=', 'Renewal').execute();
+    expect(answered.map((r) => r.activity_text)).toContain(`The requester answered yes: still needed for ${list.policyYear.label} (by replying to the email)`);
     expect(renewedMails(yes.number).flatMap((m) => m.envelope.to).sort()).toEqual([HOLDER_EMAIL, EMPLOYEE_EMAIL].sort());
     expect(renewedMails(no.number)).toHaveLength(0);
     // The question is closed now: a late answer is refused.
