@@ -19,6 +19,7 @@ const acts = proxyActivities<RenewalRunActivities>({
 
 const ASK_BATCH = 25;
 const RENEW_BATCH = 12;
+const ANSWERS_COUNTED_EVERY_MS = 3_000;
 /** Events before the run continues as new (Temporal's own suggestion comes at 4 K+ by default settings, or by size). */
 const HISTORY_EVENTS_MAX = 8_000;
 
@@ -62,9 +63,13 @@ export async function renewalRunWorkflow(input: RenewalRunInput): Promise<string
       if (left <= 0) break;
       if (!(await condition(() => answered || stopAsking || cancelled, left))) break;
       if (answered) {
+        // Answers arriving together are counted once: a few seconds' wait keeps a season's answers from writing
+        // an activity each into the history.
+        await condition(() => stopAsking || cancelled, Math.min(ANSWERS_COUNTED_EVERY_MS, Math.max(1, deadline - Date.now())));
         answered = false;
         if ((await acts.countAwaitedAnswers({ runId })) === 0) break;
       }
+      await keepShort();
     }
     phase = 'renew';
     if (!cancelled) await acts.closeRenewalQuestions({ runId });
