@@ -23,7 +23,15 @@ export const IssuedLetterItem = Type.Object({
 });
 export type IssuedLetterItem = Static<typeof IssuedLetterItem>;
 
-export const IssuedLetterList = Type.Object({ items: Type.Array(IssuedLetterItem) });
+/** Renewal season, for administrators on a certificate request: its mark and the policy years it was renewed for. */
+export const RequestRenewal = Type.Object({
+  preference: Type.Unsafe<'auto' | 'never' | null>({ type: ['string', 'null'], enum: ['auto', 'never', null] }),
+  renewedFor: Type.Array(Type.String({ description: 'a policy year, "2027–2028"' })),
+});
+export const IssuedLetterList = Type.Object({
+  items: Type.Array(IssuedLetterItem),
+  renewal: Type.Optional(RequestRenewal),
+});
 
 export const CertificateParams = Type.Object({ id: Id, code: VerificationCodeParam });
 

@@ -5,6 +5,8 @@ import { IdParams } from '../../contract/primitives';
 import { currentUser, requireAdmin, requireUser } from '../plugins/auth';
 import { commandContextOf } from '../command-context';
 import { listIssuedLetters, revokeIssuedLetter } from '../../services/requests/issued-letters';
+import { kysely } from '../../db/kysely';
+import { requestRenewal } from '../../services/renewals/runs';
 
 const tags = ['certificates'];
 
@@ -16,7 +18,12 @@ const issuedLetterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags, summary: "The request's issued certificates and claim-history letters, newest first, with their codes and status",
       params: IdParams, response: { 200: IssuedLetterList, ...errorResponses(401, 403, 404) },
     },
-  }, async (request) => ({ items: await listIssuedLetters(request.em, currentUser(request), request.params.id) }));
+  }, async (request) => {
+    const user = currentUser(request);
+    const items = await listIssuedLetters(request.em, user, request.params.id);
+    const renewal = user.isAdmin ? await requestRenewal(kysely(request.em), request.params.id) : null;
+    return { items, ...(renewal ? { renewal } : {}) };
+  });
 
   app.post('/requests/:id/certificates/:code/revoke', {
     onRequest: requireAdmin,

@@ -8,7 +8,7 @@ import type { Client } from '@temporalio/client';
 import ExcelJS from 'exceljs';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/kysely';
-import { officeToday, RENEWAL_MESSAGES, renewalRunWorkflowId, type RenewalItemState, type RenewalMode } from '../../domain';
+import { officeToday, policyYearLabel, RENEWAL_MESSAGES, renewalRunWorkflowId, type RenewalItemState, type RenewalMode } from '../../domain';
 import type { RenewalControlAction } from '../../workflows/renewal-run.messages';
 import { conflict, invalid, notFound, unavailable } from '../refusals';
 import { renewalCandidates } from './candidates';
@@ -148,4 +148,13 @@ export async function setRenewalPreference(db: Kysely<Database>, requestId: numb
     });
   }
   return { preference };
+}
+
+/** A certificate request's renewal mark and the policy years it was renewed for (null: not a certificate request). */
+export async function requestRenewal(db: Kysely<Database>, requestId: number): Promise<{ preference: 'auto' | 'never' | null; renewedFor: string[] } | null> {
+  const request = await db.selectFrom('requests').select(['request_type', 'renewal_preference']).where('id', '=', requestId).executeTakeFirst();
+  if (!request || request.request_type !== 'certificate') return null;
+  const years = await db.selectFrom('request_renewals as rr').innerJoin('policies as p', 'p.id', 'rr.policy_year_id')
+    .select(['p.start_date', 'p.end_date']).where('rr.request_id', '=', requestId).orderBy('p.start_date').execute();
+  return { preference: request.renewal_preference ?? null, renewedFor: years.map((y) => policyYearLabel({ startDate: y.start_date, endDate: y.end_date })) };
 }

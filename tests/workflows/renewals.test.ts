@@ -140,6 +140,11 @@ describe('a run', () => {
       const audit = await db().selectFrom('request_activity').select('activity_text').where('request_id', '=', requestId).where('activity_type', '=', 'Renewal').execute();
       expect(audit.map((r) => r.activity_text)).toContain(`Renewed for ${list.policyYear.label}`);
     }
+    // The request's page shows it: the mark and the years it was renewed for, to administrators only.
+    const page = await call(h, admin, 'GET', `/api/v1/requests/${renewable[0]}/certificates`);
+    expect(page.body.renewal).toEqual({ preference: null, renewedFor: [list.policyYear.label] });
+    expect(page.body.items.map((i: { status: string }) => i.status)).toEqual(['Valid', 'Superseded']);
+    expect((await call(h, employee, 'GET', `/api/v1/requests/${renewable[0]}/certificates`)).body.renewal).toBeUndefined();
     const [first] = renewable;
     const number = (await db().selectFrom('requests').select('request_number').where('id', '=', first).executeTakeFirstOrThrow()).request_number!;
     const report = await pdfsig(renewedMails(number)[0].attachments[0].content);

@@ -7,6 +7,7 @@ import { paths } from '../../lib/paths';
 import { queryKeys } from '../../lib/query-keys';
 import { getIssuedLetters, type IssuedLetterItem } from './issued-letters-api';
 import { RevokeLetterDialog } from './revoke-letter-dialog';
+import { PreferenceSelect } from '../../components/renewal-mark-select';
 
 const statusText = (letter: IssuedLetterItem) => {
   if (letter.status === 'Revoked') return `Revoked ${displayDate(letter.revokedAt)}${letter.revokeReason ? ` (${letter.revokeReason})` : ''}`;
@@ -51,6 +52,13 @@ export function IssuedLettersPanel({ requestId, isAdmin }: { requestId: number; 
             ))}
           </tbody>
         </table>
+      )}
+      {isAdmin && letters.data?.renewal && (
+        <div className="issued-letters__renewal">
+          <label htmlFor={`renewal-mark-${requestId}`}>Renewal</label>{' '}
+          <PreferenceSelect id={`renewal-mark-${requestId}`} requestId={requestId} requestNumber={null} preference={letters.data.renewal.preference} />
+          {letters.data.renewal.renewedFor.length > 0 && <p className="muted">Renewed for {letters.data.renewal.renewedFor.join(', ')}</p>}
+        </div>
       )}
       <p role="status" className="muted">{done}</p>
       {isAdmin && (

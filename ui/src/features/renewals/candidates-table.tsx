@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { displayDate } from '../../lib/format';
 import { paths } from '../../lib/paths';
-import { PreferenceSelect } from './preference-select';
+import { PreferenceSelect } from '../../components/renewal-mark-select';
 import { VERDICT_LABELS } from './renewal-labels';
 import type { RenewalCandidate } from './renewals-api';
 

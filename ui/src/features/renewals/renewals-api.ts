@@ -6,7 +6,7 @@ import type {
   CandidatesQuery, CandidatesResult, RenewalItemPage, RenewalRun as RenewalRunSchema, RenewalRunList, StartRunBody,
 } from '../../../../contract/renewals.schema';
 import type { Wire } from '../../../../contract/wire';
-import type { RenewalItemState, RenewalPreference } from '../../../../domain';
+import type { RenewalItemState } from '../../../../domain';
 import { api } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 import { useInvalidatingMutation } from '../../lib/use-invalidating-mutation';
@@ -30,13 +30,6 @@ export const getRunItems = (runId: number, state: RenewalItemState | '', limit: 
 
 /** The run's result as a spreadsheet: fetched with the session's token (a plain link would carry none). */
 export const downloadRunResult = (runId: number) => api.blob(`/renewal-runs/${runId}/result.xlsx`);
-
-/** A request's mark: renews automatically, never, or (null) as the rules decide. */
-export const useSetPreference = () => useInvalidatingMutation({
-  mutationFn: ({ requestId, preference }: { requestId: number; preference: RenewalPreference | null }) =>
-    api.put<{ preference: RenewalPreference | null }>(`/requests/${requestId}/renewal-preference`, { preference }),
-  invalidates: [queryKeys.renewals.candidatesAll],
-});
 
 /** A new run: it joins the runs, and its certificates leave the "will renew" rows as they are renewed. */
 export const useStartRun = () => useInvalidatingMutation({

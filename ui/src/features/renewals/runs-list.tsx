@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '../../components/ui/alert';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Loading } from '../../components/ui/loading';
@@ -33,6 +33,7 @@ export function RunsList({ focusRunId }: { focusRunId: number | null }) {
   });
   const [asked, setAsked] = useState<Asked | null>(null);
   const control = useRunControl();
+  useCandidatesReadAgainWhenARunEnds(runs.data);
 
   const confirm = () => {
     if (!asked) return;
@@ -53,4 +54,20 @@ export function RunsList({ focusRunId }: { focusRunId: number | null }) {
         onConfirm={confirm} onCancel={() => setAsked(null)} />
     </section>
   );
+}
+
+/**
+ * A run that ended changed what the list of certificates says of those it renewed ("Already renewed", no longer
+ * ticked for the next run): the list is read again then, as it is when a run starts.
+ */
+function useCandidatesReadAgainWhenARunEnds(runs: RenewalRun[] | undefined) {
+  const queryClient = useQueryClient();
+  const active = useRef<ReadonlySet<number> | null>(null);
+  useEffect(() => {
+    if (!runs) return;
+    const now = new Set(runs.filter(isActiveRun).map((run) => run.id));
+    const ended = active.current && [...active.current].some((id) => !now.has(id));
+    active.current = now;
+    if (ended) void queryClient.invalidateQueries({ queryKey: queryKeys.renewals.candidatesAll });
+  }, [runs, queryClient]);
 }
