@@ -162,6 +162,8 @@ export interface ClusterOptions {
   distDir?: string;
   /** a PostgreSQL of the run's own to crash: the cluster folder, serving `databaseUrl`'s port */
   postgresClusterDir?: string;
+  /** settings of the worker and the API beside the cluster's own (a test's smaller batches, say) */
+  env?: NodeJS.ProcessEnv;
 }
 
 export function createCluster(options: ClusterOptions) {
@@ -181,6 +183,7 @@ export function createCluster(options: ClusterOptions) {
     // one requester files every request of the run: the per-user quotas (25 open drafts) would refuse the 26th
     OPEN_DRAFTS_QUOTA: '100000', UPLOAD_MB_PER_DAY_QUOTA: '100000',
     LOG_LEVEL: 'error',
+    ...options.env,
   };
   const baseUrl = `http://127.0.0.1:${options.apiPort}`;
   const apiReady = async () => {
