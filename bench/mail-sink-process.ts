@@ -1,8 +1,8 @@
 /**
  * The bench's SMTP sink as a process of its own, so that parsing the emails it receives (a 40 KB approval email with
  * its PDF is about 5 CPU-ms) is not counted as the API's CPU, which shares the bench process: the mail server is
- * not part of the portal. The parent hears of each message over IPC: its subject and, per attachment, its name,
- * type and first bytes (all the bench checks).
+ * not part of the portal. The parent hears of each message over IPC: its subject, its To addresses and, per
+ * attachment, its name, type and first bytes (all the benches check).
  *
  *   startMailSinkProcess() in the bench; this file is the child's entry.
  */
@@ -13,10 +13,12 @@ import { startSmtpSink } from '../devtools/smtp-sink';
 /** What the bench keeps of a received message. */
 export interface MailSummary {
   subject: string;
+  /** the To header's addresses (the envelope's recipients when it has none) */
+  to: string[];
   attachments: Array<{ filename: string; contentType: string; content: Uint8Array }>;
 }
 
-type ChildMessage = { type: 'ready'; url: string } | { type: 'mail'; subject: string; attachments: Array<{ filename: string; contentType: string; head: string }> };
+type ChildMessage = { type: 'ready'; url: string } | { type: 'mail'; subject: string; to: string[]; attachments: Array<{ filename: string; contentType: string; head: string }> };
 
 export interface MailSinkProcess {
   url: string;
@@ -39,6 +41,7 @@ export async function startMailSinkProcess(): Promise<MailSinkProcess> {
       received += 1;
       const summary: MailSummary = {
         subject: message.subject,
+        to: message.to,
         attachments: message.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.head, 'base64') })),
       };
       for (const listener of listeners) listener(summary);
@@ -59,7 +62,7 @@ export async function startMailSinkProcess(): Promise<MailSinkProcess> {
 if (process.argv.includes('--child')) {
   const sink = await startSmtpSink();
   sink.subscribe((message) => process.send!({
-    type: 'mail', subject: message.subject,
+    type: 'mail', subject: message.subject, to: message.to,
     attachments: message.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, head: Buffer.from(a.content.subarray(0, 8)).toString('base64') })),
   } satisfies ChildMessage));
   process.send!({ type: 'ready', url: sink.url } satisfies ChildMessage);

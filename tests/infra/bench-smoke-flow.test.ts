@@ -2,9 +2,9 @@
  * The benches that run requests through the portal run small, so that none rots unseen (bench/README.md "Smoke
  * runs"): each is run as a developer runs it (`npm run …`), at a size of seconds, and must print its figures and exit
  * 0 (the targets are printed, not judged: `--smoke`), leaving nothing running. The request flow, the letters, the
- * timers and the replies by email each start their own Temporal dev server and throw-away database, as they do by
- * hand (their request numbers start where a new database's do: on the run's shared server their workflows would meet
- * the test files'); the production shape runs its one API and one worker from the run's build on the real Temporal
+ * timers, the replies by email and the renewals each start their own Temporal dev server and throw-away database, as
+ * they do by hand (their request numbers start where a new database's do: on the run's shared server their workflows
+ * would meet the test files'); the production shape runs its one API and one worker from the run's build on the real Temporal
  * server; the identity bench runs against a portal this file starts, whose mail lands in a
  * folder as `npm start`'s does.
  */
@@ -56,6 +56,15 @@ describe('the benches of the request flow, small', () => {
     expect(output).toMatch(/latency \(250 → in the discussion\), 2 replies: p50 \d+ ms/);
     expect(output).toMatch(/none lost, none twice: yes/);
   });
+
+  it('bench:renewals: a renewal run over the API, each certificate renewed once with its signed letter emailed, the dashboard timed beside it', async () => {
+    const output = await smoke('bench:renewals', ['--n', '20', '--warmup', '2', '--samples', '10', '--background', '200']);
+    expect(output).toMatch(/run: 20 renewed \(signed letter \+ email\) in [\d.]+ s = [\d.]+ letters\/s/);
+    expect(output).toMatch(/dashboard first page .*idle n=10 p50 [\d.]+ ms p95 [\d.]+ ms; during the run n=\d+ p50 [\d.]+ ms p95 [\d.]+ ms/);
+    expect(output).toMatch(/memory \(peak RSS\): API process \d+ MiB, worker process \d+ MiB, its Chromium \d+ MiB/);
+    expect(output).toMatch(/emails: 40 renewal emails during the run, 44 in all \(expected 44: requester and holder of each\)/);
+    expect(output).toMatch(/OK: every certificate renewed once, its letter signed and emailed to the requester and the holder/);
+  }, 240_000);
 
   it('bench:shape: the production shape with one API and one worker, from the run\'s build', async () => {
     const output = await smoke('bench:shape', ['--requests', '2', '--concurrency', '2', '--warmup', '1', '--replicas', '1', '--dist', inject('productionBuild').outDir]);
