@@ -27,6 +27,9 @@ interface Row {
 }
 
 interface Year { id: number; startDate: Date; endDate: Date }
+
+/** A certificate as it stands: issued, neither superseded nor revoked (the partial index of Migration20261204100001). */
+const CURRENT_CERTIFICATE = sql`c.letter_kind = 'certificate' and c.issued_at is not null and c.superseded_at is null and c.revoked_at is null`;
 const yearRecord = (y: Year) => ({ id: y.id, label: policyYearLabel(y), startDate: dayOf(y.startDate)!, endDate: dayOf(y.endDate)! });
 
 export type Verdict = 'renew' | 'notRenewing' | 'doesNotFit' | 'renewed';
@@ -58,8 +61,12 @@ export async function renewalCandidates(db: Kysely<Database>, filter: CandidateF
       r.requester_company, l.id as letter_id, l.verification_code, l.coverage_ends_on::text as coverage_ends_on,
       exists (select 1 from request_renewals rr where rr.request_id = r.id and rr.policy_year_id = ${target.id}) as renewed
     from issued_letters l join requests r on r.id = l.request_id
-    where l.letter_kind = 'certificate' and l.issued_at is not null and l.superseded_at is null and l.revoked_at is null
-      and l.coverage_ends_on between ${window.from}::date and ${window.to}::date
+    where l.id in (
+        -- the current certificates ending in the window, and those already renewed for the year (now the new one)
+        select c.id from issued_letters c where ${CURRENT_CERTIFICATE} and c.coverage_ends_on between ${window.from}::date and ${window.to}::date
+        union
+        select c.id from request_renewals rr join issued_letters c on c.request_id = rr.request_id and ${CURRENT_CERTIFICATE}
+        where rr.policy_year_id = ${target.id})
       and r.request_type = 'certificate' and r.status = 'Approved'
     order by lower(coalesce(r.certificate_holder, '')), lower(coalesce(r.requester_email, '')), r.request_number`.execute(db);
 

@@ -8,7 +8,7 @@ import type { Client } from '@temporalio/client';
 import ExcelJS from 'exceljs';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/kysely';
-import { officeToday, policyYearLabel, RENEWAL_MESSAGES, renewalRunWorkflowId, type RenewalItemState, type RenewalMode } from '../../domain';
+import { formatVerificationCode, officeToday, policyYearLabel, RENEWAL_MESSAGES, renewalRunWorkflowId, type RenewalItemState, type RenewalMode } from '../../domain';
 import type { RenewalControlAction } from '../../workflows/renewal-run.messages';
 import { conflict, invalid, notFound, unavailable } from '../refusals';
 import { renewalCandidates } from './candidates';
@@ -101,6 +101,9 @@ const STATE_WORDS: Record<RenewalItemState, string> = {
   unanswered: 'Not renewed: no answer by the date', skipped: 'Already renewed', cancelled: 'Not renewed: run cancelled',
 };
 
+/** A renewed certificate's letter and email, as the page says it. */
+const DELIVERY_WORDS: Record<'pending' | 'sent' | 'failed', string> = { pending: 'Waiting', sent: 'Sent', failed: 'Failed' };
+
 /** The run's result as a workbook: one row per certificate, what happened to it and why, streamed page by page. */
 export async function renewalResultWorkbook(db: Kysely<Database>, runId: number): Promise<{ fileName: string; bytes: Buffer }> {
   const run = await renewalRun(db, runId);
@@ -121,8 +124,10 @@ export async function renewalResultWorkbook(db: Kysely<Database>, runId: number)
     for (const row of rows) {
       sheet.addRow({
         request: row.request_number, holder: row.certificate_holder ?? '', requester: row.requester_name ?? row.requester_email ?? '',
-        reason: row.reason, result: STATE_WORDS[row.state], delivery: row.state === 'renewed' ? row.effect_state ?? 'pending' : '',
-        answer: row.answer ?? '', outcome: row.outcome ?? '', oldCode: row.old_code ?? '', newCode: row.new_code ?? '',
+        reason: row.reason, result: STATE_WORDS[row.state], delivery: row.state === 'renewed' ? DELIVERY_WORDS[row.effect_state ?? 'pending'] : '',
+        answer: row.answer ?? '', outcome: row.outcome ?? '',
+        // The codes as the paper, the verification page and the Renewals list print them (XXXX-XXXX-XXXXX).
+        oldCode: row.old_code ? formatVerificationCode(row.old_code) : '', newCode: row.new_code ? formatVerificationCode(row.new_code) : '',
       });
     }
     if (rows.length < PAGE) break;

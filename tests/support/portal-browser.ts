@@ -94,6 +94,8 @@ export interface PortalBrowserOptions {
   timezoneId?: string;
   /** extra settings for the portal, read when it starts (after earlier beforeAll hooks ran, e.g. an IdP's URL) */
   env?: () => Record<string, string>;
+  /** false: no worker in the test process; the test runs one it can kill (tests/support/worker-process.ts) */
+  worker?: boolean;
 }
 
 export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowserOptions = {}): PortalBrowser {
@@ -175,7 +177,7 @@ export function usePortalBrowser(screenshotPrefix: string, options: PortalBrowse
   beforeAll(async () => {
     ensureUiBuilt();
     mkdirSync(SHOTS_DIR, { recursive: true });
-    state.h = await startHarness({ listen: true, env: options.env?.() });
+    state.h = await startHarness({ listen: true, worker: options.worker, env: options.env?.() });
     state.browser = await sharedBrowser();
   });
 

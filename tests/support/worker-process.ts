@@ -14,7 +14,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface WorkerProcess { start(): Promise<void>; kill(): Promise<void>; running(): boolean }
 
-export function workerProcess(h: () => Harness): WorkerProcess {
+/** `env`: settings of the worker beside the harness's own (a renewal run's pace, say), read at each start. */
+export function workerProcess(h: () => Harness, env: () => Record<string, string> = () => ({})): WorkerProcess {
   let worker: ChildProcess | null = null;
   return {
     running: () => worker !== null,
@@ -25,7 +26,7 @@ export function workerProcess(h: () => Harness): WorkerProcess {
         env: {
           ...process.env, DATABASE_URL: fileDatabaseUrl(), TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: harness.config.taskQueue,
           SMTP_URL: harness.sink.url, DATA_DIR: harness.config.dataDir, WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
-          PUBLIC_URL: harness.config.publicUrl, METRICS_PORT: '0', LOG_LEVEL: 'warn',
+          PUBLIC_URL: harness.config.publicUrl, METRICS_PORT: '0', LOG_LEVEL: 'warn', ...env(),
         },
       });
       worker = child;

@@ -152,7 +152,7 @@ describe('a run', () => {
 
     // Renewed for the year: listed as such, and no run takes them again.
     const after = await candidates();
-    for (const requestId of renewable) expect(rowOf(after, requestId)?.verdict ?? 'renewed').toBe('renewed');
+    for (const requestId of renewable) expect(rowOf(after, requestId)).toMatchObject({ verdict: 'renewed', reason: `Already renewed for ${list.policyYear.label}.` });
     const again = await call(h, admin, 'POST', '/api/v1/renewal-runs', body);
     expect(again.status).toBe(400);
     expect(again.body.message).toBe(RENEWAL_MESSAGES.nothingToRenew);
