@@ -103,3 +103,7 @@ export const NON_EMPLOYEE_IS_CODES = [
 ] as const;
 export const STUDENT_IS_CODE = '12345';
 export type PersonRole = 'Clinician' | 'Employee' | 'Event Organizer' | 'Provider' | 'Supervisor';
+
+/** A certificate's subtype as letters, lists and emails name it: "Auto Liability: Rental", "Event", … */
+export const certificateSubtypeLabel = (certificateType: string | null | undefined, autoType: string | null | undefined): string =>
+  certificateType === 'Auto Liability' && autoType ? `Auto Liability: ${autoType}` : certificateType ?? '';

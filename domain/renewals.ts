@@ -38,7 +38,6 @@ export type RenewalRunState = (typeof RENEWAL_RUN_STATES)[number];
  */
 export const RENEWAL_ITEM_STATES = ['asked', 'pending', 'renewed', 'failed', 'declined', 'unanswered', 'skipped', 'cancelled'] as const;
 export type RenewalItemState = (typeof RENEWAL_ITEM_STATES)[number];
-export const FINISHED_RENEWAL_RUN_STATES: readonly RenewalRunState[] = ['finished', 'cancelled'];
 
 export const RENEWAL_ANSWERS = ['yes', 'no'] as const;
 export type RenewalAnswer = (typeof RENEWAL_ANSWERS)[number];

@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PolicyYearSchema, type Request } from '../../db/entities';
-import { coveredPeriod, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, formatTimeOfDay, policyYearsCovering, PRODUCT_NAME, RENTAL_AUTO_TYPE, STATUS } from '../../domain';
+import { certificateSubtypeLabel, coveredPeriod, DEFAULT_OFFICE_TIME_ZONE, formatOfficeDate, formatTimeOfDay, policyYearsCovering, PRODUCT_NAME, RENTAL_AUTO_TYPE, STATUS } from '../../domain';
 import type { CertificateData } from '../pdf/certificate.html';
 
 /** The coverage a subtype's certificate shows. */
@@ -86,7 +86,7 @@ export async function certificateData(em: EntityManager, r: Request, issuedOn: s
     issuedOn,
     timeZone,
     certificateType: r.certificateType ?? '',
-    subtypeLabel: r.certificateType === 'Auto Liability' && r.autoType ? `Auto Liability: ${r.autoType}` : (r.certificateType ?? ''),
+    subtypeLabel: certificateSubtypeLabel(r.certificateType, r.autoType),
     holder: { name: r.certificateHolder ?? '', address: r.certificateHolderAddress ?? '', email: r.certificateHolderEmail ?? null },
     namedInsured: `${PRODUCT_NAME} (self-insurance program)`,
     coverageLine: COVERAGE_LINE[r.certificateType ?? ''] ?? 'General Liability',

@@ -4,7 +4,7 @@
  * transaction keyed by its command, the audit row and the effect the workflow then carries out (the letter with its
  * email, or the question's email); a repeat finds its effect and changes nothing.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { sql } from 'kysely';
 import type { AppConfig } from '../../config/app-config';
@@ -12,10 +12,11 @@ import { kysely } from '../../db/kysely';
 import type { Orm } from '../../db/orm';
 import { PolicyYearSchema, RequestActivitySchema, RequestEffectSchema, RequestSchema, type Request } from '../../db/entities';
 import {
-  CERTIFICATE_RENEWED_TEMPLATE, emailRecipients, policyYearLabel, RENEWAL_ACTIVITY, RENEWAL_MESSAGES, RENEWAL_QUESTION_TEMPLATE, renewalAnswerPath,
+  CERTIFICATE_RENEWED_TEMPLATE, certificateSubtypeLabel, emailRecipients, policyYearLabel, RENEWAL_ACTIVITY, RENEWAL_MESSAGES, RENEWAL_QUESTION_TEMPLATE, renewalAnswerPath,
   renewalAskedText, renewalCoverageError, renewalPeriod, renewalQuestionText, renewalRecipients, renewedForText, renewedNoticeText, STATUS,
 } from '../../domain';
 import type { AskRenewalInput, AskRenewalResult, RenewCertificateInput, RenewCertificateResult } from '../../workflows/request-activities.types';
+import { answerTokenHash } from '../../services/renewals/answers';
 import { takeSnapshot } from './request-snapshot';
 
 type Em = Parameters<Parameters<Orm['em']['transactional']>[0]>[0];
@@ -25,7 +26,7 @@ async function existingEffect(em: Em, key: string) {
   return existing ? { effect: { key, kind: existing.kind, templateTitle: existing.templateTitle }, state: existing.state } : null;
 }
 
-const subtypeLabelOf = (r: Request) => (r.certificateType === 'Auto Liability' && r.autoType ? `Auto Liability: ${r.autoType}` : r.certificateType ?? 'certificate');
+const subtypeLabelOf = (r: Request) => certificateSubtypeLabel(r.certificateType, r.autoType) || 'certificate';
 
 export function renewCertificateActivity(deps: { orm: Orm; config: AppConfig }) {
   return async function renewCertificate(input: RenewCertificateInput): Promise<RenewCertificateResult> {
@@ -75,9 +76,6 @@ export function renewCertificateActivity(deps: { orm: Orm; config: AppConfig }) 
     });
   };
 }
-
-/** The answer links' secret: random, kept only as its SHA-256 (the email holds the token itself). */
-export const answerTokenHash = (token: string) => createHash('sha256').update(token).digest();
 
 export function askRenewalActivity(deps: { orm: Orm; config: AppConfig }) {
   return async function askRenewal(input: AskRenewalInput): Promise<AskRenewalResult> {

@@ -69,10 +69,10 @@ const renewalRoutes: FastifyPluginAsyncTypebox = async (admin) => {
 export const renewalAnswerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const timeZone = app.config.clockPolicy.calendar.timeZone;
   app.get('/renewal-answers/:token', {
-    schema: { tags, summary: 'The renewal question the token in the email asks', params: AnswerParams, response: { 200: RenewalQuestion, ...errorResponses(400, 404) } },
+    schema: { tags, summary: 'The renewal question the token in the email asks', security: [], params: AnswerParams, response: { 200: RenewalQuestion, ...errorResponses(400, 404) } },
   }, async (request) => renewalQuestion(kysely(request.em), request.params.token, timeZone));
   app.post('/renewal-answers/:token', {
-    schema: { tags, summary: 'Answer it: yes (renew) or no', params: AnswerParams, body: AnswerBody, response: { 200: RenewalQuestion, ...errorResponses(400, 404, 409) } },
+    schema: { tags, summary: 'Answer it: yes (renew) or no', security: [], params: AnswerParams, body: AnswerBody, response: { 200: RenewalQuestion, ...errorResponses(400, 404, 409) } },
   }, async (request) => answerRenewal(kysely(request.em), app.temporal, { token: request.params.token }, request.body.answer, 'link', 'Requester (answer link)', timeZone));
 };
 export default renewalRoutes;

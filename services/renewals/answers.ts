@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/kysely';
-import { answerOfReply, officeToday, policyYearLabel, RENEWAL_MESSAGES, renewalAnswerText, type RenewalAnswer } from '../../domain';
+import { answerOfReply, certificateSubtypeLabel, officeToday, policyYearLabel, RENEWAL_MESSAGES, renewalAnswerText, type RenewalAnswer } from '../../domain';
 import { conflict, notFound, Refusal } from '../refusals';
 import { writeRenewalAudit } from './renewal-audit';
 import { tellRunOfAnswer } from './renewal-run-client';
@@ -31,15 +31,16 @@ const isOpen = (row: QuestionRow, timeZone: string) =>
 function questionRecord(row: QuestionRow, timeZone: string) {
   return {
     requestNumber: row.request_number, holder: row.certificate_holder ?? '',
-    subtypeLabel: row.certificate_type === 'Auto Liability' && row.auto_type ? `Auto Liability: ${row.auto_type}` : row.certificate_type ?? '',
+    subtypeLabel: certificateSubtypeLabel(row.certificate_type, row.auto_type),
     policyYear: policyYearLabel({ startDate: row.start_date, endDate: row.end_date }), answerBy: row.answer_by, answer: row.answer, open: isOpen(row, timeZone),
   };
 }
 
-const hashOf = (token: string) => createHash('sha256').update(token).digest();
+/** The answer links' secret is random and kept only as its SHA-256 (the email holds the token itself). */
+export const answerTokenHash = (token: string) => createHash('sha256').update(token).digest();
 
 async function byToken(db: Kysely<Database>, token: string): Promise<QuestionRow> {
-  const { rows: [row] } = await questionQuery(sql`i.answer_token_hash = ${hashOf(token)}`).execute(db);
+  const { rows: [row] } = await questionQuery(sql`i.answer_token_hash = ${answerTokenHash(token)}`).execute(db);
   if (!row) throw notFound(RENEWAL_MESSAGES.answerUnknown);
   return row;
 }

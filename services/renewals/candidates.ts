@@ -7,8 +7,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/kysely';
 import {
-  dayOf, defaultRenewalWindow, formatVerificationCode, officeToday, policyYearLabel, renewalCoverageError, renewalPeriod, renewalVerdict,
-  RENEWAL_MESSAGES, RENTAL_AUTO_TYPE, type RenewalPreference,
+  certificateSubtypeLabel, dayOf, defaultRenewalWindow, formatVerificationCode, officeToday, policyYearLabel, renewalCoverageError, renewalPeriod, renewalVerdict,
+  RENEWAL_MESSAGES, type RenewalPreference,
 } from '../../domain';
 import { invalid } from '../refusals';
 
@@ -93,7 +93,7 @@ function judge(row: Row, target: Year, years: Year[]): Candidate {
   const uncovered = verdict.renew ? renewalCoverageError(newPeriod, years) : null;
   const base = {
     requestId: row.request_id, requestNumber: row.request_number, certificateType: row.certificate_type ?? '',
-    subtypeLabel: row.certificate_type === 'Auto Liability' && row.auto_type ? `Auto Liability: ${row.auto_type === RENTAL_AUTO_TYPE ? 'Rental' : row.auto_type}` : row.certificate_type ?? '',
+    subtypeLabel: certificateSubtypeLabel(row.certificate_type, row.auto_type),
     holder: row.certificate_holder ?? '', requester: [row.requester_name, row.requester_company ? `(${row.requester_company})` : ''].filter(Boolean).join(' '),
     requesterEmail: row.requester_email ?? '', verificationCode: formatVerificationCode(row.verification_code), coverageEndsOn: row.coverage_ends_on,
     newPeriod, preference: row.renewal_preference, letterId: row.letter_id,
