@@ -24,10 +24,11 @@ export function formatUsd(money: string | number): string {
   return value.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
 }
 
-const day = (value: Date | string | null | undefined) =>
+/** The calendar day (yyyy-mm-dd) of a stored date (11:00 UTC of the day) or of a day already written so. */
+export const dayOf = (value: Date | string | null | undefined): string | null =>
   value ? (typeof value === 'string' ? value : value.toISOString()).slice(0, 10) : null;
 
-interface CoveredPeriodFields {
+export interface CoveredPeriodFields {
   requestType: string;
   certificateType?: string | null;
   autoType?: string | null;
@@ -45,8 +46,8 @@ interface CoveredPeriodFields {
  */
 export function coveredPeriod(r: CoveredPeriodFields, issuedDay: string): { from: string; to: string } {
   const pair = (a: Date | string | null | undefined, b: Date | string | null | undefined) => {
-    const from = day(a);
-    return from ? { from, to: day(b) ?? from } : null;
+    const from = dayOf(a);
+    return from ? { from, to: dayOf(b) ?? from } : null;
   };
   // `issuedDay` is the office's day the document is issued (officeDay, domain/office-time.ts), never a UTC day.
   const today = { from: issuedDay.slice(0, 10), to: issuedDay.slice(0, 10) };
@@ -61,7 +62,7 @@ const nextDay = (d: string) => new Date(Date.parse(`${d}T12:00:00Z`) + 86_400_00
 
 /** True when every day from `from` to `to` lies in some policy year (years may be given in any order). */
 export function periodCovered(years: ReadonlyArray<{ startDate: Date | string; endDate: Date | string }>, from: string, to: string): boolean {
-  const spans = years.map((y) => ({ start: day(y.startDate)!, end: day(y.endDate)! })).sort((a, b) => a.start.localeCompare(b.start));
+  const spans = years.map((y) => ({ start: dayOf(y.startDate)!, end: dayOf(y.endDate)! })).sort((a, b) => a.start.localeCompare(b.start));
   let uncovered = from; // the first day not yet known to be covered
   for (const span of spans) {
     if (span.start > uncovered) break;

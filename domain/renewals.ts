@@ -17,7 +17,7 @@
  */
 import { RENTAL_AUTO_TYPE } from './reference-lists';
 import { formatOfficeDate, DEFAULT_OFFICE_TIME_ZONE } from './office-time';
-import { periodCovered } from './policy-years';
+import { dayOf, periodCovered, type CoveredPeriodFields } from './policy-years';
 
 export const RENEWAL_PREFERENCES = ['auto', 'never'] as const;
 export type RenewalPreference = (typeof RENEWAL_PREFERENCES)[number];
@@ -75,23 +75,14 @@ export function policyYearLabel(year: { startDate: Date | string; endDate: Date 
   return `${dayOf(year.startDate)!.slice(0, 4)}–${dayOf(year.endDate)!.slice(0, 4)}`;
 }
 
-export const dayOf = (value: Date | string | null | undefined): string | null =>
-  value ? (typeof value === 'string' ? value : value.toISOString()).slice(0, 10) : null;
 
 /** What the rules read of a request (its stored fields) and of its current certificate. */
-export interface RenewalFacts {
+export interface RenewalFacts extends Omit<CoveredPeriodFields, 'requestType' | 'certificateType'> {
   certificateType: string | null;
-  autoType?: string | null;
   contractLeaseType?: string | null;
   leaseExpirationDate?: Date | string | null;
   vehicleDecommissioned?: boolean | null;
   vehicleTransferred?: boolean | null;
-  dateFrom?: Date | string | null;
-  dateTo?: Date | string | null;
-  eventStartDate?: Date | string | null;
-  eventEndDate?: Date | string | null;
-  rentalStartDate?: Date | string | null;
-  rentalEndDate?: Date | string | null;
   renewalPreference?: RenewalPreference | null;
 }
 

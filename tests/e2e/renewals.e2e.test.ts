@@ -18,11 +18,7 @@
  *
  * Axe checks every page; screenshots (SCREENSHOTS=1) at 1280 and 768 px: test-results/screenshots/renewals-*.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -33,10 +29,10 @@ import { refuseInvalidDomains, type Received } from '../../devtools/smtp-sink';
 import { call, certificateDraft, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
 import { pdfsig } from '../support/pdfsig';
 import type { Harness } from '../support/portal-harness';
+import { qrOf } from '../support/pdf-qr';
 import { usePortalBrowser } from '../support/portal-browser';
 import { workerProcess } from '../support/worker-process';
 
-const run = promisify(execFile);
 /** The pace that gives a run a middle: two renewals a second, at most two letters queued. */
 const RENEWAL_PACE = { RENEWAL_PER_SECOND: '2', RENEWAL_MAX_WAITING: '2' };
 const portal = usePortalBrowser('renewals', { worker: false, env: () => RENEWAL_PACE });
@@ -80,19 +76,6 @@ async function approvedFleet(holder: string, vin: string): Promise<Made> {
 
 const RENEWED_SUBJECT = /^Request (\d+): certificate renewed$/;
 const renewedMails = (number: number) => h.sink.messages().filter((m) => m.subject === `Request ${number}: certificate renewed`);
-
-/** The text of the QR code printed on the PDF's first page (pdftoppm, zbarimg). */
-async function qrOf(pdf: Uint8Array): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'coi-renewal-'));
-  try {
-    await writeFile(path.join(dir, 'letter.pdf'), pdf);
-    await run('pdftoppm', ['-png', '-r', '150', '-f', '1', '-l', '1', path.join(dir, 'letter.pdf'), path.join(dir, 'page')]);
-    const png = (await readdir(dir)).find((name) => name.endsWith('.png'))!;
-    return (await run('zbarimg', ['--raw', '-q', path.join(dir, png)])).stdout.trim();
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /** Full-page screenshots at 1280 and 768 px (SCREENSHOTS=1); at 768 px nothing may be wider than the window. */
 async function shot(page: Page, name: string) {

@@ -6,12 +6,7 @@
  * Revoked with the date and the reason. The same checks by typing the code and by dropping the PDF file. Axe checks
  * every page; screenshots at 1280 and 768 px (test-results/screenshots/verify-*).
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADMIN, DEV_INTERNAL_REQUESTER } from '../../db/seed-data';
@@ -19,9 +14,9 @@ import { formatVerificationCode, newVerificationCode, STATUS, VERIFICATION_CODE_
 import { call, certificateDraft, credentialingDraft, loginAdmin, loginEmployee, type Session } from '../support/api-helpers';
 import { eventually } from '../support/eventually';
 import type { Harness } from '../support/portal-harness';
+import { qrOf } from '../support/pdf-qr';
 import { usePortalBrowser } from '../support/portal-browser';
 
-const run = promisify(execFile);
 const portal = usePortalBrowser('verify');
 let h: Harness;
 let admin: Session;
@@ -35,19 +30,6 @@ const shot = async (page: Page, name: string) => {
   await portal.shot(`${name}-768`, page);
   await page.setViewportSize({ width: 1280, height: 900 });
 };
-
-/** The text of the QR code printed on the PDF's first page. */
-async function qrOf(pdf: Buffer): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'coi-verify-'));
-  try {
-    await writeFile(path.join(dir, 'letter.pdf'), pdf);
-    await run('pdftoppm', ['-png', '-r', '150', '-f', '1', '-l', '1', path.join(dir, 'letter.pdf'), path.join(dir, 'page')]);
-    const png = (await readdir(dir)).find((name) => name.endsWith('.png'))!;
-    return (await run('zbarimg', ['--raw', '-q', path.join(dir, png)])).stdout.trim();
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /** The request's issued letters, newest first, as its page lists them. */
 const lettersOf = async (id: number) => (await call(h, admin, 'GET', `/api/v1/requests/${id}/certificates`)).body.items as Array<{ code: string; status: string }>;
